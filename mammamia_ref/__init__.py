@@ -1,0 +1,55 @@
+"""mammamia_ref: the reference implementation of the card game Mamma Mia!
+
+The API is small and fixed (after OpenSpiel): :func:`new_game`, :func:`to_move`,
+:func:`is_chance`, :func:`chance_pile`, :func:`legal_actions`, :func:`apply`,
+:func:`is_over`, :func:`winners`; states, actions and events have canonical JSON forms
+(:mod:`mammamia_ref.jsonform`). Every transition and rejection names its rule ID in
+``spec/rules.yaml``.
+"""
+
+from .actions import (
+    Action,
+    Complete,
+    Decline,
+    Draw,
+    NameKind,
+    NoOrder,
+    Pass,
+    PlaceOrder,
+    Play,
+    Shuffle,
+    format_action,
+    parse_action,
+)
+from .chance import ChanceSource
+from .errors import (
+    IllegalActionError,
+    InvalidStateError,
+    MalformedError,
+    MammamiaError,
+    SpecError,
+    VariantError,
+)
+from .events import Event, format_event
+from .game import (
+    apply,
+    chance_pile,
+    is_chance,
+    is_over,
+    legal_actions,
+    new_game,
+    to_move,
+    winners,
+)
+from .state import GameConfig, GameState, Hand, Reveal, Variants, make_config, make_variants
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "ChanceSource", "Complete", "Decline", "Draw", "Event", "GameConfig", "GameState",
+    "Hand", "IllegalActionError", "InvalidStateError", "MalformedError", "MammamiaError",
+    "NameKind", "NoOrder", "Pass", "PlaceOrder", "Play", "Reveal", "Shuffle", "SpecError",
+    "VariantError", "Variants", "apply", "chance_pile", "format_action", "format_event",
+    "is_chance", "is_over", "legal_actions", "make_config", "make_variants", "new_game",
+    "parse_action", "to_move", "winners",
+]

@@ -1,0 +1,179 @@
+"""The ``mammamia`` command line. Bad arguments give one line on stderr and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from . import specdata
+from .errors import MammamiaError
+from .game import apply, new_game, to_move
+from .narrate import step_lines
+from .play import GameRecord, play_game
+from .policies import POLICIES
+from .state import GameConfig, make_config
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _variant(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mammamia", description="The executable rulebook of Mamma Mia!")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    play = commands.add_parser("play", help="play a full seeded game and print its log")
+    play.add_argument("--players", type=int, required=True, help="2 to 5")
+    play.add_argument("--seed", required=True, help="the seed of every shuffle and choice")
+    play.add_argument("--variant", type=_variant, action="append", default=[],
+                      metavar="NAME=VALUE", help="select a ruling (see `mammamia disputes`)")
+    play.add_argument("--policy", choices=sorted(POLICIES), default="simple")
+    play.add_argument("--first-player", type=int, default=0, help="the starting seat")
+    play.add_argument("--json", action="store_true", help="print one JSON document")
+
+    rules = commands.add_parser("rules", help="print the rule register, or one rule")
+    rules.add_argument("id", nargs="?")
+    disputes = commands.add_parser("disputes", help="print the disputes register, or one dispute")
+    disputes.add_argument("id", nargs="?")
+    commands.add_parser("variants", help="list the variant flags and their values")
+
+    verify = commands.add_parser("verify", help="check the spec, play games, run every scenario")
+    verify.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except MammamiaError as exc:
+        print(f"mammamia: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover - output piped into head
+        return 0
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    config = make_config(args.players, first_player=args.first_player,
+                         variants=dict(args.variant))
+    record = play_game(config, _seed(args.seed), [POLICIES[args.policy]] * args.players)
+    if args.json:
+        print(json.dumps(game_summary(record), indent=2))
+    else:
+        print("\n".join(game_log(record)))
+    return 0
+
+
+def game_summary(record: GameRecord) -> dict[str, Any]:
+    final = record.final
+    return {
+        "players": record.config.players,
+        "colours": list(record.config.colours),
+        "seed": record.seed,
+        "variants": record.config.variants.as_dict(),
+        "turns": record.turns,
+        "rounds": final.resolutions,
+        "delivered": {colour: list(final.delivered[seat])
+                      for seat, colour in enumerate(record.config.colours)},
+        "winners": [record.config.colours[seat] for seat in record.winners],
+        "stalled": record.stalled,
+    }
+
+
+def game_log(record: GameRecord) -> list[str]:
+    config: GameConfig = record.config
+    changed = config.variants.non_default()
+    lines = [f"Mamma Mia! {config.players} players ({', '.join(config.colours)}), seed "
+             f"{record.seed}, variants: "
+             f"{', '.join(f'{k}={v}' for k, v in changed.items()) or 'the defaults'}"]
+    state = new_game(config)
+    for action, events in record.steps:
+        lines.extend(step_lines(action, events, to_move(state), config))
+        state, _ = apply(state, action)
+    if record.stalled:
+        lines.append("the round has stalled: every player in turn moved no card, and under "
+                     "stall=letter nothing ends it (see dispute D7)")
+    return lines
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    entries = specdata.rules()
+    if args.id:
+        entries = [_find(entries, args.id, "rule")]
+    for entry in entries:
+        when = entry.get("when")
+        print(f"{entry['id']}: {entry['title']}" + (f"  (when {_flags(when)})" if when else ""))
+        if args.id:
+            print(f"  {' '.join(entry['statement'].split())}")
+            for source in entry.get("sources") or []:
+                print(f"  source: edition {source['edition']}, {source['section']}")
+            if entry.get("ruling"):
+                print(f"  ruling of dispute {entry['ruling']}")
+            if entry.get("disputes"):
+                print(f"  disputes: {', '.join(entry['disputes'])}")
+    return 0
+
+
+def cmd_disputes(args: argparse.Namespace) -> int:
+    entries = specdata.disputes()
+    if args.id:
+        entries = [_find(entries, args.id, "dispute")]
+    for entry in entries:
+        print(f"{entry['id']}: {entry['title']}")
+        if args.id:
+            print(f"  question: {' '.join(entry['question'].split())}")
+            for position in entry.get("positions") or []:
+                print(f"  {position['edition']} ({position['section']}): "
+                      f"{' '.join(position['says'].split())}")
+            print(f"  ruling: {' '.join(entry['ruling'].split())}")
+            print(f"  why: {' '.join(entry['reason'].split())}")
+            if entry.get("flags"):
+                print(f"  variant flags: {', '.join(entry['flags'])}")
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    for entry in specdata.variant_flags():
+        values = ", ".join(v["value"] + (" (default)" if v["value"] == entry["default"] else "")
+                           for v in entry["values"])
+        print(f"{entry['flag']} [{entry['dispute']}]: {values}")
+    return 0
+
+
+def _flags(when: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in when.items())
+
+
+def _find(entries: list[dict[str, Any]], key: str, what: str) -> dict[str, Any]:
+    for entry in entries:
+        if entry["id"] == key:
+            return entry
+    raise MammamiaError(f"no {what} {key!r}; `mammamia {what}s` lists them")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .verify import run_verify
+
+    return run_verify(as_json=args.json)
+
+
+_COMMANDS = {"play": cmd_play, "rules": cmd_rules, "disputes": cmd_disputes,
+             "variants": cmd_variants, "verify": cmd_verify}
+
+__all__ = ["main"]

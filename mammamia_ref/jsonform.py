@@ -1,0 +1,211 @@
+"""The canonical JSON form of a state, with an exact round trip and a loader that
+checks a foreign state before anything trusts it.
+
+``format_state(parse_state(doc)) == doc`` for every canonical ``doc``; ``parse_state``
+refuses a state that breaks the schema (``spec/schemas/state.schema.json``) or whose
+cards do not add up, naming the rule it contradicts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import jsonschema
+
+from . import specdata
+from .errors import InvalidStateError, MalformedError, VariantError
+from .state import (
+    OVEN_STEPS,
+    TURN_STEPS,
+    GameState,
+    Hand,
+    Reveal,
+    make_config,
+    variant_defaults,
+)
+from .vocabulary import (
+    COPIES,
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA,
+    ORDERS,
+    ORDERS_OF,
+    TRIMMING,
+    add,
+    counts_of,
+    format_counts,
+    parse_counts,
+)
+
+STATE_FORMAT = "mammamia-state/1"
+
+
+def format_state(state: GameState) -> dict[str, Any]:
+    """The canonical JSON form (plain dicts, lists, strings and integers)."""
+    reveal = None if state.reveal is None else {"order": state.reveal.order,
+                                               "kind": state.reveal.kind}
+    return {
+        "format": STATE_FORMAT,
+        "players": [
+            {"colour": state.colour(seat),
+             "hand": {"ingredients": format_counts(hand.ingredients), "orders": list(hand.orders)},
+             "waiter": list(state.waiters[seat]),
+             "delivered": list(state.delivered[seat])}
+            for seat, hand in enumerate(state.hands)
+        ],
+        "first_player": state.config.first_player,
+        "variants": state.variants.as_dict(),
+        "phase": state.phase,
+        "step": state.step,
+        "current": state.current,
+        "round": state.round,
+        "resolutions": state.resolutions,
+        "supply": list(state.supply),
+        "oven": list(state.oven),
+        "table": format_counts(state.table),
+        "used": format_counts(state.used),
+        "box": format_counts(state.box),
+        "mamma_mia": state.mamma_mia,
+        "played": state.played,
+        "quiet_turns": state.quiet_turns,
+        "reveal": reveal,
+    }
+
+
+def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
+    """Schema violations of ``doc`` as (JSON pointer, message), best first."""
+    from referencing import Registry, Resource
+
+    registry = Registry()
+    for name in ("state.schema.json", "action.schema.json", "event.schema.json"):
+        schema = specdata.load_schema(name)
+        registry = registry.with_resource(schema["$id"], Resource.from_contents(schema))
+        registry = registry.with_resource(name, Resource.from_contents(schema))
+    validator = jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
+    errors = sorted(validator.iter_errors(doc), key=jsonschema.exceptions.relevance)
+    return [("/" + "/".join(str(p) for p in error.absolute_path), error.message) for error in errors]
+
+
+def parse_state(doc: Any) -> GameState:
+    """A state from its JSON form. Raises :class:`MalformedError` for a shape that breaks
+    the schema and :class:`InvalidStateError` (with a rule ID) for an impossible state."""
+    errors = schema_errors(doc, "state.schema.json")
+    if errors:
+        where, message = errors[0]
+        raise MalformedError(message, where=where, value=doc)
+    colours = tuple(player["colour"] for player in doc["players"])
+    variants = {**variant_defaults(), **doc["variants"]}
+    try:
+        config = make_config(len(colours), colours=colours, first_player=doc["first_player"],
+                             variants=variants)
+    except VariantError as exc:
+        raise MalformedError(str(exc), where="/variants", value=doc["variants"]) from exc
+    reveal = doc["reveal"]
+    state = GameState(
+        config=config, phase=doc["phase"], step=doc["step"], current=doc["current"],
+        round=doc["round"], resolutions=doc["resolutions"], supply=tuple(doc["supply"]),
+        oven=tuple(doc["oven"]), table=parse_counts(doc["table"], "/table"),
+        used=parse_counts(doc["used"], "/used"), box=parse_counts(doc["box"], "/box"),
+        mamma_mia=doc["mamma_mia"],
+        hands=tuple(Hand(parse_counts(p["hand"]["ingredients"], f"/players/{i}/hand/ingredients"),
+                         tuple(sorted(p["hand"]["orders"])))
+                    for i, p in enumerate(doc["players"])),
+        waiters=tuple(tuple(p["waiter"]) for p in doc["players"]),
+        delivered=tuple(tuple(p["delivered"]) for p in doc["players"]),
+        played=doc["played"], quiet_turns=doc["quiet_turns"],
+        reveal=None if reveal is None else Reveal(reveal["order"], reveal["kind"]),
+    )
+    check_state(state)
+    return state
+
+
+def check_state(state: GameState) -> None:
+    """Refuse a state that no game could reach in form: cards that do not add up, a
+    phase and step that do not fit, a seat out of range."""
+    _check_progress(state)
+    _check_ingredients(state)
+    _check_orders(state)
+    _check_mamma_mia(state)
+
+
+def _check_progress(state: GameState) -> None:
+    n = state.players
+    if not 0 <= state.current < n:
+        raise InvalidStateError(f"current seat {state.current} is not a seat of {n} players",
+                                rule="turn.clockwise", where="/current", value=state.current)
+    if state.mamma_mia is not None and not 0 <= state.mamma_mia < n:
+        raise InvalidStateError("the Mamma Mia! holder is not a seat", rule="mamma_mia.draw",
+                                where="/mamma_mia", value=state.mamma_mia)
+    steps = {"turn": TURN_STEPS, "oven": OVEN_STEPS, "over": ("over",)}
+    if state.phase == "shuffle":
+        piles = ("ingredients", "supply", *(f"waiter.{c}" for c in state.config.colours))
+        if state.step not in piles:
+            raise InvalidStateError(f"{state.step!r} is not a pile to shuffle", rule="setup.deal",
+                                    where="/step", value=state.step)
+    elif state.step not in steps[state.phase]:
+        raise InvalidStateError(f"{state.step!r} is not a step of phase {state.phase}",
+                                rule="turn.play", where="/step", value=state.step)
+    if (state.reveal is not None) != (state.phase == "oven"):
+        raise InvalidStateError("a revealed order awaits a decision exactly in the oven phase",
+                                rule="oven.open", where="/reveal", value=state.reveal)
+    if state.reveal is not None:
+        order = ORDERS[state.reveal.order]
+        if order.colour not in state.config.colours or \
+                state.seat_of(order.colour) != state.current:
+            raise InvalidStateError("the owner of the revealed order must be the one deciding",
+                                    rule="oven.complete_from_hand", where="/reveal")
+        if state.step == "complete" and order.type in ("monotoni", "minimale") and \
+                state.reveal.kind is None:
+            raise InvalidStateError("a Monotoni or Minimale is completed only once named",
+                                    rule=f"oven.{order.type}", where="/reveal/kind")
+    for seat, hand in enumerate(state.hands):
+        if hand.size > HAND_LIMIT:
+            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than {HAND_LIMIT}",
+                                    rule="turn.draw", where=f"/players/{seat}/hand")
+
+
+def _check_ingredients(state: GameState) -> None:
+    places = [state.table, state.used, state.box, counts_of(state.supply), counts_of(state.oven),
+              *(hand.ingredients for hand in state.hands)]
+    total = places[0]
+    for counts in places[1:]:
+        total = add(total, counts)
+    for kind, have, copies in zip(KINDS, total, COPIES, strict=True):
+        if have != copies:
+            raise InvalidStateError(f"there are {have} {kind} cards in play and box, not {copies}",
+                                    rule="setup.components", where="/", value=kind)
+    trimmed = TRIMMING[state.players] if state.variants["trimming"] == "on" else 0
+    if state.box != (trimmed,) * len(KINDS):
+        raise InvalidStateError(f"the box must hold {trimmed} of each kind",
+                                rule="setup.trim" if trimmed else "setup.full_deck", where="/box")
+
+
+def _check_orders(state: GameState) -> None:
+    seen: Counter[str] = Counter()
+    for seat in range(state.players):
+        seen.update(state.hands[seat].orders)
+        seen.update(state.waiters[seat])
+        seen.update(state.delivered[seat])
+    seen.update(card for card in state.oven if card in ORDERS)
+    if state.reveal is not None:
+        seen[state.reveal.order] += 1
+    expected = Counter(o for colour in state.config.colours for o in ORDERS_OF[colour])
+    if seen != expected:
+        wrong = sorted((seen - expected) + (expected - seen))
+        raise InvalidStateError(f"each seat's eight orders must lie in exactly one place each; "
+                                f"wrong: {', '.join(wrong)}", rule="setup.components", where="/")
+    for seat, colour in enumerate(state.config.colours):
+        for place in (state.hands[seat].orders, state.waiters[seat], state.delivered[seat]):
+            if any(ORDERS[o].colour != colour for o in place):
+                raise InvalidStateError(f"seat {seat} holds another colour's order",
+                                        rule="setup.waiter", where=f"/players/{seat}")
+
+
+def _check_mamma_mia(state: GameState) -> None:
+    count = state.supply.count(MAMMA_MIA) + (state.mamma_mia is not None)
+    aside = state.phase == "shuffle" and state.step == "ingredients" and \
+        state.variants["mamma_mia_shuffle"] == "after_deal"
+    if count != (0 if aside else 1):
+        raise InvalidStateError("the Mamma Mia! card must lie in exactly one place",
+                                rule="setup.components", where="/mamma_mia")
