@@ -50,6 +50,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify", help="check the spec, play games, run every scenario")
     verify.add_argument("--json", action="store_true")
+    verify.add_argument("--scenarios", action="append", metavar="PATH",
+                        help="scenario files or folders (default: ./scenarios)")
+
+    scenario = commands.add_parser("scenario", help="check, run or export scenarios")
+    actions = scenario.add_subparsers(dest="scenario_command", required=True, parser_class=_Parser)
+    run = actions.add_parser("run", help="run scenarios against the reference")
+    run.add_argument("paths", nargs="+", metavar="PATH")
+    run.add_argument("--trace", action="store_true", help="print every step, event and rule")
+    run.add_argument("--json", action="store_true", help="one JSON record per run")
+    check = actions.add_parser("check", help="validate scenario files without running them")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    export = actions.add_parser("export", help="write every scenario as one JSON bundle")
+    export.add_argument("paths", nargs="*", metavar="PATH", default=["scenarios"])
+    export.add_argument("-o", "--output", help="file to write (default: stdout)")
     return parser
 
 
@@ -170,10 +184,16 @@ def _find(entries: list[dict[str, Any]], key: str, what: str) -> dict[str, Any]:
 def cmd_verify(args: argparse.Namespace) -> int:
     from .verify import run_verify
 
-    return run_verify(as_json=args.json)
+    return run_verify(as_json=args.json, scenario_paths=args.scenarios)
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from .scenario_cli import run_scenario_command
+
+    return run_scenario_command(args)
 
 
 _COMMANDS = {"play": cmd_play, "rules": cmd_rules, "disputes": cmd_disputes,
-             "variants": cmd_variants, "verify": cmd_verify}
+             "variants": cmd_variants, "verify": cmd_verify, "scenario": cmd_scenario}
 
 __all__ = ["main"]

@@ -1,0 +1,7 @@
+"""Every scenario file under this folder is collected by pytest, one item per run."""
+
+from mammamia_ref.pytest_scenarios import collect_file
+
+
+def pytest_collect_file(parent, file_path):
+    return collect_file(parent, file_path)
