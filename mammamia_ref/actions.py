@@ -135,9 +135,11 @@ def parse_action(data: Any, where: str = "action") -> Action:
     required, optional = _FIELDS[kind_of]
     keys = set(data) - {"type"}
     if missing := required - keys:
-        raise MalformedError(f"{kind_of} needs {', '.join(sorted(missing))}", where=where, value=data)
+        raise MalformedError(f"{kind_of} needs {', '.join(sorted(missing))}", where=where,
+                             value=data)
     if extra := keys - required - optional:
-        raise MalformedError(f"{kind_of} takes no {', '.join(sorted(extra))}", where=where, value=data)
+        raise MalformedError(f"{kind_of} takes no {', '.join(sorted(extra))}", where=where,
+                             value=data)
     match kind_of:
         case "shuffle":
             order = data["order"]

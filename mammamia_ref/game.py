@@ -1,6 +1,7 @@
 """The game's small, fixed API: create a game, ask who decides and what is legal,
 apply an action. Each chapter module decides its own part; this module only routes.
 
+>>> from mammamia_ref.state import make_config
 >>> state = new_game(make_config(3))
 >>> to_move(state) is None and chance_pile(state)[0] == "ingredients"
 True

@@ -9,6 +9,7 @@ cards do not add up, naming the rule it contradicts.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -73,18 +74,26 @@ def format_state(state: GameState) -> dict[str, Any]:
     }
 
 
-def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
-    """Schema violations of ``doc`` as (JSON pointer, message), best first."""
+SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json")
+
+
+@cache
+def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of our schemas; the others resolve by file name or ``$id``."""
     from referencing import Registry, Resource
 
     registry = Registry()
-    for name in ("state.schema.json", "action.schema.json", "event.schema.json"):
-        schema = specdata.load_schema(name)
-        registry = registry.with_resource(schema["$id"], Resource.from_contents(schema))
-        registry = registry.with_resource(name, Resource.from_contents(schema))
-    validator = jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
-    errors = sorted(validator.iter_errors(doc), key=jsonschema.exceptions.relevance)
-    return [("/" + "/".join(str(p) for p in error.absolute_path), error.message) for error in errors]
+    for name in SCHEMAS:
+        resource = Resource.from_contents(specdata.load_schema(name))
+        registry = registry.with_resources([(resource.contents["$id"], resource),
+                                            (name, resource)])
+    return jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
+
+
+def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
+    """Schema violations of ``doc`` as (JSON pointer, message), best first."""
+    errors = sorted(_validator(schema_name).iter_errors(doc), key=jsonschema.exceptions.relevance)
+    return [("/" + "/".join(str(p) for p in e.absolute_path), e.message) for e in errors]
 
 
 def parse_state(doc: Any) -> GameState:

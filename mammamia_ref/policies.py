@@ -34,7 +34,8 @@ def simple_policy(state: GameState, legal: Sequence[Action], rng: random.Random)
     if isinstance(first, Pass):
         return first
     if isinstance(first, Play):
-        return max((a for a in legal if isinstance(a, Play)), key=lambda a: (a.count, -rng.random()))
+        plays = [a for a in legal if isinstance(a, Play)]
+        return max(plays, key=lambda a: (a.count, -rng.random()))
     if isinstance(first, PlaceOrder | NoOrder):
         played = counts_of(state.oven)
         for action in legal:

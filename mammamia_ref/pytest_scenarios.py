@@ -66,6 +66,10 @@ class ScenarioFailure(Exception):
 
 
 def collect_file(parent: pytest.Collector, file_path: Path) -> ScenarioFile | None:
-    if file_path.suffix == ".yaml" and _is_scenario_file(file_path.relative_to(parent.config.rootpath)):
+    try:
+        relative = file_path.relative_to(parent.config.rootpath)
+    except ValueError:  # a file outside the project, named on the command line
+        relative = Path(file_path.name)
+    if file_path.suffix == ".yaml" and _is_scenario_file(relative):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None

@@ -153,8 +153,8 @@ def play_checks() -> list[dict[str, Any]]:
         for policy in ("simple", "random"):
             record = play_game(config, seed=players, policies=[POLICIES[policy]] * players)
             final = record.final
-            ok = final is not None and (final.phase == "over" and final.resolutions == 3
-                                        or record.stalled and variants.get("stall") == "letter")
+            ok = final is not None and ((final.phase == "over" and final.resolutions == 3)
+                                        or (record.stalled and variants.get("stall") == "letter"))
             games.append({"players": players, "variants": variants, "policy": policy,
                           "turns": record.turns, "stalled": record.stalled, "ok": ok})
     return games

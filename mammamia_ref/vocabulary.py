@@ -46,7 +46,7 @@ MAMMA_MIA: str = _CARDS["mamma_mia_card"]
 NO_CARDS: Counts = (0,) * len(KINDS)
 
 if len(set(KINDS)) != len(KINDS) or set(PERSONAL.values()) - set(KINDS):
-    raise SpecError("spec/cards.yaml: ingredient kinds must be unique and cover every personal kind")
+    raise SpecError("spec/cards.yaml: kinds must be unique and cover every personal kind")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +108,8 @@ def is_order(card: str) -> bool:
 def kind_index(kind: Any, where: str = "") -> int:
     """The index of an ingredient kind; a clear error for anything else."""
     if not isinstance(kind, str) or kind not in KIND_INDEX:
-        raise MalformedError(f"unknown ingredient kind {kind!r}; expected one of {', '.join(KINDS)}",
-                             where=where, value=kind)
+        raise MalformedError(f"unknown ingredient kind {kind!r}; expected one of "
+                             f"{', '.join(KINDS)}", where=where, value=kind)
     return KIND_INDEX[kind]
 
 
