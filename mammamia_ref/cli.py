@@ -64,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     export = actions.add_parser("export", help="write every scenario as one JSON bundle")
     export.add_argument("paths", nargs="*", metavar="PATH", default=["scenarios"])
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
+
+    from .conformance.cli import add_parsers
+
+    add_parsers(commands)
     return parser
 
 
@@ -71,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if hasattr(args, "handler"):
+            return args.handler(args)
         return _COMMANDS[args.command](args)
     except MammamiaError as exc:
         print(f"mammamia: error: {exc}", file=sys.stderr)

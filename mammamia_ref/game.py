@@ -52,7 +52,7 @@ def to_move(state: GameState) -> int | None:
 def chance_pile(state: GameState) -> tuple[str, tuple[str, ...]]:
     """At a chance node: the pile to shuffle and its cards (any order of them is legal)."""
     if not is_chance(state):
-        raise IllegalActionError("no pile is waiting to be shuffled", rule=_step_rule(state))
+        raise IllegalActionError("no pile is waiting to be shuffled", rule=decision_rule(state))
     if state.step.startswith("waiter."):
         return state.step, state.waiters[state.seat_of(state.step.removeprefix("waiter."))]
     return state.step, state.supply
@@ -99,7 +99,17 @@ def _route(state: GameState, action: Action) -> Step:
         case Complete() | Decline() if phase == "oven" and step == "complete":
             return oven.complete(state, action)
     raise IllegalActionError(f"{type(action).__name__} is not the decision here "
-                             f"({_decision_name(state)})", rule=_step_rule(state), action=action)
+                             f"({_decision_name(state)})", rule=_misplaced_rule(state, action),
+                             action=action)
+
+
+def _misplaced_rule(state: GameState, action: Action) -> str:
+    """The rule an action breaks when it is not the decision pending: an order after a
+    pass breaks ``turn.pass``, a second order ``turn.place_order``; otherwise the rule
+    of the pending decision."""
+    if isinstance(action, PlaceOrder) and state.phase == "turn" and state.step == "draw":
+        return "turn.pass" if state.played == 0 else "turn.place_order"
+    return decision_rule(state)
 
 
 def _decision_name(state: GameState) -> str:
@@ -110,7 +120,7 @@ def _decision_name(state: GameState) -> str:
     return f"seat {state.current} must decide: {state.step}"
 
 
-def _step_rule(state: GameState) -> str:
+def decision_rule(state: GameState) -> str:
     """The rule that governs the decision pending in ``state``."""
     if state.phase == "shuffle":
         if state.resolutions:
@@ -126,7 +136,7 @@ def _step_rule(state: GameState) -> str:
 def shuffle(state: GameState, action: Shuffle) -> Step:
     """Chance: the pending pile takes the given order, which must hold exactly its cards."""
     pile, cards = chance_pile(state)
-    rule = _step_rule(state)
+    rule = decision_rule(state)
     if action.pile != pile:
         raise IllegalActionError(f"the pile to shuffle is {pile}, not {action.pile}", rule=rule,
                                  action=action)

@@ -26,6 +26,7 @@ from .state import (
     variant_defaults,
 )
 from .vocabulary import (
+    COLOURS,
     COPIES,
     HAND_LIMIT,
     KINDS,
@@ -96,11 +97,69 @@ def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
     return [("/" + "/".join(str(p) for p in e.absolute_path), e.message) for e in errors]
 
 
+_STATE_KEYS = frozenset(("format", "players", "first_player", "variants", "phase", "step",
+                         "current", "round", "resolutions", "supply", "oven", "table", "used",
+                         "box", "mamma_mia", "played", "quiet_turns", "reveal"))
+_PILE_CARDS = frozenset((*KINDS, MAMMA_MIA))
+_OVEN_CARDS = frozenset((*KINDS, *ORDERS))
+
+
+def _int(value: Any, low: int, high: int | None = None) -> bool:
+    return type(value) is int and value >= low and (high is None or value <= high)
+
+
+def _counts_ok(value: Any) -> bool:
+    return isinstance(value, dict) and all(k in KINDS and _int(n, 0) for k, n in value.items())
+
+
+def _orders_ok(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(o, str) and o in ORDERS for o in value)
+
+
+def state_shape_ok(doc: Any) -> bool:
+    """A fast check of exactly what ``state.schema.json`` requires (the schema is slow to
+    evaluate; a test keeps the two in agreement). When it fails, the schema explains."""
+    if not isinstance(doc, dict) or doc.keys() != _STATE_KEYS:
+        return False
+    players = doc["players"]
+    if doc["format"] != STATE_FORMAT or not isinstance(players, list) or \
+            not 2 <= len(players) <= 5:
+        return False
+    for player in players:
+        if not isinstance(player, dict) or player.keys() != {"colour", "hand", "waiter",
+                                                             "delivered"}:
+            return False
+        hand = player["hand"]
+        if player["colour"] not in COLOURS or not isinstance(hand, dict) or \
+                hand.keys() != {"ingredients", "orders"} or not _counts_ok(hand["ingredients"]) \
+                or not _orders_ok(hand["orders"]) or not _orders_ok(player["waiter"]) or \
+                not _orders_ok(player["delivered"]):
+            return False
+    reveal = doc["reveal"]
+    return (_int(doc["first_player"], 0, 4) and isinstance(doc["variants"], dict)
+            and all(isinstance(v, str) for v in doc["variants"].values())
+            and doc["phase"] in ("shuffle", "turn", "oven", "over") and isinstance(doc["step"], str)
+            and _int(doc["current"], 0, 4) and _int(doc["round"], 1, 3)
+            and _int(doc["resolutions"], 0, 3)
+            and isinstance(doc["supply"], list) and all(c in _PILE_CARDS for c in doc["supply"]
+                                                        if isinstance(c, str))
+            and all(isinstance(c, str) for c in doc["supply"])
+            and isinstance(doc["oven"], list) and all(isinstance(c, str) and c in _OVEN_CARDS
+                                                      for c in doc["oven"])
+            and _counts_ok(doc["table"]) and _counts_ok(doc["used"]) and _counts_ok(doc["box"])
+            and (doc["mamma_mia"] is None or _int(doc["mamma_mia"], 0, 4))
+            and _int(doc["played"], 0) and _int(doc["quiet_turns"], 0, 5)
+            and (reveal is None or (isinstance(reveal, dict) and reveal.keys() == {"order", "kind"}
+                                    and isinstance(reveal["order"], str)
+                                    and reveal["order"] in ORDERS
+                                    and (reveal["kind"] is None or reveal["kind"] in KINDS))))
+
+
 def parse_state(doc: Any) -> GameState:
     """A state from its JSON form. Raises :class:`MalformedError` for a shape that breaks
     the schema and :class:`InvalidStateError` (with a rule ID) for an impossible state."""
-    errors = schema_errors(doc, "state.schema.json")
-    if errors:
+    if not state_shape_ok(doc):
+        errors = schema_errors(doc, "state.schema.json") or [("/", "not a state")]
         where, message = errors[0]
         raise MalformedError(message, where=where, value=doc)
     colours = tuple(player["colour"] for player in doc["players"])

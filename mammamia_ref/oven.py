@@ -52,7 +52,9 @@ def judge(state: GameState) -> Step:
     """Judge the revealed order by its type, asking its owner where there is a choice."""
     order = ORDERS[state.reveal.order]
     if order.type == "bombastica":
-        return pizza_bombastica(state)
+        state, events = pizza_bombastica(state)
+        total = ORDER_TYPES["bombastica"]["total"]
+        return state, (event("needs", "oven.bombastica", order=order.id, total=total), *events)
     if order.type in ("monotoni", "minimale"):
         kinds = kind_choices(state)
         if not kinds:
@@ -67,11 +69,20 @@ def judge(state: GameState) -> Step:
 
 
 def kind_choices(state: GameState) -> tuple[str, ...]:
-    """The kinds the owner may name for the revealed Monotoni or Minimale."""
+    """The kinds the owner may name for the revealed Monotoni or Minimale. Under
+    ``oven.complete_mandatory`` an owner who can bake it must: only the kinds that the
+    table and hand can make are offered, if there are any."""
     order = ORDERS[state.reveal.order]
     if order.type == "monotoni":
-        return pizza_monotoni_kinds(state.table, order.personal, state.variants["monotoni_kind"])
-    return pizza_minimale_kinds(state.table, order.personal, state.variants["minimale_lowest"])
+        kinds = pizza_monotoni_kinds(state.table, order.personal, state.variants["monotoni_kind"])
+    else:
+        kinds = pizza_minimale_kinds(state.table, order.personal,
+                                     state.variants["minimale_lowest"])
+    if state.variants["completion"] == "mandatory":
+        have = add(state.table, state.hands[state.current].ingredients)
+        makeable = tuple(kind for kind in kinds if covers(have, order.requirement(kind)))
+        return makeable or kinds
+    return kinds
 
 
 def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: str) -> tuple[str, ...]:
@@ -115,8 +126,11 @@ def name_kind(state: GameState, action: NameKind) -> Step:
         raise IllegalActionError(f"{action.kind} cannot be named for {state.reveal.order} here",
                                  rule=rule, action=action)
     state = replace(state, reveal=replace(state.reveal, kind=action.kind))
+    order = ORDERS[state.reveal.order]
     settled, events = settle(state)
-    return settled, (event("named_kind", rule, order=state.reveal.order, kind=action.kind),
+    return settled, (event("named_kind", rule, order=order.id, kind=action.kind),
+                     event("needs", TYPE_RULES[order.type], order=order.id,
+                           cards=format_counts(order.requirement(action.kind))),
                      *events)
 
 

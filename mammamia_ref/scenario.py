@@ -107,8 +107,7 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     runs = []
     for r, raw in enumerate(raw_runs):
         prefix = f"{base}/{r}" if base else ""
-        variants = {**doc.get("variants", {}), **raw.get("variants", {})} if base else \
-            dict(raw["variants"])
+        variants = {**doc.get("variants", {}), **raw.get("variants", {})}
         try:
             make_config(2, variants=variants)
         except MammamiaError as exc:
@@ -151,9 +150,10 @@ def _pointed(doc: Any, pointer: str) -> Any:
 
 def _check_expectation(expect: dict[str, Any], pointer: str, fail: Any,
                        known: frozenset[str]) -> None:
-    for i, item in enumerate(expect.get("events", [])):
-        if item.get("rule") is not None and item["rule"] not in known:
-            raise fail(f"unknown rule ID {item['rule']!r}", f"{pointer}/events/{i}/rule")
+    for key in ("events", "events_exact"):
+        for i, item in enumerate(expect.get(key, [])):
+            if item.get("rule") is not None and item["rule"] not in known:
+                raise fail(f"unknown rule ID {item['rule']!r}", f"{pointer}/{key}/{i}/rule")
     for i, raw in enumerate(expect.get("legal", [])):
         try:
             parse_action(raw, f"{pointer}/legal/{i}")
@@ -289,6 +289,9 @@ def run_one(scenario: Scenario, run: Run) -> RunResult:
                                      f"expected rule {step.reject}")
                 result.trace.append(StepTrace(step.index, step.action, actor,
                                               (Event("rejected", exc.rule),)))
+                problems = check_expectation(state, (), step.expect)
+                if problems:
+                    return _diverged(result, step, "\n".join(problems))
                 continue
             if step.reject is not None:
                 return _diverged(result, step, f"the action {format_action(step.action)} was "
@@ -318,6 +321,13 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
                                                       state)]
     if "events" in expect:
         problems += events_diff([format_event(e) for e in events], expect["events"])
+    if "events_exact" in expect:
+        actual = [format_event(e) for e in events]
+        wanted = expect["events_exact"]
+        if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
+                                             zip(actual, wanted, strict=False)):
+            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
+            problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
     if "legal" in expect:
         actual = {_key(format_action(a)) for a in legal_actions(state)}
         wanted = {_key(format_action(parse_action(a))) for a in expect["legal"]}

@@ -32,7 +32,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.variants["draw_amount"] == "fill":
         return (Draw("supply"), Draw("waiter"))
     return tuple(Draw(source, count) for source in ("supply", "waiter")
-                 for count in range(drawable(state, source) + 1))
+                 for count in range(refill_allowance(state) + 1))
 
 
 def play(state: GameState, action: Play) -> Step:
@@ -85,12 +85,6 @@ def refill_allowance(state: GameState) -> int:
     return max(0, HAND_LIMIT - state.hands[state.current].size)
 
 
-def drawable(state: GameState, source: str) -> int:
-    """The most cards a draw from ``source`` can take (the Mamma Mia! card not counted)."""
-    pile = state.supply if source == "supply" else state.waiters[state.current]
-    return min(refill_allowance(state), len(pile) - pile.count(MAMMA_MIA))
-
-
 def draw(state: GameState, action: Draw) -> Step:
     """``turn.draw``: refill from one source only; a short source gives what it has
     (``turn.draw_short``). Ends the turn, and perhaps the round."""
@@ -102,9 +96,8 @@ def draw(state: GameState, action: Draw) -> Step:
     if not fewer and action.count is not None:
         raise IllegalActionError("a draw takes every card the refill allows, not a chosen count",
                                  rule="turn.draw", action=action)
-    if action.count is not None and action.count > drawable(state, action.source):
-        raise IllegalActionError(f"cannot draw {action.count}: at most "
-                                 f"{drawable(state, action.source)} here",
+    if action.count is not None and action.count > allowance:
+        raise IllegalActionError(f"cannot draw {action.count}: the refill allows {allowance}",
                                  rule="turn.draw_fewer", action=action)
     wanted = allowance if action.count is None else action.count
     if action.source == "waiter":

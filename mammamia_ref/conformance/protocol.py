@@ -1,0 +1,117 @@
+"""The porter protocol, ``mammamia-protocol/1``: JSON lines over stdin and stdout.
+
+The runner sends one request per line, ``{"id": N, "op": OP, ...}``; the implementation
+answers each with one line ``{"id": N, "ok": true, ...}`` or
+``{"id": N, "ok": false, "error": {"message": ...}}``. The implementation holds one
+current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
+
+- ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
+  ``variants`` maps each supported flag to the values supported; ``features`` lists the
+  optional operations and facts it supports (``load_state``, ``events``).
+- ``new_game {players, colours, first_player, variants}`` → ``{state}``
+- ``load_state {state}`` → ``{state}`` (feature ``load_state``)
+- ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
+- ``apply {action}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the state unchanged
+- ``state`` → ``{state}``
+- ``stop`` → ``{}``, then the implementation exits.
+
+This module also serves the reference implementation behind the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from .. import __version__
+from ..actions import format_action, parse_action
+from ..errors import IllegalActionError, MammamiaError
+from ..events import format_event
+from ..game import apply, legal_actions, new_game
+from ..jsonform import format_state, parse_state
+from ..state import GameState, make_config, variant_values
+from . import PROTOCOL
+
+FEATURES = ("load_state", "events")
+
+
+class ReferenceSession:
+    """The reference implementation's side of one protocol session."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        handler = getattr(self, f"op_{op}", None) if isinstance(op, str) else None
+        if handler is None:
+            raise MammamiaError(f"unknown op {op!r}")
+        return handler(request)
+
+    def op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("protocol") != PROTOCOL:
+            raise MammamiaError(f"unsupported protocol {request.get('protocol')!r}; "
+                                f"this implementation speaks {PROTOCOL}")
+        return {"name": "mammamia_ref", "language": "Python", "version": __version__,
+                "protocol": PROTOCOL,
+                "variants": {flag: list(values) for flag, values in variant_values().items()},
+                "features": list(FEATURES)}
+
+    def op_new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        colours = request.get("colours")
+        config = make_config(request.get("players"),
+                             colours=tuple(colours) if colours is not None else None,
+                             first_player=request.get("first_player", 0),
+                             variants=request.get("variants") or {})
+        self.state = new_game(config)
+        return {"state": format_state(self.state)}
+
+    def op_load_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.state = parse_state(request.get("state"))
+        return {"state": format_state(self.state)}
+
+    def _current(self) -> GameState:
+        if self.state is None:
+            raise MammamiaError("no game: send new_game or load_state first")
+        return self.state
+
+    def op_legal_actions(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"actions": [format_action(a) for a in legal_actions(self._current())]}
+
+    def op_apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._current()
+        action = parse_action(request.get("action"))
+        try:
+            self.state, events = apply(state, action)
+        except IllegalActionError as exc:
+            return {"rejected": {"rule": exc.rule, "message": str(exc)}}
+        return {"state": format_state(self.state), "events": [format_event(e) for e in events]}
+
+    def op_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"state": format_state(self._current())}
+
+    def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Answer protocol requests line by line until ``stop`` or the end of input."""
+    session = ReferenceSession()
+    for line in stdin:
+        if not line.strip():
+            continue
+        request_id: Any = None
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise MammamiaError("a request is a JSON object")
+            request_id = request.get("id")
+            answer = {"id": request_id, "ok": True, **session.handle(request)}
+        except (ValueError, MammamiaError) as exc:
+            answer = {"id": request_id, "ok": False, "error": {"message": str(exc)}}
+        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if answer.get("ok") and request.get("op") == "stop":
+            break
+    return 0

@@ -1,0 +1,143 @@
+"""Deliberately broken implementations for testing the conformance kit.
+
+``python tests/impls/broken.py NAME`` serves the reference with one rule broken (or,
+for the hostile ones, misbehaves at the protocol level). Each breakage names the rule
+it breaks, so the tests can check that the kit names it too.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import replace
+
+from mammamia_ref import oven, turn
+from mammamia_ref.conformance.protocol import ReferenceSession, serve
+from mammamia_ref.vocabulary import KINDS, ORDERS
+
+RULE_BREAKAGES: dict[str, str] = {
+    "mixed_draw_sources": "turn.draw_short",
+    "bombastica_keeps_table": "oven.bombastica",
+    "minimale_names_personal": "oven.minimale",
+    "draw_past_seven": "turn.draw",
+    "failed_order_on_top": "oven.fail",
+}
+
+
+def mixed_draw_sources() -> None:
+    """A short waiter is made up from the supply (the rules forbid switching)."""
+    original = turn._draw_from_waiter
+
+    def draw(state, wanted):
+        state, events, moved = original(state, wanted)
+        if moved < wanted and state.supply:
+            state, more, extra = turn._draw_from_supply(state, wanted - moved)
+            return state, events + more, moved + extra
+        return state, events, moved
+
+    turn._draw_from_waiter = draw
+
+
+def bombastica_keeps_table() -> None:
+    """A Bombastica takes only 15 cards and leaves the rest on the table."""
+    original = oven.bake
+
+    def bake(state, *, from_table, from_hand, completion_rule=None):
+        if ORDERS[state.reveal.order].type == "bombastica" and sum(from_table) > 15:
+            spare, counts = sum(from_table) - 15, list(from_table)
+            for i in range(len(KINDS)):  # leave the spare cards on the table
+                take = min(counts[i], spare)
+                counts[i] -= take
+                spare -= take
+            from_table = tuple(counts)
+        return original(state, from_table=from_table, from_hand=from_hand,
+                        completion_rule=completion_rule)
+
+    oven.bake = bake
+
+
+def minimale_names_personal() -> None:
+    """A Minimale may take the personal kind when it has the lowest count."""
+    original = oven.pizza_minimale_kinds
+
+    def kinds(table, personal, lowest_over):
+        present = [k for k in KINDS if table[KINDS.index(k)] > 0]
+        if not present:
+            return ()
+        low = min(table[KINDS.index(k)] for k in present)
+        choices = tuple(k for k in present if table[KINDS.index(k)] == low)
+        return choices or original(table, personal, lowest_over)
+
+    oven.pizza_minimale_kinds = kinds
+
+
+def draw_past_seven() -> None:
+    """Refills to eight cards."""
+    turn.refill_allowance = lambda state: max(0, 8 - state.hands[state.current].size)
+    turn.HAND_LIMIT = 8
+
+
+def failed_order_on_top() -> None:
+    """A failed order goes on top of its owner's waiter instead of the bottom."""
+
+    def fail(state, rule, why):
+        seat, order = state.current, state.reveal.order
+        state = state.with_waiter(seat, (order,) + state.waiters[seat])
+        state = replace(state, reveal=None, step="reveal", current=state.mamma_mia)
+        from mammamia_ref.events import event
+
+        return state, (event("failed", rule, seat=seat, order=order, why=why),)
+
+    oven.fail = fail
+
+
+def hostile(kind: str) -> int:
+    """Protocol-level misbehaviour, after a proper hello (except where noted)."""
+    out = sys.stdout.buffer
+    session = ReferenceSession()
+    requests = 0
+    for raw in sys.stdin.buffer:
+        requests += 1
+        request = json.loads(raw)
+        if kind == "exit_at_once":
+            return 3
+        if requests == 1 and kind != "wrong_protocol":
+            answer = {"id": request["id"], "ok": True, "name": kind, "language": "Python",
+                      "version": "0", "protocol": "mammamia-protocol/1", "variants": {},
+                      "features": ["load_state"]}
+            out.write(json.dumps(answer).encode() + b"\n")
+            out.flush()
+            continue
+        if kind == "wrong_protocol":
+            out.write(json.dumps({"id": request["id"], "ok": True, "name": "old",
+                                  "protocol": "mammamia-protocol/0"}).encode() + b"\n")
+        elif kind == "never_answers":
+            time.sleep(3600)
+        elif kind == "floods":
+            out.write(b"x" * (20 * 1024 * 1024))
+        elif kind == "invalid_json":
+            out.write(b"{this is not json\n")
+        elif kind == "invalid_utf8":
+            out.write(b'{"id": 1, "ok": true, "name": "\xff\xfe"}\n')
+        elif kind == "wrong_ids":
+            out.write(json.dumps({"id": request["id"] + 1000, "ok": True}).encode() + b"\n")
+        elif kind == "crashes_halfway":
+            if requests > 4:
+                raise RuntimeError("simulated crash halfway through a game")
+            answer = {"id": request["id"], "ok": True, **session.handle(request)}
+            out.write(json.dumps(answer).encode() + b"\n")
+        out.flush()
+    return 0
+
+
+HOSTILE = ("exit_at_once", "wrong_protocol", "never_answers", "floods", "invalid_json",
+           "invalid_utf8", "wrong_ids", "crashes_halfway")
+
+
+if __name__ == "__main__":
+    name = sys.argv[1]
+    if name in HOSTILE:
+        sys.exit(hostile(name))
+    globals()[name]()
+    sys.exit(serve())

@@ -1,0 +1,125 @@
+"""The conformance kit against the reference, against deliberately broken
+implementations (each catches with the rule named) and against hostile programs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref.scenario import load_scenario, run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = [sys.executable, str(ROOT / "tests" / "impls" / "broken.py")]
+REFERENCE = [sys.executable, "-m", "mammamia_ref", "serve"]
+SCENARIOS = str(ROOT / "scenarios")
+
+
+def conform(*args: str, impl: list[str], cwd: Path | None = None,
+            timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mammamia_ref", "conform", *args, "--", *impl]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd or ROOT, check=False)
+
+
+def test_reference_passes_everything(tmp_path: Path) -> None:
+    jsonl, junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
+    result = conform("-q", "--scenarios", SCENARIOS, "--random-games", "1", "--max-nodes", "300",
+                     "--jsonl", str(jsonl), "--junit", str(junit), impl=REFERENCE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    kinds = {r["kind"] for r in records}
+    assert kinds == {"scenario", "perft", "random"}
+    assert all(r["status"] == "pass" for r in records)
+    assert sum(r["kind"] == "random" for r in records) == 4  # one game per player count
+    suite = ET.parse(junit).getroot()
+    assert suite.get("tests") == str(len(records)) and suite.get("failures") == "0"
+
+
+@pytest.mark.parametrize("breakage,rule,folder", [
+    ("mixed_draw_sources", "turn.draw_short", "turn"),
+    ("bombastica_keeps_table", "oven.bombastica", "oven"),
+    ("minimale_names_personal", "oven.minimale", "oven"),
+    ("draw_past_seven", "turn.draw", "turn"),
+    ("failed_order_on_top", "oven.fail", "oven"),
+])
+def test_broken_implementation_is_caught_with_its_rule(breakage: str, rule: str, folder: str,
+                                                       tmp_path: Path) -> None:
+    result = conform("-q", "--scenarios", f"{SCENARIOS}/{folder}", "--random-games", "1",
+                     "--perft", str(tmp_path), impl=[*BROKEN, breakage])
+    assert result.returncode == 1, result.stdout
+    rules_section = result.stdout.split("rules involved in unexpected failures:")[1]
+    named = [line.split(":")[0].strip() for line in rules_section.splitlines()[1:4]]
+    assert rule in named, result.stdout[:3000]
+    assert "FAIL" in result.stdout
+
+
+@pytest.mark.parametrize("kind,expected", [
+    ("never_answers", "timeout"),
+    ("floods", "too_long"),
+    ("invalid_json", "malformed"),
+    ("invalid_utf8", "malformed"),
+    ("wrong_ids", "wrong_id"),
+    ("crashes_halfway", "crash"),
+])
+def test_hostile_implementation_is_reported_and_the_run_goes_on(kind: str, expected: str,
+                                                                tmp_path: Path) -> None:
+    jsonl = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    result = conform("-q", "--timeout", "1", "--scenarios",
+                     str(ROOT / "scenarios" / "rulebook" / "alberto-turn.yaml"),
+                     "--random-games", "1", "--players", "2", "--players", "3",
+                     "--perft", str(tmp_path), "--jsonl", str(jsonl), impl=[*BROKEN, kind])
+    assert time.monotonic() - started < 60
+    assert result.returncode == 1
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(records) == 3, "every case was tried despite the failures"
+    assert all(r["status"] == "error" for r in records)
+    assert any(r["message"].startswith(expected) for r in records), records
+
+
+@pytest.mark.parametrize("kind,expected", [
+    ("exit_at_once", "crash"),
+    ("wrong_protocol", "mammamia-protocol/0"),
+])
+def test_implementation_that_cannot_start(kind: str, expected: str) -> None:
+    result = conform("-q", "--random-games", "0", impl=[*BROKEN, kind])
+    assert result.returncode == 2
+    assert expected in result.stderr and "Traceback" not in result.stderr
+
+
+def test_missing_command_is_a_one_line_error() -> None:
+    result = subprocess.run([sys.executable, "-m", "mammamia_ref", "conform"],
+                            capture_output=True, text=True, check=False, cwd=ROOT)
+    assert result.returncode == 2 and result.stderr.startswith("mammamia: error:")
+
+
+def test_expected_failures_file(tmp_path: Path) -> None:
+    xfail = tmp_path / "xfail.txt"
+    xfail.write_text("# known\nbombastica-big-table\nalberto-turn  # passes: an xpass\n")
+    result = conform("-q", "--scenarios", str(ROOT / "scenarios" / "oven" /
+                                              "bombastica-big-table.yaml"),
+                     "--scenarios", str(ROOT / "scenarios" / "rulebook" / "alberto-turn.yaml"),
+                     "--random-games", "0", "--perft", str(tmp_path),
+                     "--expected-failures", str(xfail), impl=[*BROKEN, "bombastica_keeps_table"])
+    assert "1 expected failures" in result.stdout
+    assert "1 unexpected passes" in result.stdout
+    assert result.returncode == 1  # the unexpected pass must be removed from the file
+
+
+def test_divergence_is_written_as_a_scenario_that_replays(tmp_path: Path) -> None:
+    out = tmp_path / "divergences"
+    result = conform("-q", "--scenarios", str(tmp_path), "--perft", str(tmp_path),
+                     "--random-games", "2", "--players", "2", "--write-divergences", str(out),
+                     impl=[*BROKEN, "draw_past_seven"])
+    assert result.returncode == 1
+    written = sorted(out.glob("*.yaml"))
+    assert written, result.stdout
+    for path in written:
+        scenario = load_scenario(path)
+        assert all(r.passed for r in run_scenario(scenario)), path

@@ -1,0 +1,31 @@
+"""The counting tables under scenarios/perft/ agree with the reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref.conformance.runner import load_perft_tables
+from mammamia_ref.jsonform import parse_state
+from mammamia_ref.perft import divide, perft
+
+TABLES = load_perft_tables(Path(__file__).resolve().parent.parent / "scenarios" / "perft")
+
+
+def test_there_are_tables() -> None:
+    assert len(TABLES) >= 5
+
+
+@pytest.mark.parametrize("table", TABLES, ids=[t.id for t in TABLES])
+def test_table_counts(table) -> None:
+    state = parse_state(table.state)
+    for depth, nodes in sorted(table.counts.items()):
+        if nodes > 10_000:
+            break
+        assert perft(state, depth) == nodes, f"{table.id} depth {depth}"
+
+
+def test_divide_sums_to_perft() -> None:
+    state = parse_state(TABLES[0].state)
+    assert sum(divide(state, 4).values()) == perft(state, 4)
