@@ -41,6 +41,7 @@ from .game import (
     to_move,
     winners,
 )
+from .jsonform import format_state, parse_state
 from .state import GameConfig, GameState, Hand, Reveal, Variants, make_config, make_variants
 
 __version__ = "0.1.0"
@@ -50,6 +51,6 @@ __all__ = [
     "Hand", "IllegalActionError", "InvalidStateError", "MalformedError", "MammamiaError",
     "NameKind", "NoOrder", "Pass", "PlaceOrder", "Play", "Reveal", "Shuffle", "SpecError",
     "VariantError", "Variants", "apply", "chance_pile", "format_action", "format_event",
-    "is_chance", "is_over", "legal_actions", "make_config", "make_variants", "new_game",
-    "parse_action", "to_move", "winners",
+    "format_state", "is_chance", "is_over", "legal_actions", "make_config", "make_variants",
+    "new_game", "parse_action", "parse_state", "to_move", "winners",
 ]

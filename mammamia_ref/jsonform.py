@@ -75,7 +75,8 @@ def format_state(state: GameState) -> dict[str, Any]:
     }
 
 
-SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json")
+SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json",
+           "protocol.schema.json")
 
 
 @cache
