@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .events import Event, event
+from .scoring import end_game
 from .state import GameState, Variants
 from .vocabulary import MAMMA_MIA, NO_CARDS, ROUNDS, add, cards_of, counts_of
 
@@ -69,8 +70,6 @@ def after_resolution(state: GameState) -> Step:
     """The oven is empty. After the third resolution the game ends; otherwise the next
     round is prepared: leftovers (``next_round.oven`` or ``next_round.leftovers_on_table``),
     the new supply (``next_round.supply``) awaiting its shuffle."""
-    from .scoring import end_game
-
     state = replace(state, resolutions=state.resolutions + 1)
     if state.resolutions >= ROUNDS:
         return end_game(state)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from .actions import Action, Draw, NoOrder, Pass, PlaceOrder, Play
 from .errors import IllegalActionError
 from .events import Event, event
+from .round import round_is_over, stall, supply_exhausted, take_last_mamma_mia
 from .state import GameState, Hand
 from .vocabulary import HAND_LIMIT, KINDS, MAMMA_MIA, counts_of, format_counts, with_kind
 
@@ -128,8 +129,6 @@ def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[E
     """Cards come off the top one by one. The Mamma Mia! card is laid beside the drawer's
     waiter and replaced (``mamma_mia.draw``); the round ends the moment the supply is
     exhausted (``round_end.last_card`` or ``round_end.last_ingredient``)."""
-    from .round import supply_exhausted, take_last_mamma_mia
-
     seat, supply = state.current, list(state.supply)
     ingredients, holder, got, moved = state.hands[seat].ingredients, state.mamma_mia, 0, 0
     events: list[Event] = []
@@ -160,8 +159,6 @@ def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Ste
     """After the draw: the round ends if the supply is exhausted, or (``round_end.stall``)
     after a full cycle of turns that moved no card; otherwise the left neighbour plays
     (``turn.clockwise``)."""
-    from .round import round_is_over, stall
-
     quiet_turns = min(state.players, state.quiet_turns + 1) if quiet else 0
     state = replace(state, quiet_turns=quiet_turns)
     if round_is_over(state):
