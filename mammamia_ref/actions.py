@@ -173,6 +173,16 @@ def parse_action(data: Any, where: str = "action") -> Action:
             return Decline()
 
 
+def check_action(action: Action) -> None:
+    """Refuse an action built in code with fields our format does not allow (an unknown
+    kind or source, a negative count): the same checks as :func:`parse_action`."""
+    try:
+        doc = format_action(action)
+    except (TypeError, IndexError) as exc:
+        raise MalformedError(f"not a well-formed action: {action!r}", value=action) from exc
+    parse_action(doc)
+
+
 def _count(value: Any, where: str) -> int:
     if type(value) is not int or value < 0:
         raise MalformedError("expected a non-negative integer", where=where, value=value)

@@ -19,7 +19,8 @@ from .state import GameConfig, make_config
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        """One line, whichever subcommand the mistake is in."""
+        self.exit(2, f"mammamia: error: {message}\n")
 
 
 def _variant(text: str) -> tuple[str, str]:

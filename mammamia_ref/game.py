@@ -23,6 +23,7 @@ from .actions import (
     PlaceOrder,
     Play,
     Shuffle,
+    check_action,
 )
 from .errors import IllegalActionError
 from .events import Event
@@ -77,6 +78,7 @@ def winners(state: GameState) -> tuple[tuple[int, ...], str]:
 def apply(state: GameState, action: Action) -> Step:
     """The state after ``action`` and the events it caused. An illegal action raises
     :class:`IllegalActionError` naming the rule it breaks; ``state`` is never changed."""
+    check_action(action)
     state, events = _route(state, action)
     return _settle(state, events)
 

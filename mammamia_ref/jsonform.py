@@ -93,9 +93,20 @@ def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
 
 
 def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
-    """Schema violations of ``doc`` as (JSON pointer, message), best first."""
+    """Schema violations of ``doc`` as (JSON pointer, message), best first. An unknown
+    key is reported at the key itself."""
     errors = sorted(_validator(schema_name).iter_errors(doc), key=jsonschema.exceptions.relevance)
-    return [("/" + "/".join(str(p) for p in e.absolute_path), e.message) for e in errors]
+    found = []
+    for error in errors:
+        pointer = "/" + "/".join(str(p) for p in error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = error.schema.get("properties", {})
+            extra = sorted(k for k in error.instance if k not in known)
+            if extra:
+                found.append((f"{pointer.rstrip('/')}/{extra[0]}", f"unknown key {extra[0]!r}"))
+                continue
+        found.append((pointer, error.message))
+    return found
 
 
 _STATE_KEYS = frozenset(("format", "players", "first_player", "variants", "phase", "step",
@@ -156,11 +167,21 @@ def state_shape_ok(doc: Any) -> bool:
                                     and (reveal["kind"] is None or reveal["kind"] in KINDS))))
 
 
+def _non_integers(doc: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """Numbers that are not integers (JSON Schema counts 1.0 as an integer; we do not)."""
+    if isinstance(doc, float):
+        return [(pointer or "/", f"{doc!r}: numbers are integers only")]
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) \
+        if isinstance(doc, list) else ()
+    return [found for key, value in items for found in _non_integers(value, f"{pointer}/{key}")]
+
+
 def parse_state(doc: Any) -> GameState:
     """A state from its JSON form. Raises :class:`MalformedError` for a shape that breaks
     the schema and :class:`InvalidStateError` (with a rule ID) for an impossible state."""
     if not state_shape_ok(doc):
-        errors = schema_errors(doc, "state.schema.json") or [("/", "not a state")]
+        errors = schema_errors(doc, "state.schema.json") or _non_integers(doc) or \
+            [("/", "not a state")]
         where, message = errors[0]
         raise MalformedError(message, where=where, value=doc)
     colours = tuple(player["colour"] for player in doc["players"])

@@ -38,7 +38,8 @@ def event_text(item: Event, config: GameConfig) -> str:
         "oven_opened": lambda: f"{who()} opens the oven ({d['cards']} cards)",
         "revealed": lambda: (f"revealed {d['card']}" + (f" ({who('owner')})" if "owner" in d
                                                          else "")),
-        "needs": lambda: f"{d['order']} needs {_cards(d['cards'])}",
+        "needs": lambda: f"{d['order']} needs "
+                         + (_cards(d["cards"]) if "cards" in d else f"at least {d['total']} cards"),
         "named_kind": lambda: f"{d['order']} is made with {d['kind']}",
         "completed_from_hand": lambda: f"{who()} completes {d['order']} from hand with "
                                        f"{_cards(d['cards'])}",

@@ -8,6 +8,7 @@ and text that is not UTF-8.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,14 +69,12 @@ def load_bytes(raw: bytes, file: str) -> Loaded:
     if not text.strip():
         raise YamlInputError("the file is empty", file=file)
     try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
-            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
-                raise YamlInputError("anchors and aliases are not allowed",
-                                     file=file, line=token.start_mark.line + 1)
-            if isinstance(token, yaml.TagToken):
-                raise YamlInputError("tags are not allowed", file=file,
-                                     line=token.start_mark.line + 1)
+        _scan(text, file)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        line = text[:exc.position].count("\n") + 1
+        raise YamlInputError(f"character {exc.character!r} is not allowed in YAML", file=file,
+                             line=line) from exc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise YamlInputError(f"not valid YAML: {exc.problem or exc}", file=file,
@@ -87,6 +86,30 @@ def load_bytes(raw: bytes, file: str) -> Loaded:
     lines: dict[str, int] = {}
     data = _convert(node, "", lines, file, 0)
     return Loaded(data, lines, file)
+
+
+_OPEN = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+         yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+_CLOSE = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+def _scan(text: str, file: str) -> None:
+    """Refuse anchors, aliases, tags and deep nesting before anything is built (composing
+    is recursive, so depth must be bounded first)."""
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        line = token.start_mark.line + 1
+        if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+            raise YamlInputError("anchors and aliases are not allowed", file=file, line=line)
+        if isinstance(token, yaml.TagToken):
+            raise YamlInputError("tags are not allowed", file=file, line=line)
+        if isinstance(token, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlInputError(f"nested deeper than {MAX_DEPTH} levels", file=file,
+                                     line=line)
+        elif isinstance(token, _CLOSE):
+            depth -= 1
 
 
 def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, depth: int) -> Any:
@@ -114,19 +137,32 @@ def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, de
     return _scalar(node, file)
 
 
+_TAG = "tag:yaml.org,2002:"
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
 def _scalar(node: yaml.ScalarNode, file: str) -> Any:
-    constructor = yaml.SafeLoader("")
-    try:
-        value = constructor.construct_object(node, deep=True)
-    finally:
-        constructor.dispose()
-    if isinstance(value, float):
-        raise YamlInputError("numbers are integers only in our formats", file=file,
-                             line=node.start_mark.line + 1)
-    if value is None or isinstance(value, str | bool | int):
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
-            raise YamlInputError("integer too large (beyond 2**53)", file=file,
-                                 line=node.start_mark.line + 1)
-        return value
-    raise YamlInputError(f"{type(value).__name__} values are not JSON; quote it if it is text",
-                         file=file, line=node.start_mark.line + 1)
+    """A JSON scalar from a YAML scalar, judged by its resolved tag and its text (nothing
+    is constructed by YAML's own machinery, so nothing but JSON values can come out)."""
+    line = node.start_mark.line + 1
+    tag, text = node.tag.removeprefix(_TAG), node.value
+    if tag == "str":
+        return text
+    if tag == "null":
+        return None
+    if tag == "bool":
+        if text not in ("true", "false"):
+            raise YamlInputError(f"{text!r} is read as a boolean by YAML: write true or false, "
+                                 "or quote it if it is text", file=file, line=line)
+        return text == "true"
+    if tag == "int":
+        if not _DECIMAL.fullmatch(text):
+            raise YamlInputError(f"write integers in plain decimal ({text[:20]!r})", file=file,
+                                 line=line)
+        if len(text) > 17 or abs(int(text)) > 2**53:
+            raise YamlInputError("integer too large (beyond 2**53)", file=file, line=line)
+        return int(text)
+    if tag == "float":
+        raise YamlInputError("numbers are integers only in our formats", file=file, line=line)
+    raise YamlInputError(f"{text!r} is read as a {tag} by YAML, which is not JSON; quote it if "
+                         "it is text", file=file, line=line)

@@ -85,6 +85,8 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     def fail(message: str, pointer: str = "", rule: str | None = None) -> ScenarioError:
         return ScenarioError(message, file=file, line=loaded.line_of(pointer), rule=rule)
 
+    if isinstance(doc, dict) and "steps" in doc and "runs" in doc:
+        raise fail("a scenario has either steps (one run) or runs (several), not both", "/runs")
     errors = schema_errors(doc, "scenario.schema.json")
     if errors:
         pointer, message = errors[0]
@@ -136,9 +138,10 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     for run in scenario.runs:  # the given state must add up under every run's variants
         try:
             given_state(scenario, run)
-        except MalformedError as exc:
+        except MammamiaError as exc:
+            where = getattr(exc, "where", "")
             raise fail(f"the given state is impossible under run {run.name!r}: {exc}",
-                       "/given") from exc
+                       where if where.startswith("/given") else "/given") from exc
     return scenario
 
 
@@ -184,6 +187,7 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
     """Fill a partial state with the documented defaults, making its cards add up:
     orders a seat does not place lie at the bottom of its waiter (in manifest order);
     ingredient cards not placed lie in the used pile; the box holds the trimmed cards."""
+    check_partial_state(partial)
     doc = json.loads(json.dumps(partial))  # a private copy
     values = {**variant_defaults(), **doc.get("variants", {}), **variants}
     doc["variants"] = values
@@ -237,6 +241,54 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
                                  where="/given/state")
     doc["format"] = STATE_FORMAT
     return doc
+
+
+def check_partial_state(partial: Any) -> None:
+    """Refuse a partial state whose shape the defaults cannot complete (the completed
+    state is then checked in full by :func:`parse_state`)."""
+
+    def bad(where: str, what: str) -> MalformedError:
+        return MalformedError(what, where=f"/given/state{where}")
+
+    def counts(value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            raise bad(where, "expected a map of ingredient kind to count")
+        for kind, n in value.items():
+            if kind not in KINDS:
+                raise bad(f"{where}/{kind}", f"unknown ingredient kind {kind!r}")
+            if type(n) is not int or n < 0:
+                raise bad(f"{where}/{kind}", "a count is a non-negative integer")
+
+    def cards(value: Any, where: str) -> None:
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise bad(where, "expected a list of card IDs")
+
+    if not isinstance(partial, dict) or not isinstance(partial.get("players"), list):
+        raise bad("", "a state is a map with a list of players")
+    for i, player in enumerate(partial["players"]):
+        if not isinstance(player, dict) or not isinstance(player.get("colour"), str):
+            raise bad(f"/players/{i}", "a player is a map with a colour")
+        hand = player.get("hand", {})
+        if not isinstance(hand, dict):
+            raise bad(f"/players/{i}/hand", "a hand is a map of ingredients and orders")
+        counts(hand.get("ingredients", {}), f"/players/{i}/hand/ingredients")
+        for key in ("orders",):
+            cards(hand.get(key, []), f"/players/{i}/hand/{key}")
+        for key in ("waiter", "delivered"):
+            cards(player.get(key, []), f"/players/{i}/{key}")
+    for key in ("table", "used", "box"):
+        if key in partial:
+            counts(partial[key], f"/{key}")
+    for key in ("supply", "oven"):
+        cards(partial.get(key, []), f"/{key}")
+    for key in ("round", "first_player"):
+        if key in partial and type(partial[key]) is not int:
+            raise bad(f"/{key}", "expected an integer")
+    if not isinstance(partial.get("variants", {}), dict):
+        raise bad("/variants", "expected a map of variant flags")
+    reveal = partial.get("reveal")
+    if reveal is not None and not isinstance(reveal, dict):
+        raise bad("/reveal", "expected null or {order, kind}")
 
 
 # --- running ------------------------------------------------------------------------
@@ -431,6 +483,9 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[Malforme
             scenario = load_scenario(path)
         except (ScenarioError, YamlInputError) as exc:
             errors.append(exc)
+            continue
+        except MammamiaError as exc:  # nothing else should escape; if it does, name the file
+            errors.append(ScenarioError(str(exc), file=str(path)))
             continue
         if scenario.id in seen:
             errors.append(ScenarioError(f"scenario id {scenario.id!r} is also used by "

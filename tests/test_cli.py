@@ -1,0 +1,286 @@
+"""The `mammamia` command line, run in-process through mammamia_ref.cli.main (and once as
+`python -m mammamia_ref`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref import specdata
+from mammamia_ref.cli import main
+from mammamia_ref.state import variant_defaults, variant_values
+from mammamia_ref.vocabulary import COLOURS
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_IDS = specdata.rule_ids()
+BRACKETED = re.compile(r"\[([a-z_]+\.[a-z_0-9]+)\]")
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse exits on bad arguments
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, out: str, err: str) -> str:
+    assert code == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+# --- play ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_play_prints_a_log_with_rule_ids_and_the_winner(capsys, players: int) -> None:
+    code, out, err = cli(capsys, "play", "--players", str(players), "--seed", "17")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    colours = COLOURS[:players]
+    assert lines[0].startswith(f"Mamma Mia! {players} players ({', '.join(colours)}), seed 17")
+    assert "variants: the defaults" in lines[0]
+    cited = BRACKETED.findall(out)
+    assert cited and set(cited) <= RULE_IDS, set(cited) - RULE_IDS
+    assert {"setup.deal", "setup.waiter", "turn.play", "turn.draw", "oven.open",
+            "game_end.three_resolutions"} <= set(cited)
+    [winner_line] = [line for line in lines if "winner: " in line]
+    assert re.search(r"\[game_end\.[a-z_]+\]$", winner_line)
+    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    assert named and set(named) <= set(colours)
+    assert out.count("[game_end.three_resolutions]") == 1
+
+
+def test_same_seed_same_log(capsys) -> None:
+    first = cli(capsys, "play", "--players", "3", "--seed", "abc")
+    second = cli(capsys, "play", "--players", "3", "--seed", "abc")
+    assert first == second and first[0] == 0
+    other = cli(capsys, "play", "--players", "3", "--seed", "abd")
+    assert other[1] != first[1]
+
+
+def test_numeric_seed_is_echoed(capsys) -> None:
+    code, out, _ = cli(capsys, "play", "--players", "2", "--seed", "-4", "--json")
+    assert code == 0 and json.loads(out)["seed"] == -4
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_play_json(capsys, players: int) -> None:
+    code, out, err = cli(capsys, "play", "--players", str(players), "--seed", "8", "--json")
+    assert (code, err) == (0, "")
+    summary = json.loads(out)
+    colours = list(COLOURS[:players])
+    assert summary["players"] == players
+    assert summary["colours"] == colours
+    assert summary["rounds"] == 3
+    assert isinstance(summary["turns"], int) and summary["turns"] > 0
+    assert summary["variants"] == variant_defaults()
+    assert set(summary["delivered"]) == set(colours)
+    for colour, stack in summary["delivered"].items():
+        assert all(order.startswith(colour + ".") for order in stack)
+        assert len(set(stack)) == len(stack)
+    most = max(len(stack) for stack in summary["delivered"].values())
+    assert summary["winners"] and set(summary["winners"]) <= set(colours)
+    assert all(len(summary["delivered"][w]) == most for w in summary["winners"])
+    assert summary["stalled"] is False
+    again = cli(capsys, "play", "--players", str(players), "--seed", "8", "--json")
+    assert again == (code, out, err)  # the same seed, the same game
+
+
+def test_play_log_names_the_json_winners(capsys) -> None:
+    _, out, _ = cli(capsys, "play", "--players", "4", "--seed", "8", "--json")
+    code, log, err = cli(capsys, "play", "--players", "4", "--seed", "8")
+    assert (code, err) == (0, "")
+    [winner_line] = [line for line in log.splitlines() if "winner: " in line]
+    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    assert named == json.loads(out)["winners"]
+
+
+def test_play_variant_is_applied(capsys) -> None:
+    code, out, err = cli(capsys, "play", "--players", "3", "--seed", "2",
+                         "--variant", "refill=as_many_as_played", "--json")
+    assert (code, err) == (0, "")
+    summary = json.loads(out)
+    assert summary["variants"] == {**variant_defaults(), "refill": "as_many_as_played"}
+    assert summary["rounds"] == 3
+    default = json.loads(cli(capsys, "play", "--players", "3", "--seed", "2", "--json")[1])
+    assert default["variants"]["refill"] == "to_seven"
+    assert default["turns"] != summary["turns"] or default["delivered"] != summary["delivered"]
+
+
+def test_play_log_shows_the_variant(capsys) -> None:
+    code, log, err = cli(capsys, "play", "--players", "3", "--seed", "2",
+                         "--variant", "refill=as_many_as_played")
+    assert (code, err) == (0, "")
+    assert "variants: refill=as_many_as_played" in log.splitlines()[0]
+    assert "[turn.draw_as_played]" in log
+    default = cli(capsys, "play", "--players", "3", "--seed", "2")[1]
+    assert "[turn.draw_as_played]" not in default
+
+
+def test_play_several_variants_and_options(capsys) -> None:
+    code, out, err = cli(capsys, "play", "--players", "4", "--seed", "5", "--json",
+                         "--variant", "trimming=off", "--variant", " leftovers = table ",
+                         "--policy", "random", "--first-player", "2")
+    assert (code, err) == (0, "")
+    summary = json.loads(out)
+    assert summary["variants"]["trimming"] == "off"
+    assert summary["variants"]["leftovers"] == "table"
+
+
+def test_play_first_player(capsys) -> None:
+    code, log, err = cli(capsys, "play", "--players", "4", "--seed", "5", "--first-player", "2")
+    assert (code, err) == (0, "")
+    assert "round 1: green to play  [setup.first_player]" in log
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--players", "6"], "2 to 5"),
+    (["--players", "1"], "2 to 5"),
+    (["--players", "0"], "2 to 5"),
+    (["--variant", "foo=bar"], "foo"),
+    (["--variant", "refill=nope"], "nope"),
+    (["--variant", "refill=to_seven", "--variant", "stall=forever"], "forever"),
+    (["--first-player", "5"], "first_player"),
+])
+def test_play_bad_arguments(capsys, args, needle) -> None:
+    base = ["play", "--players", "3", "--seed", "1"]
+    err = one_line_error(*cli(capsys, *base, *args))
+    assert err.startswith("mammamia: error:"), err
+    assert needle in err
+
+
+ARGPARSE_ERRORS = [
+    ["play", "--players", "2", "--seed", "1", "--variant", "noequals"],
+    ["play", "--players", "x", "--seed", "1"],
+    ["play", "--players", "2"],
+    ["play", "--players", "2", "--seed", "1", "--policy", "clever"],
+]
+
+
+@pytest.mark.parametrize("args", ARGPARSE_ERRORS, ids=lambda a: " ".join(a[1:]))
+def test_argparse_errors_are_one_line(capsys, args) -> None:
+    err = one_line_error(*cli(capsys, *args))
+    assert re.match(r"mammamia( play)?: error: ", err), err
+
+
+@pytest.mark.parametrize("args", [[], ["frobnicate"], ["rules", "a", "b"]],
+                         ids=["nothing", "unknown-command", "two-ids"])
+def test_top_level_errors_are_one_line(capsys, args) -> None:
+    err = one_line_error(*cli(capsys, *args))
+    assert err.startswith("mammamia: error:") or err.startswith("mammamia rules: error:")
+
+
+@pytest.mark.parametrize("args", ARGPARSE_ERRORS[:2], ids=["noequals", "players-x"])
+def test_subcommand_argument_errors_start_with_mammamia_error(capsys, args) -> None:
+    err = one_line_error(*cli(capsys, *args))
+    assert err.startswith("mammamia: error:"), err
+
+
+def test_every_event_of_a_game_can_be_narrated() -> None:
+    from mammamia_ref.narrate import event_text
+    from mammamia_ref.play import play_game
+    from mammamia_ref.state import make_config
+
+    for players in (2, 3, 4, 5):
+        config = make_config(players)
+        for _, events in play_game(config, seed=players).steps:
+            for item in events:
+                assert event_text(item, config).endswith(f"[{item.rule}]")
+
+
+# --- the registers ------------------------------------------------------------------
+
+
+def test_rules_lists_every_rule(capsys) -> None:
+    code, out, err = cli(capsys, "rules")
+    assert (code, err) == (0, "")
+    listed = [line.split(":", 1)[0] for line in out.splitlines()]
+    assert listed == [rule["id"] for rule in specdata.rules()]
+    assert set(listed) == RULE_IDS
+    assert "oven.minimale: Pizza Minimale  (when minimale_lowest=eligible_kinds)" in out
+
+
+def test_rules_one_rule(capsys) -> None:
+    code, out, err = cli(capsys, "rules", "oven.minimale")
+    assert (code, err) == (0, "")
+    rule = specdata.rule("oven.minimale")
+    lines = out.splitlines()
+    assert lines[0].startswith("oven.minimale: " + rule["title"])
+    assert " ".join(rule["statement"].split()) in out
+    for source in rule["sources"]:
+        assert f"source: edition {source['edition']}, {source['section']}" in out
+    assert "disputes: D4" in out
+
+
+def test_rules_a_ruling(capsys) -> None:
+    code, out, _ = cli(capsys, "rules", "setup.full_deck")
+    assert code == 0 and "ruling of dispute D1" in out and "source:" not in out
+
+
+@pytest.mark.parametrize("args", [["rules", "nope"], ["rules", "oven"], ["disputes", "D99"]])
+def test_unknown_register_entry(capsys, args) -> None:
+    err = one_line_error(*cli(capsys, *args))
+    assert err.startswith("mammamia: error:") and repr(args[1]) in err
+
+
+def test_disputes(capsys) -> None:
+    code, out, err = cli(capsys, "disputes")
+    assert (code, err) == (0, "")
+    listed = [line.split(":", 1)[0] for line in out.splitlines()]
+    assert listed == [d["id"] for d in specdata.disputes()]
+
+
+def test_one_dispute(capsys) -> None:
+    code, out, err = cli(capsys, "disputes", "D4")
+    assert (code, err) == (0, "")
+    dispute = next(d for d in specdata.disputes() if d["id"] == "D4")
+    assert out.startswith(f"D4: {dispute['title']}\n")
+    assert "question: " + " ".join(dispute["question"].split()) in out
+    assert "ruling: " + " ".join(dispute["ruling"].split()) in out
+    assert "why: " in out
+    assert "variant flags: minimale_lowest" in out
+
+
+def test_variants(capsys) -> None:
+    code, out, err = cli(capsys, "variants")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    values = variant_values()
+    defaults = variant_defaults()
+    assert len(lines) == len(values)
+    for line, (flag, flag_values) in zip(lines, values.items(), strict=True):
+        assert re.match(rf"{flag} \[D\d+\]: ", line), line
+        for value in flag_values:
+            assert value in line
+        assert f"{defaults[flag]} (default)" in line
+        assert line.count("(default)") == 1
+
+
+# --- python -m mammamia_ref ---------------------------------------------------------
+
+
+def test_module_entry_point(capsys) -> None:
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "2",
+                           "--seed", "9", "--json"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    summary = json.loads(done.stdout)
+    assert summary["players"] == 2 and summary["rounds"] == 3
+    code, out, _ = cli(capsys, "play", "--players", "2", "--seed", "9", "--json")
+    assert code == 0 and json.loads(out) == summary  # the same game in-process
+    bad = subprocess.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "6",
+                          "--seed", "9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert bad.stdout == "" and bad.stderr.count("\n") == 1
+    assert bad.stderr.startswith("mammamia: error:") and "Traceback" not in bad.stderr
