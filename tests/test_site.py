@@ -1,0 +1,334 @@
+"""The rules site: it builds with ``mkdocs build --strict``, every rule has its anchor,
+the generator refuses unknown rule IDs and rules without scenarios, and the built
+site renders and works (links, anchors, search) in headless Chromium."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref import site, specdata
+from mammamia_ref.vocabulary import ORDERS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chromium_cdp import Browser, find_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FIXTURE_SCENARIO = """\
+id: fixture-play
+title: "A fixture: green plays two salami"
+rules: [turn.play]
+given:
+  state:
+    players:
+      - colour: green
+        hand: {ingredients: {salami: 2}}
+      - colour: red
+        hand: {ingredients: {pepper: 1}}
+    supply: [olive, mamma_mia, olive]
+steps:
+  - do: {type: play, kind: salami, count: 2}
+    expect:
+      events: [{event: played, rule: turn.play, kind: salami, count: 2}]
+"""
+
+BAD_SCENARIO = FIXTURE_SCENARIO.replace("fixture-play", "fixture-bad").replace(
+    "rules: [turn.play]", "rules: [turn.play, oven.no_such_rule]")
+
+
+def _need_mkdocs() -> None:
+    for module in ("mkdocs", "material"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed: pip install -e '.[docs]'")
+
+
+def _mkdocs_build(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
+                           "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+                          cwd=ROOT, env=environment, capture_output=True, text=True,
+                          timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The live site, built once. Scenarios are still being written, so rules without
+    a scenario are tolerated here; the coverage check itself is tested on a fixture."""
+    _need_mkdocs()
+    out = tmp_path_factory.mktemp("site")
+    result = _mkdocs_build(out, MAMMAMIA_SITE_ALLOW="uncovered-rule")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+# --- the built pages ----------------------------------------------------------------------
+
+
+def test_every_rule_has_its_anchor_on_its_chapter_page(built_site: Path) -> None:
+    for chapter in specdata.load_yaml("rules.yaml")["chapters"]:
+        page = built_site / "rules" / f"{chapter['id']}.html"
+        assert page.exists(), page
+        html = page.read_text(encoding="utf-8")
+        for rule in specdata.rules():
+            if rule["chapter"] == chapter["id"]:
+                assert f'id="{rule["id"]}"' in html, f"{rule['id']} has no anchor on {page.name}"
+
+
+def test_every_section_is_built(built_site: Path) -> None:
+    for name in ("index.html", "rules/index.html", "rules/quick-reference.html",
+                 "disputes/index.html", "cards.html", "scenarios/index.html", "queries.html",
+                 "porting/index.html", "porting/cli.html", "porting/api.html",
+                 "scenario-format.html", "state-format.html", "search/search_index.json"):
+        assert (built_site / name).exists(), name
+    for dispute in specdata.disputes():
+        html = (built_site / "disputes" / f"{dispute['id']}.html").read_text(encoding="utf-8")
+        for flag in dispute.get("flags") or []:
+            assert f'id="flag-{flag}"' in html
+    cards = (built_site / "cards.html").read_text(encoding="utf-8")
+    assert cards.count('class="mm-order-card"') == len(ORDERS)
+    quick = (built_site / "rules" / "quick-reference.html").read_text(encoding="utf-8")
+    assert quick.count('class="mm-flow"') == 2
+    cli = (built_site / "porting" / "cli.html").read_text(encoding="utf-8")
+    assert "mammamia scenario run" in cli
+
+
+def test_every_scenario_has_a_page(built_site: Path) -> None:
+    raw = os.environ.get("MAMMAMIA_SITE_SCENARIOS")
+    corpus = site.load_corpus(raw.split(os.pathsep) if raw else [ROOT / "scenarios"])
+    for view in corpus.scenarios:
+        page = built_site / (view.page[:-3] + ".html")
+        assert page.exists(), page
+        assert "mm-step" in page.read_text(encoding="utf-8") or not view.scenario.runs[0].steps
+
+
+def test_the_built_site_has_no_broken_links(built_site: Path) -> None:
+    assert site.broken_links(built_site) == []
+
+
+# --- the checks, on fixtures ----------------------------------------------------------------
+
+
+@pytest.fixture()
+def fixture_corpus(tmp_path: Path) -> site.Corpus:
+    folder = tmp_path / "scenarios" / "turn"
+    folder.mkdir(parents=True)
+    (folder / "fixture-play.yaml").write_text(FIXTURE_SCENARIO, encoding="utf-8")
+    return site.load_corpus([tmp_path / "scenarios"])
+
+
+def _kinds(found: list[site.Problem]) -> set[str]:
+    return {p.kind for p in found}
+
+
+def test_fixture_corpus_passes_without_coverage(fixture_corpus: site.Corpus) -> None:
+    assert [v.id for v in fixture_corpus.scenarios] == ["fixture-play"]
+    assert fixture_corpus.scenarios[0].passed
+    assert site.problems(fixture_corpus, require_coverage=False) == []
+
+
+def test_a_rule_without_a_scenario_is_a_problem(fixture_corpus: site.Corpus) -> None:
+    found = site.problems(fixture_corpus)
+    assert _kinds(found) == {"uncovered-rule"}
+    uncovered = {p.message.split()[1] for p in found}
+    assert "turn.play" not in uncovered
+    assert "oven.minimale" in uncovered
+    assert len(uncovered) == len(specdata.rules()) - 1
+
+
+def test_an_unknown_rule_id_is_a_problem(fixture_corpus: site.Corpus) -> None:
+    spec = fixture_corpus.spec
+    # a dispute citing a rule the register lacks
+    disputes = copy.deepcopy(spec.disputes_doc)
+    disputes["disputes"][0]["rules"].append("oven.no_such_rule")
+    broken = site.Corpus(site.Spec(spec.rules_doc, disputes, spec.cards_doc),
+                         fixture_corpus.scenarios, [])
+    found = site.problems(broken, require_coverage=False)
+    assert any(p.kind == "unknown-rule" and "oven.no_such_rule" in p.message for p in found)
+    # a scenario citing a rule the register lacks (turn.play, removed here)
+    rules = copy.deepcopy(spec.rules_doc)
+    rules["rules"] = [r for r in rules["rules"] if r["id"] != "turn.play"]
+    broken = site.Corpus(site.Spec(rules, spec.disputes_doc, spec.cards_doc),
+                         fixture_corpus.scenarios, [])
+    found = site.problems(broken, require_coverage=False)
+    assert any(p.kind == "unknown-rule" and "fixture-play" in p.message
+               and "'turn.play'" in p.message for p in found)
+
+
+def test_the_generated_pages_link_rules_to_their_anchors(fixture_corpus: site.Corpus) -> None:
+    pages = site.generate(fixture_corpus)
+    story = pages["scenarios/turn/fixture-play.md"]
+    assert "[`turn.play`](../../rules/turn.md#turn.play)" in story
+    chapter = pages["rules/turn.md"]
+    assert "{ #turn.play }" in chapter
+    assert "[fixture-play](../scenarios/turn/fixture-play.md)" in chapter
+
+
+def test_the_build_fails_on_an_unknown_rule_id_and_on_uncovered_rules(tmp_path: Path) -> None:
+    _need_mkdocs()
+    folder = tmp_path / "scenarios" / "turn"
+    folder.mkdir(parents=True)
+    (folder / "fixture-play.yaml").write_text(FIXTURE_SCENARIO, encoding="utf-8")
+    (folder / "fixture-bad.yaml").write_text(BAD_SCENARIO, encoding="utf-8")
+    result = _mkdocs_build(tmp_path / "site", MAMMAMIA_SITE_SCENARIOS=str(tmp_path / "scenarios"),
+                           MAMMAMIA_SITE_ALLOW="")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert "unknown rule ID 'oven.no_such_rule'" in output
+    assert "rule oven.minimale has no scenario" in output
+    assert "Aborted" in output
+
+
+def test_broken_links_are_found(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<h1 id="top">A</h1><a href="b.html#here">b</a>'
+                                     '<a href="b.html#gone">gone</a><a href="c.html">c</a>'
+                                     '<a href="#top">top</a><a href="https://x.test/">x</a>',
+                                     encoding="utf-8")
+    (tmp_path / "b.html").write_text('<p id="here">B</p>', encoding="utf-8")
+    assert site.broken_links(tmp_path) == ["a.html: link to missing anchor b.html#gone",
+                                           "a.html: link to missing c.html"]
+
+
+# --- in a real browser ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served_site(built_site: Path) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                               "127.0.0.1", "--directory", str(built_site)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the site server did not start") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _screenshot_dir(tmp_path: Path) -> Path:
+    """Screenshots go to $MAMMAMIA_SCREENSHOTS if set (to look at them), else tmp."""
+    folder = Path(os.environ.get("MAMMAMIA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _check_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    assert len(data) > 20_000, f"{path} is suspiciously small: is the page blank?"
+
+
+def _rendered(browser: Browser) -> dict[str, object]:
+    return browser.evaluate(
+        "(() => { const a = document.querySelector('article.md-content__inner');"
+        " const h = a && a.querySelector('h1');"
+        " return {h1: h ? h.textContent : null, text: a ? a.innerText.length : 0,"
+        " css: getComputedStyle(document.body).fontFamily.length > 0,"
+        " styled: !!document.querySelector('link[href$=\"mammamia.css\"]')}; })()")
+
+
+def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None:
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    shots = _screenshot_dir(tmp_path)
+    with Browser(binary, tmp_path / "profile") as browser:
+        # every kind of page renders: a heading, text, our stylesheet
+        first_dispute = specdata.disputes()[0]["id"]
+        first_chapter = specdata.load_yaml("rules.yaml")["chapters"][0]["id"]
+        pages = ["index.html", "rules/index.html", "rules/quick-reference.html",
+                 f"rules/{first_chapter}.html", f"disputes/{first_dispute}.html",
+                 "disputes/index.html", "cards.html", "scenarios/index.html", "queries.html",
+                 "porting/cli.html", "porting/api.html", "scenario-format.html"]
+        for page in pages:
+            browser.navigate(f"{served_site}/{page}")
+            shown = _rendered(browser)
+            assert shown["h1"], f"{page}: no heading rendered"
+            assert shown["text"] > 200, f"{page}: almost no text rendered"
+            assert shown["styled"], f"{page}: the site stylesheet is missing"
+
+        # the cards are drawn: every order card has a size on screen
+        browser.navigate(f"{served_site}/cards.html")
+        drawn = browser.evaluate("[...document.querySelectorAll('svg.mm-order-card')]"
+                                 ".filter(e => e.getBoundingClientRect().width > 50).length")
+        assert drawn == len(ORDERS)
+        _check_png(browser.screenshot(shots / "cards.png"))
+
+        # a scenario story with the position drawn as cards
+        browser.navigate(f"{served_site}/scenarios/index.html")
+        browser.click("article table a[href$='.html']:not([href$='index.html'])")
+        browser.wait_for("document.querySelectorAll('.mm-step').length > 0")
+        assert browser.evaluate("document.querySelectorAll('.mm-board .mm-card').length") > 0
+        _check_png(browser.screenshot(shots / "scenario.png"))
+
+        # follow a link to a rule's anchor: the rule is on screen
+        browser.navigate(f"{served_site}/rules/index.html")
+        browser.click("article a[href='oven.html#oven.minimale']")
+        browser.wait_for("location.href.endsWith('/rules/oven.html#oven.minimale')")
+        browser.wait_for("(() => { const e = document.getElementById('oven.minimale');"
+                         " if (!e || document.readyState !== 'complete') return false;"
+                         " const r = e.getBoundingClientRect();"
+                         " return r.top >= 0 && r.top < window.innerHeight / 2; })()")
+        assert "Pizza Minimale" in browser.evaluate(
+            "document.getElementById('oven.minimale').textContent")
+        time.sleep(0.5)  # the header's title animation
+        _check_png(browser.screenshot(shots / "rule-anchor.png"))
+
+        # the quick reference: the diagram's boxes link to the rules
+        browser.navigate(f"{served_site}/rules/quick-reference.html")
+        assert browser.evaluate("document.querySelectorAll('svg.mm-flow a').length") > 20
+        assert browser.evaluate("document.querySelector('svg.mm-flow')"
+                                ".getBoundingClientRect().height") > 300
+        _check_png(browser.screenshot(shots / "quick-reference.png"))
+
+        # the search finds a special order and leads to its rule
+        browser.navigate(f"{served_site}/index.html")
+        browser.click("input.md-search__input")
+        browser.type_text("Bombastica")
+        browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0",
+                         timeout=30)
+        first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
+        assert "bombastica" in first.lower(), first
+        time.sleep(0.5)  # let the overlay's animation finish before the picture
+        _check_png(browser.screenshot(shots / "search.png"))
+        browser.click(".md-search-result__item a")
+        browser.wait_for("!location.href.endsWith('/index.html')")
+        browser.wait_for("document.readyState === 'complete'")
+        assert "Bombastica" in browser.evaluate("document.body.innerText")
+
+        assert browser.errors == [], browser.errors
+
+
+def test_the_queries_page_lists_the_register(fixture_corpus: site.Corpus) -> None:
+    spec = fixture_corpus.spec
+    assert "No queries yet" in site.queries_page(fixture_corpus) or spec.queries_doc
+    queries = {"queries": [{"id": "minimale-can-fail",
+                            "question": "Can oven.minimale fail with cards on the table?",
+                            "variants": {"minimale_lowest": "all_kinds"},
+                            "expected": {"all_kinds": "sat", "eligible_kinds": "unsat"}}]}
+    corpus = site.Corpus(site.Spec(spec.rules_doc, spec.disputes_doc, spec.cards_doc, queries),
+                         fixture_corpus.scenarios, [])
+    page = site.queries_page(corpus)
+    assert "## minimale-can-fail" in page
+    assert "[`oven.minimale`](rules/oven.md#oven.minimale)" in page
+    assert '"eligible_kinds": "unsat"' in page
