@@ -66,9 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("paths", nargs="*", metavar="PATH", default=["scenarios"])
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
 
+    from .bench import add_bench_parser
     from .conformance.cli import add_parsers
 
     add_parsers(commands)
+    add_bench_parser(commands)
     return parser
 
 

@@ -17,6 +17,9 @@ import yaml
 
 from .errors import MalformedError
 
+# libyaml's scanner and composer when PyYAML has them (several times faster), else Python's.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
 
@@ -70,7 +73,7 @@ def load_bytes(raw: bytes, file: str) -> Loaded:
         raise YamlInputError("the file is empty", file=file)
     try:
         _scan(text, file)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.reader.ReaderError as exc:
         line = text[:exc.position].count("\n") + 1
         raise YamlInputError(f"character {exc.character!r} is not allowed in YAML", file=file,
@@ -97,7 +100,7 @@ def _scan(text: str, file: str) -> None:
     """Refuse anchors, aliases, tags and deep nesting before anything is built (composing
     is recursive, so depth must be bounded first)."""
     depth = 0
-    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+    for token in yaml.scan(text, Loader=_LOADER):
         line = token.start_mark.line + 1
         if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
             raise YamlInputError("anchors and aliases are not allowed", file=file, line=line)

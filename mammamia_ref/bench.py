@@ -1,0 +1,910 @@
+"""``mammamia bench``: how fast the engines are, next to python-chess on the same machine.
+
+One run measures, each for a fixed time budget:
+
+- complete games per second for 2 to 5 players under the benchmark policy
+  (:func:`mammamia_ref.policies.random_policy`), on the reference engine and on the fast
+  one (:mod:`mammamia_ref.fast`), and the decisions per second in those games;
+- ``legal_actions`` calls per second and oven resolutions per second, on both engines,
+  over states met in seeded games;
+- counting-table (perft) nodes per second over the tables in ``scenarios/perft/``;
+- the scenario suite (load and run every scenario under ``scenarios/``);
+- the conformance protocol's throughput against ``python -m mammamia_ref serve``;
+- each z3 query's solve time and the bounded model checker's deepest bound within a
+  budget, where :mod:`mammamia_ref.queries` offers a runner (see :func:`find_queries`);
+- python-chess (``pip install -e '.[bench]'``): random-play moves per second and perft
+  nodes per second from the initial position, so that our figures read as ratios.
+
+Single-process rates are work per CPU second of the measuring process: on one core,
+and not counting time the process waited for the CPU while other programs ran. With
+``--jobs N`` the game simulation and the counting also run in N processes (seeds and
+tables split deterministically: the same games whatever N) and the scaling is reported
+against one process, in wall-clock time.
+
+>>> sorted(GOALS)
+['decisions_vs_chess_moves', 'fast_games_per_s_4p', 'jobs_efficiency', 'perft_vs_chess']
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import fast
+from .actions import Shuffle
+from .game import apply, is_chance, legal_actions, new_game
+from .play import play_game
+from .policies import random_policy
+from .state import GameState, make_config
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+ROOT = Path(__file__).resolve().parent.parent
+
+GOALS: dict[str, str] = {
+    "fast_games_per_s_4p": "fast engine: at least 1,200 complete 4-player games per second",
+    "decisions_vs_chess_moves": "fast engine decisions per second at least 2x python-chess's "
+                                "random-play moves per second",
+    "perft_vs_chess": "fast counting-table nodes per second at least python-chess's perft "
+                      "nodes per second",
+    "jobs_efficiency": "--jobs N: games and counting scale near-linearly (at least 80% of the "
+                       "speedup the free cores allow, measured with a plain Python loop)",
+}
+
+
+# -- timing --------------------------------------------------------------------------
+
+
+class Meter:
+    """Accumulates units of work and the CPU and wall time they took; also the best rate
+    of a single batch (what ``timeit`` would report: the least disturbed by other
+    programs)."""
+
+    def __init__(self) -> None:
+        self.units = 0
+        self.cpu = 0.0
+        self.wall = 0.0
+        self.best = 0.0
+        self.extra: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        units, cpu, wall = self.units, time.process_time(), time.perf_counter()
+        yield
+        spent = time.process_time() - cpu
+        self.cpu += spent
+        self.wall += time.perf_counter() - wall
+        if spent > 0.001:  # too short a batch says more about the clock than the work
+            self.best = max(self.best, (self.units - units) / spent)
+
+    def rate(self, units: float | None = None) -> float:
+        return (self.units if units is None else units) / self.cpu if self.cpu > 0 else 0.0
+
+    def as_json(self, unit: str) -> dict[str, Any]:
+        return {unit: self.units, "cpu_seconds": round(self.cpu, 4),
+                "wall_seconds": round(self.wall, 4), f"{unit}_per_s": round(self.rate(), 1),
+                f"best_batch_{unit}_per_s": round(self.best, 1),
+                **{k: round(v, 1) for k, v in self.extra.items()}}
+
+
+def _until(budget: float, minimum: int = 1) -> Iterator[int]:
+    """Batch numbers 0, 1, ... while less than ``budget`` CPU seconds have passed (and at
+    least ``minimum`` batches)."""
+    start = time.process_time()
+    index = 0
+    while index < minimum or time.process_time() - start < budget:
+        yield index
+        index += 1
+
+
+# -- games ---------------------------------------------------------------------------
+
+
+def reference_games(players: int, budget: float, seed: int = 0, batch: int = 5) -> dict[str, Any]:
+    """Complete reference games under the benchmark policy, seeds from ``seed`` on, in
+    batches of ``batch`` games."""
+    config = make_config(players)
+    meter, decisions = Meter(), 0
+    for index in _until(budget):
+        with meter.batch():
+            records = [play_game(config, game_seed, [random_policy] * players)
+                       for game_seed in range(seed + batch * index, seed + batch * (index + 1))]
+            meter.units += batch
+        decisions += sum(not isinstance(action, Shuffle)
+                         for record in records for action, _ in record.steps)
+    meter.extra["decisions_per_s"] = meter.rate(decisions)
+    return {**meter.as_json("games"), "decisions": decisions}
+
+
+def fast_games(players: int, budget: float, seed: int = 0) -> dict[str, Any]:
+    """Complete fast-engine games under the benchmark policy (batches of ten)."""
+    config = make_config(players)
+    meter, decisions = Meter(), 0
+    for index in _until(budget):
+        with meter.batch():
+            for game_seed in range(seed + 10 * index, seed + 10 * index + 10):
+                decisions += fast.play_random_game(config, game_seed).decisions
+            meter.units += 10
+    meter.extra["decisions_per_s"] = meter.rate(decisions)
+    return {**meter.as_json("games"), "decisions": decisions}
+
+
+def decision_states(players: int, games: int, seed: int = 0) -> list[tuple[GameState, Any]]:
+    """The decision states of seeded reference games, each with the action chosen there."""
+    found = []
+    config = make_config(players)
+    for game_seed in range(seed, seed + games):
+        record = play_game(config, game_seed, [random_policy] * players)
+        state = new_game(config)
+        for action, _ in record.steps:
+            if not is_chance(state):
+                found.append((state, action))
+            state, _ = apply(state, action)
+    return found
+
+
+def legal_actions_rates(states: list[tuple[GameState, Any]], budget: float) -> dict[str, Any]:
+    """``legal_actions`` calls per second over the same states on both engines."""
+    quick = [fast.from_state(state) for state, _ in states]
+    results = {}
+    for name, call, inputs in (("reference", legal_actions, [s for s, _ in states]),
+                               ("fast", fast.legal_actions, quick)):
+        meter = Meter()
+        for _ in _until(budget / 2):
+            with meter.batch():
+                for state in inputs:
+                    call(state)
+                meter.units += len(inputs)
+        results[name] = meter.as_json("calls")
+    return results
+
+
+def oven_resolutions(states: list[tuple[GameState, Any]], budget: float) -> dict[str, Any]:
+    """Oven resolutions per second: from the decision that ends a round through the
+    opening of the oven, the owners' decisions (benchmark policy) and the reveals, to the
+    next round's shuffle or the end, on both engines."""
+    enders = []
+    for state, action in states:
+        if state.phase == "turn" and apply(state, action)[0].phase != "turn":
+            enders.append((state, action))
+    quick = [(fast.from_state(state), fast.action_code(action)) for state, action in enders]
+    results = {}
+    meter = Meter()
+    rng = random.Random(0)
+    for _ in _until(budget / 2):
+        with meter.batch():
+            for state, action in enders:
+                state, _ = apply(state, action)
+                while state.phase == "oven":
+                    state, _ = apply(state, random_policy(state, legal_actions(state), rng))
+            meter.units += len(enders)
+    results["reference"] = meter.as_json("resolutions")
+    meter = Meter()
+    for _ in _until(budget / 2):
+        with meter.batch():
+            for original, code in quick:
+                state = original.copy()
+                fast.apply(state, code)
+                while state.phase == "oven":
+                    fast.apply(state, fast.benchmark_choice(state, fast.legal_actions(state),
+                                                            rng))
+            meter.units += len(quick)
+    results["fast"] = meter.as_json("resolutions")
+    return results
+
+
+# -- counting ------------------------------------------------------------------------
+
+
+def perft_tables() -> list[Any]:
+    from .conformance.runner import load_perft_tables
+
+    folder = ROOT / "scenarios" / "perft"
+    if not folder.is_dir():
+        folder = Path("scenarios/perft")
+    return load_perft_tables(folder) if folder.is_dir() else []
+
+
+def perft_rates(tables: list[Any], budget: float, *, reference_max_nodes: int,
+                fast_max_nodes: int) -> dict[str, Any]:
+    """Nodes per second counting every table at its deepest listed depth (up to a node
+    limit), the counts checked against the table. The fast count takes the last level
+    from the number of legal actions, as python-chess's perft does."""
+    from .jsonform import parse_state
+    from .perft import perft
+
+    results = {}
+    for name, limit in (("reference", reference_max_nodes), ("fast", fast_max_nodes)):
+        jobs = []
+        for table in tables:
+            state = parse_state(table.state)
+            depths = [d for d, n in sorted(table.counts.items()) if n <= limit]
+            if depths:
+                start = state if name == "reference" else fast.from_state(state)
+                jobs.append((table.id, start, depths[-1], table.counts[depths[-1]]))
+        meter = Meter()
+        count = perft if name == "reference" else fast.perft
+        for _ in _until(budget / 2):
+            with meter.batch():  # a batch is one pass over the tables
+                counts = [count(start, depth) for _, start, depth, _ in jobs]
+                meter.units += sum(counts)
+            for (table_id, _, depth, expected), nodes in zip(jobs, counts, strict=True):
+                if nodes != expected:
+                    raise AssertionError(f"{name} perft {table_id} depth {depth}: {nodes}, "
+                                         f"the table says {expected}")
+        results[name] = {**meter.as_json("nodes"),
+                         "tables": {table_id: depth for table_id, _, depth, _ in jobs}}
+    return results
+
+
+# -- scenarios, conformance ----------------------------------------------------------
+
+
+def scenario_suite() -> dict[str, Any]:
+    """Load and run every scenario under ``scenarios/`` once."""
+    from .scenario import load_all, run_scenario
+
+    folder = ROOT / "scenarios" if (ROOT / "scenarios").is_dir() else Path("scenarios")
+    if not folder.is_dir():
+        return {"available": False, "reason": "no scenarios/ folder here"}
+    load, run = Meter(), Meter()
+    with load.batch():
+        scenarios, errors = load_all([folder])
+    with run.batch():
+        results = [result for scenario in scenarios for result in run_scenario(scenario)]
+    return {"available": True, "scenarios": len(scenarios), "runs": len(results),
+            "passed": sum(result.passed for result in results), "load_errors": len(errors),
+            "load_cpu_seconds": round(load.cpu, 3), "run_cpu_seconds": round(run.cpu, 3),
+            "cpu_seconds": round(load.cpu + run.cpu, 3),
+            "wall_seconds": round(load.wall + run.wall, 3)}
+
+
+def conformance_throughput(budget: float) -> dict[str, Any]:
+    """Protocol operations per second (wall clock: two processes take part) against the
+    reference served over ``mammamia-protocol/1``: seeded random games of
+    ``legal_actions`` and ``apply`` (the chance nodes' shuffles included)."""
+    from .conformance.client import Implementation
+
+    command = [sys.executable, "-m", "mammamia_ref", "serve"]
+    ops, games = 0, 0
+    rng = random.Random(0)
+    with Implementation(command, timeout=30.0) as impl:
+        impl.start()
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget:
+            players = PLAYER_COUNTS[games % len(PLAYER_COUNTS)]
+            state = impl.request("new_game", players=players)["state"]
+            ops += 1
+            chance = random.Random(f"mammamia-chance:{games}")
+            while state["phase"] != "over" and time.perf_counter() - start < budget:
+                if state["phase"] == "shuffle":
+                    pile = state["step"]
+                    cards = state["supply"] if not pile.startswith("waiter.") else next(
+                        p["waiter"] for p in state["players"] if p["colour"] == pile[7:])
+                    action = {"type": "shuffle", "pile": pile,
+                              "order": chance.sample(cards, len(cards))}
+                else:
+                    actions = impl.request("legal_actions")["actions"]
+                    ops += 1
+                    action = rng.choice(actions)
+                state = impl.request("apply", action=action)["state"]
+                ops += 1
+            games += 1
+        wall = time.perf_counter() - start
+    return {"available": True, "ops": ops, "games": games, "wall_seconds": round(wall, 3),
+            "ops_per_s": round(ops / wall, 1) if wall else 0.0,
+            "command": "python -m mammamia_ref serve"}
+
+
+# -- z3 queries and the model checker (written elsewhere; found if present) ----------
+
+QUERY_RUNNERS = ("benchmark_queries", "QUERIES", "run_queries", "run_all")
+BMC_RUNNERS = ("bmc_check", "check_bound", "model_check", "bmc")
+
+
+def find_queries() -> tuple[Any, Any, str]:
+    """The query runner and the model checker of :mod:`mammamia_ref.queries`, if it
+    offers them, and why not otherwise. Looked for, in the package and its submodules:
+
+    - queries: ``benchmark_queries()`` giving ``(name, zero-argument callable)`` pairs,
+      or a mapping ``QUERIES`` of name to zero-argument callable, or ``run_queries()`` /
+      ``run_all()`` (timed as one);
+    - model checker: ``bmc_check(bound)`` (or ``check_bound``, ``model_check``, ``bmc``),
+      which checks one bound.
+    """
+    try:
+        import importlib
+        import pkgutil
+
+        package = importlib.import_module("mammamia_ref.queries")
+    except Exception as exc:  # z3 missing, or the package not there: both fine
+        return None, None, f"mammamia_ref.queries cannot be imported ({type(exc).__name__}: " \
+                           f"{exc})"
+    modules = [package]
+    for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
+        with contextlib.suppress(Exception):
+            modules.append(importlib.import_module(f"mammamia_ref.queries.{info.name}"))
+    queries = bmc = None
+    for name in QUERY_RUNNERS:
+        queries = queries or next((getattr(m, name) for m in modules if hasattr(m, name)), None)
+    for name in BMC_RUNNERS:
+        found = next((getattr(m, name) for m in modules if callable(getattr(m, name, None))),
+                     None)
+        bmc = bmc or found
+    why = "" if queries or bmc else ("mammamia_ref.queries exposes no runner (looked for "
+                                     f"{', '.join(QUERY_RUNNERS + BMC_RUNNERS)})")
+    return queries, bmc, why
+
+
+def _query_items(queries: Any) -> list[tuple[str, Callable[[], Any]]]:
+    if isinstance(queries, dict):
+        return [(str(name), getattr(q, "run", q)) for name, q in queries.items()]
+    if callable(queries) and getattr(queries, "__name__", "") == "benchmark_queries":
+        return [(str(name), run) for name, run in queries()]
+    return [(getattr(queries, "__name__", "queries"), queries)]
+
+
+def query_times(queries: Any) -> dict[str, Any]:
+    """Each z3 query's solve time (wall clock: z3 may use threads of its own)."""
+    if queries is None:
+        return {"available": False, "reason": "no query runner"}
+    times = []
+    for name, run in _query_items(queries):
+        start = time.perf_counter()
+        try:
+            outcome = run()
+            error = None
+        except Exception as exc:  # report, do not abort the benchmark
+            outcome, error = None, f"{type(exc).__name__}: {exc}"
+        times.append({"query": name, "seconds": round(time.perf_counter() - start, 4),
+                      "result": None if outcome is None else str(outcome)[:80], "error": error})
+    return {"available": True, "queries": times}
+
+
+def model_checker_depth(bmc: Any, budget: float, max_bound: int = 64) -> dict[str, Any]:
+    """The deepest bound the model checker reaches within ``budget`` seconds: bounds 1,
+    2, ... until the budget is spent (the bound running when it runs out counts only if
+    it finishes within twice the budget)."""
+    if bmc is None:
+        return {"available": False, "reason": "no model checker runner"}
+    bounds, start = [], time.perf_counter()
+    for bound in range(1, max_bound + 1):
+        began = time.perf_counter()
+        try:
+            outcome = bmc(bound)
+        except Exception as exc:
+            bounds.append({"bound": bound, "error": f"{type(exc).__name__}: {exc}"})
+            break
+        seconds = time.perf_counter() - began
+        bounds.append({"bound": bound, "seconds": round(seconds, 4),
+                       "result": str(outcome)[:80]})
+        if time.perf_counter() - start > budget:
+            break
+    done = [b for b in bounds if "seconds" in b and time.perf_counter() - start <= 2 * budget]
+    return {"available": True, "budget_seconds": budget,
+            "deepest_bound": done[-1]["bound"] if done else 0, "bounds": bounds}
+
+
+# -- python-chess --------------------------------------------------------------------
+
+
+def chess_figures(budget: float, perft_depth: int) -> dict[str, Any]:
+    """python-chess on this machine: random-play moves per second (uniform among the legal
+    moves until the game is over, seeded) and perft nodes per second from the initial
+    position, counted as python-chess's own tests count (the last level from the number
+    of legal moves)."""
+    try:
+        import chess
+    except ImportError:
+        return {"available": False, "reason": "python-chess is not installed "
+                                              "(pip install -e '.[bench]')"}
+
+    def perft(board: Any, depth: int) -> int:
+        if depth == 1:
+            return board.legal_moves.count()
+        nodes = 0
+        for move in board.legal_moves:
+            board.push(move)
+            nodes += perft(board, depth - 1)
+            board.pop()
+        return nodes
+
+    moves = Meter()
+    rng = random.Random(0)
+    games = 0
+    for _ in _until(budget / 2):
+        board = chess.Board()
+        with moves.batch():
+            while not board.is_game_over():
+                board.push(rng.choice(list(board.legal_moves)))
+                moves.units += 1
+        games += 1
+    nodes = Meter()
+    for _ in _until(budget / 2):
+        with nodes.batch():
+            nodes.units += perft(chess.Board(), perft_depth)
+    return {"available": True, "version": chess.__version__, "random_games": games,
+            "random_moves": moves.units, "random_moves_per_s": round(moves.rate(), 1),
+            "perft_depth": perft_depth, "perft_nodes": nodes.units,
+            "perft_nodes_per_s": round(nodes.rate(), 1),
+            "best_batch_random_moves_per_s": round(moves.best, 1),
+            "best_batch_perft_nodes_per_s": round(nodes.best, 1),
+            "cpu_seconds": round(moves.cpu + nodes.cpu, 3)}
+
+
+# -- several processes ---------------------------------------------------------------
+
+
+def _games_job(task: tuple[int, int, int, dict[str, str] | None]) -> dict[str, Any]:
+    players, first_seed, count, variants = task
+    config = make_config(players, variants=variants)
+    wins, decisions, cpu = [0] * players, 0, time.process_time()
+    for seed in range(first_seed, first_seed + count):
+        result = fast.play_random_game(config, seed)
+        decisions += result.decisions
+        for seat in result.winners:
+            wins[seat] += 1
+    return {"games": count, "decisions": decisions, "wins": wins,
+            "cpu_seconds": time.process_time() - cpu}
+
+
+def _perft_job(task: tuple[dict[str, Any], int, int]) -> int:
+    from .jsonform import parse_state
+
+    state_doc, action_index, depth = task
+    state = fast.from_state(parse_state(state_doc))
+    action = fast.legal_actions(state)[action_index]
+    fast.apply(state, action)
+    return fast.perft(state, depth - 1)
+
+
+def _warm(_: int) -> int:
+    return os.getpid()
+
+
+def _spin(loops: int) -> float:
+    """A fixed amount of plain Python work (the yardstick of how many cores are free)."""
+    start, total = time.process_time(), 0
+    for i in range(loops):
+        total += i & 7
+    return time.process_time() - start
+
+
+def _pool(jobs: int) -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(jobs)
+    pool.map(_warm, range(jobs * 2))  # start (and import) every worker before timing
+    return pool
+
+
+def split_seeds(games: int, jobs: int, seed: int = 0) -> list[tuple[int, int]]:
+    """Contiguous seed ranges, one per job: together always ``seed .. seed + games - 1``.
+
+    >>> split_seeds(10, 3)
+    [(0, 4), (4, 3), (7, 3)]
+    """
+    base, extra = divmod(games, jobs)
+    ranges, start = [], seed
+    for job in range(jobs):
+        count = base + (job < extra)
+        ranges.append((start, count))
+        start += count
+    return ranges
+
+
+def simulate(players: int, games: int, *, jobs: int = 1, seed: int = 0,
+             variants: dict[str, str] | None = None, pool: Any = None) -> dict[str, Any]:
+    """Play ``games`` fast-engine games under the benchmark policy (seeds ``seed`` on) in
+    ``jobs`` processes: wins per seat, decisions, and the wall time taken."""
+    tasks = [(players, first, count, variants) for first, count in split_seeds(games, jobs, seed)
+             if count]
+    start = time.perf_counter()
+    if jobs == 1 and pool is None:
+        parts = [_games_job(task) for task in tasks]
+    else:
+        own = pool is None
+        pool = pool or _pool(jobs)
+        try:
+            parts = pool.map(_games_job, tasks, chunksize=1)
+        finally:
+            if own:
+                pool.close()
+                pool.join()
+    wall = time.perf_counter() - start
+    return {"players": players, "games": games, "jobs": jobs,
+            "decisions": sum(p["decisions"] for p in parts),
+            "wins": [sum(p["wins"][seat] for p in parts) for seat in range(players)],
+            "wall_seconds": round(wall, 4), "games_per_s": round(games / wall, 1),
+            "cpu_seconds": round(sum(p["cpu_seconds"] for p in parts), 4)}
+
+
+def perft_parallel(state_doc: dict[str, Any], depth: int, *, jobs: int = 1,
+                   pool: Any = None) -> int:
+    """``perft`` of a canonical state, its first actions shared out among ``jobs``
+    processes."""
+    from .jsonform import parse_state
+
+    state = fast.from_state(parse_state(state_doc))
+    if depth <= 1 or state.phase in ("shuffle", "over"):
+        return fast.perft(state, depth)
+    tasks = [(state_doc, index, depth) for index in range(len(fast.legal_actions(state)))]
+    if jobs == 1 and pool is None:
+        return sum(map(_perft_job, tasks))
+    own = pool is None
+    pool = pool or _pool(jobs)
+    try:
+        return sum(pool.map(_perft_job, tasks, chunksize=1))
+    finally:
+        if own:
+            pool.close()
+            pool.join()
+
+
+def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int) -> dict[str, Any]:
+    """Wall-clock games per second (4 players) and counting nodes per second with 1 to
+    ``jobs`` processes; the same games and tables each time. Counting goes
+    ``perft_extra_depth`` levels below each table's deepest listed depth, to give every
+    process enough to do (the counts are checked to agree between process counts).
+
+    Other programs may hold some of the cores: a plain Python loop run the same way
+    (``machine_speedup``) shows how much parallelism the machine had to give, and
+    ``cpu_efficiency`` compares the work done per CPU second by the workers with one
+    process's (1.0: running in several processes costs nothing extra)."""
+    rows = []
+    counted: dict[str, int] = {}
+    spin = 10_000_000
+    for n in range(1, jobs + 1):
+        pool = _pool(n) if n > 1 else None
+        try:
+            start = time.perf_counter()
+            if pool is None:
+                _spin(spin)
+            else:
+                pool.map(_spin, [spin] * n, chunksize=1)
+            spin_wall = time.perf_counter() - start
+            sim = simulate(4, games, jobs=n, seed=10_000, pool=pool)
+            start, nodes = time.perf_counter(), 0
+            for table in tables:
+                depth = max(table.counts) + perft_extra_depth
+                count = perft_parallel(table.state, depth, jobs=n, pool=pool)
+                if counted.setdefault(table.id, count) != count:
+                    raise AssertionError(f"perft {table.id} depth {depth} differs with {n} jobs")
+                nodes += count
+            perft_wall = time.perf_counter() - start
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
+        rows.append({"jobs": n, "games": games, "games_per_s": sim["games_per_s"],
+                     "games_per_cpu_s": round(games / sim["cpu_seconds"], 1),
+                     "wins": sim["wins"], "perft_nodes": nodes,
+                     "perft_nodes_per_s": round(nodes / perft_wall, 1) if perft_wall else 0.0,
+                     "spin_rate": n * spin / spin_wall})
+    one = rows[0]
+    for row in rows:
+        row["games_speedup"] = round(row["games_per_s"] / one["games_per_s"], 3)
+        row["perft_speedup"] = round(row["perft_nodes_per_s"] / one["perft_nodes_per_s"], 3)
+        row["machine_speedup"] = round(row.pop("spin_rate") / one["spin_rate"], 3) \
+            if row is not one else 1.0
+        row["games_efficiency"] = round(row["games_speedup"] / row["jobs"], 3)
+        row["perft_efficiency"] = round(row["perft_speedup"] / row["jobs"], 3)
+        row["cpu_efficiency"] = round(row["games_per_cpu_s"] / one["games_per_cpu_s"], 3)
+    one.pop("spin_rate", None)
+    same = all(row["wins"] == one["wins"] for row in rows)
+    return {"rows": rows, "same_games": same, "cpu_count": os.cpu_count()}
+
+
+# -- the whole run -------------------------------------------------------------------
+
+
+def run_benchmarks(quick: bool = False, jobs: int = 1,
+                   progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Every measure above, as one JSON-ready dict (``quick``: small budgets, for a smoke
+    test; the figures are then rough)."""
+    say = progress or (lambda message: None)
+    budget = 0.25 if quick else 3.0
+    results: dict[str, Any] = {"machine": machine_info(), "quick": quick, "jobs": jobs,
+                               "timing": "rates are units per CPU second of the measuring "
+                                         "process, unless wall_seconds says otherwise"}
+    results["games"] = {"reference": {}, "fast": {}}
+    for players in PLAYER_COUNTS:
+        say(f"games, {players} players")
+        results["games"]["reference"][str(players)] = reference_games(
+            players, budget, batch=2 if quick else 5)
+        results["games"]["fast"][str(players)] = fast_games(players, budget)
+    results["decisions_per_s"] = {engine: results["games"][engine]["4"]["decisions_per_s"]
+                                  for engine in ("reference", "fast")}
+    say("legal actions and oven resolutions")
+    states = decision_states(4, 2 if quick else 10)
+    results["legal_actions"] = legal_actions_rates(states, budget)
+    results["oven_resolutions"] = oven_resolutions(states, budget)
+    say("counting tables")
+    tables = perft_tables()
+    if tables:
+        results["perft"] = perft_rates(tables, budget * 2,
+                                       reference_max_nodes=600 if quick else 20_000,
+                                       fast_max_nodes=10_000 if quick else 10**9)
+    else:
+        results["perft"] = {"available": False, "reason": "no scenarios/perft/ folder here"}
+    say("scenario suite")
+    results["scenarios"] = scenario_suite()
+    say("conformance protocol")
+    try:
+        results["conformance"] = conformance_throughput(1.0 if quick else budget)
+    except Exception as exc:  # a machine that cannot start a subprocess: say so
+        results["conformance"] = {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
+    say("z3 queries and model checker")
+    queries, bmc, why = find_queries()
+    if quick and (queries or bmc):  # z3 takes its time: only full runs solve
+        skipped = {"available": False, "reason": "found, but not run in a quick run"}
+        results["queries"], results["model_checker"] = dict(skipped), dict(skipped)
+    else:
+        results["queries"] = query_times(queries) if queries else \
+            {"available": False, "reason": why or "no query runner"}
+        results["model_checker"] = model_checker_depth(bmc, 30.0) if bmc else \
+            {"available": False, "reason": why or "no model checker runner"}
+    say("python-chess")
+    results["chess"] = chess_figures(budget * 2, 3 if quick else 4)
+    if jobs > 1:
+        say(f"scaling with {jobs} processes")
+        per_second = results["games"]["fast"]["4"]["games_per_s"]
+        results["scaling"] = scaling(jobs, max(8 * jobs, int(per_second * (0.5 if quick else 4))),
+                                     tables, 0 if quick else 1)
+    results["goals"] = goals(results)
+    return results
+
+
+def machine_info() -> dict[str, Any]:
+    load = None
+    with contextlib.suppress(OSError, AttributeError):
+        load = [round(x, 2) for x in os.getloadavg()]
+    return {"python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(), "load_average": load,
+            "fast_engine_inline_random": fast._INLINE_OK}
+
+
+def goals(results: dict[str, Any]) -> dict[str, Any]:
+    """Each goal with its figure, its target and whether it is met (None: not measured)."""
+    fast_games_4p = results["games"]["fast"]["4"]["games_per_s"]
+    out = {"fast_games_per_s_4p": {"value": fast_games_4p, "target": 1200,
+                                   "met": fast_games_4p >= 1200}}
+    chess = results.get("chess", {})
+    decisions = results["decisions_per_s"]["fast"]
+    if chess.get("available"):
+        moves = chess["random_moves_per_s"]
+        out["decisions_vs_chess_moves"] = {"value": round(decisions / moves, 2), "target": 2.0,
+                                           "met": decisions >= 2 * moves}
+    else:
+        out["decisions_vs_chess_moves"] = {"value": None, "target": 2.0, "met": None}
+    perft = results.get("perft", {})
+    if chess.get("available") and "fast" in perft:
+        ratio = perft["fast"]["nodes_per_s"] / chess["perft_nodes_per_s"]
+        out["perft_vs_chess"] = {"value": round(ratio, 2), "target": 1.0, "met": ratio >= 1.0}
+    else:
+        out["perft_vs_chess"] = {"value": None, "target": 1.0, "met": None}
+    rows = results.get("scaling", {}).get("rows", [])
+    if len(rows) > 1:  # the speedup against what the machine had to give at that moment
+        worst = min(min(row["games_speedup"], row["perft_speedup"])
+                    / min(row["jobs"], max(1.0, row["machine_speedup"])) for row in rows[1:])
+        out["jobs_efficiency"] = {"value": round(worst, 3), "target": 0.8,
+                                  "met": worst >= 0.8,
+                                  "raw": min(min(row["games_efficiency"],
+                                                 row["perft_efficiency"]) for row in rows[1:])}
+    else:
+        out["jobs_efficiency"] = {"value": None, "target": 0.8, "met": None}
+    return out
+
+
+# -- output --------------------------------------------------------------------------
+
+
+def _num(value: Any, digits: int = 0) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    return f"{value:,.{digits}f}"
+
+
+def format_table(results: dict[str, Any]) -> str:
+    """The figures as a plain-text table (what ``mammamia bench`` prints)."""
+    chess = results.get("chess", {})
+    games = results["games"]
+    rows: list[tuple[str, str, str, str]] = []
+    for players in PLAYER_COUNTS:
+        ref, quick = games["reference"][str(players)], games["fast"][str(players)]
+        rows.append((f"games/s, {players} players", _num(ref["games_per_s"], 1),
+                     _num(quick["games_per_s"], 1), ""))
+    rows.append(("decisions/s (4 players; chess: random-play moves/s)",
+                 _num(results["decisions_per_s"]["reference"]),
+                 _num(results["decisions_per_s"]["fast"]),
+                 _num(chess.get("random_moves_per_s"))))
+    legal = results["legal_actions"]
+    rows.append(("legal_actions calls/s", _num(legal["reference"]["calls_per_s"]),
+                 _num(legal["fast"]["calls_per_s"]), ""))
+    oven = results["oven_resolutions"]
+    rows.append(("oven resolutions/s", _num(oven["reference"]["resolutions_per_s"]),
+                 _num(oven["fast"]["resolutions_per_s"]), ""))
+    perft = results.get("perft", {})
+    if "fast" in perft:
+        rows.append((f"perft nodes/s (chess: depth {chess.get('perft_depth', '-')})",
+                     _num(perft["reference"]["nodes_per_s"]), _num(perft["fast"]["nodes_per_s"]),
+                     _num(chess.get("perft_nodes_per_s"))))
+    best = results["games"]["fast"]["4"].get("best_batch_games_per_s")
+    rows.append(("least disturbed batch: 4-player games/s",
+                 _num(games["reference"]["4"].get("best_batch_games_per_s"), 1), _num(best, 1),
+                 ""))
+    if "fast" in perft:
+        rows.append(("least disturbed batch: perft nodes/s",
+                     _num(perft["reference"].get("best_batch_nodes_per_s")),
+                     _num(perft["fast"].get("best_batch_nodes_per_s")),
+                     _num(chess.get("best_batch_perft_nodes_per_s"))))
+    width = max(len(row[0]) for row in rows)
+    header = ("measure", "reference", "fast", "python-chess")
+    lines = [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
+             "-" * (width + 42)]
+    lines += [f"{a:<{width}}  {b:>12}  {c:>12}  {d:>12}" for a, b, c, d in rows]
+    lines.append("")
+    scenarios = results.get("scenarios", {})
+    if scenarios.get("available"):
+        lines.append(f"scenario suite: {scenarios['scenarios']} scenarios, {scenarios['runs']} "
+                     f"runs ({scenarios['passed']} passed): load {scenarios['load_cpu_seconds']} "
+                     f"s + run {scenarios['run_cpu_seconds']} s")
+    conformance = results.get("conformance", {})
+    if conformance.get("available"):
+        lines.append(f"conformance protocol: {_num(conformance['ops_per_s'])} operations/s "
+                     f"({conformance['ops']} operations, {conformance['games']} games, against "
+                     f"`{conformance['command']}`)")
+    else:
+        lines.append(f"conformance protocol: not available ({conformance.get('reason')})")
+    queries = results.get("queries", {})
+    if queries.get("available"):
+        for item in queries["queries"]:
+            lines.append(f"z3 query {item['query']}: {item['seconds']} s"
+                         + (f" (error: {item['error']})" if item["error"] else ""))
+    else:
+        lines.append(f"z3 queries: not available ({queries.get('reason')})")
+    bmc = results.get("model_checker", {})
+    if bmc.get("available"):
+        per_bound = ", ".join(f"{b['bound']}: {b['seconds']} s" for b in bmc["bounds"]
+                              if "seconds" in b)
+        lines.append(f"model checker: deepest bound {bmc['deepest_bound']} within "
+                     f"{bmc['budget_seconds']} s ({per_bound})")
+    else:
+        lines.append(f"model checker: not available ({bmc.get('reason')})")
+    if not chess.get("available"):
+        lines.append(f"python-chess: not available ({chess.get('reason')})")
+    else:
+        lines.append(f"python-chess {chess['version']}: {chess['random_moves']} moves in "
+                     f"{chess['random_games']} random games; {chess['perft_nodes']} perft nodes "
+                     f"at depth {chess['perft_depth']}")
+    for row in results.get("scaling", {}).get("rows", []):
+        lines.append(f"--jobs {row['jobs']}: {_num(row['games_per_s'], 1)} games/s "
+                     f"(x{row['games_speedup']}), {_num(row['perft_nodes_per_s'])} perft nodes/s "
+                     f"(x{row['perft_speedup']}), wall clock; a plain Python loop: "
+                     f"x{row['machine_speedup']}; work per CPU second x{row['cpu_efficiency']}")
+    lines.append("")
+    for name, goal in results.get("goals", {}).items():
+        met = {True: "met", False: "NOT met", None: "not measured"}[goal["met"]]
+        lines.append(f"goal {name}: {met} ({_num(goal['value'], 2)} against {goal['target']}): "
+                     f"{GOALS[name]}")
+    machine = results["machine"]
+    lines.append("")
+    lines.append(f"Python {machine['python']} on {machine['platform']}, {machine['cpu_count']} "
+                 f"CPUs, load average {machine['load_average']}; "
+                 + ("quick run: rough figures" if results.get("quick") else "full run"))
+    return "\n".join(lines)
+
+
+def write_plot(results: dict[str, Any], path: str | Path) -> Path | None:
+    """A PNG: the model checker's time against bound if it ran, else games per second
+    against the number of processes. None when matplotlib (the bench extra) is missing or
+    there is nothing to plot."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    bmc = results.get("model_checker", {})
+    rows = results.get("scaling", {}).get("rows", [])
+    figure, axes = plt.subplots(figsize=(6, 3.6), dpi=110)
+    if bmc.get("available") and any("seconds" in b for b in bmc["bounds"]):
+        points = [(b["bound"], b["seconds"]) for b in bmc["bounds"] if "seconds" in b]
+        axes.plot(*zip(*points, strict=True), marker="o")
+        axes.set_xlabel("bound")
+        axes.set_ylabel("seconds")
+        axes.set_yscale("log")
+        axes.set_title("Bounded model checker: time per bound")
+    elif rows:
+        jobs = [row["jobs"] for row in rows]
+        one = rows[0]["games_per_s"]
+        cores = results.get("scaling", {}).get("cpu_count") or max(jobs)
+        axes.plot(jobs, [row["games_per_s"] for row in rows], marker="o", label="measured")
+        axes.plot(jobs, [one * min(n, cores) for n in jobs], linestyle="--",
+                  label=f"linear up to {cores} cores")
+        axes.plot(jobs, [one * row["machine_speedup"] for row in rows], linestyle=":",
+                  marker="x", label="a plain Python loop, run the same way")
+        axes.set_xlabel("processes (--jobs)")
+        axes.set_ylabel("4-player games per second")
+        axes.set_xticks(jobs)
+        axes.legend()
+        axes.set_title("Fast engine: games per second against processes")
+    else:
+        plt.close(figure)
+        return None
+    axes.grid(True, alpha=0.3)
+    figure.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+    plt.close(figure)
+    return path
+
+
+# -- the command ---------------------------------------------------------------------
+
+
+def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``bench`` to the ``mammamia`` subcommands (handler: :func:`run_bench_command`)."""
+    parser = subparsers.add_parser("bench", help="measure the engines' speed, beside "
+                                   "python-chess on the same machine")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--quick", action="store_true", help="small budgets: rough figures")
+    parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                        help="also run the simulations and the counting in N processes and "
+                             "report the scaling")
+    parser.add_argument("--plot", metavar="PNG", help="write a plot (needs matplotlib)")
+    parser.set_defaults(handler=run_bench_command)
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of processes, got {text!r}")
+    return value
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    def progress(message: str) -> None:
+        print(f"bench: {message}", file=sys.stderr, flush=True)
+
+    results = run_benchmarks(quick=args.quick, jobs=args.jobs, progress=progress)
+    if getattr(args, "plot", None):
+        written = write_plot(results, args.plot)
+        results["plot"] = str(written) if written else None
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(format_table(results))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m mammamia_ref.bench`` until ``mammamia bench`` is wired in."""
+    parser = argparse.ArgumentParser(prog="mammamia")
+    add_bench_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
