@@ -15,6 +15,7 @@ import pytest
 from mammamia_ref.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # every test here drives implementations as subprocesses
 BROKEN = [sys.executable, str(ROOT / "tests" / "impls" / "broken.py")]
 REFERENCE = [sys.executable, "-m", "mammamia_ref", "serve"]
 SCENARIOS = str(ROOT / "scenarios")

@@ -247,6 +247,7 @@ def _rendered(browser: Browser) -> dict[str, object]:
         " styled: !!document.querySelector('link[href$=\"mammamia.css\"]')}; })()")
 
 
+@pytest.mark.slow
 def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None:
     binary = find_chromium()
     if binary is None:
