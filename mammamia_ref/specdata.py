@@ -1,15 +1,15 @@
 """Loads the truth-as-data in ``spec/``: the card manifest, the rule register and
 the disputes register with its variant flags.
 
-The files are shipped inside the installed package (as ``mammamia_ref.spec``); in a
-source checkout they are read from the top-level ``spec/`` folder.
+The files are shipped inside the installed package (``mammamia_ref/spec/``, see
+pyproject.toml); in a source checkout or an editable install they are read from the
+top-level ``spec/`` folder.
 """
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +17,14 @@ import yaml
 
 from .errors import SpecError
 
+_INSTALLED_SPEC = Path(__file__).resolve().parent / "spec"
 _SOURCE_SPEC = Path(__file__).resolve().parent.parent / "spec"
+SPEC_ROOT = _INSTALLED_SPEC if (_INSTALLED_SPEC / "cards.yaml").is_file() else _SOURCE_SPEC
 
 
 def spec_path(name: str) -> Path:
     """The path of a file in ``spec/`` (e.g. ``"rules.yaml"``, ``"schemas/state.schema.json"``)."""
-    try:
-        root = Path(str(resources.files("mammamia_ref.spec")))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - bare source tree
-        root = _SOURCE_SPEC
-    path = root / name
-    if not path.exists() and (_SOURCE_SPEC / name).exists():  # pragma: no cover
-        path = _SOURCE_SPEC / name
-    return path
+    return SPEC_ROOT / name
 
 
 @cache
