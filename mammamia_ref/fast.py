@@ -54,6 +54,7 @@ from .actions import (
     Shuffle,
 )
 from .errors import IllegalActionError
+from .oven import ways_to_take
 from .state import GameConfig, GameState, Hand, Reveal
 from .vocabulary import (
     COLOURS,
@@ -906,16 +907,7 @@ def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ..
     key = (hand, total)
     ways = _HAND_CHOICES.get(key)
     if ways is None:
-        ways = _HAND_CHOICES[key] = tuple(_choose(hand, total))
-    return ways
-
-
-def _choose(hand: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
-    if not hand:
-        return [()] if total == 0 else []
-    ways = []
-    for first in range(min(hand[0], total), -1, -1):
-        ways.extend((first, *rest) for rest in _choose(hand[1:], total - first))
+        ways = _HAND_CHOICES[key] = tuple(ways_to_take(hand, total))
     return ways
 
 

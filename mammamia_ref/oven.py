@@ -180,16 +180,16 @@ def completions(state: GameState) -> tuple[Counts, ...]:
         missing = shortfall(requirement(state), state.table)
         return (missing,) if covers(hand, missing) else ()
     short = ORDER_TYPES["bombastica"]["total"] - sum(state.table)
-    return tuple(_choose(hand, short))
+    return tuple(ways_to_take(hand, short))
 
 
-def _choose(hand: Counts, total: int) -> list[Counts]:
+def ways_to_take(hand: Counts, total: int) -> list[Counts]:
     """Every way to take ``total`` cards from ``hand``, as count maps."""
     if not hand:
         return [()] if total == 0 else []
     ways = []
     for first in range(min(hand[0], total), -1, -1):
-        ways.extend((first, *rest) for rest in _choose(hand[1:], total - first))
+        ways.extend((first, *rest) for rest in ways_to_take(hand[1:], total - first))
     return ways
 
 
