@@ -19,8 +19,11 @@ from .scenario import RunResult, Scenario, load_all, run_scenario
 from .state import make_config, variant_defaults, variant_values
 from .vocabulary import MAX_PLAYERS, MIN_PLAYERS
 
-_RULE_LITERAL = re.compile(r"[\"']((?:setup|mamma_mia|turn|round_end|oven|next_round|game_end)"
-                           r"\.[a-z_0-9]+)[\"']")
+
+def _rule_literal() -> re.Pattern[str]:
+    """A quoted string that looks like a rule ID of one of the register's chapters."""
+    chapters = "|".join(c["id"] for c in specdata.load_yaml("rules.yaml")["chapters"])
+    return re.compile(rf"[\"']((?:{chapters})\.[a-z_0-9]+)[\"']")
 
 
 def spec_problems() -> list[str]:
@@ -60,8 +63,8 @@ def spec_problems() -> list[str]:
             if value.get("rule") is not None and value["rule"] not in known:
                 problems.append(f"disputes.yaml: {entry['flag']}={value['value']} names unknown "
                                 f"rule {value['rule']}")
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        for match in _RULE_LITERAL.finditer(path.read_text(encoding="utf-8")):
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        for match in _rule_literal().finditer(path.read_text(encoding="utf-8")):
             if match.group(1) not in known:
                 problems.append(f"{path.name}: cites {match.group(1)}, which the register lacks")
     return problems
