@@ -144,9 +144,16 @@ class Browser:
         return result.get("result", {}).get("value")
 
     def wait_for(self, expression: str, timeout: float = 15.0) -> Any:
+        """Poll ``expression`` until it is truthy. A click may have started a navigation:
+        while the old page goes away, evaluating fails, and we simply ask again."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except CDPError as exc:
+                if "navigated" not in str(exc) and "context" not in str(exc):
+                    raise
+                value = None
             if value:
                 return value
             time.sleep(0.1)
