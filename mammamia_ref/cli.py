@@ -68,9 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .bench import add_bench_parser
     from .conformance.cli import add_parsers
+    from .query_cli import add_query_parser
 
     add_parsers(commands)
     add_bench_parser(commands)
+    query = add_query_parser(commands)
+    if query.get_default("handler") is None:
+        query.set_defaults(handler=run_query)
     return parser
 
 
@@ -188,6 +192,12 @@ def _find(entries: list[dict[str, Any]], key: str, what: str) -> dict[str, Any]:
         if entry["id"] == key:
             return entry
     raise MammamiaError(f"no {what} {key!r}; `mammamia {what}s` lists them")
+
+
+def run_query(args: argparse.Namespace) -> int:
+    from .query_cli import run_query_command
+
+    return run_query_command(args)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -77,6 +77,7 @@ class Report:
     load_errors: list[str] = field(default_factory=list)
     results: list[RunResult] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
     seconds: float = 0.0
 
     @property
@@ -111,8 +112,9 @@ class Report:
         covered, total = self.rules_covered()
         all_values = variant_values()
         variants_ok = all(set(v) == set(all_values[f]) for f, v in self.variants_covered().items())
+        queries_ok = all(q["matches"] for q in self.queries)
         return not (self.spec_problems or self.failed_games or self.load_errors
-                    or self.failed_runs) and covered == total and variants_ok
+                    or self.failed_runs) and covered == total and variants_ok and queries_ok
 
     def as_json(self) -> dict[str, Any]:
         covered, total = self.rules_covered()
@@ -133,6 +135,9 @@ class Report:
             },
             "rules": {"covered": len(covered), "total": len(total),
                       "uncovered": sorted(total - covered)},
+            "queries": {"answers": len(self.queries),
+                        "matching": sum(q["matches"] for q in self.queries),
+                        "differing": [q for q in self.queries if not q["matches"]]},
             "variants": {"covered": sum(set(seen[f]) == set(values[f]) for f in values),
                          "total": len(values),
                          "uncovered": {f: sorted(set(values[f]) - set(seen[f])) for f in values
@@ -176,8 +181,24 @@ def verify(scenario_paths: list[str]) -> Report:
             report.results.extend(run_scenario(scenario))
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
+    report.queries = query_checks()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def query_checks() -> list[dict[str, Any]]:
+    """The z3 query catalogue (``spec/queries.yaml``), except the answers it marks slow:
+    one record per answer, with whether the verdict is the expected one."""
+    from .queries import run_catalogue
+
+    records = []
+    for result in run_catalogue(include_slow=False):
+        for answer in result.answers:
+            record = answer.as_json()
+            records.append({"query": result.as_json()["id"], "answer": record.get("name"),
+                             "verdict": record.get("verdict"), "matches": answer.matches_expected,
+                             "seconds": record.get("seconds")})
+    return records
 
 
 def print_report(report: Report) -> None:
@@ -207,6 +228,11 @@ def print_report(report: Report) -> None:
         print(f"  uncovered: {', '.join(rules['uncovered'])}")
     variants = summary["variants"]
     print(f"variant flags with every value exercised: {variants['covered']} of {variants['total']}")
+    queries = summary["queries"]
+    print(f"z3 queries: {queries['matching']} of {queries['answers']} answers as expected "
+          "(the answers marked slow are left to `mammamia query run`)")
+    for differing in queries["differing"]:
+        print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
     for flag, missing in variants["uncovered"].items():
         print(f"  {flag}: no passing run with {', '.join(missing)}")
     print(f"verify: {mark} ({report.seconds:.1f} s)")

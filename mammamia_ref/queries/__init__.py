@@ -1,0 +1,34 @@
+"""z3 queries about what the rules of Mamma Mia! make possible.
+
+z3 is a test extra: only this package imports it, and nothing else in ``mammamia_ref``
+imports this package at module level (``mammamia_ref.query_cli`` does so when a query
+is run).
+
+- :mod:`.oven_rules`: the chapter *Opening the oven* as z3 terms, one function per rule
+  (each docstring starts with the rule ID it states); :func:`.oven_rules.resolve_order`
+  judges one revealed order.
+- :mod:`.oven_model`: one opening of the oven with symbolic turns, hands and decisions.
+- :mod:`.game_model`: a bounded unrolling of whole turns and rounds from the setup (the
+  solver choosing every shuffle), and the one-step transition relation.
+- :mod:`.decode`: a model's run as explicit shuffles and actions, replayed by the
+  reference with its predictions checked at every turn and opening.
+- :mod:`.proofs`: invariants by induction and termination by a ranking function.
+- :mod:`.catalogue`: the questions of ``spec/queries.yaml`` and their implementations;
+  :func:`run_catalogue` answers them.
+- :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders
+  ``docs/queries.md``.
+"""
+
+from .catalogue import (
+    Answer,
+    QueryResult,
+    Verdict,
+    answer_query,
+    load_catalogue,
+    run_catalogue,
+    run_query,
+)
+from .docs import render_markdown, write_docs
+
+__all__ = ["Answer", "QueryResult", "Verdict", "answer_query", "load_catalogue",
+           "render_markdown", "run_catalogue", "run_query", "write_docs"]

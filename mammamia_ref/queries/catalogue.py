@@ -1,0 +1,947 @@
+"""The query catalogue (``spec/queries.yaml``): each question answered by z3, once per
+relevant variant value, and each witness replayed by the reference implementation.
+
+:func:`run_catalogue` answers every query (or those named) and returns one
+:class:`QueryResult` per query; :attr:`QueryResult.matches_expected` says whether every
+answer is the one the catalogue expects and, for a witness, whether the reference
+replays it. The implementation of each query is the function registered under its ID
+in :data:`IMPLEMENTATIONS`; it returns a :class:`Verdict`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from .. import specdata
+from ..actions import Shuffle
+from ..safeyaml import load_bytes
+from ..scenario import parse_scenario, run_scenario
+from ..state import variant_defaults
+from ..vocabulary import COLOURS, KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF
+from . import num as N
+from .decode import Disagreement, Replay, decode, replay
+from .game_model import OVER, GameModel, free_step
+from .oven_model import OvenModel, OvenRun
+from .oven_rules import (
+    NK,
+    T_MINIMALE,
+    T_ONE_OF_EACH,
+    T_STANDARD,
+    Decision,
+    order_terms_of,
+    oven_leftovers,
+    resolve_order,
+    select_order,
+)
+from .proofs import (
+    hand_limit,
+    holder_at_opening,
+    oven_contract,
+    prove_invariant,
+    prove_turns_terminate,
+)
+from .witness import action_steps, dump_scenario, scenario_file_id
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+WITNESS_DIR = "scenarios/queries"
+DISAGREEMENT_DIR = "scenarios/queries/_disagreements"
+
+
+# ----------------------------------------------------------------------- results
+
+
+@dataclass
+class Verdict:
+    """What a query implementation found for one answer."""
+
+    verdict: str                          # "sat", "unsat" or "value"
+    value: int | None = None
+    witness: dict[str, Any] | None = None  # a scenario document
+    detail: str = ""
+
+
+@dataclass
+class Answer:
+    """One answer of a query (one variant assignment)."""
+
+    query: str
+    name: str
+    variants: dict[str, str]
+    expected: dict[str, Any]
+    bound: str
+    method: str
+    verdict: str = "unknown"
+    value: int | None = None
+    seconds: float = 0.0
+    detail: str = ""
+    witness_file: str | None = None    # where the witness scenario is (to be) written
+    reference: str = "not run"         # "agrees", "disagrees" or "not run"
+    reference_detail: str = ""
+    scenario: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def matches_expected(self) -> bool:
+        if self.verdict != self.expected.get("verdict"):
+            return False
+        if "value" in self.expected and self.value != self.expected["value"]:
+            return False
+        wanted = self.expected.get("reference", "agrees")
+        return self.scenario is None or self.reference == wanted
+
+    def as_json(self) -> dict[str, Any]:
+        return {"answer": self.name, "variants": self.variants, "verdict": self.verdict,
+                "value": self.value, "expected": self.expected,
+                "matches_expected": self.matches_expected, "seconds": round(self.seconds, 3),
+                "bound": self.bound, "method": self.method, "detail": self.detail,
+                "witness": self.witness_file, "reference": self.reference,
+                "reference_detail": self.reference_detail}
+
+
+@dataclass
+class QueryResult:
+    id: str
+    question: str
+    rules: list[str]
+    answers: list[Answer]
+    seconds: float = 0.0
+
+    @property
+    def matches_expected(self) -> bool:
+        return all(a.matches_expected for a in self.answers)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "question": self.question, "rules": self.rules,
+                "matches_expected": self.matches_expected, "seconds": round(self.seconds, 3),
+                "answers": [a.as_json() for a in self.answers]}
+
+
+# ----------------------------------------------------------------------- helpers
+
+
+def load_catalogue() -> list[dict[str, Any]]:
+    """The queries of ``spec/queries.yaml``."""
+    return list(specdata.load_yaml("queries.yaml")["queries"])
+
+
+def _v(answer: Mapping[str, Any]) -> dict[str, str]:
+    return {**variant_defaults(), **answer.get("variants", {})}
+
+
+def _check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
+    s = z3.Solver()
+    s.add(list(constraints))
+    result = s.check()
+    return result, (s.model() if result == z3.sat else None)
+
+
+def _base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+              description: str, rules: Sequence[str]) -> dict[str, Any]:
+    several = len(query["answers"]) > 1
+    sid = scenario_file_id(query["id"], answer["name"] if several else None)
+    doc: dict[str, Any] = {"id": sid, "title": title, "description": description,
+                           "rules": list(rules)}
+    if query.get("disputes"):
+        doc["disputes"] = list(query["disputes"])
+    doc["tags"] = ["query", query["id"]]
+    if answer.get("variants"):
+        doc["variants"] = dict(answer["variants"])
+    return doc
+
+
+def _index_of_event(played: Sequence[Any], name: str, **match: Any) -> int | None:
+    for i, entry in enumerate(played):
+        events = entry.events if hasattr(entry, "events") else entry[1]
+        for e in events:
+            if e.name == name and all(e.get(k) == v for k, v in match.items()):
+                return i
+    return None
+
+
+def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
+                  extra: Mapping[int, Mapping[str, Any]] | None = None
+                  ) -> dict[int, dict[str, Any]]:
+    """Expectations that put each wanted event (in order) on the action that causes it;
+    ``extra`` adds expectations by action index. The events' content comes from the
+    model; only their place is looked up in the replay."""
+    out: dict[int, dict[str, Any]] = {}
+    start = 0
+    for item in wanted:
+        for i in range(start, len(played)):
+            entry = played[i]
+            events = entry.events if hasattr(entry, "events") else entry[1]
+            if any(e.name == item["event"] and all(e.get(k) == v for k, v in item.items()
+                                                   if k not in ("event", "rule"))
+                   for e in events):
+                out.setdefault(i, {"events": []})["events"].append(dict(item))
+                start = i
+                break
+        else:
+            raise Disagreement(f"the reference never causes {item}")
+    for i, expect in (extra or {}).items():
+        out.setdefault(i, {}).update(expect)
+    return out
+
+
+def _counts(values: Sequence[int]) -> dict[str, int]:
+    return {k: n for k, n in zip(KINDS, values, strict=True)}
+
+
+# --------------------------------------------------------------- game witnesses
+
+
+TURN_FLAGS = ("trimming", "mamma_mia_shuffle", "refill", "round_end", "stall", "draw_amount",
+              "pass_order")
+
+
+@functools.cache
+def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
+    """Whether some first round lasts exactly ``turns`` turns (only the flags that
+    govern turns matter; any orders may be placed)."""
+    saved = z3.z3._main_ctx   # in a context of its own: see fresh_context
+    z3.z3._main_ctx = None
+    try:
+        model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
+                          end_last=True)
+        result, _ = _check(model.constraints)
+    finally:
+        z3.z3._main_ctx = saved
+    return result == z3.sat
+
+
+def first_round_can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
+    values = {**variant_defaults(), **variants}
+    return _first_round_can_end(players, tuple((f, values[f]) for f in TURN_FLAGS), turns)
+
+
+def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[Sequence[int]],
+                goal: Callable[[GameModel], Any], *,
+                orders: Mapping[int, Sequence[str]] | None = None, open_last: bool = False,
+                **hints: Any) -> tuple[GameModel, z3.ModelRef] | None:
+    """The first schedule (in the order given) under which a run reaches ``goal``.
+    Schedules whose first round cannot end when they say are skipped at once."""
+    for schedule in schedules:
+        if not (open_last and len(schedule) == 1) and \
+                not first_round_can_end(players, variants, schedule[0]):
+            continue
+        model = GameModel(players, variants, schedule=tuple(schedule), open_last=open_last,
+                          orders=orders, **hints)
+        result, zm = _check([*model.constraints, goal(model)])
+        if zm is not None:
+            return model, zm
+        if result != z3.unsat:   # pragma: no cover - z3 gave up
+            raise RuntimeError(f"z3 answered {result} for schedule {schedule}")
+    return None
+
+
+def game_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: GameModel,
+             zm: z3.ModelRef, title: str, description: str, rules: Sequence[str],
+             expects: Callable[[Replay], Mapping[int, Mapping[str, Any]]],
+             notes: Callable[[Replay], Mapping[int, str]] | None = None) -> dict[str, Any]:
+    """A witness from the setup: every shuffle and decision of the model's run."""
+    played = replay(decode(model, zm))
+    doc = _base_doc(query, answer, title, description, rules)
+    doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
+    doc["steps"] = action_steps(played.actions, expects(played),
+                                notes(played) if notes else None)
+    return doc
+
+
+def _turn_end(played: Replay, step: int) -> int:
+    """The index of the last action of the model's turn step ``step``."""
+    return max(i for i, p in enumerate(played.played) if p.model_step == step)
+
+
+# --------------------------------------------------------------- oven witnesses
+
+
+def oven_doc(query: Mapping[str, Any], answer: Mapping[str, Any], run: OvenRun, title: str,
+             description: str, rules: Sequence[str],
+             expects: Callable[[int, list[Any]], Mapping[int, Mapping[str, Any]]],
+             runs: Sequence[str] | None = None) -> dict[str, Any]:
+    """A witness from the state before the last turn of the round (see
+    :mod:`.oven_model`); with ``runs``, one run per copy of the owners' decisions."""
+    doc = _base_doc(query, answer, title, description, rules)
+    doc["given"] = {"state": run.given_state()}
+    if runs:
+        doc["runs"] = []
+        variants = doc.pop("variants", {})
+        for r, name in enumerate(runs):
+            played = run.replay(r)
+            doc["runs"].append({"name": name, "variants": variants,
+                                "steps": action_steps([p[0] for p in played],
+                                                      expects(r, played))})
+    else:
+        played = run.replay(0)
+        doc["steps"] = action_steps([p[0] for p in played], expects(0, played))
+    return doc
+
+
+def _all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision, list[Any]]:
+    """Symbolic table, hand and decisions for statements about every opening."""
+    table = [N.Int(f"all_table{k}") for k in range(NK)]
+    hand = [N.Int(f"all_hand{k}") for k in range(NK)]
+    decision = Decision.fresh("all")
+    domain = [*[z3.And(t >= 0, t <= in_play) for t in table],
+              *[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
+              N.Sum(hand) <= 7]
+    return table, hand, decision, domain
+
+
+# ------------------------------------------------------------------- the queries
+
+
+def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    in_play = 8
+    order = order_terms_of("red.minimale")        # any colour: red's personal kind is salami
+    personal = KINDS.index("salami")
+    table = [N.Int(f"q01_table{k}") for k in range(NK)]
+    hand = [N.Int(f"q01_hand{k}") for k in range(NK)]
+    d = Decision.fresh("q01")
+    out = resolve_order(table, hand, order, d, v)
+    hand_ok = z3.And(*[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
+                     N.Sum(hand) <= 7)
+    s = z3.Solver()
+    s.add([z3.And(t >= 0, t <= in_play) for t in table])
+    s.add(z3.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
+    s.add(z3.ForAll([*hand, d.named, d.complete, *d.take],
+                    z3.Implies(z3.And(hand_ok, out.legal), z3.Not(out.baked))))
+    result = s.check()
+    if result == z3.unsat:
+        return Verdict("unsat", detail="for every table with a non-personal kind some hand "
+                       "completes the Minimale (z3: the ∃table ∀hand statement is unsat)")
+    example = [N.value(s.model(), t) for t in table]
+    # the witness: an opening whose last revealed order is red's Minimale on such a table
+    # ... where red's hand would save it under the other reading (eligible kinds)
+    eligible = {**v, "minimale_lowest": "eligible_kinds"}
+    for turns in (3, 5):
+        m = OvenModel(2, v, turns=turns, orders={0: ["red.minimale"], 1: []})
+        last = m.runs[0][-1]
+        other = Decision.fresh("q01_other")
+        saved = resolve_order(last.table, last.hand, last.terms, other, eligible)
+        goal = [last.order == ORDERS_OF["red"].index("red.minimale"),
+                z3.Not(z3.Or(*last.outcome.permitted)),
+                z3.Or(*[last.table[k] > 0 for k in range(NK) if k != personal]),
+                saved.legal, saved.baked]
+        _result, zm = _check([*m.constraints, *goal])
+        if zm is not None:
+            break
+    run = m.read(zm)
+    table_seen = run.runs[0][-1]["table"]
+    named = KINDS[N.value(zm, other.named)]
+
+    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        return expect_events(played, [{"event": "failed", "rule": "oven.minimale_all_kinds",
+                                       "order": "red.minimale"}],
+                             {len(played) - 1: {"state": {"players": {"red": {
+                                 "hand": {"ingredients": _counts(run.hands[0])}}}}}})
+
+    doc = oven_doc(query, answer, run,
+                   "A Pizza Minimale no hand can save (lowest over all kinds)",
+                   f"Red's Minimale turns up with {_describe(table_seen)} on the table. Under "
+                   "minimale_lowest=all_kinds the lowest count is the personal salami's alone, "
+                   "so no kind may be named and the order fails whatever red holds; red's hand "
+                   f"would have made it bake under eligible_kinds, naming {named}. (z3's "
+                   f"∃table ∀hand search found such tables, e.g. {_describe(example)}.)",
+                   ["oven.minimale_all_kinds", "oven.fail"], expects)
+    return Verdict("sat", witness=doc, detail=f"e.g. table {_describe(example)}")
+
+
+def _describe(counts: Sequence[int]) -> str:
+    parts = [f"{n} {k}" for k, n in zip(KINDS, counts, strict=True) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    for turns in range(2, 5):
+        m = OvenModel(2, v, turns=turns, decisions=2)
+        a, b = m.runs
+        options = []
+        for i in range(turns):
+            for j in range(i + 1, turns):
+                same = []
+                for t in range(turns):
+                    if t == i:
+                        continue
+                    x, y = a[t].decision, b[t].decision
+                    same.append(z3.And(x.named == y.named, x.complete == y.complete,
+                                       *[p == q for p, q in zip(x.take, y.take, strict=True)]))
+                later = a[j].terms.type
+                options.append(z3.And(
+                    *same, a[i].order >= 0, a[i].terms.type == T_MINIMALE,
+                    a[i].decision.named != b[i].decision.named, a[i].baked, b[i].baked,
+                    a[j].order >= 0, z3.Or(later == T_STANDARD, later == T_ONE_OF_EACH),
+                    a[j].baked, z3.Not(b[j].baked)))
+        _result, zm = _check([*m.constraints, z3.Or(options)])
+        if zm is not None:
+            break
+    else:
+        return Verdict("unsat", detail="no opening of up to 4 turns")
+    run = m.read(zm)
+    orders = [o for _k, _c, o in run.turns if o]
+    pairs = list(zip(run.runs[0], run.runs[1], strict=True))
+    tie = next(n for n, (x, y) in enumerate(pairs) if x["named"] != y["named"])
+    minimale, later = orders[tie], next(o for n, o in enumerate(orders)
+                                        if n > tie and pairs[n][0]["baked"] != pairs[n][1]["baked"])
+
+    def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        named = run.runs[r][tie]["named"]
+        baked = run.runs[r][orders.index(later)]["baked"]
+        return expect_events(played, [{"event": "named_kind", "order": minimale, "kind": named},
+                                      {"event": "baked" if baked else "failed", "order": later}])
+
+    names = [f"name-{run.runs[r][tie]['named']}" for r in (0, 1)]
+    doc = oven_doc(query, answer, run,
+                   "The Minimale's tied kind decides a later order",
+                   f"{minimale} turns up with {_describe(run.runs[0][tie]['table'])} on the "
+                   f"table: {run.runs[0][tie]['named']} and {run.runs[1][tie]['named']} tie for "
+                   f"the lowest count. Naming {run.runs[0][tie]['named']} leaves the cards "
+                   f"{later} needs, so it bakes; naming {run.runs[1][tie]['named']} uses them "
+                   "up and it fails.",
+                   ["oven.minimale_all_kinds" if v["minimale_lowest"] == "all_kinds"
+                    else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
+                   expects, runs=names)
+    return Verdict("sat", witness=doc, detail=f"{minimale} then {later}")
+
+
+def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    found = search_game(2, v, [(t,) for t in range(1, 9)],
+                        lambda m: z3.Or(*[s.facts["baked"] for s in m.of("reveal")]),
+                        orders={0: ["red.bombastica"], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm = found
+    step = next(s for s in model.of("reveal") if N.truth(zm, s.facts["baked"]))
+    table = [N.value(zm, x) for x in step.facts["table"]]
+    from_hand = [N.value(zm, x) for x in step.facts["from_hand"]]
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        events = []
+        if any(from_hand):
+            events.append({"event": "completed_from_hand", "order": "red.bombastica",
+                           "cards": _counts(from_hand)})
+        events.append({"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica",
+                       "used": _counts([t + h for t, h in zip(table, from_hand, strict=True)])})
+        last = len(played.played) - 1
+        return expect_events(played.played, events, {last: {"state": {
+            "round": 2, "players": {"red": {"delivered": ["red.bombastica"]}}}}})
+
+    turns = model.schedule[0]
+    how = (f"with {sum(table)} cards on the table and {sum(from_hand)} from red's hand"
+           if any(from_hand) else f"with {sum(table)} cards on the table")
+    doc = game_doc(query, answer, model, zm, "A Pizza Bombastica in round 1 of a 2-player game",
+                   f"A two-player game (40 ingredient cards after trimming) whose first round "
+                   f"lasts {turns} turns; red's Bombastica bakes at the first opening {how}, "
+                   "and takes the whole table.",
+                   ["oven.bombastica", "oven.bombastica_table_only" if
+                    v["bombastica_hand"] == "forbidden" else "oven.complete_from_hand",
+                    "setup.trim", "round_end.last_card"], expects)
+    return Verdict("sat", witness=doc, detail=f"first round of {turns} turns, {how}")
+
+
+Q04_PLAN = (("red.minimale", "red.pineapple4", "red.bombastica"),
+            ("red.mushroom4", "red.pepper4", "red.one_of_each"),
+            ("red.olive4", "red.monotoni"))
+Q04_SCHEDULE = (6, 6, 4)
+
+
+def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Searched with a plan, a hint the witness need not follow otherwise: red starts
+    every round and places its orders in the order of :data:`Q04_PLAN`, one on each of
+    its turns; yellow places none."""
+    v = _v(answer)
+    plan: dict[tuple[int, int], str | None] = {}
+    for r, (turns, orders) in enumerate(zip(Q04_SCHEDULE, Q04_PLAN, strict=True), start=1):
+        for j in range(turns):
+            plan[r, j] = orders[j // 2] if j % 2 == 0 and j // 2 < len(orders) else None
+    placed = [o for orders in Q04_PLAN for o in orders]
+    found = search_game(2, v, [Q04_SCHEDULE], lambda m: m.delivered(m.S[-1], 0) == 8,
+                        orders={0: placed, 1: []}, starts=(0, 0, 0), plan=plan)
+    if found is None:
+        return Verdict("unsat", detail="not within the plan")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        rounds = [list(orders) for orders in Q04_PLAN]
+        out: dict[int, dict[str, Any]] = {}
+        done: list[str] = []
+        shuffles = [i for i, p in enumerate(played.played)
+                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"][1:]
+        ends = [i - 1 for i in shuffles] + [len(played.played) - 1]
+        for r, end in enumerate(ends):
+            done += rounds[r]
+            out[end] = {"state": {"players": {"red": {"delivered": list(done)}}}}
+        out[len(played.played) - 1]["winners"] = ["red"]
+        return out
+
+    doc = game_doc(query, answer, model, zm, "Red delivers all eight orders",
+                   "A two-player game in which red, starting every round, places an order on "
+                   "each of its turns and yellow none: red delivers three orders in the first "
+                   "round (the Bombastica last), three in the second and two in the third, "
+                   "all eight.", ["game_end.three_resolutions", "turn.place_order", "turn.draw",
+                                  "oven.bake", "oven.bombastica", "next_round.supply"], expects)
+    return Verdict("sat", witness=doc, detail=f"rounds of {Q04_SCHEDULE} turns, orders "
+                   + " / ".join(", ".join(o.split(".")[1] for o in r) for r in Q04_PLAN))
+
+
+def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    players = 2
+    colours = COLOURS[:players]
+    m0 = OvenModel(players, v, turns=1)
+    cards = sum(m0.in_play)
+    # Upper bound: every baked order takes at least its smallest requirement of distinct
+    # cards, and no card is used twice in one opening.
+    cheapest = {"standard": 5, "one_of_each": 5, "minimale": 4, "monotoni": 7,
+                "bombastica": ORDER_TYPES["bombastica"]["total"]}
+    chosen = {o: z3.Bool(f"q05_{o}") for c in colours for o in ORDERS_OF[c]}
+    use = N.Sum([N.If(x, cheapest[ORDERS[o].type], 0) for o, x in chosen.items()])
+    count = N.Sum([N.If(x, 1, 0) for x in chosen.values()])
+    bound = 0
+    for k in range(len(chosen), 0, -1):
+        result, _ = _check([use <= cards, count >= k])
+        if result == z3.sat:
+            bound = k
+            break
+    # A witness reaching the bound (the cheapest orders suffice).
+    cheap = {p: [o for o in ORDERS_OF[c] if ORDERS[o].type in ("standard", "minimale")]
+             for p, c in enumerate(colours)}
+    for turns in (bound, bound + 2):
+        m = OvenModel(players, v, turns=turns, orders=cheap)
+        _result, zm = _check([*m.constraints, m.baked_count() >= bound])
+        if zm is not None:
+            break
+    else:
+        return Verdict("value", value=None, detail=f"upper bound {bound}, no witness found")
+    run = m.read(zm)
+    delivered: dict[str, list[str]] = {c: [] for c in colours}
+    for (_k, _c, order), outcome in zip([t for t in run.turns if t[2]], run.runs[0], strict=True):
+        if outcome["baked"]:
+            delivered[ORDERS[order].colour].append(order)
+
+    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        return {len(played) - 1: {"state": {"players": {c: {"delivered": d}
+                                                         for c, d in delivered.items()}}}}
+
+    doc = oven_doc(query, answer, run, f"{bound} orders baked in one opening (2 players)",
+                   f"The most orders one opening can bake in a two-player game is {bound}: "
+                   f"the 40 ingredient cards cannot make more (each order takes at least 4 "
+                   f"cards, only the two Minimales that few), and this opening bakes {bound}.",
+                   ["oven.open", "oven.bake", "oven.leftovers", "setup.trim"], expects)
+    return Verdict("value", value=bound, witness=doc,
+                   detail=f"upper bound by card count ({cards} cards), reached by the witness")
+
+
+def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    found = search_game(2, v, [(t,) for t in range(1, 9)],
+                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]), orders={0: [], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm = found
+    at_once = v["round_end"] == "last_ingredient"
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        shuffles = [i for i, p in enumerate(played.played)
+                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
+        second = shuffles[1]
+        out: dict[int, dict[str, Any]] = {
+            second - 1: {"state": {"phase": "shuffle", "round": 2, "supply": [MAMMA_MIA]}}}
+        if at_once:
+            out[second] = {"events": [
+                {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"},
+                {"event": "round_ended", "rule": "round_end.last_ingredient", "round": 2}]}
+        else:
+            out[second] = {"state": {"phase": "turn", "round": 2, "supply": [MAMMA_MIA]}}
+        return out
+
+    turns = model.schedule[0]
+    then = ("the second round ends as it starts, its Mamma Mia! card going to the starting "
+            "player" if at_once else "the second round's first draw from the supply will end it")
+    doc = game_doc(query, answer, model, zm, "Round 2's supply: the Mamma Mia! card alone",
+                   f"Nobody bakes an order in the first round, which ends after {turns} turns "
+                   "with the supply drawn to the end: the next supply is the Mamma Mia! card "
+                   f"alone, and {then}.",
+                   ["next_round.supply", f"round_end.{v['round_end']}", "mamma_mia.holder"],
+                   expects)
+    return Verdict("sat", witness=doc, detail=f"first round of {turns} turns, no order baked")
+
+
+def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["stall"] == "cut":
+        proof = prove_turns_terminate(2, v)
+        return Verdict("unsat" if proof.holds else "sat",
+                       detail="ranking function (cards in hands, supply and waiters; cards in "
+                              "supply and waiters; quiet turns left) decreases at every turn: "
+                              + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
+
+    def goal(m: GameModel) -> Any:
+        t = len(m.S)
+        return z3.Or(*[z3.And(*[x == y for x, y in zip(m.S[i].position(), m.S[j].position(),
+                                                       strict=True)])
+                       for i in range(1, t) for j in range(i + 1, t)])
+
+    found = search_game(2, v, [(t,) for t in range(2, 9)], goal, orders={0: [], 1: []},
+                        open_last=True)
+    if found is None:
+        return Verdict("unsat", detail="no repetition within 8 turns")
+    model, zm = found
+    t = len(model.S)
+    i, j = next((i, j) for i in range(1, t) for j in range(i + 1, t)
+                if all(N.value(zm, x) == N.value(zm, y)
+                       for x, y in zip(model.S[i].position(), model.S[j].position(), strict=True)))
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        from ..jsonform import format_state
+
+        a, b = _turn_end(played, i - 1), _turn_end(played, j - 1)
+        state = format_state(played.played[a].state)
+        keys = ("players", "phase", "step", "current", "round", "supply", "oven", "table",
+                "used", "mamma_mia", "played", "quiet_turns", "reveal")
+        projection = {k: state[k] for k in keys}
+        return {a: {"state": projection}, b: {"state": projection}}
+
+    def notes(played: Replay) -> dict[int, str]:
+        return {_turn_end(played, j - 1): "the position after turn "
+                f"{i} has come back: these {j - i} turns can repeat for ever"}
+
+    doc = game_doc(query, answer, model, zm, "A round that never ends (stall=letter)",
+                   f"Both players empty their hands of ingredients and fill them with orders; "
+                   f"from then on every turn is a pass that draws nothing. The position after "
+                   f"turn {i} comes back after turn {j}, and under the letter of the rules "
+                   "nothing ends the round.", ["turn.pass", "turn.draw_short",
+                                               "round_end.last_card"], expects, notes)
+    return Verdict("sat", witness=doc, detail=f"position after turn {i} = after turn {j}")
+
+
+def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+
+    def goal(m: GameModel) -> Any:
+        last = m.S[-1]
+        return z3.And(last.ph == OVER, m.delivered(last, 0) == m.delivered(last, 1),
+                      N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
+
+    schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
+    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no game with rounds of up to 4 turns")
+    model, zm = found
+    holder = N.value(zm, model.S[-1].mm)
+    colours = model.colours
+    if v["final_tie"] == "shared":
+        winners, rule = list(colours), "game_end.shared_win"
+    else:
+        winners, rule = [colours[holder]], "game_end.seat_order_win"
+    held = N.value(zm, N.Sum(model.S[-1].hand[0]))
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        return {len(played.played) - 1: {"winners": winners, "winner_rule": rule}}
+
+    doc = game_doc(query, answer, model, zm, "A tie the tie-break does not break",
+                   f"Both players end the game with the same number of delivered orders and "
+                   f"{held} ingredient cards in hand each; "
+                   + ("they share the win." if rule == "game_end.shared_win" else
+                      f"{colours[holder]}, the last Mamma Mia! holder, wins by seat order."),
+                   ["game_end.most_delivered", "game_end.tie_break", rule,
+                    "game_end.three_resolutions"], expects)
+    return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
+
+
+def q09_hand_above_seven(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    proof = prove_invariant(2, _v(answer), hand_limit, counts=True)
+    return Verdict("unsat" if proof.holds else "sat",
+                   detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
+
+
+def q10_opening_without_holder(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    proof = prove_invariant(2, _v(answer), holder_at_opening)
+    return Verdict("unsat" if proof.holds else "sat",
+                   detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
+
+
+def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["round_end"] == "last_ingredient":
+        model, _before, _after, facts, constraints = free_step(
+            2, v, "turn", "q11", contract=oven_contract, who=0)
+        result, _ = _check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
+        return Verdict("unsat" if result == z3.unsat else "sat",
+                       detail=f"no turn from any state draws the Mamma Mia! card last ({result})")
+    found = search_game(2, v, [(t,) for t in range(1, 9)],
+                        lambda m: z3.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
+                        orders={0: [], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm = found
+    last = next(s for s in model.of("turn") if N.truth(zm, s.facts["mm_last_card"]))
+    left = [N.value(zm, x) for x in model.S[last.before].supply]
+    remaining = [k for k, n in zip(KINDS, left, strict=True) for _ in range(n)] + [MAMMA_MIA]
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        end = _turn_end(played, last.index)
+        return {end - 1: {"state": {"supply": remaining, "mamma_mia": None}},
+                end: {"events": [{"event": "mamma_mia_drawn", "rule": "mamma_mia.draw"},
+                                 {"event": "round_ended", "rule": "round_end.last_card",
+                                  "round": 1}]}}
+
+    doc = game_doc(query, answer, model, zm, "The Mamma Mia! card as the supply's last card",
+                   f"The first round's last draw finds {len(remaining) - 1} ingredient card(s) "
+                   "and, under them, the Mamma Mia! card: the drawer lays it out, the "
+                   "replacement draw finds nothing and the round ends."
+                   + (" Under draw_amount=any the player asks for more cards than there are "
+                      "ingredients left, which reaches the Mamma Mia! card."
+                      if v["draw_amount"] == "any" else ""),
+                   ["round_end.last_card", "mamma_mia.draw", "turn.draw_short"]
+                   + (["turn.draw_fewer"] if v["draw_amount"] == "any" else []), expects)
+    return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")
+
+
+def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
+                  v: dict[str, str]) -> Verdict:
+    for turns in (1, 2, 3):
+        m = OvenModel(2, v, turns=turns, orders={0: ["red.monotoni"], 1: []})
+        options = [z3.And(r.baked, *[z3.Implies(r.decision.named == k, r.table[k] == 0)
+                                     for k in range(NK)]) for r in m.runs[0]]
+        _result, zm = _check([*m.constraints, z3.Or(options)])
+        if zm is not None:
+            break
+    run = m.read(zm)
+    got = run.runs[0][0]
+
+    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        return expect_events(played, [
+            {"event": "named_kind", "rule": "oven.monotoni", "kind": got["named"]},
+            {"event": "completed_from_hand", "cards": _counts(got["from_hand"])},
+            {"event": "baked", "rule": "oven.bake", "order": "red.monotoni"}])
+
+    doc = oven_doc(query, answer, run, "A Pizza Monotoni of a kind absent from the table",
+                   f"Red's Monotoni turns up with {_describe(got['table'])} on the table; red "
+                   f"names {got['named']}, of which there is none, and completes the order "
+                   "from hand.", ["oven.monotoni", "oven.complete_from_hand"], expects)
+    return Verdict("sat", witness=doc, detail=f"named {got['named']}")
+
+
+def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["monotoni_kind"] == "any_other":
+        return _monotoni_any(query, answer, v)
+    table, hand, d, domain = _all_hands_table()
+    out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)
+    absent = z3.And(*[z3.Implies(d.named == k, table[k] == 0) for k in range(NK)])
+    result, _ = _check([*domain, out.legal, out.baked, absent])
+    return Verdict("unsat" if result == z3.unsat else "sat",
+                   detail="every table and hand: a baked Monotoni's kind was on the table "
+                          f"({result})")
+
+
+def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    total = ORDER_TYPES["bombastica"]["total"]
+    if v["bombastica_hand"] == "forbidden":
+        table, hand, d, domain = _all_hands_table()
+        out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
+        result, _ = _check([*domain, out.legal, out.baked, N.Sum(table) < total])
+        return Verdict("unsat" if result == z3.unsat else "sat",
+                       detail="every table and hand: a baked Bombastica had 15 on the table "
+                              f"({result})")
+    for turns in (3, 5):
+        m = OvenModel(2, v, turns=turns, orders={0: ["red.bombastica"], 1: []})
+        options = [z3.And(r.baked, N.Sum(r.table) < total) for r in m.runs[0]]
+        _result, zm = _check([*m.constraints, z3.Or(options)])
+        if zm is not None:
+            break
+    run = m.read(zm)
+    got = run.runs[0][0]
+
+    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        return expect_events(played, [
+            {"event": "completed_from_hand", "rule": "oven.complete_from_hand",
+             "cards": _counts(got["from_hand"])},
+            {"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica"}])
+
+    doc = oven_doc(query, answer, run, "A Pizza Bombastica made up from hand",
+                   f"Red's Bombastica turns up with only {sum(got['table'])} cards on the "
+                   f"table; red adds {sum(got['from_hand'])} from hand and it bakes.",
+                   ["oven.bombastica", "oven.complete_from_hand"], expects)
+    return Verdict("sat", witness=doc, detail=f"{sum(got['table'])} on the table")
+
+
+def q14_bombastica_leaves_cards(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    table, hand, d, domain = _all_hands_table()
+    out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
+    left = oven_leftovers(table, out.from_table)
+    result, _ = _check([*domain, out.legal, out.baked, z3.Or(*[x > 0 for x in left])])
+    return Verdict("unsat" if result == z3.unsat else "sat",
+                   detail=f"every table, hand and decision: the table is empty after ({result})")
+
+
+def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["completion"] == "mandatory":
+        seat, index = N.Int("q15_seat"), N.Int("q15_index")
+        order = select_order(COLOURS, seat, index)
+        table, hand, d, domain = _all_hands_table()
+        other = Decision.fresh("q15_other")
+        out = resolve_order(table, hand, order, d, v)
+        alt = resolve_order(table, hand, order, other, v)
+        result, _ = _check([*domain, seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
+                            out.legal, z3.Not(out.baked), alt.legal, alt.baked])
+        return Verdict("unsat" if result == z3.unsat else "sat",
+                       detail=f"every order, table, hand and pair of decisions ({result})")
+    for turns in (1, 2, 3):
+        m = OvenModel(2, v, turns=turns, decisions=2)
+        a, b = m.runs
+        options = [z3.And(a[t].order >= 0, z3.Not(a[t].baked), b[t].baked,
+                          *[z3.And(a[u].decision.named == b[u].decision.named,
+                                   a[u].decision.complete == b[u].decision.complete)
+                            for u in range(turns) if u != t])
+                   for t in range(turns)]
+        _result, zm = _check([*m.constraints, z3.Or(options)])
+        if zm is not None:
+            break
+    run = m.read(zm)
+    n = next(i for i, (x, y) in enumerate(zip(run.runs[0], run.runs[1], strict=True))
+             if x["baked"] != y["baked"])
+    order = [o for _k, _c, o in run.turns if o][n]
+
+    def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
+        baked = run.runs[r][n]["baked"]
+        event = {"event": "baked", "order": order} if baked else \
+            {"event": "failed", "rule": "oven.complete_from_hand", "order": order}
+        return expect_events(played, [event])
+
+    doc = oven_doc(query, answer, run, "An owner who could complete an order declines",
+                   f"{order} falls short on the table; its owner holds the missing cards and "
+                   "may complete it (run complete) or decline (run decline), and then it fails.",
+                   ["oven.complete_from_hand", "oven.fail"], expects,
+                   runs=["decline", "complete"])
+    return Verdict("sat", witness=doc, detail=f"{order}")
+
+
+IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
+    "Q01-minimale-impossible": q01_minimale_impossible,
+    "Q02-minimale-tie-decides": q02_minimale_tie_decides,
+    "Q03-bombastica-round-one": q03_bombastica_round_one,
+    "Q04-all-orders-delivered": q04_all_orders_delivered,
+    "Q05-most-pizzas-one-opening": q05_most_pizzas,
+    "Q06-supply-only-mamma-mia": q06_supply_only_mamma_mia,
+    "Q07-round-forever": q07_round_forever,
+    "Q08-tie-survives-tie-break": q08_tie_survives,
+    "Q09-hand-above-seven": q09_hand_above_seven,
+    "Q10-opening-without-holder": q10_opening_without_holder,
+    "Q11-mamma-mia-last-card": q11_mamma_mia_last_card,
+    "Q12-monotoni-absent-kind": q12_monotoni_absent_kind,
+    "Q13-bombastica-short-table": q13_bombastica_short_table,
+    "Q14-bombastica-leaves-cards": q14_bombastica_leaves_cards,
+    "Q15-completion-declined": q15_completion_declined,
+}
+
+
+# ------------------------------------------------------------------------ running
+
+
+def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str]:
+    """Run a witness scenario in the reference, through its YAML text exactly as it
+    would be written: (every run passed, the first failure)."""
+    text = dump_scenario(doc)
+    loaded = load_bytes(text.encode("utf-8"), file)
+    scenario = parse_scenario(loaded)
+    for result in run_scenario(scenario):
+        if not result.passed:
+            return False, f"run {result.run}, step {result.step}: {result.failure}"
+    return True, ""
+
+
+def fresh_context() -> None:
+    """Start z3's default context afresh. The solver's choices depend on the terms
+    created before, so every answer builds its terms in a context of its own (and the
+    cached facts of :func:`first_round_can_end` are computed in contexts of their own):
+    a witness is then the same whatever ran before it, in one process or another."""
+    z3.z3._main_ctx = None  # z3 makes a new default context when next asked for one
+
+
+
+def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
+                 root: Path = ROOT, write: bool = False) -> Answer:
+    """Answer one (query, answer) pair; replay and perhaps write its witness."""
+    result = Answer(query["id"], answer["name"], dict(answer.get("variants", {})),
+                    dict(answer["expected"]), answer.get("bound", query.get("bound", "")).strip(),
+                    query["method"])
+    implementation = IMPLEMENTATIONS.get(query["id"])
+    fresh_context()
+    started = time.perf_counter()
+    if implementation is None:
+        result.detail = "not implemented"
+        return result
+    try:
+        verdict = implementation(query, answer)
+    except Disagreement as exc:
+        result.verdict = "sat"
+        result.reference = "disagrees"
+        result.reference_detail = str(exc)
+        result.seconds = time.perf_counter() - started
+        return result
+    result.seconds = time.perf_counter() - started
+    result.verdict, result.value, result.detail = verdict.verdict, verdict.value, verdict.detail
+    if verdict.witness is not None:
+        doc = verdict.witness
+        result.scenario = doc
+        file = f"{WITNESS_DIR}/{doc['id']}.yaml"
+        passed, failure = reference_replay(doc, file)
+        result.reference = "agrees" if passed else "disagrees"
+        result.reference_detail = failure
+        if not passed:
+            file = f"{DISAGREEMENT_DIR}/{doc['id']}.yaml"
+        result.witness_file = file
+        if write:
+            from .witness import write_scenario
+
+            write_scenario(root / file, doc)
+    return result
+
+
+def run_query(query: Mapping[str, Any], *, write_witnesses: bool = False,
+              root: Path = ROOT, answers: Sequence[str] | None = None,
+              include_slow: bool = True) -> QueryResult:
+    """Answer one query (the answers named, all by default; without ``include_slow``
+    those marked ``slow`` are left out)."""
+    started = time.perf_counter()
+    done = [answer_query(query, a, root=root, write=write_witnesses) for a in query["answers"]
+            if (answers is None or a["name"] in answers)
+            and (include_slow or not a.get("slow"))]
+    return QueryResult(query["id"], " ".join(query["question"].split()), list(query["rules"]),
+                       done, time.perf_counter() - started)
+
+
+def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = False,
+                  root: Path = ROOT, include_slow: bool = True) -> list[QueryResult]:
+    """Answer the queries named (all by default), in catalogue order; without
+    ``include_slow`` the answers marked ``slow`` in the catalogue are left out (a query
+    left with none is left out too)."""
+    catalogue = load_catalogue()
+    if ids:
+        known = {q["id"] for q in catalogue}
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise KeyError(f"no query {', '.join(unknown)}")
+    results = [run_query(q, write_witnesses=write_witnesses, root=root,
+                         include_slow=include_slow)
+               for q in catalogue if not ids or q["id"] in ids]
+    return [r for r in results if r.answers]
+
+
+__all__ = ["IMPLEMENTATIONS", "Answer", "QueryResult", "Verdict", "answer_query",
+           "load_catalogue", "reference_replay", "run_catalogue", "run_query", "search_game"]

@@ -1,0 +1,361 @@
+"""From a z3 model of :mod:`.game_model` to a game the reference implementation plays.
+
+:func:`decode` reads a run out of a model: the starting hands, every shuffle (rebuilt
+from what the run draws: the cards in the order they come off the pile, then the rest)
+and the decisions of every step. :func:`replay` then drives the reference with them,
+asking the model only where the reference asks a decision, and checks at every turn
+and at every opening that the reference is where the model says it is. Any difference
+raises :class:`Disagreement`, naming the step: either the encoding or the reference is
+wrong, and the caller must find out which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from ..actions import (
+    Action,
+    Complete,
+    Decline,
+    Draw,
+    NameKind,
+    NoOrder,
+    Pass,
+    PlaceOrder,
+    Play,
+    Shuffle,
+    format_action,
+)
+from ..events import Event, format_event
+from ..game import apply, chance_pile, is_chance, new_game
+from ..state import GameConfig, GameState, make_config
+from ..vocabulary import KINDS, MAMMA_MIA, ORDERS_OF, STARTING_INGREDIENTS, counts_of
+from .game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
+from .num import truth, value
+from .oven_rules import NK, NO_KIND
+
+
+class Disagreement(Exception):
+    """The reference and the encoding part ways: ``step`` is the model step, ``detail``
+    what differs."""
+
+    def __init__(self, message: str, *, step: int | None = None, actions: list[Any] | None = None):
+        super().__init__(message)
+        self.step = step
+        self.actions = actions or []
+
+
+@dataclass
+class TurnChoice:
+    step: int
+    round: int
+    seat: int
+    kind: str | None
+    count: int
+    order: str | None
+    source: str
+    number: int | None
+    drawn: tuple[int, ...]
+    mm_pop: bool
+    mm_last: bool
+    picks: tuple[str, ...]
+
+
+@dataclass
+class RevealChoice:
+    step: int
+    round: int
+    seat: int
+    order: str | None
+    named: str | None
+    complete: bool
+    take: tuple[int, ...]
+    baked: bool
+    from_hand: tuple[int, ...]
+
+
+@dataclass
+class Trace:
+    """A run read from a model: everything needed to replay it."""
+
+    model: GameModel
+    zmodel: z3.ModelRef
+    hands: list[tuple[int, ...]]
+    first_orders: list[str]
+    steps: list[TurnChoice | RevealChoice | None]
+    supplies: list[list[str]]       # each round's supply, top first (as shuffled)
+    waiters: list[list[str]]        # each seat's waiter shuffle (top first)
+
+    def v(self, term: Any) -> int:
+        return value(self.zmodel, term)
+
+    def b(self, term: Any) -> bool:
+        return truth(self.zmodel, term)
+
+    def config(self) -> GameConfig:
+        m = self.model
+        return make_config(m.n, colours=m.colours, first_player=m.first, variants=m.v)
+
+
+def _cards(counts: tuple[int, ...] | list[int]) -> list[str]:
+    return [kind for kind, n in zip(KINDS, counts, strict=True) for _ in range(n)]
+
+
+def decode(m: GameModel, zm: z3.ModelRef) -> Trace:
+    def v(term: Any) -> int:
+        return value(zm, term)
+
+    def b(term: Any) -> bool:
+        return truth(zm, term)
+
+    s0 = m.S[0]
+    hands = [tuple(v(x) for x in s0.hand[p]) for p in range(m.n)]
+    first_orders = []
+    for p in range(m.n):
+        held = [o for o in range(8) if v(s0.loc[p][o]) == HAND]
+        first_orders.append(ORDERS_OF[m.colours[p]][held[0]])
+    steps: list[TurnChoice | RevealChoice | None] = []
+    picked: list[list[str]] = [[] for _ in range(m.n)]
+    supplies: list[list[str]] = []
+    current: list[str] = []
+    for step in m.steps:
+        a = step.sel
+        if step.what == "turn":
+            seat = v(step.facts["who"])
+            colour = m.colours[seat]
+            kind = v(a.kind)
+            order = v(a.order)
+            picks = tuple(ORDERS_OF[colour][o] for o in range(8) if b(a.picks[o]))
+            picked[seat].extend(picks)
+            drawn = tuple(v(x) for x in a.drawn)
+            source = "supply" if v(a.source) == SUPPLY else "waiter"
+            pop, last = b(a.mm_pop), b(a.mm_last)
+            if source == "supply":
+                current += ([MAMMA_MIA] if pop and not last else []) + _cards(drawn) + \
+                    ([MAMMA_MIA] if pop and last else [])
+            steps.append(TurnChoice(
+                step.index, step.round, seat, None if kind == NO else KINDS[kind], v(a.count),
+                None if order == NO else ORDERS_OF[colour][order], source,
+                v(a.number) if m.v["draw_amount"] == "any" else None, drawn, pop, last, picks))
+        elif step.what == "reveal":
+            block = step.facts["block"]
+            seat = v(block.owner)
+            order = v(block.order)
+            d = a.decision
+            named = v(d.named)
+            steps.append(RevealChoice(
+                step.index, step.round, seat,
+                None if order == NO else ORDERS_OF[m.colours[seat]][order],
+                None if named == NO_KIND else KINDS[named], b(d.complete),
+                tuple(v(x) for x in d.take), b(step.facts["baked"]),
+                tuple(v(x) for x in step.facts["from_hand"])))
+        else:
+            steps.append(None)
+            # the round is over: what it never drew lies under what it drew
+            after = m.S[step.before]
+            rest = _cards([v(x) for x in after.supply])
+            if MAMMA_MIA not in current:
+                rest.append(MAMMA_MIA)
+            supplies.append(current + rest)
+            current = []
+    if m.open_last or len(supplies) < m.R:
+        last = m.S[-1]
+        rest = _cards([v(x) for x in last.supply])
+        supplies.append(current + rest + ([MAMMA_MIA] if MAMMA_MIA not in current else []))
+    # the supply of the round after the last modelled one (drawn from by nobody)
+    if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" and m.R < 3:
+        last = m.S[-1]
+        supplies.append(_cards([v(x) for x in last.supply]) + [MAMMA_MIA])
+    waiters = []
+    for p in range(m.n):
+        colour = m.colours[p]
+        order = [first_orders[p]] + picked[p]
+        order += [o for o in ORDERS_OF[colour] if o not in order]
+        waiters.append(order)
+    return Trace(m, zm, hands, first_orders, steps, supplies, waiters)
+
+
+# ----------------------------------------------------------------------- replay
+
+
+@dataclass
+class Played:
+    """One action of the replay, the events it caused and the state after it."""
+
+    action: Action
+    events: tuple[Event, ...]
+    state: GameState
+    model_step: int | None        # the model step the action belongs to (None: chance)
+    reveals: list[int] = field(default_factory=list)   # model reveal steps it resolved
+
+
+@dataclass
+class Replay:
+    trace: Trace
+    played: list[Played]
+
+    @property
+    def actions(self) -> list[Action]:
+        return [p.action for p in self.played]
+
+    def final(self) -> GameState:
+        return self.played[-1].state
+
+    def index_of_reveal(self, step: int) -> int | None:
+        for i, p in enumerate(self.played):
+            if step in p.reveals:
+                return i
+        return None
+
+
+def _deal_order(trace: Trace) -> list[str]:
+    """The ingredient deck: the deal gives one card at a time round the table from the
+    first player (``setup.deal``); the undealt cards follow (the supply is shuffled
+    again after the deal, so their order is immaterial)."""
+    m = trace.model
+    pending = [_cards(h) for h in trace.hands]
+    deck = []
+    seats = [(m.first + i) % m.n for i in range(m.n)]
+    for _ in range(STARTING_INGREDIENTS):
+        for seat in seats:
+            deck.append(pending[seat].pop(0))
+    dealt = counts_of(deck)
+    rest = [m.in_play[k] - dealt[k] for k in range(NK)]
+    return deck + _cards(rest)
+
+
+def replay(trace: Trace) -> Replay:
+    """Play the trace in the reference, checking the model's predictions as it goes."""
+    state = new_game(trace.config())
+    played: list[Played] = []
+    supplies = list(trace.supplies)
+    choices = list(trace.steps)
+    reveal_queue = [c for c in choices if isinstance(c, RevealChoice) and c.order]
+    turn_queue = [c for c in choices if isinstance(c, TurnChoice)]
+    pending_reveal: list[RevealChoice] = []
+
+    def fail(message: str, step: int | None) -> Disagreement:
+        return Disagreement(message, step=step, actions=[format_action(p.action) for p in played])
+
+    def do(action: Action, step: int | None) -> None:
+        nonlocal state
+        from ..errors import IllegalActionError
+
+        try:
+            state, events = apply(state, action)
+        except IllegalActionError as exc:
+            raise fail(f"the reference rejects {format_action(action)}: {exc}", step) from exc
+        entry = Played(action, events, state, step)
+        for e in events:
+            if e.name == "revealed" and e.get("card") in trace_orders:
+                if not reveal_queue:
+                    raise fail(f"the reference reveals {e.get('card')}, the model no order", step)
+                choice = reveal_queue.pop(0)
+                if choice.order != e.get("card"):
+                    raise fail(f"the reference reveals {e.get('card')}, the model "
+                               f"{choice.order}", choice.step)
+                pending_reveal[:] = [choice]
+                entry.reveals.append(choice.step)
+            if e.name in ("baked", "failed"):
+                choice = pending_reveal[0]
+                if (e.name == "baked") != choice.baked:
+                    raise fail(f"{choice.order}: the reference says {e.name}, the model "
+                               f"{'baked' if choice.baked else 'failed'}", choice.step)
+        played.append(entry)
+
+    trace_orders = {o for c in ORDERS_OF.values() for o in c}
+    deck_given = False
+    while True:
+        if is_chance(state):
+            pile, cards = chance_pile(state)
+            if pile == "ingredients":
+                if deck_given:
+                    break
+                deck_given = True
+                do(Shuffle(pile, tuple(_deal_order(trace))), None)
+            elif pile == "supply":
+                if not supplies:
+                    break
+                order = supplies.pop(0)
+                if sorted(order) != sorted(cards):
+                    raise fail(f"supply of round {state.round}: the model has "
+                               f"{sorted(order)}, the reference {sorted(cards)}", None)
+                do(Shuffle(pile, tuple(order)), None)
+            else:
+                seat = state.seat_of(pile.removeprefix("waiter."))
+                do(Shuffle(pile, tuple(trace.waiters[seat])), None)
+            continue
+        if state.phase == "turn":
+            if not turn_queue:
+                break
+            choice = turn_queue.pop(0)
+            if state.current != choice.seat or state.round != choice.round:
+                raise fail(f"the reference has seat {state.current} to play in round "
+                           f"{state.round}, the model seat {choice.seat} in round "
+                           f"{choice.round}", choice.step)
+            do(Pass() if choice.kind is None else Play(choice.kind, choice.count), choice.step)
+            if state.step == "order":
+                do(PlaceOrder(choice.order) if choice.order else NoOrder(), choice.step)
+            elif choice.order:
+                raise fail(f"the reference does not let seat {choice.seat} place "
+                           f"{choice.order}", choice.step)
+            do(Draw(choice.source, choice.number), choice.step)
+            if state.phase == "turn":
+                check_turn(trace, state, choice.step + 1, fail)
+            continue
+        if state.phase == "oven":
+            choice = pending_reveal[0]
+            if state.step == "name_kind":
+                do(NameKind(choice.named), choice.step)
+            elif state.step == "complete":
+                if not choice.baked:
+                    do(Decline(), choice.step)
+                else:
+                    do(Complete(choice.from_hand), choice.step)
+            continue
+        break
+    if turn_queue or reveal_queue:
+        raise fail(f"the reference stopped ({state.phase}) before the model's run ended",
+                   (turn_queue or reveal_queue)[0].step)
+    return Replay(trace, played)
+
+
+def check_turn(trace: Trace, state: GameState, after: int, fail: Any) -> None:
+    """After a turn that did not end the round: the hands, the supply, the Mamma Mia!
+    holder and the quiet count must be those the model predicts."""
+    m = trace.model
+    s = m.S[after]
+    v = trace.v
+    problems = []
+    for p in range(m.n):
+        model_hand = tuple(v(x) for x in s.hand[p])
+        if model_hand != state.hands[p].ingredients:
+            problems.append(f"seat {p} hand {model_hand} vs {state.hands[p].ingredients}")
+        orders = sorted(ORDERS_OF[m.colours[p]][o] for o in range(8) if v(s.loc[p][o]) == HAND)
+        if orders != sorted(state.hands[p].orders):
+            problems.append(f"seat {p} orders {orders} vs {sorted(state.hands[p].orders)}")
+        delivered = sum(v(x) == DELIVERED for x in s.loc[p])
+        if delivered != len(state.delivered[p]):
+            problems.append(f"seat {p} delivered {delivered} vs {len(state.delivered[p])}")
+    supply = tuple(v(x) for x in s.supply)
+    if supply != counts_of(state.supply):
+        problems.append(f"supply {supply} vs {counts_of(state.supply)}")
+    holder = v(s.mm)
+    if (None if holder == -1 else holder) != state.mamma_mia:
+        problems.append(f"Mamma Mia! holder {holder} vs {state.mamma_mia}")
+    if v(s.quiet) != state.quiet_turns or v(s.cur) != state.current:
+        problems.append(f"quiet/current {v(s.quiet)}/{v(s.cur)} vs "
+                        f"{state.quiet_turns}/{state.current}")
+    if problems:
+        raise fail("after the turn: " + "; ".join(problems), after - 1)
+
+
+def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    return [format_event(e) for e in events]
+
+
+__all__ = ["Disagreement", "Played", "Replay", "RevealChoice", "Trace", "TurnChoice",
+           "decode", "events_json", "replay"]

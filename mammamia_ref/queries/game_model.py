@@ -1,0 +1,686 @@
+"""A bounded unrolling of whole turns and rounds in z3 (bounded model checking).
+
+The model keeps the state abstract where the rules allow: hands, the table, the used
+pile, the oven and the supply are counts per kind, and an order card is a pair (seat,
+index of the card in its colour's eight, in manifest order) with a location (waiter,
+hand, oven, delivered, or under the waiter after failing, with the time it failed).
+Chance is part of the run: the solver picks the starting hands (``setup.deal``), the
+first order of each waiter and the orders each later waiter draw turns up
+(``setup.waiter``), and the cards each supply draw turns up, with where the Mamma Mia!
+card lies among them. Any such choice is the effect of one explicit shuffle of each
+pile, which the decoder rebuilds (:mod:`.decode`): the cards in the order the run
+draws them, then whatever was never drawn. (A symbolic card sequence with a pointer
+into it is the literal encoding; it made z3 a hundred times slower.) Every step has a
+fresh state, constrained equal to what the step makes of the state before, and its
+own selector variables, so a model decodes straight into actions.
+
+The unrolling follows a **schedule**: how many turns each round lasts. Round ``r``
+has
+
+- ``schedule[r-1]`` **turn steps**: each is one whole turn of the player to move, with
+  the per-step selectors ``kind``/``count`` (or a pass), ``order`` (an order index, or
+  -1), ``source``/``number`` for the draw and, as chance outcomes, the cards a supply
+  draw turns up, where the Mamma Mia! card lies among them and which orders a waiter
+  draw turns up (``turn.*``, ``mamma_mia.draw``, ``round_end.*``). The round must end
+  exactly with its last turn (supply run out, or a stalled cycle);
+- as many **reveal steps**: reveal step ``j`` turns up the cards that turn ``j`` put in
+  the oven (``oven.open`` reveals a round's cards in the order they were played),
+  sorts its ingredients onto the table and judges its order, if any, with the owner's
+  decisions (:mod:`.oven_rules`);
+- one **transition step**: after the third resolution the game ends
+  (``game_end.three_resolutions``); otherwise the used cards, any supply cards left by
+  a stall and the Mamma Mia! card form the next round's supply
+  (``next_round.supply``), which the holder starts (``next_round.first_player``).
+
+With ``open_last`` the last round of the schedule does not end: its turns are played
+and nothing else (for questions about a round that goes on); with ``end_last`` too, it
+ends with its last turn but is not resolved. A schedule entry of 0
+is a round that ends as it starts (``round_end.last_ingredient`` with a supply holding
+no ingredient card). Since the kind of every step is fixed, the solver only searches
+decisions and chance; the queries search schedules by iterative deepening (shortest
+first rounds first). Leftovers stay on the table
+(``next_round.leftovers_on_table``); under ``next_round.oven`` they would be revealed
+first at the next opening, before any new card, which every order sees the same way
+(dispute D10), so one model serves both values of ``leftovers``.
+
+Not modelled: ``mamma_mia_shuffle=before_deal`` (the Mamma Mia! card always starts in
+the supply here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from ..state import variant_defaults
+from ..vocabulary import COLOURS, COPIES, HAND_LIMIT, ORDERS_OF, STARTING_INGREDIENTS, TRIMMING
+from . import num as N
+from .oven_rules import (
+    NK,
+    NO_KIND,
+    Decision,
+    oven_leftovers,
+    oven_sort,
+    resolve_order,
+    select_order,
+)
+
+TURN, OVEN, OVER = 0, 1, 2
+WAITER, HAND, IN_OVEN, DELIVERED, UNDER = 0, 1, 2, 3, 4
+MM = NK                      # the Mamma Mia! card's code in the supply sequence
+NO = -1                      # no order / pass / Mamma Mia! in the supply
+N_ORDERS = 8
+ROUNDS = 3
+SUPPLY, WAITER_SOURCE = 0, 1
+
+
+def _sel(values: Sequence[Any], index: Any) -> Any:
+    """values[index] for a symbolic index (the last value when out of range); a plain
+    index selects at once."""
+    if isinstance(index, int):
+        return values[index]
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = N.If(index == i, values[i], out)
+    return out
+
+
+def _min(a: Any, b: Any) -> Any:
+    return N.If(a < b, a, b)
+
+
+def _is(a: Any, b: int) -> Any:
+    """a == b, decided at once when ``a`` is a plain int."""
+    return z3.BoolVal(a == b) if isinstance(a, int) else a == b
+
+
+@dataclass
+class State:
+    """The abstract state between two steps."""
+
+    ph: Any
+    cur: Any
+    rnd: Any
+    res: Any
+    hand: list[list[Any]]       # [seat][kind]
+    loc: list[list[Any]]        # [seat][order index]: WAITER, HAND, IN_OVEN, DELIVERED, UNDER
+    pos: list[list[Any]]        # [seat][order index]: when a failed order went under
+    wt: list[Any]               # [seat]: the next such time
+    table: list[Any]
+    used: list[Any]
+    supply: list[Any]           # ingredient cards left in the supply, per kind
+    oven: list[Any]             # ingredient cards in the oven, per kind
+    mm: Any                     # the Mamma Mia! holder, -1 while it is in the supply
+    quiet: Any
+    ovl: Any                    # cards put on the oven this round
+
+    def fields(self) -> list[Any]:
+        flat = [self.ph, self.cur, self.rnd, self.res, self.mm, self.quiet, self.ovl,
+                *self.wt, *self.table, *self.used, *self.supply, *self.oven]
+        for rows in (self.hand, self.loc, self.pos):
+            for row in rows:
+                flat.extend(row)
+        return flat
+
+    def position(self) -> list[Any]:
+        """Everything the state holds: two equal positions within a round, with nothing
+        put on the oven in between (``ovl`` counts the round's cards), are the same game
+        state."""
+        return self.fields()
+
+    def copy(self) -> State:
+        return State(ph=self.ph, cur=self.cur, rnd=self.rnd, res=self.res,
+                     hand=[list(r) for r in self.hand], loc=[list(r) for r in self.loc],
+                     pos=[list(r) for r in self.pos], wt=list(self.wt),
+                     table=list(self.table), used=list(self.used), supply=list(self.supply),
+                     oven=list(self.oven), mm=self.mm, quiet=self.quiet, ovl=self.ovl)
+
+    @staticmethod
+    def fresh(prefix: str, players: int) -> State:
+        def i(name: str) -> Any:
+            return N.Int(f"{prefix}_{name}")
+        return State(
+            ph=i("ph"), cur=i("cur"), rnd=i("rnd"), res=i("res"),
+            hand=[[i(f"hand_{p}_{k}") for k in range(NK)] for p in range(players)],
+            loc=[[i(f"loc_{p}_{o}") for o in range(N_ORDERS)] for p in range(players)],
+            pos=[[i(f"pos_{p}_{o}") for o in range(N_ORDERS)] for p in range(players)],
+            wt=[i(f"wt_{p}") for p in range(players)],
+            table=[i(f"table_{k}") for k in range(NK)], used=[i(f"used_{k}") for k in range(NK)],
+            supply=[i(f"supply_{k}") for k in range(NK)], oven=[i(f"oven_{k}") for k in range(NK)],
+            mm=i("mm"), quiet=i("quiet"),
+            ovl=i("ovl"))
+
+
+@dataclass
+class Selectors:
+    """The decisions (and chance outcomes) of one step."""
+
+    kind: Any        # kind played, -1 for a pass
+    count: Any
+    order: Any       # order index placed, -1 for none
+    source: Any      # 0 supply, 1 waiter
+    number: Any      # cards asked for under draw_amount=any (0 otherwise)
+    drawn: list[Any]  # chance: the ingredient cards a supply draw turns up, per kind
+    mm_pop: Any      # chance: the draw turns up the Mamma Mia! card
+    mm_last: Any     # chance: ... after the draw's ingredient cards (else before them)
+    picks: list[Any]  # chance: the orders a waiter draw turns up from its shuffled part
+    decision: Decision
+
+    @staticmethod
+    def fresh(prefix: str) -> Selectors:
+        def i(name: str) -> Any:
+            return N.Int(f"{prefix}_{name}")
+        return Selectors(i("kind"), i("count"), i("order"), i("source"), i("number"),
+                         [i(f"drawn_{k}") for k in range(NK)], z3.Bool(f"{prefix}_mm_pop"),
+                         z3.Bool(f"{prefix}_mm_last"),
+                         [z3.Bool(f"{prefix}_pick_{o}") for o in range(N_ORDERS)],
+                         Decision.fresh(f"{prefix}_dec"))
+
+    def idle(self) -> Any:
+        """The canonical selectors of a step that decides nothing."""
+        return z3.And(self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
+                      self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
+                      *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks],
+                      self.decision.named == NO_KIND,
+                      z3.Not(self.decision.complete), *[x == 0 for x in self.decision.take])
+
+
+@dataclass
+class Block:
+    """What one turn slot put in the oven: nothing unless ``active``."""
+
+    active: Any
+    kind: Any
+    count: Any
+    order: Any
+    owner: Any
+
+
+@dataclass
+class Step:
+    """Step ``index`` of the unrolling: its kind, round layer and slot, whether it
+    does anything, its selectors and the facts queries read."""
+
+    index: int
+    what: str            # "turn", "reveal" or "transition"
+    round: int
+    slot: int
+    active: Any
+    sel: Selectors
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def before(self) -> int:
+        return self.index
+
+    @property
+    def after(self) -> int:
+        return self.index + 1
+
+
+class GameModel:
+    """A game of ``players`` players under ``variants`` (defaults for the flags not
+    given), from the setup (the solver choosing every shuffle), unrolled along
+    ``schedule`` (turns per round)."""
+
+    def __init__(self, players: int = 2, variants: Mapping[str, str] | None = None, *,
+                 schedule: Sequence[int] = (4,), open_last: bool = False,
+                 end_last: bool = False,
+                 first_player: int = 0, colours: Sequence[str] | None = None,
+                 orders: Mapping[int, Sequence[str]] | None = None,
+                 starts: Sequence[int] | None = None,
+                 plan: Mapping[tuple[int, int], str | None] | None = None,
+                 name: str = "m") -> None:
+        self.n = players
+        self.v = {**variant_defaults(), **(variants or {})}
+        if self.v["mamma_mia_shuffle"] != "after_deal":
+            raise ValueError("the game model covers mamma_mia_shuffle=after_deal only")
+        if not 1 <= len(schedule) <= ROUNDS:
+            raise ValueError(f"a schedule has 1 to {ROUNDS} rounds")
+        self.schedule = tuple(schedule)
+        self.R = len(self.schedule)
+        self.open_last = open_last
+        self.end_last = end_last
+        self.first = first_player
+        self.colours = tuple(colours or COLOURS[:players])
+        self.p = name
+        # search hints for existence questions: who starts each round, and which order
+        # (or none) the turn in slot j of round r places
+        self.fixed_starts = tuple(starts) if starts else None
+        self.plan = dict(plan or {})
+        # the orders each seat may place: a search restriction for existence questions
+        self.allowed: dict[int, tuple[int, ...]] | None = None
+        if orders is not None:
+            self.allowed = {seat: tuple(ORDERS_OF[self.colours[seat]].index(o)
+                                        for o in orders.get(seat, ()))
+                            for seat in range(players)}
+        trimmed = TRIMMING[players] if self.v["trimming"] == "on" else 0
+        self.in_play = [c - trimmed for c in COPIES]
+        self.box = trimmed
+        self.constraints: list[Any] = []
+        self.S: list[State] = []
+        self.steps: list[Step] = []
+        self.starts: list[Any] = []
+        self._build()
+
+    # ------------------------------------------------------------------ unrolling
+
+    def _build(self) -> None:
+        c = self.constraints
+        s = State.fresh(f"{self.p}_s0", self.n)
+        self.S.append(s)
+        c.extend(self.domain(s))
+        c.extend(self.setup(s))
+        for r, turns in enumerate(self.schedule, start=1):
+            open_round = self.open_last and r == self.R
+            if r == 1:
+                start: Any = self.first
+            elif self.fixed_starts:
+                start = self.fixed_starts[r - 1]
+                c.append(s.cur == start)
+            else:
+                start = N.Int(f"{self.p}_start{r}")
+                c.append(start == s.cur)
+            self.starts.append(start)
+            blocks: list[Block] = []
+            for j in range(turns):
+                who = (start + j) % self.n if isinstance(start, int) else \
+                    _sel([(first + j) % self.n for first in range(self.n)], start)
+                ends = z3.BoolVal(j == turns - 1 and (not open_round or self.end_last))
+                s = self._add("turn", r, j, s, blocks, who=who, ends=ends)
+            if open_round:
+                break
+            for j in range(turns):
+                s = self._add("reveal", r, j, s, blocks)
+            s = self._add("transition", r, 0, s, blocks)
+            if r < ROUNDS and self.steps[-1].facts:
+                at_once = self.steps[-1].facts["ends_at_once"]
+                later = self.schedule[r] if r < self.R else None
+                if later == 0:
+                    c.append(at_once)
+                elif later is not None:
+                    c.append(z3.Not(at_once))
+
+    def _add(self, what: str, r: int, j: int, s: State, blocks: list[Block], *,
+             who: Any = None, ends: Any = None) -> State:
+        t = len(self.steps)
+        a = Selectors.fresh(f"{self.p}_a{t}")
+        c = self.constraints
+        if what == "turn":
+            new, facts, legal = self.turn(s, a, who)
+            facts["who"] = who
+            if (r, j) in self.plan:
+                wanted = self.plan[r, j]
+                c.append(a.order == (NO if wanted is None else
+                                     ORDERS_OF[self.colours[who]].index(wanted)))
+            c.append(facts["round_end"] == ends)
+            blocks.append(Block(z3.BoolVal(True), a.kind, a.count, a.order, who))
+        elif what == "reveal":
+            new, facts, legal = self.reveal(s, a, blocks[j])
+            facts["block"] = blocks[j]
+        else:
+            new, facts, legal = self.transition(s)
+            c.append(a.idle())
+        c.append(legal)
+        # a fresh state per step, equal to what the step makes of the one before
+        fresh = State.fresh(f"{self.p}_s{t + 1}", self.n)
+        c.extend(x == y for x, y in zip(fresh.fields(), new.fields(), strict=True))
+        self.S.append(fresh)
+        self.steps.append(Step(t, what, r, j, z3.BoolVal(True), a, facts))
+        return fresh
+
+    # --------------------------------------------------------------- constraints
+
+    def domain(self, s: State) -> list[Any]:
+        n = self.n
+        out = [z3.And(s.ph >= TURN, s.ph <= OVER), z3.And(s.cur >= 0, s.cur < n),
+               z3.And(s.rnd >= 1, s.rnd <= ROUNDS), z3.And(s.res >= 0, s.res <= ROUNDS),
+               z3.And(s.mm >= -1, s.mm < n), z3.And(s.quiet >= 0, s.quiet <= n), s.ovl >= 0]
+        for p in range(n):
+            out += [z3.And(x >= 0, x <= top)
+                    for x, top in zip(s.hand[p], self.in_play, strict=True)]
+            out += [z3.And(x >= WAITER, x <= UNDER) for x in s.loc[p]]
+            out += [z3.And(x >= 0, x <= 3 * N_ORDERS) for x in s.pos[p] + [s.wt[p]]]
+        for pile in (s.table, s.used, s.supply, s.oven):
+            out += [z3.And(x >= 0, x <= top) for x, top in zip(pile, self.in_play, strict=True)]
+        out.append(s.ovl <= sum(self.in_play) + N_ORDERS * n)
+        return out
+
+    def setup(self, s: State) -> list[Any]:
+        """``setup.*``: the solver picks the starting hands (6 each, ``setup.deal``) and the
+        order of every waiter, whose top order goes to hand (``setup.waiter``); the rest
+        of the ingredient cards and the Mamma Mia! card form the supply
+        (``setup.supply``); the first player begins (``setup.first_player``)."""
+        n = self.n
+        out = [s.ph == TURN, s.cur == self.first, s.rnd == 1, s.res == 0, s.mm == -1,
+               s.quiet == 0, s.ovl == 0]
+        out += [x == 0 for x in s.table + s.used + s.oven]
+        for k in range(NK):
+            out.append(s.supply[k] == self.in_play[k] - N.Sum([s.hand[p][k] for p in range(n)]))
+        for p in range(n):
+            out.append(N.Sum(s.hand[p]) == STARTING_INGREDIENTS)
+            out.append(N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]]) == 1)
+            out += [z3.Or(x == HAND, x == WAITER) for x in s.loc[p]]
+            out += [x == 0 for x in s.pos[p]]
+            out.append(s.wt[p] == 0)
+        return out
+
+    def well_formed(self, s: State) -> list[Any]:
+        """What the setup establishes and every step preserves, used as the hypothesis
+        of induction proofs: the phase fits the round and the resolution count, an
+        opening has a Mamma Mia! holder, a round in progress has not yet run out
+        (``round_end.*``), a stalled cycle has ended its round (``round_end.stall``),
+        no card is counted twice, and every waiting order has its own place in its
+        waiter's queue."""
+        n = self.n
+        out = [z3.Implies(s.ph == OVEN, s.mm >= 0),
+               z3.Implies(s.ph == TURN, z3.Not(self.run_out(s.supply, s.mm))),
+               s.res == s.rnd - 1 + N.If(s.ph == OVER, 1, 0)]
+        if self.v["stall"] == "cut":
+            out.append(z3.Implies(s.ph == TURN, s.quiet < n))
+        for k in range(NK):   # setup.components: every card is in exactly one place
+            held = N.Sum([s.hand[p][k] for p in range(n)])
+            out.append(held + s.table[k] + s.used[k] + s.supply[k] + s.oven[k] == self.in_play[k])
+        for p in range(n):
+            for o in range(N_ORDERS):
+                waiting = s.loc[p][o] == UNDER
+                out.append(z3.Implies(waiting, s.pos[p][o] < s.wt[p]))
+                for o2 in range(o + 1, N_ORDERS):
+                    out.append(z3.Implies(z3.And(waiting, s.loc[p][o2] == UNDER),
+                                          s.pos[p][o] != s.pos[p][o2]))
+        return out
+
+    def run_out(self, supply: Sequence[Any], mm: Any) -> Any:
+        """Whether a supply holding ``supply`` (and the Mamma Mia! card while ``mm`` is
+        -1) has run out: ``round_end.last_card`` when no card is left,
+        ``round_end.last_ingredient`` when no ingredient card is."""
+        empty = N.Sum(list(supply)) == 0
+        if self.v["round_end"] == "last_card":
+            return z3.And(empty, mm != -1)
+        return empty
+
+    # ------------------------------------------------------------------ the steps
+
+    def turn(self, s: State, a: Selectors, who: Any = None) -> tuple[State, dict[str, Any], Any]:
+        """One whole turn: ``turn.play`` or ``turn.pass``, ``turn.place_order``, the draw
+        (``turn.draw``/``turn.draw_as_played``, ``turn.draw_short``, ``turn.draw_fewer``,
+        ``mamma_mia.draw``), the round's end (``round_end.*``) or ``turn.clockwise``.
+        ``who`` is the player to move when the unrolling knows it (``s.cur`` else).
+        Returns the next state, facts and the legality of the selectors."""
+        v, n = self.v, self.n
+        nx = s.copy()
+        cur = s.cur if who is None else who
+        hand = [_sel([s.hand[p][k] for p in range(n)], cur) for k in range(NK)]
+        locs = [_sel([s.loc[p][o] for p in range(n)], cur) for o in range(N_ORDERS)]
+        in_hand = [x == HAND for x in locs]
+        shuffled = [x == WAITER for x in locs]
+        under = [x == UNDER for x in locs]
+        orders_held = N.Sum([N.If(h, 1, 0) for h in in_hand])
+        ingredients = N.Sum(hand)
+        is_pass = a.kind == NO
+        # turn.play / turn.pass
+        play_ok = N.If(ingredients == 0, z3.And(is_pass, a.count == 0),
+                        z3.And(a.kind >= 0, a.kind < NK, a.count >= 1,
+                               a.count <= _sel(hand, a.kind)))
+        after_play = [hand[k] - N.If(a.kind == k, a.count, 0) for k in range(NK)]
+        # turn.place_order (turn.pass_with_order under pass_order=allowed)
+        may_order = z3.And(orders_held > 0, z3.Or(z3.Not(is_pass),
+                                                  v["pass_order"] == "allowed"))
+        placed = a.order >= 0
+        order_ok = z3.Or(a.order == NO, z3.And(may_order, a.order < N_ORDERS,
+                                               _sel(in_hand, a.order)))
+        allowed = getattr(self, "allowed", None)
+        if allowed is not None:
+            order_ok = z3.And(order_ok, z3.Or(a.order == NO, *[
+                z3.And(_is(cur, seat), a.order == i)
+                for seat, indices in allowed.items() for i in indices]))
+        played = a.count + N.If(placed, 1, 0)
+        size = N.Sum(after_play) + orders_held - N.If(placed, 1, 0)
+        # the draw: turn.draw or turn.draw_as_played; turn.draw_fewer under draw_amount=any
+        if v["refill"] == "as_many_as_played":
+            allowance = played
+        else:
+            allowance = N.If(HAND_LIMIT - size > 0, HAND_LIMIT - size, 0)
+        from_supply = a.source == SUPPLY
+        from_waiter = z3.Not(from_supply)
+        waiting = N.Sum([N.If(x, 1, 0) for x in shuffled])
+        failed = N.Sum([N.If(x, 1, 0) for x in under])
+        left = N.Sum(s.supply)
+        mm_there = s.mm == -1
+        if v["draw_amount"] == "any":
+            there = N.If(from_supply, left + N.If(mm_there, 1, 0), waiting + failed)
+            wanted = a.number
+            draw_ok = z3.And(a.number >= 0, a.number <= allowance, a.number <= there)
+        else:
+            wanted = allowance
+            draw_ok = a.number == 0
+        source_ok = z3.Or(a.source == SUPPLY, a.source == WAITER_SOURCE)
+        # a supply draw: turn.draw_short, mamma_mia.draw, round_end.*
+        got = N.If(from_supply, _min(wanted, left), 0)
+        drawn_ok = z3.And(N.Sum(a.drawn) == got,
+                          *[z3.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
+        after = [x - d for x, d in zip(s.supply, a.drawn, strict=True)]
+        ran_dry = got < wanted   # every ingredient card left was drawn, and more wanted
+        can_meet = z3.And(from_supply, mm_there, wanted > 0)
+        if v["round_end"] == "last_ingredient":
+            # the draw stops with the last ingredient card: a Mamma Mia! card lying under
+            # it is taken by the drawer (round_end.last_ingredient), never drawn after it
+            pop_ok = z3.Implies(z3.Not(can_meet), z3.Not(a.mm_pop))
+            last_ok = z3.Not(a.mm_last)
+        else:
+            # running dry draws the Mamma Mia! card too; otherwise the draw meets it when
+            # it lies above the last card taken (round_end.last_card)
+            pop_ok = N.If(can_meet, z3.Implies(ran_dry, a.mm_pop), z3.Not(a.mm_pop))
+            last_ok = z3.Implies(a.mm_last, z3.And(a.mm_pop, ran_dry))
+        exhausted = z3.And(from_supply, self.run_out(after, N.If(a.mm_pop, cur, s.mm)))
+        mm_taken = z3.And(exhausted, mm_there, z3.Not(a.mm_pop))
+        # a waiter draw: the shuffled orders first (the solver picks which: the waiter's
+        # shuffle), then the failed orders put under it, oldest first (oven.fail)
+        took = N.If(from_waiter, _min(wanted, waiting + failed), 0)
+        took_shuffled = _min(took, waiting)
+        took_under = took - took_shuffled
+        picks_ok = z3.And(
+            N.Sum([N.If(z3.And(x, w), 1, 0) for x, w in zip(a.picks, shuffled, strict=True)])
+            == took_shuffled,
+            N.Sum([N.If(z3.And(x, u), 1, 0) for x, u in zip(a.picks, under, strict=True)])
+            == took_under,
+            *[z3.Implies(x, z3.Or(w, u))
+              for x, w, u in zip(a.picks, shuffled, under, strict=True)])
+        if self.R != 1:   # failed orders come back oldest first; only after an opening
+            mine = [_sel([s.pos[p][o] for p in range(n)], cur) for o in range(N_ORDERS)]
+            picks_ok = z3.And(picks_ok, *[
+                z3.Implies(z3.And(a.picks[o], under[o], z3.Not(a.picks[o2]), under[o2]),
+                           mine[o] < mine[o2])
+                for o in range(N_ORDERS) for o2 in range(N_ORDERS) if o != o2])
+        else:
+            picks_ok = z3.And(picks_ok, *[z3.Not(u) for u in under])
+        moved = N.If(from_supply, got + N.If(a.mm_pop, 1, 0), took)
+        quiet_turn = z3.And(played == 0, moved == 0)
+        quiet = N.If(quiet_turn, _min(s.quiet + 1, n), 0)
+        stall = z3.And(z3.Not(exhausted), quiet >= n) if v["stall"] == "cut" \
+            else z3.BoolVal(False)
+        round_end = z3.Or(exhausted, stall)
+        following = (cur + 1) % n if isinstance(cur, int) else N.If(cur == n - 1, 0, cur + 1)
+        holder = N.If(z3.Or(a.mm_pop, mm_taken), cur,
+                       N.If(z3.And(stall, mm_there), following, s.mm))
+        for p in range(n):
+            me = _is(cur, p)
+            for k in range(NK):
+                nx.hand[p][k] = N.If(me, after_play[k] + a.drawn[k], s.hand[p][k])
+            for o in range(N_ORDERS):
+                nx.loc[p][o] = N.If(z3.And(me, placed, a.order == o), IN_OVEN,
+                                    N.If(z3.And(me, a.picks[o]), HAND, s.loc[p][o]))
+        nx.supply = after
+        nx.oven = [s.oven[k] + N.If(a.kind == k, a.count, 0) for k in range(NK)]
+        nx.mm = holder
+        nx.quiet = quiet
+        nx.ph = N.If(round_end, OVEN, TURN)
+        nx.cur = N.If(round_end, holder, following)
+        nx.ovl = s.ovl + played
+        legal = z3.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
+                       picks_ok, s.cur == cur,
+                       z3.Implies(from_waiter, z3.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
+        facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted,
+                 "held_after": orders_held - N.If(placed, 1, 0) + took, "took": took,
+                 "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
+                 "mm_drawn": a.mm_pop, "mm_taken": mm_taken, "played": played,
+                 "moved": moved, "mm_last_card": z3.And(exhausted, a.mm_pop, a.mm_last)}
+        return nx, facts, legal
+
+    def reveal(self, s: State, a: Selectors, block: Block,
+               contract: Any = None) -> tuple[State, dict[str, Any], Any]:
+        """``oven.open``: the cards of one turn are revealed; its ingredients go to the
+        table (``oven.sort``) and its order is judged (:func:`.oven_rules.resolve_order`);
+        a baked order is delivered, a failed one goes under its owner's waiter
+        (``oven.fail``), unused cards stay (``oven.leftovers``). With ``contract`` (a
+        function of the table and the hand), the order's outcome is any that the
+        contract allows instead (for induction proofs; see :mod:`.proofs`)."""
+        n = self.n
+        nx = s.copy()
+        table = oven_sort(s.table, block.kind, block.count)
+        nx.oven = [s.oven[k] - N.If(block.kind == k, block.count, 0) for k in range(NK)]
+        has_order = block.order >= 0
+        hand = [_sel([s.hand[p][k] for p in range(n)], block.owner) for k in range(NK)]
+        if contract is None:
+            order = select_order(self.colours, block.owner, block.order,
+                                 getattr(self, "allowed", None))
+            out = resolve_order(table, hand, order, a.decision, self.v)
+        else:
+            out = contract(table, hand)
+        baked = z3.And(has_order, out.baked)
+        from_table = [N.If(has_order, x, 0) for x in out.from_table]
+        from_hand = [N.If(has_order, x, 0) for x in out.from_hand]
+        nx.table = oven_leftovers(table, from_table)
+        nx.used = [s.used[k] + from_table[k] + from_hand[k] for k in range(NK)]
+        for p in range(n):
+            mine = z3.And(has_order, _is(block.owner, p))
+            for k in range(NK):
+                nx.hand[p][k] = N.If(mine, s.hand[p][k] - from_hand[k], s.hand[p][k])
+            for o in range(N_ORDERS):
+                this = z3.And(mine, block.order == o)
+                nx.loc[p][o] = N.If(this, N.If(baked, DELIVERED, UNDER), s.loc[p][o])
+                nx.pos[p][o] = N.If(z3.And(this, z3.Not(baked)), s.wt[p], s.pos[p][o])
+            nx.wt[p] = N.If(z3.And(mine, z3.Not(baked)), s.wt[p] + 1, s.wt[p])
+        canonical = z3.And(a.decision.named == NO_KIND, z3.Not(a.decision.complete),
+                           *[x == 0 for x in a.decision.take])
+        sel_idle = z3.And(a.kind == NO, a.count == 0, a.order == NO, a.source == 0,
+                          a.number == 0, z3.Not(a.mm_pop), z3.Not(a.mm_last),
+                          *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
+        legal = z3.And(sel_idle, N.If(has_order, out.legal, canonical))
+        facts = {"baked": baked, "has_order": has_order, "owner": block.owner,
+                 "order": block.order, "table": table, "outcome": out,
+                 "from_table": from_table, "from_hand": from_hand}
+        return nx, facts, legal
+
+    def transition(self, s: State) -> tuple[State, dict[str, Any], Any]:
+        """The resolution is over. ``game_end.three_resolutions`` after the third;
+        otherwise ``next_round.supply`` (used cards, supply cards a stall left, the Mamma
+        Mia! card) and ``next_round.first_player``; under ``round_end.last_ingredient`` a
+        supply without ingredients ends the new round at once, its Mamma Mia! card going
+        to the starting player."""
+        nx = s.copy()
+        res = s.res + 1
+        final = res >= ROUNDS
+        supply = [s.used[k] + s.supply[k] for k in range(NK)]
+        at_once = z3.And(z3.BoolVal(self.v["round_end"] == "last_ingredient"),
+                         N.Sum(supply) == 0, z3.Not(final))
+        nx.res = res
+        nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
+        nx.rnd = N.If(final, s.rnd, s.rnd + 1)
+        nx.cur = N.If(final, s.cur, s.mm)
+        nx.mm = N.If(z3.Or(final, at_once), s.mm, -1)
+        nx.supply = [N.If(final, s.supply[k], supply[k]) for k in range(NK)]
+        nx.used = [N.If(final, s.used[k], 0) for k in range(NK)]
+        nx.quiet = N.If(final, s.quiet, 0)
+        nx.ovl = N.If(final, s.ovl, 0)
+        return nx, {"final": final, "ends_at_once": at_once}, z3.BoolVal(True)
+
+    # ------------------------------------------------------------------- helpers
+
+    def held_orders(self, s: State, p: int) -> Any:
+        return N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
+
+    def hand_size(self, s: State, p: int) -> Any:
+        return N.Sum(s.hand[p]) + self.held_orders(s, p)
+
+    def delivered(self, s: State, p: int) -> Any:
+        return N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]])
+
+    def of(self, what: str) -> list[Step]:
+        return [step for step in self.steps if step.what == what]
+
+    def solver(self) -> z3.Solver:
+        solver = z3.Solver()
+        solver.add(self.constraints)
+        return solver
+
+
+def stub(players: int, variants: Mapping[str, str], name: str = "free") -> GameModel:
+    """A model with no unrolling: its rules and helpers, for one-step statements."""
+    model = GameModel.__new__(GameModel)
+    model.n, model.v = players, {**variant_defaults(), **variants}
+    model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
+    model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
+    model.fixed_starts, model.plan = None, {}
+    trimmed = TRIMMING[players] if model.v["trimming"] == "on" else 0
+    model.in_play = [c - trimmed for c in COPIES]
+    model.box, model.constraints, model.S, model.steps, model.starts = trimmed, [], [], [], []
+    return model
+
+
+def setup_state(players: int, variants: Mapping[str, str],
+                name: str = "init") -> tuple[GameModel, State, list[Any]]:
+    """The state after the setup, the solver choosing the shuffles (base case of
+    induction proofs)."""
+    model = stub(players, variants, name)
+    s = State.fresh(f"{name}_s", players)
+    return model, s, model.domain(s) + model.setup(s)
+
+
+def free_step(players: int, variants: Mapping[str, str], what: str, name: str = "free",
+              contract: Any = None, who: int | None = None
+              ) -> tuple[GameModel, State, State, dict[str, Any], list[Any]]:
+    """One step of kind ``what`` ("turn", "reveal" or "transition") from an arbitrary
+    well-formed state (and, for a reveal, an arbitrary turn's cards): the transition
+    relation that induction proofs quantify over (a turn of seat ``who``, if given).
+    Returns the model (for its helpers),
+    the states before and after, the step's facts and the constraints."""
+    model = stub(players, variants, name)
+    s = State.fresh(f"{name}_before", players)
+    a = Selectors.fresh(f"{name}_a")
+    constraints = model.domain(s) + model.well_formed(s)
+    if what == "turn":
+        active = s.ph == TURN
+        new, facts, legal = model.turn(s, a, who)
+    elif what == "reveal":
+        i = N.Int
+        block = Block(z3.BoolVal(True), i(f"{name}_bk"), i(f"{name}_bc"), i(f"{name}_bo"),
+                      i(f"{name}_bw"))
+        constraints.append(z3.And(block.kind >= NO, block.kind < NK, block.count >= 0,
+                                  (block.kind == NO) == (block.count == 0), block.order >= NO,
+                                  block.order < N_ORDERS, block.owner >= 0,
+                                  block.owner < players))
+        # an order revealed is one its owner placed: it lies in the oven; so do the
+        # ingredient cards revealed
+        for p in range(players):
+            for o in range(N_ORDERS):
+                constraints.append(z3.Implies(z3.And(block.owner == p, block.order == o),
+                                              s.loc[p][o] == IN_OVEN))
+        constraints += [z3.Implies(block.kind == k, block.count <= s.oven[k]) for k in range(NK)]
+        active = s.ph == OVEN
+        new, facts, legal = model.reveal(s, a, block, contract)
+    else:
+        # the oven is empty: every card in it has been revealed
+        constraints += [x == 0 for x in s.oven]
+        constraints += [x != IN_OVEN for row in s.loc for x in row]
+        active = s.ph == OVEN
+        new, facts, legal = model.transition(s)
+    facts["selectors"] = a
+    after = State.fresh(f"{name}_after", players)
+    constraints += [active, legal]
+    constraints += [x == y for x, y in zip(after.fields(), new.fields(), strict=True)]
+    constraints += model.domain(after)
+    return model, s, after, facts, constraints

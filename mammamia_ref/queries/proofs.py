@@ -1,0 +1,197 @@
+"""Statements proved for games of every length: invariants by induction over the
+transition relation of :mod:`.game_model`, and a ranking function for termination.
+
+An invariant ``I`` holds in every reachable state when it holds after the setup (base
+case) and every step (a turn, a reveal, a transition) from any state satisfying ``I``
+leads to a state satisfying ``I`` (1-induction). Each proof is a handful of
+unsatisfiability checks, one per case; a failed case returns the counterexample step.
+The invariants are always proved together with the model's well-formedness
+(:meth:`.game_model.GameModel.well_formed`), which must itself be inductive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from ..vocabulary import COLOURS, COPIES, HAND_LIMIT
+from . import num as N
+from .game_model import HAND, TURN, UNDER, WAITER, GameModel, State, free_step, setup_state
+from .oven_rules import NK, Decision, Outcome, resolve_order, select_order
+
+Invariant = Callable[[GameModel, State], list[Any]]
+
+
+@dataclass
+class Proof:
+    holds: bool
+    cases: dict[str, str]          # case -> "unsat" (proved) or "sat" (counterexample)
+    counterexample: str | None = None
+
+
+def _check(constraints: list[Any]) -> tuple[Any, z3.ModelRef | None]:
+    s = z3.Solver()
+    s.add(constraints)
+    result = s.check()
+    return result, (s.model() if result == z3.sat else None)
+
+
+def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invariant, *,
+                    counts: bool = False) -> Proof:
+    """1-induction of ``well_formed ∧ invariant`` over every kind of step; with
+    ``counts``, the turn case first proves the counting lemmas of :func:`_turn_lemmas`
+    (for invariants about the number of cards in hands)."""
+    cases: dict[str, str] = {}
+
+    def full(model: GameModel, s: State) -> Any:
+        return z3.And(*model.well_formed(s), *invariant(model, s))
+
+    model, s, constraints = setup_state(players, variants)
+    result, _ = _check(constraints + [z3.Not(full(model, s))])
+    cases["setup"] = str(result)
+    lemma = prove_oven_contract(variants)
+    cases["oven contract"] = "unsat" if lemma.holds else "sat"
+    for what in ("turn", "reveal", "transition"):
+        # A turn's rules never look at the seat's colour: seat 0's turn stands for every
+        # seat's (the state is arbitrary, so relabelling the seats maps one case onto
+        # another).
+        model, before, after, facts, constraints = free_step(
+            players, variants, what, f"i_{what}", contract=oven_contract,
+            who=0 if what == "turn" else None)
+        if what == "turn" and counts:
+            constraints = constraints + _turn_lemmas(model, before, after, facts, constraints,
+                                                     cases)
+        result, zm = _check(constraints + invariant(model, before) + [z3.Not(full(model, after))])
+        cases[what] = str(result)
+        if zm is not None:
+            return Proof(False, cases, f"a {what} step breaks the invariant")
+    holds = all(v == "unsat" for v in cases.values())
+    return Proof(holds, cases, None if holds else "the setup breaks the invariant")
+
+
+def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str, Any],
+                 constraints: list[Any], cases: dict[str, str]) -> list[Any]:
+    """Lemmas about seat 0's turn, each proved here (from the turn's constraints and the
+    lemmas before it) before it is used: order by order, an order is in hand after the
+    turn if it was and was not placed, or if it was drawn; as many orders are drawn as
+    the draw takes; so the orders and then the whole hand after the turn, counted card
+    by card, are what the turn's arithmetic says. Proving the count in these steps spares
+    the solver a counting argument it finds slow."""
+    a = facts["selectors"]
+    held_after = N.Sum([N.If(x == HAND, 1, 0) for x in after.loc[0]])
+    picks = N.Sum([N.If(p, 1, 0) for p in a.picks])
+    per_order = []
+    for o in range(8):
+        was = N.If(before.loc[0][o] == HAND, 1, 0)
+        now = N.If(after.loc[0][o] == HAND, 1, 0)
+        pick = N.If(a.picks[o], 1, 0)
+        per_order.append(now == was - N.If(a.order == o, 1, 0) + pick)
+        per_order.append(pick == N.If(z3.And(a.picks[o], before.loc[0][o] == WAITER), 1, 0)
+                         + N.If(z3.And(a.picks[o], before.loc[0][o] == UNDER), 1, 0))
+    per_order.append(N.Sum([N.If(a.order == o, 1, 0) for o in range(8)])
+                     == N.If(a.order >= 0, 1, 0))
+    steps = [("each order", per_order),
+             ("orders drawn", [picks == facts["took"]]),
+             ("orders held", [held_after == facts["held_after"]]),
+             ("hand count", [model.hand_size(after, 0)
+                             == facts["ingredients_after"] + facts["held_after"]])]
+    known: list[Any] = []
+    base = constraints + model.well_formed(before)
+    for name, lemma in steps:
+        result, _ = _check(base + known + [z3.Not(z3.And(lemma))])
+        cases[f"turn lemma: {name}"] = str(result)
+        if result != z3.unsat:
+            raise AssertionError(f"the turn lemma '{name}' does not hold")
+        known += lemma
+    return known
+
+
+def hand_limit(model: GameModel, s: State) -> list[Any]:
+    """No hand holds more than 7 cards (ingredients and orders)."""
+    return [model.hand_size(s, p) <= 7 for p in range(model.n)]
+
+
+def holder_at_opening(model: GameModel, s: State) -> list[Any]:
+    """Whenever the oven is being opened, somebody holds the Mamma Mia! card."""
+    from .game_model import OVEN
+
+    return [z3.Implies(s.ph == OVEN, s.mm >= 0)]
+
+
+def measure(model: GameModel, s: State) -> tuple[Any, Any, Any]:
+    """The ranking of a position within a round, compared lexicographically: cards in
+    hands, the supply (the Mamma Mia! card included while there) and the waiters; cards
+    in the supply and the waiters; turns still to go before a cycle of quiet turns."""
+    n = model.n
+    supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
+    waiting = N.Sum([N.If(z3.Or(x == WAITER, x == UNDER), 1, 0)
+                     for p in range(n) for x in s.loc[p]])
+    hands = N.Sum([model.hand_size(s, p) for p in range(n)])
+    return hands + supply + waiting, supply + waiting, n - s.quiet
+
+
+def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
+    """Every turn that does not end its round decreases :func:`measure`; the measure is
+    a tuple of naturals, so no round has infinitely many turns (and a game has at most
+    three rounds, each opening revealing finitely many cards)."""
+    model, before, after, facts, constraints = free_step(players, variants, "turn", "rank",
+                                                         contract=oven_contract, who=0)
+    cases: dict[str, str] = {}
+    constraints = constraints + _turn_lemmas(model, before, after, facts, constraints, cases)
+    a, b = measure(model, before), measure(model, after)
+    decreases = z3.Or(a[0] > b[0], z3.And(a[0] == b[0], a[1] > b[1]),
+                      z3.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
+    natural = z3.And(*[x >= 0 for x in b])
+    result, _ = _check(constraints + model.well_formed(before)
+                       + [after.ph == TURN, z3.Not(z3.And(decreases, natural))])
+    cases["turn"] = str(result)
+    return Proof(result == z3.unsat, cases,
+                 None if result == z3.unsat else "a turn that ends no round keeps the measure")
+
+
+_fresh = iter(range(1 << 30))
+
+
+def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
+    """Any outcome of a revealed order that :func:`prove_oven_contract` allows: cards
+    leave the table and the owner's hand, never more than are there, and none when the
+    order fails. Induction proofs judge a reveal by this contract, proved once for
+    every order, table, hand and decision, instead of by the rules themselves."""
+    i = next(_fresh)
+    baked = z3.Bool(f"contract{i}_baked")
+    from_table = [N.Int(f"contract{i}_table{k}") for k in range(NK)]
+    from_hand = [N.Int(f"contract{i}_hand{k}") for k in range(NK)]
+    legal = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
+                   *[z3.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
+                   z3.Implies(z3.Not(baked), z3.And(*[x == 0 for x in from_table + from_hand])))
+    return Outcome(legal, baked, from_table, from_hand, [], [], [], z3.BoolVal(False))
+
+
+def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
+    """The oven rules (:func:`.oven_rules.resolve_order`) keep :func:`oven_contract` for
+    every order of every colour, every table of up to 13 cards a kind, every hand and
+    every legal decision."""
+    seat, index = N.Int("lemma_seat"), N.Int("lemma_index")
+    table = [N.Int(f"lemma_table{k}") for k in range(NK)]
+    hand = [N.Int(f"lemma_hand{k}") for k in range(NK)]
+    decision = Decision.fresh("lemma")
+    order = select_order(COLOURS, seat, index)
+    out = resolve_order(table, hand, order, decision, {**_defaults(), **variants})
+    domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
+              *[z3.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
+              *[z3.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
+    kept = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
+                  *[z3.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
+                  z3.Implies(z3.Not(out.baked),
+                             z3.And(*[x == 0 for x in out.from_table + out.from_hand])))
+    result, _ = _check(domain + [out.legal, z3.Not(kept)])
+    return Proof(result == z3.unsat, {"oven contract": str(result)})
+
+
+def _defaults() -> dict[str, str]:
+    from ..state import variant_defaults
+
+    return variant_defaults()
