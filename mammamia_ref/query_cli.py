@@ -30,8 +30,8 @@ def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
                      help="write each witness scenario under scenarios/queries/")
     run.add_argument("--quick", action="store_true",
                      help="leave out the answers the catalogue marks slow")
-    docs = actions.add_parser("docs", help="write docs/queries.md from the catalogue")
-    docs.add_argument("-o", "--output", help="file to write (default: docs/queries.md)")
+    docs = actions.add_parser("docs", help="the queries page (Markdown) from the catalogue")
+    docs.add_argument("-o", "--output", help="file to write (default: standard output)")
     return query
 
 
@@ -57,8 +57,8 @@ def run_query_command(args: argparse.Namespace) -> int:
     if args.query_command == "docs":
         from pathlib import Path
 
-        path = write_docs(Path(args.output) if args.output else None)
-        print(f"wrote {path}")
+        text = write_docs(Path(args.output) if args.output else None)
+        print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
         return 0
     known = {q["id"] for q in catalogue}
     unknown = [i for i in args.ids if i not in known]

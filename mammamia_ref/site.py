@@ -1082,43 +1082,24 @@ def _display_path(file: str) -> str:
 
 
 def queries_page(corpus: Corpus) -> str:
-    """The queries register, or a placeholder while ``spec/queries.yaml`` is absent.
-    A module ``mammamia_ref.queries`` with a ``render_markdown()`` function takes over
-    when it exists."""
-    try:
-        from . import queries as query_module  # type: ignore[attr-defined]
-    except ImportError:
-        query_module = None
-    render = getattr(query_module, "render_markdown", None)
-    if callable(render):
-        return str(render())
+    """The queries register (``spec/queries.yaml``), each witness linked to its scenario
+    page, or a placeholder while there is no register."""
+    from .queries.catalogue import ROOT
+    from .queries.docs import Links, render_markdown
+
     doc = corpus.spec.queries_doc
-    out = ["# Queries", "",
-           "Questions about the rules (can this happen? must that?) answered by a solver "
-           "over the reference's rules, each with its verdict under every variant it names "
-           "and witness scenarios where one exists.", ""]
-    entries = doc.get("queries", []) if isinstance(doc, dict) else (doc or [])
-    if not entries:
-        return "\n".join([*out, "*No queries yet: `spec/queries.yaml` does not exist.*", ""])
-    witnesses = [v for v in corpus.scenarios if v.group.split("/")[0] == "queries"]
-    for entry in entries:
-        if not isinstance(entry, dict):
-            continue
-        qid = str(entry.get("id", "?"))
-        out += [f"## {md(qid)}", ""]
-        if entry.get("question"):
-            out += [prose(corpus.spec, "queries.md", entry["question"]), ""]
-        for key in ("variants", "expect", "expected", "verdict", "verdicts"):
-            if key in entry:
-                out += [f"**{key.capitalize()}:**", "", "```json",
-                        json.dumps(entry[key], indent=1, ensure_ascii=False), "```", ""]
-        linked = [v for v in witnesses
-                  if qid.lower() in v.id.lower() or qid in (v.doc.get("tags") or [])
-                  or v.doc.get("query") == qid]
-        if linked:
-            out += ["**Witnesses:** " + ", ".join(scenario_link("queries.md", v)
-                                                   for v in linked), ""]
-    return "\n".join(out) + "\n"
+    if not isinstance(doc, dict) or not doc.get("queries"):
+        return "# Queries\n\n*No queries yet: `spec/queries.yaml` does not exist.*\n"
+    pages = {Path(v.scenario.file).resolve(): v.page for v in corpus.scenarios}
+
+    def witness_page(path: Path) -> str | None:
+        page = pages.get(path.resolve())
+        return rel("queries.md", page) if page else None
+
+    links = Links(rule=lambda rule_id: rule_link(corpus.spec, "queries.md", rule_id),
+                  dispute=lambda d: dispute_link(corpus.spec, "queries.md", d, title=False),
+                  witness=witness_page)
+    return str(render_markdown(doc["queries"], root=ROOT, links=links))
 
 
 # --- the porting guide -------------------------------------------------------------------

@@ -320,16 +320,16 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
         assert browser.errors == [], browser.errors
 
 
-def test_the_queries_page_lists_the_register(fixture_corpus: site.Corpus) -> None:
-    spec = fixture_corpus.spec
-    assert "No queries yet" in site.queries_page(fixture_corpus) or spec.queries_doc
-    queries = {"queries": [{"id": "minimale-can-fail",
-                            "question": "Can oven.minimale fail with cards on the table?",
-                            "variants": {"minimale_lowest": "all_kinds"},
-                            "expected": {"all_kinds": "sat", "eligible_kinds": "unsat"}}]}
-    corpus = site.Corpus(site.Spec(spec.rules_doc, spec.disputes_doc, spec.cards_doc, queries),
-                         fixture_corpus.scenarios, [])
+def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
+    root = Path(__file__).resolve().parents[1]
+    corpus = site.load_corpus([root / "scenarios" / "queries"])
     page = site.queries_page(corpus)
-    assert "## minimale-can-fail" in page
+    assert "## Q01-minimale-impossible" in page
     assert "[`oven.minimale`](rules/oven.md#oven.minimale)" in page
-    assert '"eligible_kinds": "unsat"' in page
+    assert "[D4](disputes/D4.md)" in page
+    witness = next(v for v in corpus.scenarios
+                   if v.scenario.file.endswith("q05-most-pizzas-one-opening.yaml"))
+    assert f"]({witness.page})" in page
+    empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
+                                  corpus.spec.cards_doc, None), [], [])
+    assert "No queries yet" in site.queries_page(empty)

@@ -15,8 +15,8 @@ is run).
 - :mod:`.proofs`: invariants by induction and termination by a ranking function.
 - :mod:`.catalogue`: the questions of ``spec/queries.yaml`` and their implementations;
   :func:`run_catalogue` answers them.
-- :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders
-  ``docs/queries.md``.
+- :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders the
+  queries page of the rules site.
 """
 
 from .catalogue import (
