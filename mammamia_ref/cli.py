@@ -69,9 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench import add_bench_parser
     from .conformance.cli import add_parsers
     from .query_cli import add_query_parser
+    from .simulate_cli import add_simulate_parsers
 
     add_parsers(commands)
     add_bench_parser(commands)
+    add_simulate_parsers(commands)
     query = add_query_parser(commands)
     if query.get_default("handler") is None:
         query.set_defaults(handler=run_query)

@@ -154,6 +154,7 @@ class Corpus:
     spec: Spec
     scenarios: list[ScenarioView]
     load_errors: list[str]
+    impact: dict[str, Any] | None = None  # the dispute-impact sweep (docs/impact/)
 
     def scenarios_citing(self, rule_id: str) -> list[ScenarioView]:
         return [s for s in self.scenarios if rule_id in s.scenario.rules]
@@ -165,8 +166,12 @@ class Corpus:
         return groups
 
 
-def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None) -> Corpus:
-    """Load every scenario under ``scenario_paths`` and play each of its runs."""
+def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None, *,
+                impact: str | Path | None = None) -> Corpus:
+    """Load every scenario under ``scenario_paths`` and play each of its runs, and the
+    dispute-impact sweep at ``impact`` if there is one."""
+    from .impact import load_sweep
+
     spec = spec or Spec.live()
     roots = [Path(p).resolve() for p in scenario_paths if Path(p).exists()]
     missing = [str(p) for p in scenario_paths if not Path(p).exists()]
@@ -182,7 +187,7 @@ def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None) 
         views.append(ScenarioView(scenario, group, page, [play_run(scenario, run, r)
                                                            for r, run in
                                                            enumerate(scenario.runs)]))
-    return Corpus(spec, views, load_errors)
+    return Corpus(spec, views, load_errors, load_sweep(impact) if impact else None)
 
 
 def _group_of(file: Path, roots: Sequence[Path]) -> str:
@@ -809,6 +814,7 @@ def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
     if dispute.get("parameter"):
         out += [f"This dispute is settled by the setup parameter `{dispute['parameter']}`, "
                 "not by a flag.", ""]
+    out += impact_section(corpus, dispute["id"])
     out += ["## Rules", "", "\n".join(
         f"- {rule_link(spec, source, r)} {md(spec.rule_by_id[r]['title'])}"
         if r in spec.rule_by_id else f"- `{r}` (unknown rule)"
@@ -826,6 +832,54 @@ def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
         lines.append(f"- {scenario_link(source, view, title=True)}: {'; '.join(notes)}")
     out += ["\n".join(lines) if lines else "No scenario illustrates this dispute yet.", ""]
     return "\n".join(out)
+
+
+IMPACT_PLOTS = "img/impact"  # under docs/: one PNG per dispute, from `mammamia compare --plots`
+
+
+def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
+    """What each ruling does to play, from the committed sweep: the measures that differ
+    from the default's, with their intervals and p-values, and the dispute's plot."""
+    sweep = corpus.impact
+    found = next((d for d in (sweep or {}).get("disputes", []) if d["dispute"] == dispute_id),
+                 None)
+    if sweep is None or found is None:
+        return []
+    from .compare import LABELS
+
+    source = dispute_page(dispute_id)
+    policies = ", ".join(sorted(set(sweep["policies"])))
+    out = ["## What the ruling does to play", "",
+           f"{sweep['games_per_ruling']:,} games per ruling, {sweep['players']} players, the "
+           f"same seeds (from {sweep['seed']}) under every ruling, policy `{policies}`; other "
+           f"flags at their defaults. Made by `{md(sweep['command'])}` (mammamia "
+           f"{md(sweep['version'])}, {sweep['wall_seconds']:,.0f} s for the whole sweep); the "
+           f"test suite replays the first games of every ruling to check that these figures "
+           f"still describe the code.", ""]
+    by_flag: dict[str, list[dict[str, Any]]] = {}
+    for entry in found["rulings"]:
+        by_flag.setdefault(entry["flag"], []).append(entry)
+    for flag, entries in by_flag.items():
+        default = next(e for e in entries if e["default"])
+        for other in (e for e in entries if not e["default"]):
+            out += [f"`{flag}`: **{md(default['value'])}** (default) against "
+                    f"**{md(other['value'])}**.", "",
+                    f"| Measure | {md(default['value'])} | {md(other['value'])} | "
+                    "Difference (95% interval) | p |", "|---|---|---|---|---|"]
+            for key, diff in other["versus_default"].items():
+                if diff["difference"] is None:
+                    continue
+                low, high = diff["ci95"]
+                strong = "**" if diff["p"] < 0.001 else ""
+                out.append(f"| {md(LABELS[key])} | {default['measures'][key]:.4g} | "
+                           f"{other['measures'][key]:.4g} | {strong}{diff['difference']:+.4f}"
+                           f"{strong} ({low:+.4f} to {high:+.4f}) | {diff['p']:.3g} |")
+            out.append("")
+    out += ["Differences in bold have p < 0.001 (paired over the same seeds; order "
+            "shares as two proportions).", ""]
+    out += [f"![{dispute_id}: measures under each ruling, with 95% intervals]"
+            f"({rel(source, f'{IMPACT_PLOTS}/{dispute_id}.png')})", ""]
+    return out
 
 
 def cards_page(corpus: Corpus) -> str:

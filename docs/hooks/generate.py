@@ -41,7 +41,8 @@ def _scenario_paths(config: Any) -> list[Path]:
 
 def on_config(config: Any) -> Any:
     paths = _scenario_paths(config)
-    corpus = site.load_corpus(paths)
+    sweep = Path(config["docs_dir"]) / "impact" / "sweep-4p.json"
+    corpus = site.load_corpus(paths, impact=sweep if sweep.exists() else None)
     allowed = {k.strip() for k in os.environ.get("MAMMAMIA_SITE_ALLOW", "").split(",")}
     for problem in site.problems(corpus, require_coverage=True):
         if problem.kind in allowed:
