@@ -10,8 +10,9 @@ One run measures, each for a fixed time budget:
 - counting-table (perft) nodes per second over the tables in ``scenarios/perft/``;
 - the scenario suite (load and run every scenario under ``scenarios/``);
 - the conformance protocol's throughput against ``python -m mammamia_ref serve``;
-- each z3 query's solve time and the bounded model checker's deepest bound within a
-  budget, where :mod:`mammamia_ref.queries` offers a runner (see :func:`find_queries`);
+- each z3 query's solve time (every answer of ``spec/queries.yaml``; a quick run only
+  the ``rules`` ones) and the bounded model checker's deepest bound within a time budget,
+  with the time of every bound (:mod:`mammamia_ref.queries.timing`);
 - python-chess (``pip install -e '.[bench]'``): random-play moves per second and perft
   nodes per second from the initial position, so that our figures read as ratios.
 
@@ -305,93 +306,83 @@ def conformance_throughput(budget: float) -> dict[str, Any]:
             "command": "python -m mammamia_ref serve"}
 
 
-# -- z3 queries and the model checker (written elsewhere; found if present) ----------
+# -- z3 queries and the model checker ------------------------------------------------
 
-QUERY_RUNNERS = ("benchmark_queries", "QUERIES", "run_queries", "run_all")
-BMC_RUNNERS = ("bmc_check", "check_bound", "model_check", "bmc")
+# The z3 package is imported when these run, never at module level: `mammamia` builds
+# its parser from this module, and no command should pay for loading z3 it does not use.
+QUICK_QUERY_METHODS = ("rules",)  # a quick run answers only these (seconds in all)
+BMC_BUDGET, QUICK_BMC_BUDGET = 60.0, 3.0  # wall-clock seconds for the model checker
 
 
-def find_queries() -> tuple[Any, Any, str]:
-    """The query runner and the model checker of :mod:`mammamia_ref.queries`, if it
-    offers them, and why not otherwise. Looked for, in the package and its submodules:
-
-    - queries: ``benchmark_queries()`` giving ``(name, zero-argument callable)`` pairs,
-      or a mapping ``QUERIES`` of name to zero-argument callable, or ``run_queries()`` /
-      ``run_all()`` (timed as one);
-    - model checker: ``bmc_check(bound)`` (or ``check_bound``, ``model_check``, ``bmc``),
-      which checks one bound.
-    """
+def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
+                progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Each catalogue answer's time (:func:`mammamia_ref.queries.timing.benchmark_queries`):
+    ``solve_seconds`` is z3's part (and building the witness), ``seconds`` adds the
+    witness's replay in the reference. Wall clock: z3 may use threads of its own."""
     try:
-        import importlib
-        import pkgutil
-
-        package = importlib.import_module("mammamia_ref.queries")
-    except Exception as exc:  # z3 missing, or the package not there: both fine
-        return None, None, f"mammamia_ref.queries cannot be imported ({type(exc).__name__}: " \
-                           f"{exc})"
-    modules = [package]
-    for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
-        with contextlib.suppress(Exception):
-            modules.append(importlib.import_module(f"mammamia_ref.queries.{info.name}"))
-    queries = bmc = None
-    for name in QUERY_RUNNERS:
-        queries = queries or next((getattr(m, name) for m in modules if hasattr(m, name)), None)
-    for name in BMC_RUNNERS:
-        found = next((getattr(m, name) for m in modules if callable(getattr(m, name, None))),
-                     None)
-        bmc = bmc or found
-    why = "" if queries or bmc else ("mammamia_ref.queries exposes no runner (looked for "
-                                     f"{', '.join(QUERY_RUNNERS + BMC_RUNNERS)})")
-    return queries, bmc, why
-
-
-def _query_items(queries: Any) -> list[tuple[str, Callable[[], Any]]]:
-    if isinstance(queries, dict):
-        return [(str(name), getattr(q, "run", q)) for name, q in queries.items()]
-    if callable(queries) and getattr(queries, "__name__", "") == "benchmark_queries":
-        return [(str(name), run) for name, run in queries()]
-    return [(getattr(queries, "__name__", "queries"), queries)]
-
-
-def query_times(queries: Any) -> dict[str, Any]:
-    """Each z3 query's solve time (wall clock: z3 may use threads of its own)."""
-    if queries is None:
-        return {"available": False, "reason": "no query runner"}
-    times = []
-    for name, run in _query_items(queries):
+        from .queries.timing import benchmark_queries
+    except ImportError as exc:  # z3 missing: say so, measure the rest
+        return {"available": False, "reason": f"the queries need z3 ({exc})"}
+    chosen = benchmark_queries(include_slow, methods=methods)
+    every = len(benchmark_queries(True))
+    rows = []
+    for name, run in chosen:
+        if progress:
+            progress(f"z3 query {name}")
         start = time.perf_counter()
         try:
-            outcome = run()
-            error = None
+            answer = run()
         except Exception as exc:  # report, do not abort the benchmark
-            outcome, error = None, f"{type(exc).__name__}: {exc}"
-        times.append({"query": name, "seconds": round(time.perf_counter() - start, 4),
-                      "result": None if outcome is None else str(outcome)[:80], "error": error})
-    return {"available": True, "queries": times}
+            rows.append({"query": name, "seconds": round(time.perf_counter() - start, 3),
+                         "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        rows.append({"query": name, "method": answer.method,
+                     "seconds": round(time.perf_counter() - start, 3),
+                     "solve_seconds": round(answer.seconds, 3), "verdict": answer.verdict,
+                     "value": answer.value, "expected": answer.expected.get("verdict"),
+                     "matches_expected": answer.matches_expected,
+                     "reference": answer.reference, "error": None})
+    return {"available": True, "include_slow": include_slow,
+            "methods": list(methods) if methods is not None else None,
+            "not_run": every - len(chosen), "queries": rows,
+            "total_seconds": round(sum(row["seconds"] for row in rows), 3),
+            "all_as_expected": all(row.get("matches_expected") for row in rows)}
 
 
-def model_checker_depth(bmc: Any, budget: float, max_bound: int = 64) -> dict[str, Any]:
-    """The deepest bound the model checker reaches within ``budget`` seconds: bounds 1,
-    2, ... until the budget is spent (the bound running when it runs out counts only if
-    it finishes within twice the budget)."""
-    if bmc is None:
-        return {"available": False, "reason": "no model checker runner"}
-    bounds, start = [], time.perf_counter()
+def model_checker_depth(budget: float, max_bound: int = 64) -> dict[str, Any]:
+    """The deepest bound the model checker
+    (:func:`mammamia_ref.queries.timing.bmc_check`) reaches within ``budget`` seconds of
+    wall clock, checking bounds 1, 2, ... in turn; the check running when the budget
+    runs out is stopped (z3's timeout) and listed as ``unknown``."""
+    try:
+        from .queries.timing import BMC_PROPERTY, bmc_check
+    except ImportError as exc:
+        return {"available": False, "reason": f"the model checker needs z3 ({exc})"}
+    rows: list[dict[str, Any]] = []
+    deepest, start = 0, time.perf_counter()
     for bound in range(1, max_bound + 1):
-        began = time.perf_counter()
+        left = budget - (time.perf_counter() - start)
+        if left <= 0:
+            break
         try:
-            outcome = bmc(bound)
+            result = bmc_check(bound, timeout=left)
         except Exception as exc:
-            bounds.append({"bound": bound, "error": f"{type(exc).__name__}: {exc}"})
+            rows.append({"bound": bound, "error": f"{type(exc).__name__}: {exc}"})
             break
-        seconds = time.perf_counter() - began
-        bounds.append({"bound": bound, "seconds": round(seconds, 4),
-                       "result": str(outcome)[:80]})
-        if time.perf_counter() - start > budget:
+        rows.append({"bound": bound, "verdict": result.verdict, "holds": result.holds,
+                     "seconds": round(result.seconds, 3),
+                     "build_seconds": round(result.build_seconds, 3),
+                     "solve_seconds": round(result.solve_seconds, 3),
+                     "assertions": result.assertions})
+        if result.verdict == "unknown":
             break
-    done = [b for b in bounds if "seconds" in b and time.perf_counter() - start <= 2 * budget]
-    return {"available": True, "budget_seconds": budget,
-            "deepest_bound": done[-1]["bound"] if done else 0, "bounds": bounds}
+        deepest = bound
+        if result.verdict == "sat":  # broken: deeper bounds have nothing more to say
+            break
+    return {"available": True, "property": BMC_PROPERTY, "budget_seconds": budget,
+            "deepest_bound": deepest,
+            "holds_to_deepest": all(row.get("holds") for row in rows[:deepest]),
+            "seconds": round(time.perf_counter() - start, 3), "bounds": rows}
 
 
 # -- python-chess --------------------------------------------------------------------
@@ -643,16 +634,13 @@ def run_benchmarks(quick: bool = False, jobs: int = 1,
         results["conformance"] = conformance_throughput(1.0 if quick else budget)
     except Exception as exc:  # a machine that cannot start a subprocess: say so
         results["conformance"] = {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
-    say("z3 queries and model checker")
-    queries, bmc, why = find_queries()
-    if quick and (queries or bmc):  # z3 takes its time: only full runs solve
-        skipped = {"available": False, "reason": "found, but not run in a quick run"}
-        results["queries"], results["model_checker"] = dict(skipped), dict(skipped)
-    else:
-        results["queries"] = query_times(queries) if queries else \
-            {"available": False, "reason": why or "no query runner"}
-        results["model_checker"] = model_checker_depth(bmc, 30.0) if bmc else \
-            {"available": False, "reason": why or "no model checker runner"}
+    say("z3 queries")
+    # a quick run answers only the cheapest kind of question; a full run every one
+    results["queries"] = query_times(include_slow=not quick,
+                                     methods=QUICK_QUERY_METHODS if quick else None,
+                                     progress=say)
+    say("bounded model checker")
+    results["model_checker"] = model_checker_depth(QUICK_BMC_BUDGET if quick else BMC_BUDGET)
     say("python-chess")
     results["chess"] = chess_figures(budget * 2, 3 if quick else 4)
     if jobs > 1:
@@ -770,21 +758,7 @@ def format_table(results: dict[str, Any]) -> str:
                      f"`{conformance['command']}`)")
     else:
         lines.append(f"conformance protocol: not available ({conformance.get('reason')})")
-    queries = results.get("queries", {})
-    if queries.get("available"):
-        for item in queries["queries"]:
-            lines.append(f"z3 query {item['query']}: {item['seconds']} s"
-                         + (f" (error: {item['error']})" if item["error"] else ""))
-    else:
-        lines.append(f"z3 queries: not available ({queries.get('reason')})")
-    bmc = results.get("model_checker", {})
-    if bmc.get("available"):
-        per_bound = ", ".join(f"{b['bound']}: {b['seconds']} s" for b in bmc["bounds"]
-                              if "seconds" in b)
-        lines.append(f"model checker: deepest bound {bmc['deepest_bound']} within "
-                     f"{bmc['budget_seconds']} s ({per_bound})")
-    else:
-        lines.append(f"model checker: not available ({bmc.get('reason')})")
+    lines += ["", *format_queries(results), ""]
     if not chess.get("available"):
         lines.append(f"python-chess: not available ({chess.get('reason')})")
     else:
@@ -809,10 +783,47 @@ def format_table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_plot(results: dict[str, Any], path: str | Path) -> Path | None:
-    """A PNG: the model checker's time against bound if it ran, else games per second
-    against the number of processes. None when matplotlib (the bench extra) is missing or
-    there is nothing to plot."""
+def format_queries(results: dict[str, Any]) -> list[str]:
+    """The z3 query times and the model checker's bounds as plain-text rows."""
+    lines = []
+    queries = results.get("queries", {})
+    if queries.get("available"):
+        scope = "every answer" if queries["include_slow"] else "the answers not marked slow"
+        if queries.get("methods"):
+            scope += f" of method {', '.join(queries['methods'])}"
+        lines.append(f"z3 queries ({scope}; {queries['not_run']} not run): "
+                     f"{queries['total_seconds']} s in all")
+        width = max((len(row["query"]) for row in queries["queries"]), default=5)
+        lines.append(f"  {'query':<{width}}  {'verdict':>8}  {'solve s':>8}  {'total s':>8}")
+        for row in queries["queries"]:
+            if row.get("error"):
+                lines.append(f"  {row['query']:<{width}}  error: {row['error']}")
+                continue
+            verdict = row["verdict"] + ("" if row["matches_expected"] else " (unexpected)")
+            lines.append(f"  {row['query']:<{width}}  {verdict:>8}  "
+                         f"{row['solve_seconds']:>8.2f}  {row['seconds']:>8.2f}")
+    else:
+        lines.append(f"z3 queries: not available ({queries.get('reason')})")
+    bmc = results.get("model_checker", {})
+    if bmc.get("available"):
+        lines.append(f"bounded model checker: deepest bound {bmc['deepest_bound']} within "
+                     f"{bmc['budget_seconds']:g} s, checking {bmc['property']}")
+        lines.append(f"  {'bound':>5}  {'verdict':>8}  {'build s':>8}  {'solve s':>8}  "
+                     f"{'total s':>8}")
+        for row in bmc["bounds"]:
+            if "error" in row:
+                lines.append(f"  {row['bound']:>5}  error: {row['error']}")
+                continue
+            note = "  (stopped: budget spent)" if row["verdict"] == "unknown" else ""
+            lines.append(f"  {row['bound']:>5}  {row['verdict']:>8}  {row['build_seconds']:>8.2f}"
+                         f"  {row['solve_seconds']:>8.2f}  {row['seconds']:>8.2f}{note}")
+    else:
+        lines.append(f"bounded model checker: not available ({bmc.get('reason')})")
+    return lines
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on a file-only backend, or None without the bench extra."""
     try:
         import matplotlib
 
@@ -820,33 +831,10 @@ def write_plot(results: dict[str, Any], path: str | Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    bmc = results.get("model_checker", {})
-    rows = results.get("scaling", {}).get("rows", [])
-    figure, axes = plt.subplots(figsize=(6, 3.6), dpi=110)
-    if bmc.get("available") and any("seconds" in b for b in bmc["bounds"]):
-        points = [(b["bound"], b["seconds"]) for b in bmc["bounds"] if "seconds" in b]
-        axes.plot(*zip(*points, strict=True), marker="o")
-        axes.set_xlabel("bound")
-        axes.set_ylabel("seconds")
-        axes.set_yscale("log")
-        axes.set_title("Bounded model checker: time per bound")
-    elif rows:
-        jobs = [row["jobs"] for row in rows]
-        one = rows[0]["games_per_s"]
-        cores = results.get("scaling", {}).get("cpu_count") or max(jobs)
-        axes.plot(jobs, [row["games_per_s"] for row in rows], marker="o", label="measured")
-        axes.plot(jobs, [one * min(n, cores) for n in jobs], linestyle="--",
-                  label=f"linear up to {cores} cores")
-        axes.plot(jobs, [one * row["machine_speedup"] for row in rows], linestyle=":",
-                  marker="x", label="a plain Python loop, run the same way")
-        axes.set_xlabel("processes (--jobs)")
-        axes.set_ylabel("4-player games per second")
-        axes.set_xticks(jobs)
-        axes.legend()
-        axes.set_title("Fast engine: games per second against processes")
-    else:
-        plt.close(figure)
-        return None
+    return plt
+
+
+def _save(plt: Any, figure: Any, axes: Any, path: str | Path) -> Path:
     axes.grid(True, alpha=0.3)
     figure.tight_layout()
     path = Path(path)
@@ -854,6 +842,72 @@ def write_plot(results: dict[str, Any], path: str | Path) -> Path | None:
     figure.savefig(path)
     plt.close(figure)
     return path
+
+
+def write_bmc_plot(results: dict[str, Any], path: str | Path) -> Path | None:
+    """A PNG of the model checker's time against the bound (log scale), the bound the
+    budget stopped drawn apart. None without matplotlib or a finished bound."""
+    plt = _pyplot()
+    bmc = results.get("model_checker", {})
+    done = [row for row in bmc.get("bounds", []) if row.get("verdict") in ("sat", "unsat")]
+    if plt is None or not done:
+        return None
+    from matplotlib import ticker
+
+    figure, axes = plt.subplots(figsize=(6, 3.6), dpi=110)
+    bounds = [row["bound"] for row in done]
+    axes.plot(bounds, [row["seconds"] for row in done], marker="o",
+              label="checked (build + solve)")
+    axes.plot(bounds, [max(row["solve_seconds"], 1e-3) for row in done], marker=".",
+              linestyle=":", label="z3's check alone")
+    stopped = [row for row in bmc["bounds"] if row.get("verdict") == "unknown"]
+    for row in stopped:
+        axes.plot([row["bound"]], [row["seconds"]], marker="x", linestyle="none",
+                  color="tab:red", label=f"bound {row['bound']}: stopped when the "
+                                         f"{bmc['budget_seconds']:g} s budget ran out")
+    axes.set_xlabel("bound (turns unrolled)")
+    axes.set_ylabel("seconds (wall clock)")
+    axes.set_yscale("log")
+    axes.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+    axes.set_xticks([row["bound"] for row in done + stopped])
+    axes.legend(fontsize="small")
+    axes.set_title("Bounded model checker (Q09 bounded): time per bound")
+    return _save(plt, figure, axes, path)
+
+
+def write_jobs_plot(results: dict[str, Any], path: str | Path) -> Path | None:
+    """A PNG of 4-player games per second against the number of processes, beside linear
+    scaling and a plain Python loop run the same way. None without matplotlib or
+    without a ``--jobs`` run."""
+    plt = _pyplot()
+    rows = results.get("scaling", {}).get("rows", [])
+    if plt is None or not rows:
+        return None
+    figure, axes = plt.subplots(figsize=(6, 3.6), dpi=110)
+    jobs = [row["jobs"] for row in rows]
+    one = rows[0]["games_per_s"]
+    cores = results.get("scaling", {}).get("cpu_count") or max(jobs)
+    axes.plot(jobs, [row["games_per_s"] for row in rows], marker="o", label="measured")
+    axes.plot(jobs, [one * min(n, cores) for n in jobs], linestyle="--",
+              label=f"linear up to {cores} cores")
+    axes.plot(jobs, [one * row["machine_speedup"] for row in rows], linestyle=":",
+              marker="x", label="a plain Python loop, run the same way")
+    axes.set_xlabel("processes (--jobs)")
+    axes.set_ylabel("4-player games per second")
+    axes.set_xticks(jobs)
+    axes.legend(fontsize="small")
+    axes.set_title("Fast engine: games per second against processes")
+    return _save(plt, figure, axes, path)
+
+
+PLOTS = {"bench-bmc.png": write_bmc_plot, "bench-jobs.png": write_jobs_plot}
+
+
+def write_plots(results: dict[str, Any], folder: str | Path) -> list[Path]:
+    """Every plot the results allow, into ``folder`` under the names of :data:`PLOTS`
+    (``docs/img`` holds the ones the performance page shows)."""
+    written = [plot(results, Path(folder) / name) for name, plot in PLOTS.items()]
+    return [path for path in written if path is not None]
 
 
 # -- the command ---------------------------------------------------------------------
@@ -864,11 +918,16 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("bench", help="measure the engines' speed, beside "
                                    "python-chess on the same machine")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    parser.add_argument("--quick", action="store_true", help="small budgets: rough figures")
+    parser.add_argument("--quick", action="store_true",
+                        help="small budgets and only the quick z3 queries (method rules): "
+                             "rough figures")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="also run the simulations and the counting in N processes and "
                              "report the scaling")
-    parser.add_argument("--plot", metavar="PNG", help="write a plot (needs matplotlib)")
+    parser.add_argument("--plots", metavar="DIR",
+                        help="write the plots into DIR: bench-bmc.png (the model checker's "
+                             "time per bound) and, with --jobs, bench-jobs.png (needs "
+                             "matplotlib)")
     parser.set_defaults(handler=run_bench_command)
     return parser
 
@@ -887,10 +946,15 @@ def run_bench_command(args: argparse.Namespace) -> int:
     def progress(message: str) -> None:
         print(f"bench: {message}", file=sys.stderr, flush=True)
 
+    if args.plots and _pyplot() is None:
+        print("mammamia: error: --plots needs matplotlib (pip install -e '.[bench]')",
+              file=sys.stderr)
+        return 2
     results = run_benchmarks(quick=args.quick, jobs=args.jobs, progress=progress)
-    if getattr(args, "plot", None):
-        written = write_plot(results, args.plot)
-        results["plot"] = str(written) if written else None
+    if args.plots:
+        results["plots"] = [str(path) for path in write_plots(results, args.plots)]
+        for path in results["plots"]:
+            progress(f"wrote {path}")
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -899,7 +963,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m mammamia_ref.bench`` until ``mammamia bench`` is wired in."""
+    """``python -m mammamia_ref.bench``: the same as ``mammamia bench``."""
     parser = argparse.ArgumentParser(prog="mammamia")
     add_bench_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])

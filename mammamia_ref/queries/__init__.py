@@ -29,6 +29,8 @@ from .catalogue import (
     run_query,
 )
 from .docs import render_markdown, write_docs
+from .timing import BMC_PROPERTY, BmcResult, benchmark_queries, bmc_check
 
-__all__ = ["Answer", "QueryResult", "Verdict", "answer_query", "load_catalogue",
-           "render_markdown", "run_catalogue", "run_query", "write_docs"]
+__all__ = ["BMC_PROPERTY", "Answer", "BmcResult", "QueryResult", "Verdict", "answer_query",
+           "benchmark_queries", "bmc_check", "load_catalogue", "render_markdown",
+           "run_catalogue", "run_query", "write_docs"]
