@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .compare import LABELS, Comparison, compare, disputes_with_flags
+from .compare import LABELS, compare, disputes_with_flags
 from .simulate import Executor
 
 FORMAT = "mammamia-impact/1"
@@ -27,22 +27,31 @@ FORMAT = "mammamia-impact/1"
 def sweep(disputes: Sequence[str], players: int, games: int, *, seed: int = 0,
           policies: Sequence[str] = ("random",), base: Mapping[str, str] | None = None,
           executor: Executor | None = None, progress: bool = False, command: str = "",
-          on_dispute: Callable[[Comparison], None] | None = None) -> dict[str, Any]:
-    """Compare the rulings of each of ``disputes`` (all with flags when empty)."""
+          plots: str | None = None,
+          on_dispute: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Compare the rulings of each of ``disputes`` (all with flags when empty).
+    ``plots`` is where the caller writes the plots (``DIR/D4.png`` ...), recorded so
+    that the rules site can show them."""
     from . import __version__
 
     chosen = list(disputes) or disputes_with_flags()
     start = time.perf_counter()
     comparisons = []
-    for dispute in chosen:
-        found = compare(dispute, players, games, seed=seed, policies=policies, base=base,
-                        executor=executor, progress=progress)
-        if on_dispute is not None:
-            on_dispute(found)
-        comparisons.append(found.as_json())
+    for done, dispute in enumerate(chosen):
+        try:
+            doc = compare(dispute, players, games, seed=seed, policies=policies, base=base,
+                          executor=executor, progress=progress).as_json()
+            if on_dispute is not None:
+                on_dispute(doc)
+        except KeyboardInterrupt:
+            finished = ", ".join(chosen[:done]) or "none"
+            raise KeyboardInterrupt(f"during {dispute}, after {done} of {len(chosen)} "
+                                    f"disputes (finished: {finished}); no sweep file "
+                                    "written") from None
+        comparisons.append(doc)
     return {"format": FORMAT, "command": command, "version": __version__,
             "players": players, "games_per_ruling": games, "seed": seed,
-            "base_variants": dict(base or {}),
+            "base_variants": dict(base or {}), "plots": plots,
             "policies": list(comparisons[0]["policies"]) if comparisons else list(policies),
             "jobs": executor.jobs if executor else 1,
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
@@ -127,12 +136,15 @@ def _value_ci(figures: Mapping[str, Any], key: str) -> tuple[float, tuple[float,
     return float(value), (float(low), float(high))
 
 
-def load_sweep(path: str | Path) -> dict[str, Any] | None:
-    """A sweep document, or None when there is none (the site then says so)."""
+def load_sweep(path: str | Path) -> dict[str, Any]:
+    """One sweep document (its ``file`` added: where it was read from)."""
     target = Path(path)
-    if not target.is_file():
-        return None
     doc = json.loads(target.read_text(encoding="utf-8"))
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"{target}: not a {FORMAT} document")
-    return doc
+    return {**doc, "file": target.name}
+
+
+def load_sweeps(folder: str | Path) -> list[dict[str, Any]]:
+    """Every sweep document in ``folder`` (``docs/impact/``), by file name."""
+    return [load_sweep(p) for p in sorted(Path(folder).glob("*.json"))]

@@ -49,7 +49,7 @@ def run_query_command(args: argparse.Namespace) -> int:
                 print(f"  {answer['name']:<22} {variants or 'defaults':<44} expected {verdict}")
         return 0
     try:
-        from .queries import run_catalogue, write_docs
+        from .queries import write_docs
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: the queries need z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
@@ -66,16 +66,16 @@ def run_query_command(args: argparse.Namespace) -> int:
         print(f"mammamia: error: no query {', '.join(unknown)}; `mammamia query list` "
               "lists them", file=sys.stderr)
         return 2
+    from .verify import answer_interruptibly, z3_interruptible
+
     results = []
-    for query_id in args.ids or [q["id"] for q in catalogue]:
-        found = run_catalogue([query_id], write_witnesses=args.write_witnesses,
-                              include_slow=not getattr(args, "quick", False))
-        if not found:
-            continue
-        result = found[0]
-        results.append(result)
-        if not args.json:
-            print_result(result)
+    with z3_interruptible() as stop:
+        for query_id in args.ids or [q["id"] for q in catalogue]:
+            for found in answer_interruptibly(query_id, stop, write_witnesses=args.write_witnesses,
+                                              include_slow=not getattr(args, "quick", False)):
+                results.append(found)
+                if not args.json:
+                    print_result(found)
     if args.json:
         print(json.dumps([r.as_json() for r in results], indent=2))
     bad = [r for r in results if not r.matches_expected]

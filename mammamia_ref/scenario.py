@@ -22,6 +22,7 @@ from .errors import IllegalActionError, MalformedError, MammamiaError
 from .events import Event, format_event
 from .game import apply, is_over, legal_actions, new_game, to_move, winners
 from .jsonform import STATE_FORMAT, format_state, parse_state, schema_errors
+from .observation import observation
 from .safeyaml import Loaded, YamlInputError, load_file
 from .state import GameState, make_config, variant_defaults
 from .vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, TRIMMING, counts_of
@@ -146,8 +147,14 @@ def parse_scenario(loaded: Loaded) -> Scenario:
 
 
 def _pointed(doc: Any, pointer: str) -> Any:
+    """The value at ``pointer``, or None (keys may hold "/", so a path can lead nowhere)."""
     for part in filter(None, pointer.split("/")):
-        doc = doc[int(part)] if isinstance(doc, list) else doc.get(part)
+        if isinstance(doc, list) and part.isdigit() and int(part) < len(doc):
+            doc = doc[int(part)]
+        elif isinstance(doc, dict):
+            doc = doc.get(part)
+        else:
+            return None
     return doc
 
 
@@ -387,6 +394,8 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
             problems.append(f"legal: {extra} is legal but not expected")
         for missing in sorted(wanted - actual):
             problems.append(f"legal: {missing} is expected but not legal")
+    for item in expect.get("observation", []):
+        problems += observation_diff(state, item)
     if "to_move" in expect:
         seat = to_move(state)
         actual_mover = None if seat is None else state.colour(seat)
@@ -403,6 +412,23 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
             if "winner_rule" in expect and rule != expect["winner_rule"]:
                 problems.append(f"winner_rule: expected {expect['winner_rule']}, got {rule}")
     return problems
+
+
+def observation_diff(state: GameState, item: dict[str, Any]) -> list[str]:
+    """How the observation of ``item["player"]`` (a colour, or null for a spectator)
+    differs from the projection ``item["view"]``, compared like a state projection."""
+    colour = item["player"]
+    name = f"observation[{colour or 'spectator'}]"
+    if colour is not None and colour not in state.config.colours:
+        return [f"{name}: no seat has the colour {colour}"]
+    seat = None if colour is None else state.seat_of(colour)
+    return [f"{name}{p}" for p in project_diff(observation(state, seat).to_json(),
+                                               item["view"], state)]
+
+
+def needs_observation(run: Run) -> bool:
+    """Whether a run checks what a player may know (the protocol's optional feature)."""
+    return any(step.expect.get("observation") for step in run.steps)
 
 
 def _key(action: dict[str, Any]) -> str:

@@ -34,16 +34,21 @@ def run_scenario_command(args: argparse.Namespace) -> int:
             sys.stdout.write(bundle)
         return 1 if errors else 0
     results: list[RunResult] = []
-    for scenario in scenarios:
-        for result in run_scenario(scenario):
-            results.append(result)
-            if args.json:
-                print(json.dumps({"scenario": result.scenario, "run": result.run,
-                                  "file": result.file, "passed": result.passed,
-                                  "step": result.step, "line": result.line,
-                                  "failure": result.failure}))
-            else:
-                print_result(result, trace=args.trace)
+    try:
+        for scenario in scenarios:
+            for result in run_scenario(scenario):
+                results.append(result)
+                if args.json:
+                    print(json.dumps({"scenario": result.scenario, "run": result.run,
+                                      "file": result.file, "passed": result.passed,
+                                      "step": result.step, "line": result.line,
+                                      "failure": result.failure}))
+                else:
+                    print_result(result, trace=args.trace)
+    except KeyboardInterrupt:
+        total = sum(len(scenario.runs) for scenario in scenarios)
+        raise KeyboardInterrupt(f"after {len(results)} of {total} scenario runs; "
+                                f"{sum(r.passed for r in results)} passed") from None
     failed = sum(not r.passed for r in results)
     if not args.json:
         print(f"{len(results) - failed} passed, {failed} failed"

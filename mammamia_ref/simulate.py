@@ -18,7 +18,8 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from typing import Any
 
@@ -198,13 +199,20 @@ class Executor:
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+        self.close(abandon=kind is not None)
 
-    def close(self) -> None:
+    def close(self, *, abandon: bool = False) -> None:
+        """Stop the workers: after the last job, or at once (``abandon``: an error or
+        Ctrl-C, when their work is no longer wanted)."""
         if self._pool is not None:
-            self._pool.close()
-            self._pool.join()
+            if abandon:
+                with _ctrl_c_ignored():  # a second Ctrl-C must not cut the clean-up short
+                    self._pool.terminate()
+                    self._pool.join()
+            else:
+                self._pool.close()
+                self._pool.join()
         if self._client is not None:
             self._client.close()
         if self._cluster is not None:
@@ -241,7 +249,7 @@ class Executor:
 
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            self._pool = context.Pool(self.jobs)
+            self._pool = context.Pool(self.jobs, initializer=_leave_ctrl_c_to_the_parent)
         return self._pool
 
     def _dask_client(self) -> Any:
@@ -256,6 +264,29 @@ class Executor:
                                              processes=True, dashboard_address=None)
             self._client = Client(self._cluster if self._cluster is not None else self.dask)
         return self._client
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
+    the parent, which knows what has finished, stops them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _indexed(item: tuple[int, Job]) -> tuple[int, list[GameStats]]:

@@ -109,19 +109,18 @@ def run_compare(args: argparse.Namespace) -> int:
             return 2
     command = "mammamia " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
-    def shown(found: Any) -> None:
-        doc = found.as_json()
+    def shown(doc: dict[str, Any]) -> None:
         if not args.json:
             print(format_comparison(doc), flush=True)
             print(flush=True)
         if args.plots:
-            plot_comparison(doc, Path(args.plots) / f"{found.dispute}.png")
+            plot_comparison(doc, Path(args.plots) / f"{doc['dispute']}.png")
 
     with _executor(args) as executor:
         doc = sweep(args.disputes, args.players, args.games, seed=args.seed,
                     policies=args.policy or ("random",), base=dict(args.variant),
                     executor=executor, progress=_progress(args), command=command,
-                    on_dispute=shown)
+                    plots=args.plots, on_dispute=shown)
     if args.output:
         write_json_atomically(doc, args.output)
     if args.json:

@@ -154,7 +154,7 @@ class Corpus:
     spec: Spec
     scenarios: list[ScenarioView]
     load_errors: list[str]
-    impact: dict[str, Any] | None = None  # the dispute-impact sweep (docs/impact/)
+    impact: list[dict[str, Any]] = field(default_factory=list)  # sweeps, docs/impact/
 
     def scenarios_citing(self, rule_id: str) -> list[ScenarioView]:
         return [s for s in self.scenarios if rule_id in s.scenario.rules]
@@ -169,8 +169,8 @@ class Corpus:
 def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None, *,
                 impact: str | Path | None = None) -> Corpus:
     """Load every scenario under ``scenario_paths`` and play each of its runs, and the
-    dispute-impact sweep at ``impact`` if there is one."""
-    from .impact import load_sweep
+    dispute-impact sweeps in the folder ``impact``, if given."""
+    from .impact import load_sweeps
 
     spec = spec or Spec.live()
     roots = [Path(p).resolve() for p in scenario_paths if Path(p).exists()]
@@ -187,7 +187,7 @@ def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None, 
         views.append(ScenarioView(scenario, group, page, [play_run(scenario, run, r)
                                                            for r, run in
                                                            enumerate(scenario.runs)]))
-    return Corpus(spec, views, load_errors, load_sweep(impact) if impact else None)
+    return Corpus(spec, views, load_errors, load_sweeps(impact) if impact else [])
 
 
 def _group_of(file: Path, roots: Sequence[Path]) -> str:
@@ -834,28 +834,32 @@ def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-IMPACT_PLOTS = "img/impact"  # under docs/: one PNG per dispute, from `mammamia compare --plots`
-
-
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
-    """What each ruling does to play, from the committed sweep: the measures that differ
-    from the default's, with their intervals and p-values, and the dispute's plot."""
-    sweep = corpus.impact
-    found = next((d for d in (sweep or {}).get("disputes", []) if d["dispute"] == dispute_id),
-                 None)
-    if sweep is None or found is None:
-        return []
+    """What each ruling does to play, from the committed sweeps: the measures compared
+    with the default's, with intervals and p-values, and the dispute's plot."""
+    out = []
+    for sweep in corpus.impact:
+        found = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
+        if found is not None:
+            out += _impact_of(sweep, found)
+    return (["## What the ruling does to play", ""] + out) if out else []
+
+
+def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
     from .compare import LABELS
 
+    dispute_id = found["dispute"]
     source = dispute_page(dispute_id)
-    policies = ", ".join(sorted(set(sweep["policies"])))
-    out = ["## What the ruling does to play", "",
-           f"{sweep['games_per_ruling']:,} games per ruling, {sweep['players']} players, the "
-           f"same seeds (from {sweep['seed']}) under every ruling, policy `{policies}`; other "
-           f"flags at their defaults. Made by `{md(sweep['command'])}` (mammamia "
-           f"{md(sweep['version'])}, {sweep['wall_seconds']:,.0f} s for the whole sweep); the "
-           f"test suite replays the first games of every ruling to check that these figures "
-           f"still describe the code.", ""]
+    policies = ", ".join(f"`{p}`" for p in sorted(set(sweep["policies"])))
+    base = ", ".join(f"`{k}={v}`" for k, v in sweep.get("base_variants", {}).items())
+    out = [f"### {sweep['games_per_ruling']:,} games per ruling, policy {policies}"
+           + (f", with {base}" if base else ""), "",
+           f"{sweep['players']} players, the same seeds (from {sweep['seed']}) under every "
+           f"ruling, the other flags at {'the values above and ' if base else ''}their "
+           f"defaults. Made by `{md(sweep['command'])}` (mammamia {md(sweep['version'])}, "
+           f"{sweep['wall_seconds']:,.0f} s for the whole sweep, file "
+           f"`docs/impact/{md(sweep['file'])}`); the test suite replays the first games of "
+           f"every ruling to check that these figures still describe the code.", ""]
     by_flag: dict[str, list[dict[str, Any]]] = {}
     for entry in found["rulings"]:
         by_flag.setdefault(entry["flag"], []).append(entry)
@@ -877,8 +881,11 @@ def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
             out.append("")
     out += ["Differences in bold have p < 0.001 (paired over the same seeds; order "
             "shares as two proportions).", ""]
-    out += [f"![{dispute_id}: measures under each ruling, with 95% intervals]"
-            f"({rel(source, f'{IMPACT_PLOTS}/{dispute_id}.png')})", ""]
+    plots = str(sweep.get("plots") or "")
+    if plots.startswith("docs/"):
+        image = posixpath.join(plots.removeprefix("docs/"), f"{dispute_id}.png")
+        out += [f"![{dispute_id}: measures under each ruling, with 95% intervals]"
+                f"({rel(source, image)})", ""]
     return out
 
 

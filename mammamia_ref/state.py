@@ -91,7 +91,8 @@ def make_config(players: int, *, colours: tuple[str, ...] | None = None, first_p
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise VariantError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     chosen = tuple(colours) if colours is not None else COLOURS[:players]
-    if len(chosen) != players or len(set(chosen)) != players or set(chosen) - set(COLOURS):
+    if len(chosen) != players or not all(isinstance(c, str) for c in chosen) \
+            or len(set(chosen)) != players or set(chosen) - set(COLOURS):
         raise VariantError(f"need {players} different colours from {', '.join(COLOURS)}; "
                            f"got {list(chosen)}")
     if type(first_player) is not int or not 0 <= first_player < players:

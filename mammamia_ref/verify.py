@@ -5,10 +5,16 @@ scenario, reporting what passed and what the scenarios cover."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from . import specdata
@@ -79,6 +85,22 @@ class Report:
     scenarios: list[Scenario] = field(default_factory=list)
     queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
     seconds: float = 0.0
+    stage: str = "the spec check"   # what verify is doing, for an interrupted run
+    runs_total: int = 0
+
+    def progress(self) -> str:
+        """What an interrupted verify had finished, in one line."""
+        done = [f"the spec check ({len(self.spec_problems)} problems)"] \
+            if self.stage != "the spec check" else []
+        if self.games:
+            done.append(f"{len(self.games)} games ({len(self.failed_games)} failed)")
+        if self.runs_total:
+            done.append(f"{len(self.results)} of {self.runs_total} scenario runs "
+                        f"({sum(r.passed for r in self.results)} passed)")
+        if self.queries:
+            done.append(f"{len(self.queries)} z3 query answers "
+                        f"({sum(q['matches'] for q in self.queries)} as expected)")
+        return f"during {self.stage}" + (f"; finished: {', '.join(done)}" if done else "")
 
     @property
     def failed_runs(self) -> list[RunResult]:
@@ -145,17 +167,17 @@ class Report:
         }
 
 
-def play_checks() -> list[dict[str, Any]]:
+def play_checks(games: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A game for every player count under the defaults and under each other value of
     every flag; each must end after three resolutions (or, under ``stall=letter``,
-    end or be shown to stall)."""
+    end or be shown to stall). Appends to ``games`` as it goes, if given."""
     configs: list[tuple[int, dict[str, str]]] = []
     defaults = variant_defaults()
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         configs.append((players, {}))
         for flag, values in variant_values().items():
             configs += [(players, {flag: v}) for v in values if v != defaults[flag]]
-    games = []
+    games = [] if games is None else games
     for players, variants in configs:
         config = make_config(players, variants=variants)
         for policy in ("simple", "random"):
@@ -168,36 +190,113 @@ def play_checks() -> list[dict[str, Any]]:
     return games
 
 
-def verify(scenario_paths: list[str]) -> Report:
+def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
+    """Everything ``mammamia verify`` checks. ``report`` (if given) is filled in as the
+    work goes, so that an interrupted run can still say what it had finished."""
     started = time.perf_counter()
-    report = Report()
+    report = Report() if report is None else report
     report.spec_problems = spec_problems()
-    report.games = play_checks()
+    report.stage = "the games"
+    play_checks(report.games)
+    report.stage = "loading the scenarios"
     scenarios, errors = load_all(scenario_paths)
     report.scenarios = scenarios
     report.load_errors = [str(e) for e in errors]
+    report.stage, report.runs_total = "the scenario runs", sum(len(s.runs) for s in scenarios)
     for scenario in scenarios:
         try:
             report.results.extend(run_scenario(scenario))
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
-    report.queries = query_checks()
+    report.stage = "the z3 queries"
+    with z3_interruptible() as stop:
+        query_checks(report.queries, stop)
+    if stop.is_set():  # Ctrl-C after the last query began
+        raise KeyboardInterrupt
     report.seconds = time.perf_counter() - started
     return report
 
 
-def query_checks() -> list[dict[str, Any]]:
-    """The z3 query catalogue (``spec/queries.yaml``), except the answers it marks slow:
-    one record per answer, with whether the verdict is the expected one."""
+def answer_interruptibly(query_id: str, stop: threading.Event | None,
+                         **options: Any) -> list[Any]:
+    """``run_catalogue([query_id], **options)``, or KeyboardInterrupt once ``stop`` (from
+    :func:`z3_interruptible`) is set: the answers of cancelled checks are not trusted."""
     from .queries import run_catalogue
 
-    records = []
-    for result in run_catalogue(include_slow=False):
-        for answer in result.answers:
-            record = answer.as_json()
-            records.append({"query": result.as_json()["id"], "answer": record.get("name"),
-                             "verdict": record.get("verdict"), "matches": answer.matches_expected,
-                             "seconds": record.get("seconds")})
+    try:
+        results = run_catalogue([query_id], **options)
+    except Exception:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt from None
+        raise
+    if stop is not None and stop.is_set():
+        raise KeyboardInterrupt
+    return results
+
+
+@contextmanager
+def z3_interruptible() -> Iterator[threading.Event]:
+    """Let Ctrl-C stop z3 work soon and cleanly. z3 takes SIGINT for itself during a
+    check and merely answers "unknown"; and a KeyboardInterrupt raised at an arbitrary
+    point inside z3's Python layer is lost in a finalizer or turned into another error.
+    So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
+    thread woken by the signal (through the wakeup fd) then cancels every z3 check until
+    the caller, at a safe point, sees the event and raises KeyboardInterrupt. A second
+    Ctrl-C raises at once."""
+    import z3
+
+    stop, done = threading.Event(), threading.Event()
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield stop  # signals reach only the main thread; an ignored Ctrl-C stays ignored
+        return
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    def watch() -> None:
+        while (byte := os.read(read, 1)) and not done.is_set():
+            while byte[0] == signal.SIGINT and not done.is_set():
+                z3.main_ctx().interrupt()
+                done.wait(0.01)
+
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    watcher = threading.Thread(target=watch, name="z3-interrupt", daemon=True)
+    watcher.start()
+    previous_fd = signal.set_wakeup_fd(write)
+    previous_ctrl_c = z3.get_param("ctrl_c")
+    z3.set_param("ctrl_c", False)
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        z3.set_param("ctrl_c", previous_ctrl_c)
+        signal.set_wakeup_fd(previous_fd)
+        done.set()
+        os.close(write)
+        watcher.join(timeout=5)
+        os.close(read)
+
+
+def query_checks(records: list[dict[str, Any]] | None = None,
+                 stop: threading.Event | None = None) -> list[dict[str, Any]]:
+    """The z3 query catalogue (``spec/queries.yaml``), except the answers it marks slow:
+    one record per answer, with whether the verdict is the expected one (appended to
+    ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
+    of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
+    from .queries import load_catalogue
+
+    records = [] if records is None else records
+    for query in load_catalogue():
+        for result in answer_interruptibly(query["id"], stop, include_slow=False):
+            for answer in result.answers:
+                records.append({"query": result.id, "answer": answer.name,
+                                "verdict": answer.verdict, "matches": answer.matches_expected,
+                                "seconds": round(answer.seconds, 3)})
     return records
 
 
@@ -244,7 +343,11 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int
     if missing:
         raise MammamiaError(f"no scenarios at {', '.join(missing)}; run from the project root "
                             "or pass --scenarios PATH")
-    report = verify(paths)
+    report = Report()
+    try:
+        verify(paths, report)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(report.progress()) from None
     if as_json:
         print(json.dumps(report.as_json(), indent=2))
     else:

@@ -358,6 +358,7 @@ def test_make_config_accepts_every_player_count(players: int) -> None:
     ({"players": 3, "colours": ("red", "red", "green")}, "different colours"),
     ({"players": 3, "colours": ("red", "blue", "green")}, "different colours"),
     ({"players": 3, "colours": ("red", "green")}, "different colours"),
+    ({"players": 2, "colours": (["red"], "green")}, "different colours"),
     ({"players": 3, "first_player": 3}, "first_player"),
     ({"players": 3, "first_player": -1}, "first_player"),
     ({"players": 3, "first_player": True}, "first_player"),

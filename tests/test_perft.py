@@ -29,3 +29,13 @@ def test_table_counts(table) -> None:
 def test_divide_sums_to_perft() -> None:
     state = parse_state(TABLES[0].state)
     assert sum(divide(state, 4).values()) == perft(state, 4)
+
+
+def test_a_malformed_counting_table_is_refused_with_its_file(tmp_path: Path) -> None:
+    from mammamia_ref.errors import MalformedError
+
+    for text in ["id: t\nstate: {}\n", "id: t\nstate: {}\ncounts: [{depth: 1}]\n",
+                 "[1, 2]\n", "id: t\nstate: {}\ncounts: [{depth: one, nodes: 2}]\n"]:
+        (tmp_path / "bad.yaml").write_text(text, encoding="utf-8")
+        with pytest.raises(MalformedError, match=r"bad\.yaml: not a counting table"):
+            load_perft_tables(tmp_path)

@@ -18,19 +18,25 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mammamia_ref.actions import Shuffle
-from mammamia_ref.compare import compare, differences, paired_difference, rulings_of
+from mammamia_ref.compare import (
+    compare,
+    differences,
+    disputes_with_flags,
+    paired_difference,
+    rulings_of,
+)
 from mammamia_ref.errors import VariantError
-from mammamia_ref.impact import load_sweep, plot_comparison, write_json_atomically
+from mammamia_ref.impact import load_sweep, load_sweeps, plot_comparison, write_json_atomically
 from mammamia_ref.play import play_game
 from mammamia_ref.policies import POLICIES
 from mammamia_ref.simulate import (
     ROUND_ENDS,
     Executor,
-    Summary,
     play,
     seat_colours,
     simulate,
@@ -38,7 +44,7 @@ from mammamia_ref.simulate import (
 from mammamia_ref.state import make_config
 
 ROOT = Path(__file__).resolve().parents[1]
-SWEEP = ROOT / "docs" / "impact" / "sweep-4p.json"
+SWEEPS = load_sweeps(ROOT / "docs" / "impact")
 
 
 @pytest.mark.parametrize(("players", "policy", "variants"), [
@@ -159,18 +165,53 @@ def test_the_cli_refuses_bad_arguments_before_playing() -> None:
     assert doc["format"] == "mammamia-simulation/1" and doc["figures"]["games"] == 20
 
 
-@pytest.mark.skipif(not SWEEP.exists(), reason="no committed sweep")
-def test_the_committed_sweep_still_describes_the_code() -> None:
-    doc = load_sweep(SWEEP)
-    assert doc is not None and doc["games_per_ruling"] >= 10_000
-    for dispute in doc["disputes"]:
+def test_a_random_sweep_of_every_dispute_with_10000_games_is_committed() -> None:
+    assert any(s["games_per_ruling"] >= 10_000 and set(s["policies"]) == {"random"}
+               and {d["dispute"] for d in s["disputes"]} >= set(disputes_with_flags())
+               for s in SWEEPS)
+
+
+@pytest.mark.parametrize("sweep", SWEEPS, ids=[s["file"] for s in SWEEPS])
+def test_the_committed_sweeps_still_describe_the_code(sweep: dict[str, Any]) -> None:
+    for dispute in sweep["disputes"]:
         for ruling in dispute["rulings"]:
             check = ruling["check"]
-            variants = {**doc.get("base_variants", {}), ruling["flag"]: ruling["value"]}
-            first = simulate(doc["players"], check["games"], seed=doc["seed"],
-                             variants=variants, policies=doc["policies"])
-            replayed = Summary(first.players, first.seed, first.variants, first.policies,
-                               first.games)
-            assert replayed.digest() == check["digest"], \
-                f"{dispute['dispute']} {ruling['flag']}={ruling['value']}: the sweep in " \
-                f"{SWEEP.relative_to(ROOT)} is stale; rerun its command: {doc['command']}"
+            variants = {**sweep["base_variants"], ruling["flag"]: ruling["value"]}
+            first = simulate(sweep["players"], check["games"], seed=sweep["seed"],
+                             variants=variants, policies=sweep["policies"])
+            assert first.digest() == check["digest"], \
+                f"{dispute['dispute']} {ruling['flag']}={ruling['value']}: the sweep " \
+                f"docs/impact/{sweep['file']} is stale; rerun: {sweep['command']}"
+        if sweep.get("plots"):
+            assert (ROOT / sweep["plots"] / f"{dispute['dispute']}.png").is_file()
+
+
+def test_ctrl_c_stops_a_sweep_cleanly(tmp_path: Path) -> None:
+    """Like a terminal's Ctrl-C, SIGINT goes to the whole process group (the workers
+    too): the command says which disputes had finished, writes no file, exits 130."""
+    import os
+    import signal
+    import time
+
+    output = tmp_path / "sweep.json"
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from mammamia_ref.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+    process = subprocess.Popen(
+        [sys.executable, "-u", "-c", code, "compare", "D2", "D4", "--players", "4",
+         "--games", "3000", "--jobs", "2", "--no-progress", "-o", str(output)],
+        cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # D2's table starts once D2 has finished
+        assert first.startswith("D2:"), first
+        time.sleep(1)
+        os.killpg(process.pid, signal.SIGINT)
+        _out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted during D4, after 1 of 2 disputes (finished: D2)" in err
+    assert not output.exists() and list(tmp_path.iterdir()) == []

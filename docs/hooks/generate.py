@@ -41,8 +41,7 @@ def _scenario_paths(config: Any) -> list[Path]:
 
 def on_config(config: Any) -> Any:
     paths = _scenario_paths(config)
-    sweep = Path(config["docs_dir"]) / "impact" / "sweep-4p.json"
-    corpus = site.load_corpus(paths, impact=sweep if sweep.exists() else None)
+    corpus = site.load_corpus(paths, impact=Path(config["docs_dir"]) / "impact")
     allowed = {k.strip() for k in os.environ.get("MAMMAMIA_SITE_ALLOW", "").split(",")}
     for problem in site.problems(corpus, require_coverage=True):
         if problem.kind in allowed:

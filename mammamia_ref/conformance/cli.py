@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import MammamiaError
-from ..scenario import load_all
+from ..scenario import Run, load_all, needs_observation
 from ..state import make_config
 from .client import Implementation, ImplementationError
 from .protocol import serve
@@ -51,7 +51,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
     conform.add_argument("--feature", action="append",
-                         help="only cases this feature needs (setup, load_state, variants)")
+                         help="only cases this feature needs (setup, load_state, variants, "
+                         "observation)")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
     conform.add_argument("--timeout", type=float, default=10.0, help="seconds per operation")
@@ -66,10 +67,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     conform.set_defaults(handler=run_conform)
 
 
-def _features(scenario_given: dict, variants: dict[str, str]) -> set[str]:
+def _features(scenario_given: dict, variants: dict[str, str], run: Run | None = None) -> set[str]:
     needed = {"setup"} if "setup" in scenario_given else {"load_state"}
     if variants:
         needed.add("variants")
+    if run is not None and needs_observation(run):
+        needed.add("observation")
     return needed
 
 
@@ -90,6 +93,9 @@ def run_conform(args: argparse.Namespace) -> int:
     except ImplementationError as exc:
         print(f"mammamia: error: the implementation did not start: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        impl.close()
+        raise
     name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
     run = ConformRun(impl, budget=args.budget)
     if not args.quiet:
@@ -101,8 +107,8 @@ def run_conform(args: argparse.Namespace) -> int:
             if args.rule and not set(args.rule) & set(scenario.rules):
                 continue
             for scenario_run in scenario.runs:
-                if args.feature and not _features(scenario.given, scenario_run.variants) & \
-                        set(args.feature):
+                if args.feature and not _features(scenario.given, scenario_run.variants,
+                                                  scenario_run) & set(args.feature):
                     continue
                 case_name = scenario.id if scenario_run.name == "default" else \
                     f"{scenario.id}[{scenario_run.name}]"
@@ -133,6 +139,7 @@ def run_conform(args: argparse.Namespace) -> int:
         write_jsonl(run.results, Path(args.jsonl))
     if args.junit:
         write_junit(run.results, Path(args.junit), implementation=name)
-    if run.interrupted:
-        return 130
+    if run.interrupted:  # the summary and the reports above cover the finished cases
+        raise KeyboardInterrupt(f"after {len(run.results)} cases; "
+                                f"{sum(r.status == 'pass' for r in run.results)} passed")
     return 1 if any(r.status in UNEXPECTED for r in run.results) or errors else 0

@@ -62,7 +62,8 @@ class Implementation:
         try:
             self._process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=self.cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                stderr=subprocess.PIPE, cwd=self.cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                process_group=0)  # Ctrl-C is for the runner, which then stops the implementation
         except OSError as exc:
             raise ImplementationError("crash", f"cannot start {self.command[0]!r}: "
                                       f"{exc.strerror}") from exc
@@ -161,7 +162,7 @@ class Implementation:
             raise ImplementationError("malformed", f"the answer to {op} is not UTF-8") from None
         try:
             answer = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             self._fail()
             raise ImplementationError("malformed", f"the answer to {op} is not JSON: "
                                       f"{text[:200]!r}") from None

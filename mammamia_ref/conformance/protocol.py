@@ -7,12 +7,15 @@ current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
 
 - ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
   ``variants`` maps each supported flag to the values supported; ``features`` lists the
-  optional operations and facts it supports (``load_state``, ``events``).
+  optional operations and facts it supports (``load_state``, ``events``,
+  ``observation``).
 - ``new_game {players, colours, first_player, variants}`` → ``{state}``
 - ``load_state {state}`` → ``{state}`` (feature ``load_state``)
 - ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
 - ``apply {action}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the state unchanged
 - ``state`` → ``{state}``
+- ``observation {player}`` → ``{observation}``: what seat ``player`` (null: a spectator)
+  may know, in the canonical observation JSON (feature ``observation``)
 - ``stop`` → ``{}``, then the implementation exits.
 
 This module also serves the reference implementation behind the protocol.
@@ -30,10 +33,11 @@ from ..errors import IllegalActionError, MammamiaError
 from ..events import format_event
 from ..game import apply, legal_actions, new_game
 from ..jsonform import format_state, parse_state
+from ..observation import observation
 from ..state import GameState, make_config, variant_values
 from . import PROTOCOL
 
-FEATURES = ("load_state", "events")
+FEATURES = ("load_state", "events", "observation")
 
 
 class ReferenceSession:
@@ -59,11 +63,15 @@ class ReferenceSession:
                 "features": list(FEATURES)}
 
     def op_new_game(self, request: dict[str, Any]) -> dict[str, Any]:
-        colours = request.get("colours")
+        colours, variants = request.get("colours"), request.get("variants") or {}
+        if colours is not None and not (isinstance(colours, list)
+                                        and all(isinstance(c, str) for c in colours)):
+            raise MammamiaError("colours is a list of colours")
+        if not isinstance(variants, dict):
+            raise MammamiaError("variants is a map of variant flags to values")
         config = make_config(request.get("players"),
                              colours=tuple(colours) if colours is not None else None,
-                             first_player=request.get("first_player", 0),
-                             variants=request.get("variants") or {})
+                             first_player=request.get("first_player", 0), variants=variants)
         self.state = new_game(config)
         return {"state": format_state(self.state)}
 
@@ -91,6 +99,13 @@ class ReferenceSession:
     def op_state(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"state": format_state(self._current())}
 
+    def op_observation(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Feature ``observation``: what one seat (or, for null, a spectator) may know."""
+        player = request.get("player")
+        if player is not None and type(player) is not int:
+            raise MammamiaError("player is a seat number or null")
+        return {"observation": observation(self._current(), player).to_json()}
+
     def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}
 
@@ -98,18 +113,21 @@ class ReferenceSession:
 def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
     """Answer protocol requests line by line until ``stop`` or the end of input."""
     session = ReferenceSession()
-    for line in stdin:
+    # read bytes where there are any, so that a line of invalid UTF-8 is answered, not fatal
+    for line in getattr(stdin, "buffer", stdin):
         if not line.strip():
             continue
         request_id: Any = None
         try:
-            request = json.loads(line)
+            request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
             if not isinstance(request, dict):
                 raise MammamiaError("a request is a JSON object")
             request_id = request.get("id")
             answer = {"id": request_id, "ok": True, **session.handle(request)}
-        except (ValueError, MammamiaError) as exc:
+        except ValueError as exc:  # not UTF-8, not JSON, or refused (every MammamiaError)
             answer = {"id": request_id, "ok": False, "error": {"message": str(exc)}}
+        except RecursionError:
+            answer = {"id": request_id, "ok": False, "error": {"message": "nested too deeply"}}
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()
         if answer.get("ok") and request.get("op") == "stop":

@@ -68,6 +68,10 @@ def write_jsonl(results: list[CaseResult], path: Path) -> None:
 
 
 def write_junit(results: list[CaseResult], path: Path, *, implementation: str) -> None:
+    write_atomically(path, junit_text(results, implementation=implementation))
+
+
+def junit_text(results: list[CaseResult], *, implementation: str) -> str:
     suite = ET.Element("testsuite", name=f"mammamia conformance: {implementation}",
                        tests=str(len(results)),
                        failures=str(sum(r.status in ("fail", "xpass") for r in results)),
@@ -83,4 +87,4 @@ def write_junit(results: list[CaseResult], path: Path, *, implementation: str) -
             ET.SubElement(case, "error", message=result.message).text = result.message
         elif result.status in ("skip", "xfail"):
             ET.SubElement(case, "skipped", message=result.message or result.status)
-    write_atomically(path, ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n")
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -19,8 +19,9 @@ from ..errors import IllegalActionError, MalformedError
 from ..events import format_event
 from ..game import apply, decision_rule, is_chance, is_over, legal_actions
 from ..jsonform import format_state, parse_state
+from ..observation import observation
 from ..perft import action_key
-from ..scenario import Run, Scenario, given_state, project_diff
+from ..scenario import Run, Scenario, given_state, needs_observation, project_diff
 from ..state import GameConfig, GameState, make_config, variant_defaults
 from ..vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from .client import Implementation, ImplementationError
@@ -100,6 +101,25 @@ class Lockstep:
             raise Divergence(step, "legal actions differ:\n" + "\n".join(lines[:20]),
                              [decision_rule(self.state)])
 
+    def compare_observations(self, players: Iterable[str | None], step: int | None) -> None:
+        """Feature ``observation``: each named seat's view (None: a spectator's) must be
+        the reference's, key for key."""
+        for colour in players:
+            if colour is not None and colour not in self.state.config.colours:
+                continue  # the scenario itself fails on a colour no seat has
+            seat = None if colour is None else self.state.seat_of(colour)
+            answer = self.impl.request("observation", player=seat)
+            expected = observation(self.state, seat).to_json()
+            actual = answer.get("observation")
+            problems = project_diff(actual, expected) if isinstance(actual, dict) else \
+                ["/: the answer holds no observation"]
+            if problems:
+                who = "a spectator" if seat is None else colour
+                raise Divergence(step, f"the observation of {who} differs from the "
+                                 "reference:\n" + "\n".join(f"  observation{p}"
+                                                               for p in problems[:20]),
+                                 _information_rules(problems, self.state))
+
     def step(self, action: Action, index: int | None) -> tuple[str, ...]:
         """Apply ``action`` on both sides; raise Divergence on any disagreement.
         Returns the rules of the reference's events (or of its rejection)."""
@@ -118,9 +138,11 @@ class Lockstep:
             return (exc.rule,)
         rules = tuple(dict.fromkeys(e.rule for e in events))
         if isinstance(answer.get("rejected"), dict):
-            raise Divergence(index, f"{_show(action)} was rejected under "
-                             f"{answer['rejected'].get('rule')!r}; the reference accepts it",
-                             [answer["rejected"].get("rule") or "turn.play", *rules])
+            theirs = answer["rejected"].get("rule")
+            raise Divergence(index, f"{_show(action)} was rejected under {theirs!r}; the "
+                             "reference accepts it",
+                             [theirs if isinstance(theirs, str) and theirs else "turn.play",
+                              *rules])
         self.state = after
         expected = [format_event(e) for e in events]
         if self.events_feature and answer.get("events") != expected:
@@ -166,6 +188,23 @@ def _touching(events: list[dict[str, Any]], diff: str) -> list[str]:
     return list(dict.fromkeys(rules))
 
 
+def _information_rules(problems: list[str], state: GameState) -> list[str]:
+    """The information rules behind differences in an observation, by the keys named."""
+    v = state.variants
+    parts = {
+        "/hand": ["information.hands"],
+        "/oven": ["information.oven_seen" if v["oven_memory"] == "seen"
+                  else "information.oven_announced"],
+        "_size": ["information.counts" if v["card_counts"] == "public"
+                  else "information.counts_hidden"],
+        "/used": ["information.used_open" if v["used_pile"] == "open"
+                  else "information.used_closed"],
+    }
+    rules = [rule for part, named in parts.items() if any(part in p for p in problems)
+             for rule in named]
+    return list(dict.fromkeys(rules or ["information.face_up"]))
+
+
 def _show(action: Action) -> str:
     return json.dumps(format_action(action), separators=(",", ":"))
 
@@ -189,6 +228,8 @@ def run_scenario_case(impl: Implementation, scenario: Scenario, run: Run) -> Cas
     from_setup = "setup" in scenario.given
     if not from_setup and "load_state" not in features:
         return _skip(result, "needs the load_state feature")
+    if needs_observation(run) and "observation" not in features:
+        return _skip(result, "needs the observation feature")
     reference = given_state(scenario, run)
     why = supports(impl.info, reference.variants.non_default())
     if why:
@@ -202,6 +243,8 @@ def run_scenario_case(impl: Implementation, scenario: Scenario, run: Run) -> Cas
             if step.action is not None:
                 lockstep.step(step.action, step.index)
             lockstep.compare_legal(step.index)
+            lockstep.compare_observations([item["player"] for item in
+                                           step.expect.get("observation", [])], step.index)
     except Divergence as exc:
         result.status, result.step, result.message = "fail", exc.step, str(exc)
         result.rules = tuple(dict.fromkeys((*exc.rules, *scenario.rules)))
@@ -231,9 +274,19 @@ def load_perft_tables(folder: Path) -> list[PerftTable]:
     tables = []
     for path in sorted(folder.glob("*.yaml")):
         doc = load_file(path).data
-        tables.append(PerftTable(doc["id"], doc["state"],
-                                 {int(row["depth"]): int(row["nodes"]) for row in doc["counts"]},
-                                 str(path), doc.get("description", "")))
+        try:
+            counts = {row["depth"]: row["nodes"] for row in doc["counts"]}
+            table = PerftTable(doc["id"], doc["state"], counts, str(path),
+                               doc.get("description", ""))
+        except (KeyError, TypeError) as exc:
+            raise MalformedError(f"{path}: not a counting table: needs id, state and counts "
+                                 f"(a list of depth and nodes): {exc!r}") from None
+        if not (isinstance(table.id, str) and isinstance(table.state, dict)
+                and counts and all(type(k) is int and type(v) is int and k >= 0 and v >= 0
+                                   for k, v in counts.items())):
+            raise MalformedError(f"{path}: not a counting table: id must be text, state a "
+                                 "mapping, counts whole numbers of depth and nodes")
+        tables.append(table)
     return tables
 
 
@@ -241,7 +294,7 @@ def impl_perft(impl: Implementation, state: dict[str, Any], depth: int) -> int:
     """Count with the implementation, which must stand at ``state`` when called."""
     if depth == 0 or state.get("phase") in ("shuffle", "over"):
         return 1
-    actions = impl.request("legal_actions").get("actions") or []
+    actions = _listed_actions(impl)
     if depth == 1:
         return len(actions)
     return sum(_child_count(impl, state, action, depth, first=i == 0)
@@ -253,14 +306,21 @@ def _child_count(impl: Implementation, state: dict[str, Any], action: Any, depth
     if not first:  # the previous child moved the implementation on: go back
         impl.request("load_state", state=state)
     answer = impl.request("apply", action=action)
-    if "state" not in answer:
+    if not isinstance(answer.get("state"), dict):
         raise Divergence(None, f"a listed legal action was rejected: {action}")
     return impl_perft(impl, answer["state"], depth - 1)
 
 
+def _listed_actions(impl: Implementation) -> list[Any]:
+    actions = impl.request("legal_actions").get("actions")
+    if not isinstance(actions, list):
+        raise Divergence(None, "legal_actions: the answer holds no list of actions")
+    return actions
+
+
 def impl_divide(impl: Implementation, state: dict[str, Any], depth: int) -> dict[str, int]:
     impl.request("load_state", state=state)
-    actions = impl.request("legal_actions").get("actions") or []
+    actions = _listed_actions(impl)
     return {action_key(action): _child_count(impl, state, action, depth, first=i == 0)
             for i, action in enumerate(actions)}
 
@@ -278,11 +338,15 @@ def run_perft_case(impl: Implementation, table: PerftTable, max_nodes: int) -> C
     for depth, nodes in sorted(table.counts.items()):
         if nodes > max_nodes:
             break
-        impl.request("load_state", state=table.state)
-        got = impl_perft(impl, table.state, depth)
+        try:
+            impl.request("load_state", state=table.state)
+            got = impl_perft(impl, table.state, depth)
+            theirs = impl_divide(impl, table.state, depth) if got != nodes else {}
+        except Divergence as exc:
+            result.status, result.step, result.message = "fail", depth, f"perft {depth}: {exc}"
+            return result
         if got != nodes:
             ours = divide(reference, depth)
-            theirs = impl_divide(impl, table.state, depth)
             rows = [f"  {key}: expected {ours.get(key, 0)}, got {theirs.get(key, 0)}"
                     for key in sorted(set(ours) | set(theirs))
                     if ours.get(key, 0) != theirs.get(key, 0)]

@@ -1,0 +1,215 @@
+"""Ctrl-C: the long commands stop at once with one line saying what they had finished,
+no traceback, exit code 130, and every report file either complete or absent.
+
+The commands run as subprocesses with their work slowed down (a sleep per scenario run
+or per protocol request), so that SIGINT surely lands in the middle; each test waits
+for visible progress before it interrupts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref import cli
+from mammamia_ref.scenario_cli import write_atomically
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run the command with every scenario run (and so every verify stage after the games)
+# slowed down; each run appends a line to $MAMMAMIA_PROGRESS. SIGINT is given Python's
+# usual handler even when the test runner was started with it ignored.
+PRELUDE = """
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from mammamia_ref import scenario, verify
+_run_one = scenario.run_one
+def run_one(*args):
+    time.sleep(0.05)
+    with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
+        progress.write("run\\n")
+    return _run_one(*args)
+scenario.run_one = run_one
+"""
+MAIN = "\nfrom mammamia_ref.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+QUICK_VERIFY = """
+verify.play_checks = lambda games=None: games  # the games are not what is tested here
+"""
+QUERIES_ONLY = """
+verify.play_checks = lambda games=None: games
+verify.load_all = lambda paths: ([], [])
+from mammamia_ref import queries
+_run_catalogue = queries.run_catalogue
+def run_catalogue(*args, **kwargs):
+    with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
+        progress.write("query\\n")
+    return _run_catalogue(*args, **kwargs)
+queries.run_catalogue = run_catalogue
+"""
+# A reference implementation that takes 20 ms per request and notes its process id.
+SLOW_IMPLEMENTATION = """
+import os, sys, time
+from mammamia_ref.conformance.protocol import serve
+open(sys.argv[1], "w").write(str(os.getpid()))
+class Slow:
+    def __iter__(self):
+        for line in sys.stdin:
+            time.sleep(0.02)
+            yield line
+sys.exit(serve(Slow(), sys.stdout))
+"""
+
+
+def start(code: str, *args: str, progress: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-u", "-c", code, *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "MAMMAMIA_PROGRESS": str(progress)})
+
+
+def wait_for(condition, process: subprocess.Popen[str], what: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert process.poll() is None, f"the command ended before {what}: " \
+            f"{process.stdout.read()}{process.stderr.read()}"
+        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+        time.sleep(0.05)
+
+
+def lines_in(path: Path) -> int:
+    return path.read_text().count("\n") if path.exists() else 0
+
+
+def interrupt(process: subprocess.Popen[str], within: float = 30) -> tuple[str, str, float]:
+    """Send SIGINT; the command must end within ``within`` seconds."""
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=within)
+    return out, err, time.monotonic() - sent
+
+
+def interrupted_line(err: str) -> str:
+    print(err)  # shown when a test fails
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.startswith("mammamia: interrupted")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# --- in process -----------------------------------------------------------------------
+
+
+def test_main_turns_keyboard_interrupt_into_one_line_and_130(monkeypatch, capsys) -> None:
+    def interrupted(args) -> int:
+        raise KeyboardInterrupt("after 3 of 9 things; 3 passed")
+
+    monkeypatch.setitem(cli._COMMANDS, "variants", interrupted)
+    assert cli.main(["variants"]) == 130
+    out, err = capsys.readouterr()
+    assert err == "mammamia: interrupted after 3 of 9 things; 3 passed\n" and out == ""
+
+
+def test_an_interrupted_write_leaves_no_file_and_no_temporary(monkeypatch, tmp_path) -> None:
+    target = tmp_path / "report.json"
+
+    def replace(*args) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(target, "{}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- the commands ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_scenario_run_stops_and_counts_the_finished_runs(tmp_path, as_json: bool) -> None:
+    progress = tmp_path / "progress"
+    args = ["scenario", "run", "scenarios", *(["--json"] if as_json else [])]
+    process = start(PRELUDE + MAIN, *args, progress=progress)
+    wait_for(lambda: lines_in(progress) >= 5, process, "five scenario runs")
+    out, err, seconds = interrupt(process)
+    assert process.returncode == 130, err
+    found = re.fullmatch(r"mammamia: interrupted after (\d+) of (\d+) scenario runs; "
+                         r"(\d+) passed", interrupted_line(err))
+    assert found, err
+    done, total, passed = map(int, found.groups())
+    assert 5 <= done < total and passed == done
+    if as_json:  # one complete record per finished run
+        assert [json.loads(line)["passed"] for line in out.splitlines()] == [True] * done
+    else:
+        assert sum(line.startswith("PASS ") for line in out.splitlines()) == done
+    assert seconds < 10
+
+
+@pytest.mark.slow
+def test_verify_stops_during_the_scenario_runs(tmp_path) -> None:
+    progress = tmp_path / "progress"
+    process = start(PRELUDE + QUICK_VERIFY + MAIN, "verify", "--json", progress=progress)
+    wait_for(lambda: lines_in(progress) >= 5, process, "five scenario runs")
+    out, err, seconds = interrupt(process)
+    assert process.returncode == 130, err
+    line = interrupted_line(err)
+    assert re.fullmatch(r"mammamia: interrupted during the scenario runs; finished: the spec "
+                        r"check \(0 problems\), \d+ of \d+ scenario runs \(\d+ passed\)",
+                        line), line
+    assert out == "", "no half report"
+    assert seconds < 10
+
+
+@pytest.mark.slow
+def test_verify_stops_during_the_z3_queries_at_once(tmp_path) -> None:
+    """z3 keeps SIGINT to itself during a check; verify must still stop at once."""
+    progress = tmp_path / "progress"
+    process = start(PRELUDE + QUERIES_ONLY + MAIN, "verify", progress=progress)
+    wait_for(lambda: lines_in(progress) >= 2, process, "the second query")
+    time.sleep(0.5)
+    out, err, seconds = interrupt(process)
+    assert process.returncode == 130, err
+    assert interrupted_line(err).startswith("mammamia: interrupted during the z3 queries"), err
+    assert "verify:" not in out
+    assert seconds < 10
+
+
+@pytest.mark.slow
+def test_conform_stops_reports_the_finished_cases_and_the_implementation(tmp_path) -> None:
+    pid_file, jsonl, junit = tmp_path / "pid", tmp_path / "r.jsonl", tmp_path / "r.xml"
+    progress = tmp_path / "progress"
+    process = start("import sys" + MAIN, "conform", "--scenarios", "scenarios", "--perft",
+                    str(tmp_path), "--random-games", "0", "--jsonl", str(jsonl), "--junit",
+                    str(junit), "--", sys.executable, "-c", SLOW_IMPLEMENTATION, str(pid_file),
+                    progress=progress)
+    seen: list[str] = []
+
+    def passed_three() -> bool:
+        seen.append(process.stdout.readline())
+        return sum(line.startswith("PASS") for line in seen) >= 3
+
+    wait_for(passed_three, process, "three finished cases")
+    out, err, seconds = interrupt(process)
+    assert process.returncode == 130, err
+    found = re.fullmatch(r"mammamia: interrupted after (\d+) cases; (\d+) passed",
+                         interrupted_line(err))
+    assert found, err
+    done = int(found.group(1))
+    assert done >= 3
+    assert "interrupted: the figures cover the cases finished before the interrupt" in out
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(records) == done and all(r["status"] == "pass" for r in records)
+    assert ET.parse(junit).getroot().get("tests") == str(done)
+    assert not list(tmp_path.glob(".r.*")), "no temporary report left behind"
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the implementation was stopped, not left running
+    assert seconds < 10
