@@ -930,13 +930,15 @@ def write_plots(results: dict[str, Any], folder: str | Path) -> list[Path]:
 
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``bench`` to the ``mammamia`` subcommands (handler: :func:`run_bench_command`)."""
+    from .cli import positive_number
+
     parser = subparsers.add_parser("bench", help="measure the engines' speed, beside "
                                    "python-chess on the same machine")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--quick", action="store_true",
                         help="small budgets and only the quick z3 queries (method rules): "
                              "rough figures")
-    parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
+    parser.add_argument("--jobs", type=positive_number, default=1, metavar="N",
                         help="also run the simulations and the counting in N processes and "
                              "report the scaling")
     parser.add_argument("--plots", metavar="DIR",
@@ -945,16 +947,6 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
                              "matplotlib)")
     parser.set_defaults(handler=run_bench_command)
     return parser
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of processes, got {text!r}")
-    return value
 
 
 def run_bench_command(args: argparse.Namespace) -> int:

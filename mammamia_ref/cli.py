@@ -23,11 +23,23 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"mammamia: error: {message}\n")
 
 
-def _variant(text: str) -> tuple[str, str]:
+def variant_assignment(text: str) -> tuple[str, str]:
+    """The argument type of ``--variant NAME=VALUE`` (checked later against the register)."""
     name, sep, value = text.partition("=")
     if not sep:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
     return name.strip(), value.strip()
+
+
+def positive_number(text: str) -> int:
+    """The argument type of counts such as ``--games`` and ``--jobs``."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a full seeded game and print its log")
     play.add_argument("--players", type=int, required=True, help="2 to 5")
     play.add_argument("--seed", required=True, help="the seed of every shuffle and choice")
-    play.add_argument("--variant", type=_variant, action="append", default=[],
+    play.add_argument("--variant", type=variant_assignment, action="append", default=[],
                       metavar="NAME=VALUE", help="select a ruling (see `mammamia disputes`)")
     play.add_argument("--policy", choices=sorted(POLICIES), default="simple")
     play.add_argument("--first-player", type=int, default=0, help="the starting seat")

@@ -13,7 +13,7 @@ with many metrics and disputes, read a p above 0.001 with care.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,28 +192,33 @@ def compare(dispute_id: str, players: int, games: int, *, seed: int = 0,
     return Comparison(dispute_id, tuple(rulings), tuple(runs))
 
 
+def contrasts(doc: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any],
+                                                         Mapping[str, Any]]]:
+    """Each non-default ruling of a comparison (its JSON form) with its flag's default:
+    ``(flag, default entry, other entry)``."""
+    defaults = {e["flag"]: e for e in doc["rulings"] if e["default"]}
+    for entry in doc["rulings"]:
+        if not entry["default"]:
+            yield entry["flag"], defaults[entry["flag"]], entry
+
+
 def format_comparison(doc: Mapping[str, Any]) -> str:
     """A comparison (its JSON form) as a table for people."""
     lines = [f"{doc['dispute']}: {doc['players']} players, seeds from {doc['seed']}, "
              f"policies {', '.join(sorted(set(doc['policies'])))}"]
-    by_flag: dict[str, list[Mapping[str, Any]]] = {}
-    for entry in doc["rulings"]:
-        by_flag.setdefault(entry["flag"], []).append(entry)
-    for flag, entries in by_flag.items():
-        default = next(e for e in entries if e["default"])
-        for other in (e for e in entries if not e["default"]):
-            lines += ["", f"{flag}: {default['value']} (default) vs {other['value']}, "
-                          f"{other['games']:,} games each",
-                      f"  {'measure':<44} {default['value'][:14]:>14} {other['value'][:14]:>14}"
-                      f" {'difference (95% CI)':>28} {'p':>9}"]
-            for key, diff in other["versus_default"].items():
-                a, b = default["measures"][key], other["measures"][key]
-                if diff["difference"] is None:
-                    continue
-                low, high = diff["ci95"]
-                mark = " *" if diff["p"] is not None and diff["p"] < 0.001 else ""
-                lines.append(f"  {LABELS[key]:<44} {a:>14.4g} {b:>14.4g} "
-                             f"{diff['difference']:>+10.4f} ({low:+.4f}, {high:+.4f}) "
-                             f"{diff['p']:>9.3g}{mark}")
+    for flag, default, other in contrasts(doc):
+        lines += ["", f"{flag}: {default['value']} (default) vs {other['value']}, "
+                      f"{other['games']:,} games each",
+                  f"  {'measure':<44} {default['value'][:14]:>14} {other['value'][:14]:>14}"
+                  f" {'difference (95% CI)':>28} {'p':>9}"]
+        for key, diff in other["versus_default"].items():
+            a, b = default["measures"][key], other["measures"][key]
+            if diff["difference"] is None:
+                continue
+            low, high = diff["ci95"]
+            mark = " *" if diff["p"] is not None and diff["p"] < 0.001 else ""
+            lines.append(f"  {LABELS[key]:<44} {a:>14.4g} {b:>14.4g} "
+                         f"{diff['difference']:>+10.4f} ({low:+.4f}, {high:+.4f}) "
+                         f"{diff['p']:>9.3g}{mark}")
     lines += ["", "* p < 0.001 (paired test on the same seeds; order shares: two proportions)"]
     return "\n".join(lines)

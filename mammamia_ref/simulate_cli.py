@@ -13,39 +13,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli import positive_number, variant_assignment
 from .compare import format_comparison
 from .impact import plot_comparison, sweep, write_json_atomically
 from .simulate import Executor, format_summary, simulate
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
-def _variant(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    return name.strip(), value.strip()
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, required=True, help="2 to 5")
-    parser.add_argument("--games", type=_positive, required=True, help="games per ruling")
+    parser.add_argument("--games", type=positive_number, required=True, help="games per ruling")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    parser.add_argument("--variant", type=_variant, action="append", default=[],
+    parser.add_argument("--variant", type=variant_assignment, action="append", default=[],
                         metavar="NAME=VALUE", help="select a ruling (see `mammamia variants`); "
                                                    "for compare, the rulings of the other flags")
     parser.add_argument("--policy", action="append", default=[], metavar="NAME",
                         help="the policy of every seat, or give one per seat "
                              "(default: random, the benchmark policy)")
-    parser.add_argument("--jobs", type=_positive, default=1, metavar="J",
+    parser.add_argument("--jobs", type=positive_number, default=1, metavar="J",
                         help="worker processes (results do not depend on it)")
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask distributed scheduler at ADDRESS "

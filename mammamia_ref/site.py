@@ -846,7 +846,7 @@ def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
 
 
 def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
-    from .compare import LABELS
+    from .compare import LABELS, contrasts
 
     dispute_id = found["dispute"]
     source = dispute_page(dispute_id)
@@ -860,25 +860,20 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
            f"{sweep['wall_seconds']:,.0f} s for the whole sweep, file "
            f"`docs/impact/{md(sweep['file'])}`); the test suite replays the first games of "
            f"every ruling to check that these figures still describe the code.", ""]
-    by_flag: dict[str, list[dict[str, Any]]] = {}
-    for entry in found["rulings"]:
-        by_flag.setdefault(entry["flag"], []).append(entry)
-    for flag, entries in by_flag.items():
-        default = next(e for e in entries if e["default"])
-        for other in (e for e in entries if not e["default"]):
-            out += [f"`{flag}`: **{md(default['value'])}** (default) against "
-                    f"**{md(other['value'])}**.", "",
-                    f"| Measure | {md(default['value'])} | {md(other['value'])} | "
-                    "Difference (95% interval) | p |", "|---|---|---|---|---|"]
-            for key, diff in other["versus_default"].items():
-                if diff["difference"] is None:
-                    continue
-                low, high = diff["ci95"]
-                strong = "**" if diff["p"] < 0.001 else ""
-                out.append(f"| {md(LABELS[key])} | {default['measures'][key]:.4g} | "
-                           f"{other['measures'][key]:.4g} | {strong}{diff['difference']:+.4f}"
-                           f"{strong} ({low:+.4f} to {high:+.4f}) | {diff['p']:.3g} |")
-            out.append("")
+    for flag, default, other in contrasts(found):
+        out += [f"`{flag}`: **{md(default['value'])}** (default) against "
+                f"**{md(other['value'])}**.", "",
+                f"| Measure | {md(default['value'])} | {md(other['value'])} | "
+                "Difference (95% interval) | p |", "|---|---|---|---|---|"]
+        for key, diff in other["versus_default"].items():
+            if diff["difference"] is None:
+                continue
+            low, high = diff["ci95"]
+            strong = "**" if diff["p"] < 0.001 else ""
+            out.append(f"| {md(LABELS[key])} | {default['measures'][key]:.4g} | "
+                       f"{other['measures'][key]:.4g} | {strong}{diff['difference']:+.4f}"
+                       f"{strong} ({low:+.4f} to {high:+.4f}) | {diff['p']:.3g} |")
+        out.append("")
     out += ["Differences in bold have p < 0.001 (paired over the same seeds; order "
             "shares as two proportions).", ""]
     plots = str(sweep.get("plots") or "")
