@@ -364,6 +364,7 @@ def test_make_config_accepts_every_player_count(players: int) -> None:
     ({"players": 3, "first_player": True}, "first_player"),
 ])
 def test_make_config_refuses(kwargs, needle) -> None:
+    kwargs = dict(kwargs)  # the parameters are shared by every run of the test
     players = kwargs.pop("players")
     with pytest.raises(VariantError) as info:
         make_config(players, **kwargs)
