@@ -708,17 +708,24 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
     return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")
 
 
-def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
-                  v: dict[str, str]) -> Verdict:
-    for turns in (1, 2, 3):
-        m = OvenModel(2, v, turns=turns, orders={0: ["red.monotoni"], 1: []})
-        options = [z3.And(r.baked, *[z3.Implies(r.decision.named == k, r.table[k] == 0)
-                                     for k in range(NK)]) for r in m.runs[0]]
-        _result, zm = _check([*m.constraints, z3.Or(options)])
+def _red_order_opening(v: dict[str, str], order: str, turn_counts: Sequence[int],
+                       wanted: Callable[[Any], Any]) -> tuple[OvenRun, dict[str, Any]]:
+    """A two-player opening in which red's only order, ``order``, meets ``wanted`` (a
+    condition on its symbolic resolution), with as few turns as ``turn_counts`` allow:
+    the decoded run and that order's resolution."""
+    for turns in turn_counts:
+        m = OvenModel(2, v, turns=turns, orders={0: [order], 1: []})
+        _result, zm = _check([*m.constraints, z3.Or([wanted(r) for r in m.runs[0]])])
         if zm is not None:
             break
     run = m.read(zm)
-    got = run.runs[0][0]
+    return run, run.runs[0][0]
+
+
+def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
+                  v: dict[str, str]) -> Verdict:
+    run, got = _red_order_opening(v, "red.monotoni", (1, 2, 3), lambda r: z3.And(
+        r.baked, *[z3.Implies(r.decision.named == k, r.table[k] == 0) for k in range(NK)]))
 
     def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
         return expect_events(played, [
@@ -756,14 +763,8 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
-    for turns in (3, 5):
-        m = OvenModel(2, v, turns=turns, orders={0: ["red.bombastica"], 1: []})
-        options = [z3.And(r.baked, N.Sum(r.table) < total) for r in m.runs[0]]
-        _result, zm = _check([*m.constraints, z3.Or(options)])
-        if zm is not None:
-            break
-    run = m.read(zm)
-    got = run.runs[0][0]
+    run, got = _red_order_opening(v, "red.bombastica", (3, 5),
+                                  lambda r: z3.And(r.baked, N.Sum(r.table) < total))
 
     def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
         return expect_events(played, [
