@@ -60,10 +60,8 @@ def rulings_of(dispute_id: str) -> list[Ruling]:
         values.sort(key=lambda v: v != entry["default"])
         found += [Ruling(dispute_id, entry["flag"], v, v == entry["default"]) for v in values]
     if not found:
-        known = sorted({e["dispute"] for e in specdata.variant_flags()},
-                       key=lambda d: int(d[1:]))
         raise VariantError(f"dispute {dispute_id!r} has no variant flag to compare; "
-                           f"disputes with flags: {', '.join(known)}")
+                           f"disputes with flags: {', '.join(disputes_with_flags())}")
     return found
 
 

@@ -25,12 +25,11 @@ from typing import Any
 
 from . import fast
 from .errors import VariantError
-from .policies import POLICIES
-from .state import make_config
-from .vocabulary import COLOURS, ORDER_TYPES, ORDERS
+from .policies import get_policy
+from .state import make_config, variant_defaults
+from .vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 
 ORDER_TYPE_NAMES: tuple[str, ...] = tuple(ORDER_TYPES)
-ROUNDS = 3
 MAX_DECISIONS = 100_000  # no finished game comes near: a safety net, not a rule
 
 # How a round ended: the supply ran out (``round_end.last_card`` or
@@ -71,9 +70,8 @@ def seat_colours(players: int, seed: int) -> tuple[str, ...]:
 
 def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
     """One policy per seat: a single name is repeated for every seat."""
-    unknown = [n for n in names if n not in POLICIES]
-    if unknown:
-        raise VariantError(f"no policy {', '.join(unknown)}; known: {', '.join(sorted(POLICIES))}")
+    for name in names:
+        get_policy(name)  # an unknown name: the registry's error, which lists the known
     chosen = tuple(names) or ("random",)
     if len(chosen) == 1:
         chosen *= players
@@ -138,7 +136,7 @@ def _chooser(name: str) -> Chooser:
     reference's state and actions."""
     if name == "random":
         return fast.benchmark_choice
-    policy = POLICIES[name]
+    policy = get_policy(name)
 
     def choose(state: fast.FastState, legal: Sequence[int], rng: random.Random) -> int:
         return fast.action_code(policy(state.to_state(), [fast.action_of(c) for c in legal], rng))
@@ -449,7 +447,7 @@ def _ci(entry: Mapping[str, Any], percent: bool = False) -> str:
 def format_summary(summary: Summary) -> str:
     """The summary as text for people: figures with their 95% intervals."""
     fig = summary.figures()
-    changed = {k: v for k, v in summary.variants.items() if v != _defaults().get(k)}
+    changed = {k: v for k, v in summary.variants.items() if v != variant_defaults().get(k)}
     policies = ", ".join(sorted(set(summary.policies)))
     lines = [f"{fig['games']:,} games, {summary.players} players, seeds {summary.seed}.."
              f"{summary.seed + fig['games'] - 1}, policies {policies}, "
@@ -470,9 +468,4 @@ def format_summary(summary: Summary) -> str:
               "rounds ended: " + ", ".join(f"{k} {v:,}" for k, v in fig["round_ends"].items())]
     return "\n".join(lines)
 
-
-def _defaults() -> dict[str, str]:
-    from .state import make_variants
-
-    return make_variants(None).as_dict()
 

@@ -153,7 +153,7 @@ def test_the_cli_refuses_bad_arguments_before_playing() -> None:
         (["simulate", "--players", "7", "--games", "3"], "2 to 5 players"),
         (["simulate", "--players", "4", "--games", "0"], "positive whole number"),
         (["simulate", "--players", "4", "--games", "3", "--variant", "stall=never"], "stall"),
-        (["simulate", "--players", "4", "--games", "3", "--policy", "nobody"], "no policy"),
+        (["simulate", "--players", "4", "--games", "3", "--policy", "nobody"], "unknown policy"),
         (["compare", "D99", "--players", "4", "--games", "3"], "no variant flag"),
     ]:
         done = run(*args)
