@@ -39,6 +39,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
+from operator import add, ge
 from typing import Any
 
 from .actions import (
@@ -54,7 +56,6 @@ from .actions import (
     Shuffle,
 )
 from .errors import IllegalActionError
-from .oven import ways_to_take
 from .state import GameConfig, GameState, Hand, Reveal
 from .vocabulary import (
     COLOURS,
@@ -493,7 +494,8 @@ def apply(state: FastState, action: int) -> None:
         if action == PASS:
             turn_pass(state)
         else:
-            turn_play(state, *_PLAY_OF[action])
+            kind, count = _PLAY_OF[action]
+            turn_play(state, kind, count)
     elif step == "order":
         if action == NO_ORDER:
             state.step = "draw"
@@ -866,14 +868,14 @@ def bake_or_ask(state: FastState) -> None:
     owner may complete it from hand (``oven.complete_from_hand``; forced under
     ``oven.complete_mandatory``); else ``oven.fail``."""
     need, table = requirement(state), state.table
-    if all(t >= n for t, n in zip(table, need, strict=True)):
+    if all(map(ge, table, need)):
         bake(state, need, NO_KINDS)
         return
-    missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
     hand = state.hands[state.current]
-    if any(h < m for h, m in zip(hand, missing, strict=True)):
+    if not all(map(ge, map(add, table, hand), need)):
         oven_fail(state)
     elif state.rules.mandatory:
+        missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
         bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
         state.step = "complete"
@@ -889,10 +891,10 @@ def pizza_bombastica(state: FastState) -> None:
     if state.rules.bombastica_table_only:
         oven_fail(state)
         return
-    options = hand_choices(state.hands[state.current], short)
-    if not options:
+    hand = state.hands[state.current]
+    if sum(hand) < short:  # no way to make up the shortfall (and none to list)
         oven_fail(state)
-    elif state.rules.mandatory and len(options) == 1:
+    elif state.rules.mandatory and len(options := hand_choices(hand, short)) == 1:
         bake(state, state.table[:], options[0])
     else:
         state.step = "complete"
@@ -902,12 +904,15 @@ _HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = 
 
 
 def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to take ``total`` cards from ``hand``, in the reference's order (most of
-    the first kind first). Cached: there are few hands."""
+    """Every way to take ``total`` cards from ``hand``: ``oven.ways_to_take``, in its
+    order (most of the first kind first, then of the next...), which is the order in
+    which ``product`` counts down each kind. Cached: there are few hands."""
     key = (hand, total)
     ways = _HAND_CHOICES.get(key)
     if ways is None:
-        ways = _HAND_CHOICES[key] = tuple(ways_to_take(hand, total))
+        ways = _HAND_CHOICES[key] = tuple(
+            way for way in product(*(range(count, -1, -1) for count in hand))
+            if sum(way) == total)
     return ways
 
 
@@ -1137,19 +1142,59 @@ class FastGameResult:
 def play_random_game(config: GameConfig, seed: int | str, *,
                      max_steps: int = 100_000) -> FastGameResult:
     """One game under the benchmark policy: the same game as
-    ``play_game(config, seed, [random_policy] * players)`` on the reference."""
+    ``play_game(config, seed, [random_policy] * players)`` on the reference.
+
+    This loop is the benchmark's hot path, so it makes the turn's decisions (nine in ten)
+    itself: the choices :func:`legal_actions` lists, the numbers
+    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls. The oven's
+    decisions, and every decision under ``draw_amount=any``, take the general path."""
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
+    getrandbits, uniform, bits_of = rng.getrandbits, rng.random, _BITS
     state = new_game(config)
     result = FastGameResult(state)
     players, stall_letter = state.players, state.rules.stall_letter
+    inline = _INLINE_OK and not state.rules.draw_any
     decisions = turns = shuffles = 0
     for _ in range(max_steps):
         if stall_letter and state.quiet_turns >= players:
             result.stalled = True
             break
         phase = state.phase
-        if phase == "turn" or phase == "oven":
+        if phase == "turn" and inline:  # the turn's decisions: see the docstring
+            decisions += 1
+            step = state.step
+            if step == "draw":  # the source, then the one draw from it: a choice among one
+                source = SUPPLY if uniform() < 0.8 else WAITER
+                while getrandbits(1):
+                    pass
+                turn_draw(state, source, None)
+                if state.phase != "turn":
+                    settle(state)
+                continue
+            if step == "play":
+                turns += 1
+                hand = state.hands[state.current]
+                legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
+            else:
+                orders = state.hand_orders[state.current]
+                legal = _ORDER_CHOICES.get(orders) or order_choices(orders)
+            n = len(legal)
+            bits = bits_of[n]
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            action = legal[r]
+            if action == NO_ORDER:
+                state.step = "draw"
+            elif action >= PLACE_BASE:
+                turn_place_order(state, action - PLACE_BASE)
+            elif action == PASS:
+                turn_pass(state)
+            else:
+                kind, count = _PLAY_OF[action]
+                turn_play(state, kind, count)
+        elif phase == "turn" or phase == "oven":
             if state.step == "play":
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))

@@ -187,6 +187,39 @@ def test_play_random_game_is_the_reference_game(players: int) -> None:
         assert result.winners == record.winners
 
 
+def _general_loop(config: Any, seed: int) -> tuple[Any, ...]:
+    """A benchmark game on the fast engine's general path (``legal_actions``,
+    ``benchmark_choice``, ``apply``), which the tests above hold to the reference."""
+    state, chance = fast.new_game(config), fast.FastChance(seed)
+    rng = random.Random(f"mammamia-policy:{seed}")
+    decisions = turns = shuffles = 0
+    while not fast.is_over(state):
+        if config.variants["stall"] == "letter" and state.quiet_turns >= config.players:
+            break
+        if fast.is_chance(state):
+            fast.apply_shuffle(state, chance.shuffle(state))
+            shuffles += 1
+            continue
+        turns += state.step == "play"
+        fast.apply(state, fast.benchmark_choice(state, fast.legal_actions(state), rng))
+        decisions += 1
+    return state.to_json(), decisions, turns, shuffles
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_play_random_game_is_the_general_loop(players: int) -> None:
+    """``play_random_game`` makes the turn's decisions in its own loop (the benchmark's
+    hot path): on many games, under every flag value and mixtures, it must end where the
+    general path ends, after as many decisions, turns and shuffles."""
+    for seed in range(20 * SEEDS):
+        variants = SINGLE_FLAGS[seed % len(SINGLE_FLAGS)] if seed % 3 else _mixed_variants(seed)
+        config = make_config(players, variants=variants, first_player=seed % players)
+        result = fast.play_random_game(config, seed)
+        expected = _general_loop(config, seed)
+        assert (result.state.to_json(), result.decisions, result.turns, result.shuffles) \
+            == expected, f"{players}p {variants} seed {seed}"
+
+
 TABLES = load_perft_tables(ROOT / "scenarios" / "perft")
 
 
