@@ -323,7 +323,7 @@ def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
         from .queries.timing import benchmark_queries
     except ImportError as exc:  # z3 missing: say so, measure the rest
         return {"available": False, "reason": f"the queries need z3 ({exc})"}
-    from .verify import z3_interruptible
+    from .queries.interrupt import z3_interruptible
 
     chosen = benchmark_queries(include_slow, methods=methods)
     every = len(benchmark_queries(True))
@@ -368,7 +368,7 @@ def model_checker_depth(budget: float, max_bound: int = 64) -> dict[str, Any]:
         from .queries.timing import BMC_PROPERTY, bmc_check
     except ImportError as exc:
         return {"available": False, "reason": f"the model checker needs z3 ({exc})"}
-    from .verify import z3_interruptible
+    from .queries.interrupt import z3_interruptible
 
     rows: list[dict[str, Any]] = []
     deepest, start = 0, time.perf_counter()

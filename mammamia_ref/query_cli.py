@@ -66,7 +66,7 @@ def run_query_command(args: argparse.Namespace) -> int:
         print(f"mammamia: error: no query {', '.join(unknown)}; `mammamia query list` "
               "lists them", file=sys.stderr)
         return 2
-    from .verify import answer_interruptibly, z3_interruptible
+    from .queries.interrupt import answer_interruptibly, z3_interruptible
 
     results = []
     with z3_interruptible() as stop:

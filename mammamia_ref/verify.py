@@ -5,16 +5,11 @@ scenario, reporting what passed and what the scenarios cover."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from . import specdata
@@ -209,77 +204,14 @@ def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
     report.stage = "the z3 queries"
+    from .queries.interrupt import z3_interruptible
+
     with z3_interruptible() as stop:
         query_checks(report.queries, stop)
     if stop.is_set():  # Ctrl-C after the last query began
         raise KeyboardInterrupt
     report.seconds = time.perf_counter() - started
     return report
-
-
-def answer_interruptibly(query_id: str, stop: threading.Event | None,
-                         **options: Any) -> list[Any]:
-    """``run_catalogue([query_id], **options)``, or KeyboardInterrupt once ``stop`` (from
-    :func:`z3_interruptible`) is set: the answers of cancelled checks are not trusted."""
-    from .queries import run_catalogue
-
-    try:
-        results = run_catalogue([query_id], **options)
-    except Exception:
-        if stop is not None and stop.is_set():
-            raise KeyboardInterrupt from None
-        raise
-    if stop is not None and stop.is_set():
-        raise KeyboardInterrupt
-    return results
-
-
-@contextmanager
-def z3_interruptible() -> Iterator[threading.Event]:
-    """Let Ctrl-C stop z3 work soon and cleanly. z3 takes SIGINT for itself during a
-    check and merely answers "unknown"; and a KeyboardInterrupt raised at an arbitrary
-    point inside z3's Python layer is lost in a finalizer or turned into another error.
-    So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
-    thread woken by the signal (through the wakeup fd) then cancels every z3 check until
-    the caller, at a safe point, sees the event and raises KeyboardInterrupt. A second
-    Ctrl-C raises at once."""
-    import z3
-
-    stop, done = threading.Event(), threading.Event()
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield stop  # signals reach only the main thread; an ignored Ctrl-C stays ignored
-        return
-
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
-        if stop.is_set():
-            raise KeyboardInterrupt
-        stop.set()
-
-    def watch() -> None:
-        while (byte := os.read(read, 1)) and not done.is_set():
-            while byte[0] == signal.SIGINT and not done.is_set():
-                z3.main_ctx().interrupt()
-                done.wait(0.01)
-
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    watcher = threading.Thread(target=watch, name="z3-interrupt", daemon=True)
-    watcher.start()
-    previous_fd = signal.set_wakeup_fd(write)
-    previous_ctrl_c = z3.get_param("ctrl_c")
-    z3.set_param("ctrl_c", False)
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        z3.set_param("ctrl_c", previous_ctrl_c)
-        signal.set_wakeup_fd(previous_fd)
-        done.set()
-        os.close(write)
-        watcher.join(timeout=5)
-        os.close(read)
 
 
 def query_checks(records: list[dict[str, Any]] | None = None,
@@ -289,6 +221,7 @@ def query_checks(records: list[dict[str, Any]] | None = None,
     ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
     of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
     from .queries import load_catalogue
+    from .queries.interrupt import answer_interruptibly
 
     records = [] if records is None else records
     for query in load_catalogue():

@@ -17,6 +17,8 @@ is run).
   :func:`run_catalogue` answers them.
 - :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders the
   queries page of the rules site.
+- :mod:`.timing`: the benchmark's timings of the answers and the bounded model checker;
+  :mod:`.interrupt`: Ctrl-C during z3 work (used by ``verify``, ``query run``, ``bench``).
 """
 
 from .catalogue import (
