@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import multiprocessing
 import os
 import platform
 import random
@@ -41,9 +40,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import fast
+from . import counting, fast
 from .actions import Shuffle
 from .game import apply, is_chance, legal_actions, new_game
+from .jsonform import parse_state
 from .play import play_game
 from .policies import random_policy
 from .state import GameState, make_config
@@ -220,7 +220,6 @@ def perft_rates(tables: list[Any], budget: float, *, reference_max_nodes: int,
     """Nodes per second counting every table at its deepest listed depth (up to a node
     limit), the counts checked against the table. The fast count takes the last level
     from the number of legal actions, as python-chess's perft does."""
-    from .jsonform import parse_state
     from .perft import perft
 
     results = {}
@@ -463,16 +462,6 @@ def _games_job(task: tuple[int, int, int, dict[str, str] | None]) -> dict[str, A
             "cpu_seconds": time.process_time() - cpu}
 
 
-def _perft_job(task: tuple[dict[str, Any], int, int]) -> int:
-    from .jsonform import parse_state
-
-    state_doc, action_index, depth = task
-    state = fast.from_state(parse_state(state_doc))
-    action = fast.legal_actions(state)[action_index]
-    fast.apply(state, action)
-    return fast.perft(state, depth - 1)
-
-
 def _warm(_: int) -> int:
     return os.getpid()
 
@@ -486,9 +475,9 @@ def _spin(loops: int) -> float:
 
 
 def _pool(jobs: int) -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs)
+    from .simulate import worker_pool
+
+    pool = worker_pool(jobs)
     pool.map(_warm, range(jobs * 2))  # start (and import) every worker before timing
     return pool
 
@@ -534,33 +523,14 @@ def simulate(players: int, games: int, *, jobs: int = 1, seed: int = 0,
             "cpu_seconds": round(sum(p["cpu_seconds"] for p in parts), 4)}
 
 
-def perft_parallel(state_doc: dict[str, Any], depth: int, *, jobs: int = 1,
-                   pool: Any = None) -> int:
-    """``perft`` of a canonical state, its first actions shared out among ``jobs``
-    processes."""
-    from .jsonform import parse_state
-
-    state = fast.from_state(parse_state(state_doc))
-    if depth <= 1 or state.phase in ("shuffle", "over"):
-        return fast.perft(state, depth)
-    tasks = [(state_doc, index, depth) for index in range(len(fast.legal_actions(state)))]
-    if jobs == 1 and pool is None:
-        return sum(map(_perft_job, tasks))
-    own = pool is None
-    pool = pool or _pool(jobs)
-    try:
-        return sum(pool.map(_perft_job, tasks, chunksize=1))
-    finally:
-        if own:
-            pool.close()
-            pool.join()
-
-
-def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int) -> dict[str, Any]:
+def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int,
+            repeats: int = 1) -> dict[str, Any]:
     """Wall-clock games per second (4 players) and counting nodes per second with 1 to
     ``jobs`` processes; the same games and tables each time. Counting goes
     ``perft_extra_depth`` levels below each table's deepest listed depth, to give every
-    process enough to do (the counts are checked to agree between process counts).
+    process enough to do (the counts are checked to agree between process counts). Each
+    measure is taken ``repeats`` times and the best kept (as ``timeit`` does: the run
+    least disturbed by other programs).
 
     Other programs may hold some of the cores: a plain Python loop run the same way
     (``machine_speedup``) shows how much parallelism the machine had to give, and
@@ -571,22 +541,29 @@ def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int) ->
     spin = 10_000_000
     for n in range(1, jobs + 1):
         pool = _pool(n) if n > 1 else None
+        spin_wall = perft_wall = float("inf")
+        sim: dict[str, Any] = {}
         try:
-            start = time.perf_counter()
-            if pool is None:
-                _spin(spin)
-            else:
-                pool.map(_spin, [spin] * n, chunksize=1)
-            spin_wall = time.perf_counter() - start
-            sim = simulate(4, games, jobs=n, seed=10_000, pool=pool)
-            start, nodes = time.perf_counter(), 0
-            for table in tables:
-                depth = max(table.counts) + perft_extra_depth
-                count = perft_parallel(table.state, depth, jobs=n, pool=pool)
-                if counted.setdefault(table.id, count) != count:
-                    raise AssertionError(f"perft {table.id} depth {depth} differs with {n} jobs")
-                nodes += count
-            perft_wall = time.perf_counter() - start
+            for _ in range(repeats):
+                start = time.perf_counter()
+                if pool is None:
+                    _spin(spin)
+                else:
+                    pool.map(_spin, [spin] * n, chunksize=1)
+                spin_wall = min(spin_wall, time.perf_counter() - start)
+                run = simulate(4, games, jobs=n, seed=10_000, pool=pool)
+                if not sim or run["games_per_s"] > sim["games_per_s"]:
+                    sim = run
+                start, nodes = time.perf_counter(), 0
+                for table in tables:
+                    depth = max(table.counts) + perft_extra_depth
+                    count = counting.count(fast.from_state(parse_state(table.state)), depth,
+                                           jobs=n, pool=pool)
+                    if counted.setdefault(table.id, count) != count:
+                        raise AssertionError(f"perft {table.id} depth {depth} differs with "
+                                             f"{n} jobs")
+                    nodes += count
+                perft_wall = min(perft_wall, time.perf_counter() - start)
         finally:
             if pool is not None:
                 pool.close()
@@ -661,8 +638,8 @@ def run_benchmarks(quick: bool = False, jobs: int = 1,
     if jobs > 1:
         say(f"scaling with {jobs} processes")
         per_second = results["games"]["fast"]["4"]["games_per_s"]
-        results["scaling"] = scaling(jobs, max(8 * jobs, int(per_second * (0.5 if quick else 4))),
-                                     tables, 0 if quick else 1)
+        results["scaling"] = scaling(jobs, max(8 * jobs, int(per_second * (0.5 if quick else 2))),
+                                     tables, 0 if quick else 2, repeats=1 if quick else 3)
     results["goals"] = goals(results)
     return results
 

@@ -80,11 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .bench import add_bench_parser
     from .conformance.cli import add_parsers
+    from .counting import add_perft_parser
     from .query_cli import add_query_parser
     from .simulate_cli import add_simulate_parsers
 
     add_parsers(commands)
     add_bench_parser(commands)
+    add_perft_parser(commands)
     add_simulate_parsers(commands)
     query = add_query_parser(commands)
     if query.get_default("handler") is None:
@@ -111,14 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _seed(text: str) -> int | str:
+def game_seed(text: str) -> int | str:
+    """A seed as given on the command line: a whole number, or else any text."""
     return int(text) if text.lstrip("-").isdigit() else text
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     config = make_config(args.players, first_player=args.first_player,
                          variants=dict(args.variant))
-    record = play_game(config, _seed(args.seed), [POLICIES[args.policy]] * args.players)
+    record = play_game(config, game_seed(args.seed), [POLICIES[args.policy]] * args.players)
     if args.json:
         print(json.dumps(game_summary(record), indent=2))
     else:

@@ -243,11 +243,7 @@ class Executor:
 
     def _local_pool(self) -> Any:
         if self._pool is None:
-            import multiprocessing
-
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            self._pool = context.Pool(self.jobs, initializer=_leave_ctrl_c_to_the_parent)
+            self._pool = worker_pool(self.jobs)
         return self._pool
 
     def _dask_client(self) -> Any:
@@ -277,6 +273,16 @@ def _ctrl_c_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def worker_pool(jobs: int) -> Any:
+    """A pool of ``jobs`` worker processes (forked where the system can: no re-import)
+    that leave Ctrl-C to the parent."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
 
 
 def _leave_ctrl_c_to_the_parent() -> None:

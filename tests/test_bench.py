@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import bench, fast
-from mammamia_ref.jsonform import parse_state
+from mammamia_ref import bench
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -77,17 +76,11 @@ def test_seeds_split_into_contiguous_ranges() -> None:
             assert seeds == list(range(5, 5 + games))
 
 
-def test_several_processes_play_the_same_games_and_count_the_same() -> None:
+def test_several_processes_play_the_same_games() -> None:
     one = bench.simulate(3, 9, jobs=1, seed=40)
     two = bench.simulate(3, 9, jobs=2, seed=40)
     assert one["wins"] == two["wins"] and one["decisions"] == two["decisions"]
     assert sum(one["wins"]) >= 9  # every game has at least one winner
-    table = bench.perft_tables()[0]
-    depth = min(max(table.counts), 6)
-    expected = fast.perft(fast.from_state(parse_state(table.state)), depth)
-    assert expected == table.counts[depth]
-    assert bench.perft_parallel(table.state, depth, jobs=2) == expected
-    assert bench.perft_parallel(table.state, depth, jobs=1) == expected
 
 
 def test_scaling_rows(tmp_path: Path) -> None:

@@ -269,25 +269,26 @@ class PerftTable:
 
 
 def load_perft_tables(folder: Path) -> list[PerftTable]:
+    return [load_perft_table(path) for path in sorted(folder.glob("*.yaml"))]
+
+
+def load_perft_table(path: Path) -> PerftTable:
     from ..safeyaml import load_file
 
-    tables = []
-    for path in sorted(folder.glob("*.yaml")):
-        doc = load_file(path).data
-        try:
-            counts = {row["depth"]: row["nodes"] for row in doc["counts"]}
-            table = PerftTable(doc["id"], doc["state"], counts, str(path),
-                               doc.get("description", ""))
-        except (KeyError, TypeError) as exc:
-            raise MalformedError(f"{path}: not a counting table: needs id, state and counts "
-                                 f"(a list of depth and nodes): {exc!r}") from None
-        if not (isinstance(table.id, str) and isinstance(table.state, dict)
-                and counts and all(type(k) is int and type(v) is int and k >= 0 and v >= 0
-                                   for k, v in counts.items())):
-            raise MalformedError(f"{path}: not a counting table: id must be text, state a "
-                                 "mapping, counts whole numbers of depth and nodes")
-        tables.append(table)
-    return tables
+    doc = load_file(path).data
+    try:
+        counts = {row["depth"]: row["nodes"] for row in doc["counts"]}
+        table = PerftTable(doc["id"], doc["state"], counts, str(path),
+                           doc.get("description", ""))
+    except (KeyError, TypeError) as exc:
+        raise MalformedError(f"{path}: not a counting table: needs id, state and counts "
+                             f"(a list of depth and nodes): {exc!r}") from None
+    if not (isinstance(table.id, str) and isinstance(table.state, dict)
+            and counts and all(type(k) is int and type(v) is int and k >= 0 and v >= 0
+                               for k, v in counts.items())):
+        raise MalformedError(f"{path}: not a counting table: id must be text, state a "
+                             "mapping, counts whole numbers of depth and nodes")
+    return table
 
 
 def impl_perft(impl: Implementation, state: dict[str, Any], depth: int) -> int:
