@@ -500,11 +500,14 @@ def split_seeds(games: int, jobs: int, seed: int = 0) -> list[tuple[int, int]]:
 def simulate(players: int, games: int, *, jobs: int = 1, seed: int = 0,
              variants: dict[str, str] | None = None, pool: Any = None) -> dict[str, Any]:
     """Play ``games`` fast-engine games under the benchmark policy (seeds ``seed`` on) in
-    ``jobs`` processes: wins per seat, decisions, and the wall time taken."""
-    tasks = [(players, first, count, variants) for first, count in split_seeds(games, jobs, seed)
-             if count]
+    ``jobs`` processes: wins per seat, decisions, and the wall time taken. The seeds go
+    out in eight ranges per process, handed to whichever is free: a process slowed by
+    other programs then does less of the work instead of holding up the rest."""
+    parallel = jobs > 1 or pool is not None
+    tasks = [(players, first, count, variants)
+             for first, count in split_seeds(games, 8 * jobs if parallel else 1, seed) if count]
     start = time.perf_counter()
-    if jobs == 1 and pool is None:
+    if not parallel:
         parts = [_games_job(task) for task in tasks]
     else:
         own = pool is None
@@ -529,31 +532,34 @@ def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int,
     ``jobs`` processes; the same games and tables each time. Counting goes
     ``perft_extra_depth`` levels below each table's deepest listed depth, to give every
     process enough to do (the counts are checked to agree between process counts). Each
-    measure is taken ``repeats`` times and the best kept (as ``timeit`` does: the run
-    least disturbed by other programs).
+    measure is taken ``repeats`` times, the process counts in turn (so that each sees
+    the machine in the same moods), and the best kept (as ``timeit`` does: the run least
+    disturbed by other programs).
 
     Other programs may hold some of the cores: a plain Python loop run the same way
     (``machine_speedup``) shows how much parallelism the machine had to give, and
     ``cpu_efficiency`` compares the work done per CPU second by the workers with one
     process's (1.0: running in several processes costs nothing extra)."""
-    rows = []
     counted: dict[str, int] = {}
     spin = 10_000_000
-    for n in range(1, jobs + 1):
-        pool = _pool(n) if n > 1 else None
-        spin_wall = perft_wall = float("inf")
-        sim: dict[str, Any] = {}
-        try:
-            for _ in range(repeats):
+    best: dict[int, dict[str, Any]] = {n: {"spin": float("inf"), "perft": float("inf")}
+                                       for n in range(1, jobs + 1)}
+    pools: dict[int, Any] = {}
+    try:
+        for n in range(2, jobs + 1):
+            pools[n] = _pool(n)
+        for _ in range(repeats):  # 1, 2, ... processes in turn: each round sees one machine
+            for n, mark in best.items():
+                pool = pools.get(n)
                 start = time.perf_counter()
                 if pool is None:
                     _spin(spin)
                 else:
                     pool.map(_spin, [spin] * n, chunksize=1)
-                spin_wall = min(spin_wall, time.perf_counter() - start)
+                mark["spin"] = min(mark["spin"], time.perf_counter() - start)
                 run = simulate(4, games, jobs=n, seed=10_000, pool=pool)
-                if not sim or run["games_per_s"] > sim["games_per_s"]:
-                    sim = run
+                if "sim" not in mark or run["games_per_s"] > mark["sim"]["games_per_s"]:
+                    mark["sim"] = run
                 start, nodes = time.perf_counter(), 0
                 for table in tables:
                     depth = max(table.counts) + perft_extra_depth
@@ -563,16 +569,21 @@ def scaling(jobs: int, games: int, tables: list[Any], perft_extra_depth: int,
                         raise AssertionError(f"perft {table.id} depth {depth} differs with "
                                              f"{n} jobs")
                     nodes += count
-                perft_wall = min(perft_wall, time.perf_counter() - start)
-        finally:
-            if pool is not None:
-                pool.close()
-                pool.join()
+                mark["perft"] = min(mark["perft"], time.perf_counter() - start)
+                mark["nodes"] = nodes
+    finally:
+        for pool in pools.values():
+            pool.close()
+            pool.join()
+    rows = []
+    for n, mark in best.items():
+        sim = mark["sim"]
         rows.append({"jobs": n, "games": games, "games_per_s": sim["games_per_s"],
                      "games_per_cpu_s": round(games / sim["cpu_seconds"], 1),
-                     "wins": sim["wins"], "perft_nodes": nodes,
-                     "perft_nodes_per_s": round(nodes / perft_wall, 1) if perft_wall else 0.0,
-                     "spin_rate": n * spin / spin_wall})
+                     "wins": sim["wins"], "perft_nodes": mark["nodes"],
+                     "perft_nodes_per_s": round(mark["nodes"] / mark["perft"], 1)
+                     if mark["perft"] else 0.0,
+                     "spin_rate": n * spin / mark["spin"]})
     one = rows[0]
     for row in rows:
         row["games_speedup"] = round(row["games_per_s"] / one["games_per_s"], 3)
