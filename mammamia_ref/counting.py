@@ -172,19 +172,28 @@ def add_perft_parser(subparsers: Any) -> None:
 
 
 def load_counting_input(path: Path) -> tuple[GameState, dict[int, int], str]:
-    """A counting table's state and listed counts, or a bare state (no counts)."""
-    from .conformance.runner import load_perft_table
+    """A counting table's state and listed counts, or a bare state (no counts). A bad
+    state is reported with its file and line."""
+    from .conformance.runner import perft_table_of
     from .jsonform import parse_state
     from .safeyaml import load_file
 
-    doc = load_file(path).data
+    loaded = load_file(path)
+    doc = loaded.data
     if isinstance(doc, dict) and "counts" in doc:
-        table = load_perft_table(path)
-        return parse_state(table.state), table.counts, table.id
-    if not (isinstance(doc, dict) and doc.get("format") == "mammamia-state/1"):
+        table = perft_table_of(doc, path)
+        state_doc, prefix, listed, name = table.state, "/state", table.counts, table.id
+    elif isinstance(doc, dict) and doc.get("format") == "mammamia-state/1":
+        state_doc, prefix, listed, name = doc, "", {}, path.stem
+    else:
         raise MalformedError(f"{path}: neither a counting table (id, state, counts) nor a "
                              "canonical state (format: mammamia-state/1)")
-    return parse_state(doc), {}, path.stem
+    try:
+        return parse_state(state_doc), listed, name
+    except MalformedError as exc:
+        line = loaded.line_of(prefix + exc.where)
+        raise MalformedError(f"{path}:{line}: {exc}" if line else f"{path}: {exc}",
+                             value=exc.value) from None
 
 
 def _count_depths(state: GameState, listed: dict[int, int], depths: list[int],

@@ -142,6 +142,8 @@ def test_the_command_counts_a_bare_state_with_either_engine(tmp_path: Path) -> N
     ("format: something-else\n", "neither a counting table"),
     ("id: x\nstate: {}\ncounts: 7\n", "not a counting table"),
     ("[1, 2\n", "bad.yaml:2: not valid YAML"),
+    ("id: x\nstate:\n  format: mammamia-state/1\n  players: 3\ncounts:\n  - {depth: 1, nodes: 3}\n",
+     "bad.yaml:4: /players: 3 is not of type 'array'"),
 ])
 def test_the_command_refuses_bad_files(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.yaml"

@@ -275,7 +275,11 @@ def load_perft_tables(folder: Path) -> list[PerftTable]:
 def load_perft_table(path: Path) -> PerftTable:
     from ..safeyaml import load_file
 
-    doc = load_file(path).data
+    return perft_table_of(load_file(path).data, path)
+
+
+def perft_table_of(doc: Any, path: Path) -> PerftTable:
+    """The counting table a loaded document holds (``path`` names it in errors)."""
     try:
         counts = {row["depth"]: row["nodes"] for row in doc["counts"]}
         table = PerftTable(doc["id"], doc["state"], counts, str(path),
