@@ -509,15 +509,13 @@ def simulate(players: int, games: int, *, jobs: int = 1, seed: int = 0,
     start = time.perf_counter()
     if not parallel:
         parts = [_games_job(task) for task in tasks]
+    elif pool is not None:
+        parts = pool.map(_games_job, tasks, chunksize=1)
     else:
-        own = pool is None
-        pool = pool or _pool(jobs)
-        try:
-            parts = pool.map(_games_job, tasks, chunksize=1)
-        finally:
-            if own:
-                pool.close()
-                pool.join()
+        from .simulate import workers
+
+        with workers(jobs) as own:
+            parts = own.map(_games_job, tasks, chunksize=1)
     wall = time.perf_counter() - start
     return {"players": players, "games": games, "jobs": jobs,
             "decisions": sum(p["decisions"] for p in parts),

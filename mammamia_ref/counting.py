@@ -22,7 +22,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -95,28 +94,10 @@ def _counted(state: fast.FastState, depth: int, jobs: int, pool: Any = None, *,
         return paths, [count_piece(task) for task in tasks], ended
     if pool is not None:
         return paths, pool.map(count_piece, tasks, chunksize=1), ended
-    with _pool_for(jobs) as own:
+    from .simulate import workers
+
+    with workers(jobs) as own:
         return paths, own.map(count_piece, tasks, chunksize=1), ended
-
-
-@contextmanager
-def _pool_for(jobs: int) -> Iterator[Any]:
-    """One pool of ``jobs`` workers for every count of a command (None for one process);
-    stopped at once if the command stops early (an error, Ctrl-C)."""
-    if jobs == 1:
-        yield None
-        return
-    from .simulate import worker_pool
-
-    pool = worker_pool(jobs)
-    try:
-        yield pool
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.close()
-        pool.join()
 
 
 def count(state: fast.FastState, depth: int, *, jobs: int = 1, pool: Any = None) -> int:
@@ -199,8 +180,10 @@ def load_counting_input(path: Path) -> tuple[GameState, dict[int, int], str]:
 def _count_depths(state: GameState, listed: dict[int, int], depths: list[int],
                   args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """One row per depth, as each is counted (and checked against ``listed``)."""
+    from .simulate import workers
+
     quick = fast.from_state(state)
-    with _pool_for(1 if args.reference else args.jobs) as pool:
+    with workers(1 if args.reference else args.jobs) as pool:
         for depth in depths:
             if args.reference:
                 nodes = reference_perft(state, depth)

@@ -285,6 +285,24 @@ def worker_pool(jobs: int) -> Any:
     return context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
 
 
+@contextmanager
+def workers(jobs: int) -> Iterator[Any]:
+    """:func:`worker_pool` for one piece of work (None for a single process: the caller
+    works alone); stopped at once if the work stops early (an error, Ctrl-C)."""
+    if jobs == 1:
+        yield None
+        return
+    pool = worker_pool(jobs)
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+        pool.join()
+
+
 def _leave_ctrl_c_to_the_parent() -> None:
     """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
     the parent, which knows what has finished, stops them."""
