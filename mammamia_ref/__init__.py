@@ -3,11 +3,20 @@
 The API is small and fixed (after OpenSpiel): :func:`new_game`, :func:`to_move`,
 :func:`is_chance`, :func:`chance_pile`, :func:`legal_actions`, :func:`apply`,
 :func:`is_over`, :func:`winners`; states, actions and events have canonical JSON forms
-(:mod:`mammamia_ref.jsonform`). Every transition and rejection names its rule ID in
+(:mod:`mammamia_ref.formats.jsonform`). Every transition and rejection names its rule ID in
 ``spec/rules.yaml``.
 """
 
-from .actions import (
+from mammamia_ref.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    MalformedError,
+    MammamiaError,
+    SpecError,
+    VariantError,
+)
+from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.rules.actions import (
     Action,
     Complete,
     Decline,
@@ -21,17 +30,9 @@ from .actions import (
     format_action,
     parse_action,
 )
-from .chance import ChanceSource
-from .errors import (
-    IllegalActionError,
-    InvalidStateError,
-    MalformedError,
-    MammamiaError,
-    SpecError,
-    VariantError,
-)
-from .events import Event, format_event
-from .game import (
+from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.events import Event, format_event
+from mammamia_ref.rules.game import (
     apply,
     chance_pile,
     is_chance,
@@ -41,8 +42,15 @@ from .game import (
     to_move,
     winners,
 )
-from .jsonform import format_state, parse_state
-from .state import GameConfig, GameState, Hand, Reveal, Variants, make_config, make_variants
+from mammamia_ref.rules.state import (
+    GameConfig,
+    GameState,
+    Hand,
+    Reveal,
+    Variants,
+    make_config,
+    make_variants,
+)
 
 __version__ = "0.1.0"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import yaml
 
 from mammamia_ref import ChanceSource, apply, is_chance, is_over, legal_actions, make_config
-from mammamia_ref.game import new_game
-from mammamia_ref.perft import table
-from mammamia_ref.state import GameState
+from mammamia_ref.rules.game import new_game
+from mammamia_ref.rules.state import GameState
+from mammamia_ref.sim.perft import table
 
 FOLDER = Path(__file__).resolve().parent.parent / "scenarios" / "perft"
 

@@ -40,17 +40,17 @@ from mammamia_ref import (
     make_config,
     make_variants,
     new_game,
-    specdata,
     to_move,
     winners,
 )
-from mammamia_ref.chance import ChanceSource
-from mammamia_ref.jsonform import format_state
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import POLICIES
-from mammamia_ref.state import variant_defaults, variant_values
-from mammamia_ref.verify import spec_problems
-from mammamia_ref.vocabulary import COLOURS, COPIES, KINDS, MAMMA_MIA, ORDERS_OF, TRIMMING
+from mammamia_ref.formats.jsonform import format_state
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.rules.vocabulary import COLOURS, COPIES, KINDS, MAMMA_MIA, ORDERS_OF, TRIMMING
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.tools.verify import spec_problems
 
 RULE_IDS = specdata.rule_ids()
 FILE_NAME = re.compile(r"\.(py|yaml|yml|json|md|cfg|toml|txt|html)$")  # "setup.py" is no rule
@@ -424,7 +424,7 @@ def test_every_rule_id_literal_in_the_package_is_registered() -> None:
     shape = re.compile(r"^({})\.[a-z_0-9]+$".format("|".join(map(re.escape, chapters))))
     found: set[str] = set()
     unknown = []
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                     and shape.match(node.value) and not FILE_NAME.search(node.value):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import bench
+from mammamia_ref.tools import bench
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -1,4 +1,4 @@
-"""The `mammamia` command line, run in-process through mammamia_ref.cli.main (and once as
+"""The `mammamia` command line, run in-process through mammamia_ref.cli.app (and once as
 `python -m mammamia_ref`)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import specdata
-from mammamia_ref.cli import main
-from mammamia_ref.state import variant_defaults, variant_values
-from mammamia_ref.vocabulary import COLOURS
+from mammamia_ref.cli.app import main
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.rules.vocabulary import COLOURS
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = specdata.rule_ids()
@@ -187,9 +187,9 @@ def test_subcommand_argument_errors_start_with_mammamia_error(capsys, args) -> N
 
 
 def test_every_event_of_a_game_can_be_narrated() -> None:
-    from mammamia_ref.narrate import event_text
-    from mammamia_ref.play import play_game
-    from mammamia_ref.state import make_config
+    from mammamia_ref.formats.narrate import event_text
+    from mammamia_ref.rules.state import make_config
+    from mammamia_ref.sim.play import play_game
 
     for players in (2, 3, 4, 5):
         config = make_config(players)

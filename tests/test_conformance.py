@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.scenario import load_scenario, run_scenario
+from mammamia_ref.formats.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow  # every test here drives implementations as subprocesses

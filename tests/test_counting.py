@@ -1,4 +1,4 @@
-"""``mammamia perft`` and the count split among processes (``mammamia_ref.counting``):
+"""``mammamia perft`` and the count split among processes (``mammamia_ref.sim.counting``):
 the pieces add up to the count whatever the cut, several processes count what one does,
 ``divide`` is the reference's, and the command checks a table's listed counts."""
 
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from mammamia_ref import counting, fast
-from mammamia_ref.conformance.runner import load_perft_tables
-from mammamia_ref.jsonform import format_state, parse_state
-from mammamia_ref.perft import divide as reference_divide
-from mammamia_ref.state import make_config
+from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.kit.runner import load_perft_tables
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.sim import counting, fast
+from mammamia_ref.sim.perft import divide as reference_divide
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = load_perft_tables(ROOT / "scenarios" / "perft")
@@ -53,7 +53,7 @@ def test_early_ends_are_counted_once() -> None:
 
 
 def test_several_processes_count_what_one_does() -> None:
-    from mammamia_ref.simulate import worker_pool
+    from mammamia_ref.sim.simulate import worker_pool
 
     pool = worker_pool(2)
     try:
@@ -204,7 +204,7 @@ def test_ctrl_c_stops_the_count_and_its_workers() -> None:
     import time
 
     code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from mammamia_ref.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+            "from mammamia_ref.cli.app import main\nsys.exit(main(sys.argv[1:]))\n")
     process = subprocess.Popen(
         [sys.executable, "-u", "-c", code, "perft", "scenarios/perft/draw-any-2p.yaml",
          "--depth", "7", "--depth", "12", "--jobs", "2"],

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import specdata
-from mammamia_ref.scenario import load_all, run_scenario
-from mammamia_ref.state import variant_values
+from mammamia_ref.formats.scenario import load_all, run_scenario
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import variant_values
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

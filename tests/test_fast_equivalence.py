@@ -1,4 +1,4 @@
-"""The fast engine (``mammamia_ref.fast``) is the reference engine, step for step.
+"""The fast engine (``mammamia_ref.sim.fast``) is the reference engine, step for step.
 
 Random games are played on both engines at once, in every player count and under every
 value of every variant flag (one flag changed at a time, then random mixtures of all of
@@ -24,12 +24,12 @@ from typing import Any
 
 import pytest
 
-from mammamia_ref import fast
-from mammamia_ref.actions import Shuffle
-from mammamia_ref.chance import ChanceSource
-from mammamia_ref.conformance.runner import load_perft_tables
 from mammamia_ref.errors import IllegalActionError
-from mammamia_ref.game import (
+from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.kit.runner import load_perft_tables
+from mammamia_ref.rules.actions import Shuffle
+from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.game import (
     apply,
     chance_pile,
     is_chance,
@@ -39,11 +39,11 @@ from mammamia_ref.game import (
     to_move,
     winners,
 )
-from mammamia_ref.jsonform import format_state, parse_state
-from mammamia_ref.perft import perft
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import POLICIES, random_policy
-from mammamia_ref.state import GameState, make_config, variant_defaults, variant_values
+from mammamia_ref.rules.state import GameState, make_config, variant_defaults, variant_values
+from mammamia_ref.sim import fast
+from mammamia_ref.sim.perft import perft
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES, random_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = int(os.environ.get("MAMMAMIA_FAST_EQUIVALENCE_SEEDS", "3"))

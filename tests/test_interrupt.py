@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import cli
-from mammamia_ref.scenario_cli import write_atomically
+from mammamia_ref.cli import app as cli
+from mammamia_ref.cli.scenario import write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PRELUDE = """
 import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from mammamia_ref import scenario, verify
+from mammamia_ref.formats import scenario
+from mammamia_ref.tools import verify
 _run_one = scenario.run_one
 def run_one(*args):
     time.sleep(0.05)
@@ -40,7 +41,7 @@ def run_one(*args):
     return _run_one(*args)
 scenario.run_one = run_one
 """
-MAIN = "\nfrom mammamia_ref.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+MAIN = "\nfrom mammamia_ref.cli.app import main\nsys.exit(main(sys.argv[1:]))\n"
 QUICK_VERIFY = """
 verify.play_checks = lambda games=None: games  # the games are not what is tested here
 """
@@ -58,7 +59,7 @@ queries.run_catalogue = run_catalogue
 # A reference implementation that takes 20 ms per request and notes its process id.
 SLOW_IMPLEMENTATION = """
 import os, sys, time
-from mammamia_ref.conformance.protocol import serve
+from mammamia_ref.kit.protocol import serve
 open(sys.argv[1], "w").write(str(os.getpid()))
 class Slow:
     def __iter__(self):

@@ -30,13 +30,13 @@ from mammamia_ref import (
     make_config,
     new_game,
     parse_action,
-    specdata,
 )
-from mammamia_ref.chance import ChanceSource
-from mammamia_ref.jsonform import STATE_FORMAT, format_state, parse_state
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import POLICIES
-from mammamia_ref.vocabulary import KINDS, MAMMA_MIA, ORDERS_OF
+from mammamia_ref.formats.jsonform import STATE_FORMAT, format_state, parse_state
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS_OF
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES
 
 RULE_IDS = specdata.rule_ids()
 

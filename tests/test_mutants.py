@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import fast
-from mammamia_ref.chance import ChanceSource
 from mammamia_ref.errors import IllegalActionError
-from mammamia_ref.events import Event
-from mammamia_ref.game import (
+from mammamia_ref.formats.jsonform import format_state
+from mammamia_ref.formats.safeyaml import load_file
+from mammamia_ref.formats.scenario import given_state, load_all
+from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.game import (
     apply,
     chance_pile,
     is_chance,
@@ -28,11 +30,9 @@ from mammamia_ref.game import (
     new_game,
     winners,
 )
-from mammamia_ref.jsonform import format_state
-from mammamia_ref.policies import POLICIES, Policy, random_policy
-from mammamia_ref.safeyaml import load_file
-from mammamia_ref.scenario import given_state, load_all
-from mammamia_ref.state import make_config, variant_defaults, variant_values
+from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
+from mammamia_ref.sim import fast
+from mammamia_ref.sim.policies import POLICIES, Policy, random_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -236,8 +236,8 @@ def test_recorded_equivalent_mutants_are_well_formed() -> None:
     for entry in entries:
         assert set(entry) == {"mutant", "module", "function", "reason"}, entry
         assert entry["module"] in RULES_MODULES, entry
-        module = importlib.import_module(f"mammamia_ref.{entry['module']}")
+        module = importlib.import_module(f"mammamia_ref.rules.{entry['module']}")
         assert callable(getattr(module, entry["function"])), entry
-        prefix = f"{entry['module']}.x_{entry['function']}__mutmut_"
+        prefix = f"rules.{entry['module']}.x_{entry['function']}__mutmut_"
         assert entry["mutant"].startswith(prefix) and entry["mutant"][len(prefix):].isdigit()
         assert entry["reason"].strip(), entry

@@ -17,12 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mammamia_ref import apply, legal_actions, make_config, new_game, to_move
-from mammamia_ref.conformance.client import Implementation
-from mammamia_ref.conformance.protocol import serve
-from mammamia_ref.conformance.runner import run_scenario_case
 from mammamia_ref.errors import MalformedError, MammamiaError
-from mammamia_ref.jsonform import check_state, format_state, parse_state
-from mammamia_ref.observation import (
+from mammamia_ref.formats.jsonform import check_state, format_state, parse_state
+from mammamia_ref.formats.scenario import complete_state, load_all
+from mammamia_ref.kit.client import Implementation
+from mammamia_ref.kit.protocol import serve
+from mammamia_ref.kit.runner import run_scenario_case
+from mammamia_ref.rules.observation import (
     OBSERVATION_FORMAT,
     IngredientRun,
     OvenOrder,
@@ -30,12 +31,11 @@ from mammamia_ref.observation import (
     observation_errors,
     observation_from_json,
 )
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import POLICIES
-from mammamia_ref.scenario import complete_state, load_all
-from mammamia_ref.state import GameState, Hand, variant_defaults
-from mammamia_ref.strategies import configs, play_seeded
-from mammamia_ref.vocabulary import KIND_INDEX, KINDS, MAMMA_MIA, ORDERS, cards_of, counts_of
+from mammamia_ref.rules.state import GameState, Hand, variant_defaults
+from mammamia_ref.rules.vocabulary import KIND_INDEX, KINDS, MAMMA_MIA, ORDERS, cards_of, counts_of
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.tools.strategies import configs, play_seeded
 
 ROOT = Path(__file__).resolve().parent.parent
 INFO_FLAGS = ({}, {"oven_memory": "seen"}, {"card_counts": "hidden"}, {"used_pile": "open"},
@@ -354,7 +354,7 @@ def test_the_kinds_are_in_manifest_order() -> None:
 
 
 def test_information_scenarios_pass_and_cover_every_flag_value() -> None:
-    from mammamia_ref.scenario import run_scenario
+    from mammamia_ref.formats.scenario import run_scenario
 
     scenarios, errors = load_all([ROOT / "scenarios" / "information"])
     assert not errors
@@ -371,7 +371,7 @@ def test_information_scenarios_pass_and_cover_every_flag_value() -> None:
 
 
 def test_a_wrong_observation_expectation_fails_with_its_pointer(tmp_path: Path) -> None:
-    from mammamia_ref.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario, run_scenario
 
     source = (ROOT / "scenarios" / "information" / "covered-order.yaml").read_text("utf-8")
     broken = source.replace("stack: [{kind: salami, count: 3}, {colour: green, order: null},\n"
@@ -389,7 +389,7 @@ def test_a_wrong_observation_expectation_fails_with_its_pointer(tmp_path: Path) 
 
 
 def test_an_unknown_colour_in_an_observation_expectation_is_a_failure(tmp_path: Path) -> None:
-    from mammamia_ref.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario, run_scenario
 
     path = tmp_path / "purple-eyes.yaml"
     path.write_text("id: purple-eyes\ntitle: t\nrules: [information.hands]\n"
@@ -402,8 +402,8 @@ def test_an_unknown_colour_in_an_observation_expectation_is_a_failure(tmp_path: 
 BROKEN_SERVER = """
 import dataclasses
 import sys
-from mammamia_ref import observation as module
-from mammamia_ref.conformance import protocol
+from mammamia_ref.rules import observation as module
+from mammamia_ref.kit import protocol
 original = module.observation
 def leaky(state, player):
     seen = original(state, player)
@@ -446,8 +446,8 @@ def test_conformance_skips_observation_scenarios_without_the_feature() -> None:
 def test_the_protocol_answers_observations() -> None:
     import io
 
-    from mammamia_ref.conformance import PROTOCOL
-    from mammamia_ref.jsonform import _validator
+    from mammamia_ref.formats.jsonform import _validator
+    from mammamia_ref.kit import PROTOCOL
 
     state = _oven_state()
     requests = [{"id": 1, "op": "hello", "protocol": PROTOCOL},

@@ -10,10 +10,13 @@ from collections import Counter
 import pytest
 
 from mammamia_ref import apply, legal_actions, make_config, new_game, parse_state, to_move
-from mammamia_ref.actions import Complete, Draw, NameKind, NoOrder, PlaceOrder, Play
-from mammamia_ref.observation import Observation, observation
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import (
+from mammamia_ref.formats.scenario import complete_state
+from mammamia_ref.rules.actions import Complete, Draw, NameKind, NoOrder, PlaceOrder, Play
+from mammamia_ref.rules.observation import Observation, observation
+from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.rules.vocabulary import KIND_INDEX, ORDERS
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import (
     POLICIES,
     ObservingPolicy,
     UnknownPolicyError,
@@ -23,9 +26,6 @@ from mammamia_ref.policies import (
     get_policy,
     random_policy,
 )
-from mammamia_ref.scenario import complete_state
-from mammamia_ref.state import variant_defaults, variant_values
-from mammamia_ref.vocabulary import KIND_INDEX, ORDERS
 
 
 def state_from(partial: dict, variants: dict[str, str] | None = None):

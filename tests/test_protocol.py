@@ -6,9 +6,9 @@ import io
 import json
 
 from mammamia_ref import ChanceSource, format_action, parse_state
-from mammamia_ref.conformance import PROTOCOL
-from mammamia_ref.conformance.protocol import serve
-from mammamia_ref.jsonform import schema_errors, specdata
+from mammamia_ref.formats.jsonform import schema_errors, specdata
+from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.protocol import serve
 
 
 def _talk(requests: list[dict]) -> list[dict]:
@@ -19,7 +19,7 @@ def _talk(requests: list[dict]) -> list[dict]:
 
 def _check(doc: dict, definition: str) -> list:
     schema = {"$ref": f"protocol.schema.json#/$defs/{definition}"}
-    from mammamia_ref.jsonform import _validator
+    from mammamia_ref.formats.jsonform import _validator
 
     return [e.message for e in _validator("protocol.schema.json").evolve(schema=schema)
             .iter_errors(doc)]

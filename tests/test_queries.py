@@ -30,30 +30,21 @@ z3 = pytest.importorskip("z3")
 from hypothesis import assume, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from mammamia_ref import apply, legal_actions, specdata  # noqa: E402
-from mammamia_ref.actions import Draw  # noqa: E402
-from mammamia_ref.events import Event  # noqa: E402
-from mammamia_ref.game import is_over  # noqa: E402
-from mammamia_ref.jsonform import format_state, parse_state  # noqa: E402
+from mammamia_ref import apply, legal_actions  # noqa: E402
+from mammamia_ref.formats.jsonform import format_state, parse_state  # noqa: E402
+from mammamia_ref.formats.scenario import complete_state  # noqa: E402
 from mammamia_ref.queries import load_catalogue, render_markdown  # noqa: E402
 from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.catalogue import (  # noqa: E402
-    IMPLEMENTATIONS,
-    ROOT,
-    answer_query,
-)
+from mammamia_ref.queries.catalogue import IMPLEMENTATIONS, ROOT, answer_query  # noqa: E402
 from mammamia_ref.queries.oven_rules import Decision, order_terms_of, resolve_order  # noqa: E402
 from mammamia_ref.queries.witness import dump_scenario  # noqa: E402
-from mammamia_ref.scenario import complete_state  # noqa: E402
-from mammamia_ref.state import GameState, variant_defaults, variant_values  # noqa: E402
-from mammamia_ref.strategies import configs, games  # noqa: E402
-from mammamia_ref.vocabulary import (  # noqa: E402
-    KINDS,
-    MAMMA_MIA,
-    ORDER_TYPES,
-    ORDERS,
-    ORDERS_OF,
-)
+from mammamia_ref.rules import specdata  # noqa: E402
+from mammamia_ref.rules.actions import Draw  # noqa: E402
+from mammamia_ref.rules.events import Event  # noqa: E402
+from mammamia_ref.rules.game import is_over  # noqa: E402
+from mammamia_ref.rules.state import GameState, variant_defaults, variant_values  # noqa: E402
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF  # noqa: E402
+from mammamia_ref.tools.strategies import configs, games  # noqa: E402
 
 SLOW = os.environ.get("MAMMAMIA_SLOW") == "1"
 CATALOGUE = load_catalogue()
@@ -173,7 +164,7 @@ def test_the_page_shows_every_answer_and_witness() -> None:
 
 
 def test_cli_lists_and_runs() -> None:
-    from mammamia_ref.query_cli import add_query_parser, run_query_command
+    from mammamia_ref.cli.query import add_query_parser, run_query_command
 
     parser = argparse.ArgumentParser(prog="mammamia")
     add_query_parser(parser.add_subparsers(dest="command", required=True))
@@ -393,7 +384,7 @@ def test_witness_output_is_deterministic() -> None:
 
 def test_witness_scenarios_load_as_written() -> None:
     """A written witness reads back as the same document (the YAML subset we emit)."""
-    from mammamia_ref.safeyaml import load_file
+    from mammamia_ref.formats.safeyaml import load_file
 
     for path in sorted((ROOT / "scenarios" / "queries").glob("*.yaml")):
         data = load_file(path).data

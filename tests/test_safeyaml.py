@@ -1,4 +1,4 @@
-"""mammamia_ref.safeyaml: untrusted YAML, the JSON-compatible subset only, with the file
+"""mammamia_ref.formats.safeyaml: untrusted YAML, the JSON-compatible subset only, with the file
 and line of every refusal."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from mammamia_ref import safeyaml
 from mammamia_ref.errors import MalformedError
-from mammamia_ref.safeyaml import (
+from mammamia_ref.formats import safeyaml
+from mammamia_ref.formats.safeyaml import (
     MAX_BYTES,
     MAX_DEPTH,
     Loaded,

@@ -2,7 +2,7 @@
 reproducible whatever the workers, and the statistics are what they claim.
 
 - A simulated game is the reference's game: same winners, deliveries and decisions as
-  :func:`mammamia_ref.play.play_game` with the same seed, colours and policies.
+  :func:`mammamia_ref.sim.play.play_game` with the same seed, colours and policies.
 - The same seeds give the same records with 1 or 2 processes and on a local Dask
   cluster.
 - Counts add up (rounds, wins, placed and baked orders); a stall is counted as cut
@@ -22,26 +22,20 @@ from typing import Any
 
 import pytest
 
-from mammamia_ref.actions import Shuffle
-from mammamia_ref.compare import (
+from mammamia_ref.errors import VariantError
+from mammamia_ref.rules.actions import Shuffle
+from mammamia_ref.rules.state import make_config, make_variants
+from mammamia_ref.sim.compare import (
     compare,
     differences,
     disputes_with_flags,
     paired_difference,
     rulings_of,
 )
-from mammamia_ref.errors import VariantError
-from mammamia_ref.impact import load_sweep, load_sweeps, plot_comparison, write_json_atomically
-from mammamia_ref.play import play_game
-from mammamia_ref.policies import POLICIES
-from mammamia_ref.simulate import (
-    ROUND_ENDS,
-    Executor,
-    play,
-    seat_colours,
-    simulate,
-)
-from mammamia_ref.state import make_config, make_variants
+from mammamia_ref.sim.impact import load_sweep, load_sweeps, plot_comparison, write_json_atomically
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.sim.simulate import ROUND_ENDS, Executor, play, seat_colours, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEPS = load_sweeps(ROOT / "docs" / "impact")
@@ -204,7 +198,7 @@ def test_ctrl_c_stops_a_sweep_cleanly(tmp_path: Path) -> None:
 
     output = tmp_path / "sweep.json"
     code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from mammamia_ref.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+            "from mammamia_ref.cli.app import main\nsys.exit(main(sys.argv[1:]))\n")
     process = subprocess.Popen(
         [sys.executable, "-u", "-c", code, "compare", "D2", "D4", "--players", "4",
          "--games", "3000", "--jobs", "2", "--no-progress", "-o", str(output)],

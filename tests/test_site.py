@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref import site, specdata
-from mammamia_ref.vocabulary import ORDERS
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.vocabulary import ORDERS
+from mammamia_ref.site import build as site
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chromium_cdp import Browser, find_chromium

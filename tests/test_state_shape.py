@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mammamia_ref import ChanceSource, apply, is_chance, make_config, new_game
-from mammamia_ref.jsonform import format_state, schema_errors, state_shape_ok
+from mammamia_ref.formats.jsonform import format_state, schema_errors, state_shape_ok
 
 
 def _a_state() -> dict[str, Any]:

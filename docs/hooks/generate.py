@@ -9,7 +9,7 @@ Environment (for tests and for work in progress):
 
 - ``MAMMAMIA_SITE_SCENARIOS``: scenario folders or files, separated by the path
   separator (default: ``scenarios`` beside mkdocs.yml);
-- ``MAMMAMIA_SITE_ALLOW``: kinds of problem (see ``mammamia_ref.site.Problem``),
+- ``MAMMAMIA_SITE_ALLOW``: kinds of problem (see ``mammamia_ref.site.build.Problem``),
   separated by commas, reported as information instead of errors; for example
   ``uncovered-rule`` while the scenarios are still being written.
 """
@@ -23,7 +23,7 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
-from mammamia_ref import site
+from mammamia_ref.site import build as site
 
 log = logging.getLogger("mkdocs.hooks.mammamia")
 

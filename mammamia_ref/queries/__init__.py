@@ -1,7 +1,7 @@
 """z3 queries about what the rules of Mamma Mia! make possible.
 
 z3 is a test extra: only this package imports it, and nothing else in ``mammamia_ref``
-imports this package at module level (``mammamia_ref.query_cli`` does so when a query
+imports this package at module level (``mammamia_ref.cli.query`` does so when a query
 is run).
 
 - :mod:`.oven_rules`: the chapter *Opening the oven* as z3 terms, one function per rule
@@ -21,7 +21,7 @@ is run).
   :mod:`.interrupt`: Ctrl-C during z3 work (used by ``verify``, ``query run``, ``bench``).
 """
 
-from .catalogue import (
+from mammamia_ref.queries.catalogue import (
     Answer,
     QueryResult,
     Verdict,
@@ -30,8 +30,8 @@ from .catalogue import (
     run_catalogue,
     run_query,
 )
-from .docs import render_markdown, write_docs
-from .timing import BMC_PROPERTY, BmcResult, benchmark_queries, bmc_check
+from mammamia_ref.queries.docs import render_markdown, write_docs
+from mammamia_ref.queries.timing import BMC_PROPERTY, BmcResult, benchmark_queries, bmc_check
 
 __all__ = ["BMC_PROPERTY", "Answer", "BmcResult", "QueryResult", "Verdict", "answer_query",
            "benchmark_queries", "bmc_check", "load_catalogue", "render_markdown",

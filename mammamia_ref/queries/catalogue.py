@@ -20,17 +20,13 @@ from typing import Any
 
 import z3
 
-from .. import specdata
-from ..actions import Shuffle
-from ..safeyaml import load_bytes
-from ..scenario import parse_scenario, run_scenario
-from ..state import variant_defaults
-from ..vocabulary import COLOURS, KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF
-from . import num as N
-from .decode import Disagreement, Replay, decode, replay
-from .game_model import OVER, GameModel, free_step
-from .oven_model import OvenModel, OvenRun
-from .oven_rules import (
+from mammamia_ref.formats.safeyaml import load_bytes
+from mammamia_ref.formats.scenario import parse_scenario, run_scenario
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
+from mammamia_ref.queries.game_model import OVER, GameModel, free_step
+from mammamia_ref.queries.oven_model import OvenModel, OvenRun
+from mammamia_ref.queries.oven_rules import (
     NK,
     T_MINIMALE,
     T_ONE_OF_EACH,
@@ -41,14 +37,18 @@ from .oven_rules import (
     resolve_order,
     select_order,
 )
-from .proofs import (
+from mammamia_ref.queries.proofs import (
     hand_limit,
     holder_at_opening,
     oven_contract,
     prove_invariant,
     prove_turns_terminate,
 )
-from .witness import action_steps, dump_scenario, scenario_file_id
+from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.actions import Shuffle
+from mammamia_ref.rules.state import variant_defaults
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WITNESS_DIR = "scenarios/queries"
@@ -603,7 +603,7 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
                        for x, y in zip(model.S[i].position(), model.S[j].position(), strict=True)))
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
-        from ..jsonform import format_state
+        from mammamia_ref.formats.jsonform import format_state
 
         a, b = _turn_end(played, i - 1), _turn_end(played, j - 1)
         state = format_state(played.played[a].state)
@@ -908,7 +908,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
             file = f"{DISAGREEMENT_DIR}/{doc['id']}.yaml"
         result.witness_file = file
         if write:
-            from .witness import write_scenario
+            from mammamia_ref.queries.witness import write_scenario
 
             write_scenario(root / file, doc)
     return result

@@ -16,7 +16,10 @@ from typing import Any
 
 import z3
 
-from ..actions import (
+from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
+from mammamia_ref.queries.num import truth, value
+from mammamia_ref.queries.oven_rules import NK, NO_KIND
+from mammamia_ref.rules.actions import (
     Action,
     Complete,
     Decline,
@@ -29,13 +32,16 @@ from ..actions import (
     Shuffle,
     format_action,
 )
-from ..events import Event, format_event
-from ..game import apply, chance_pile, is_chance, new_game
-from ..state import GameConfig, GameState, make_config
-from ..vocabulary import KINDS, MAMMA_MIA, ORDERS_OF, STARTING_INGREDIENTS, counts_of
-from .game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
-from .num import truth, value
-from .oven_rules import NK, NO_KIND
+from mammamia_ref.rules.events import Event, format_event
+from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
+from mammamia_ref.rules.state import GameConfig, GameState, make_config
+from mammamia_ref.rules.vocabulary import (
+    KINDS,
+    MAMMA_MIA,
+    ORDERS_OF,
+    STARTING_INGREDIENTS,
+    counts_of,
+)
 
 
 class Disagreement(Exception):
@@ -242,7 +248,7 @@ def replay(trace: Trace) -> Replay:
 
     def do(action: Action, step: int | None) -> None:
         nonlocal state
-        from ..errors import IllegalActionError
+        from mammamia_ref.errors import IllegalActionError
 
         try:
             state, events = apply(state, action)

@@ -46,7 +46,7 @@ def _variants(variants: Mapping[str, str]) -> str:
 
 
 def _witness(root: Path, query: Mapping[str, Any], answer: Mapping[str, Any]) -> Path | None:
-    from .witness import scenario_file_id
+    from mammamia_ref.queries.witness import scenario_file_id
 
     several = len(query["answers"]) > 1
     stem = scenario_file_id(query["id"], answer["name"] if several else None)
@@ -116,7 +116,7 @@ def write_docs(path: Path | None = None, *, root: Path | None = None,
                results: Sequence[Any] | None = None) -> str:
     """The page for the whole catalogue, written to ``path`` when one is given (the
     rules site renders its own copy, with its links); returns the text."""
-    from .catalogue import ROOT, load_catalogue
+    from mammamia_ref.queries.catalogue import ROOT, load_catalogue
 
     text = render_markdown(load_catalogue(), root=root or ROOT, results=results)
     if path is not None:

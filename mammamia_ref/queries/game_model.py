@@ -55,10 +55,8 @@ from typing import Any
 
 import z3
 
-from ..state import variant_defaults
-from ..vocabulary import COLOURS, COPIES, HAND_LIMIT, ORDERS_OF, STARTING_INGREDIENTS, TRIMMING
-from . import num as N
-from .oven_rules import (
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
     Decision,
@@ -66,6 +64,15 @@ from .oven_rules import (
     oven_sort,
     resolve_order,
     select_order,
+)
+from mammamia_ref.rules.state import variant_defaults
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    HAND_LIMIT,
+    ORDERS_OF,
+    STARTING_INGREDIENTS,
+    TRIMMING,
 )
 
 TURN, OVEN, OVER = 0, 1, 2

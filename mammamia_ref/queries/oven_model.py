@@ -27,17 +27,12 @@ from typing import Any
 
 import z3
 
-from ..actions import Action, Complete, Decline, Draw, NameKind, PlaceOrder, Play
-from ..errors import IllegalActionError
-from ..events import Event
-from ..game import apply
-from ..jsonform import parse_state
-from ..scenario import complete_state
-from ..state import GameState, variant_defaults
-from ..vocabulary import COLOURS, COPIES, HAND_LIMIT, KINDS, MAMMA_MIA, ORDERS_OF, TRIMMING
-from . import num as N
-from .decode import Disagreement
-from .oven_rules import (
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.formats.jsonform import parse_state
+from mammamia_ref.formats.scenario import complete_state
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.decode import Disagreement
+from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
     Decision,
@@ -46,6 +41,19 @@ from .oven_rules import (
     oven_sort,
     resolve_order,
     select_order,
+)
+from mammamia_ref.rules.actions import Action, Complete, Decline, Draw, NameKind, PlaceOrder, Play
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.game import apply
+from mammamia_ref.rules.state import GameState, variant_defaults
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA,
+    ORDERS_OF,
+    TRIMMING,
 )
 
 NO = -1

@@ -3,7 +3,7 @@
 Every function here states one rule of ``spec/rules.yaml`` over symbolic values (z3
 integer terms; plain Python integers are accepted wherever a term is), and its
 docstring starts with the rule ID, the same ID the reference implementation
-(:mod:`mammamia_ref.oven`) cites. :func:`resolve_order` puts them together: given the
+(:mod:`mammamia_ref.rules.oven`) cites. :func:`resolve_order` puts them together: given the
 table when an order turns up, its owner's hand and the owner's decisions, it says
 whether the decisions are legal, whether the order bakes and which cards leave the
 table and the hand. Variant flags are Python values (one encoding per ruling), so each
@@ -30,8 +30,8 @@ from typing import Any
 
 import z3
 
-from ..vocabulary import KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
-from . import num as N
+from mammamia_ref.queries import num as N
+from mammamia_ref.rules.vocabulary import KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
 
 NK = len(KINDS)
 TYPES = ("standard", "one_of_each", "bombastica", "monotoni", "minimale")

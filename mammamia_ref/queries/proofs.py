@@ -17,10 +17,19 @@ from typing import Any
 
 import z3
 
-from ..vocabulary import COLOURS, COPIES, HAND_LIMIT
-from . import num as N
-from .game_model import HAND, TURN, UNDER, WAITER, GameModel, State, free_step, setup_state
-from .oven_rules import NK, Decision, Outcome, resolve_order, select_order
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.game_model import (
+    HAND,
+    TURN,
+    UNDER,
+    WAITER,
+    GameModel,
+    State,
+    free_step,
+    setup_state,
+)
+from mammamia_ref.queries.oven_rules import NK, Decision, Outcome, resolve_order, select_order
+from mammamia_ref.rules.vocabulary import COLOURS, COPIES, HAND_LIMIT
 
 Invariant = Callable[[GameModel, State], list[Any]]
 
@@ -116,7 +125,7 @@ def hand_limit(model: GameModel, s: State) -> list[Any]:
 
 def holder_at_opening(model: GameModel, s: State) -> list[Any]:
     """Whenever the oven is being opened, somebody holds the Mamma Mia! card."""
-    from .game_model import OVEN
+    from mammamia_ref.queries.game_model import OVEN
 
     return [z3.Implies(s.ph == OVEN, s.mm >= 0)]
 
@@ -192,6 +201,6 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
 
 
 def _defaults() -> dict[str, str]:
-    from ..state import variant_defaults
+    from mammamia_ref.rules.state import variant_defaults
 
     return variant_defaults()

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import z3
 
-from .catalogue import Answer, answer_query, fresh_context, load_catalogue
-from .game_model import GameModel
-from .proofs import hand_limit
+from mammamia_ref.queries.catalogue import Answer, answer_query, fresh_context, load_catalogue
+from mammamia_ref.queries.game_model import GameModel
+from mammamia_ref.queries.proofs import hand_limit
 
 BMC_PLAYERS = 2
 BMC_PROPERTY = ("Q09 bounded: from the setup of a 2-player game (default variants), no "

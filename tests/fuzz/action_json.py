@@ -9,10 +9,10 @@ import json
 from functools import cache
 
 from mammamia_ref import IllegalActionError, apply, format_action, format_state, parse_action
-from mammamia_ref.actions import check_action
 from mammamia_ref.errors import MalformedError
-from mammamia_ref.game import legal_actions
-from mammamia_ref.specdata import rule_ids
+from mammamia_ref.rules.actions import check_action
+from mammamia_ref.rules.game import legal_actions
+from mammamia_ref.rules.specdata import rule_ids
 
 from . import corpus
 

@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from mammamia_ref.conformance.client import _EOF, Implementation
-from mammamia_ref.conformance.protocol import ReferenceSession
-from mammamia_ref.conformance.report import junit_text, summary
-from mammamia_ref.conformance.runner import (
+from mammamia_ref.formats.scenario import load_scenario
+from mammamia_ref.kit.client import _EOF, Implementation
+from mammamia_ref.kit.protocol import ReferenceSession
+from mammamia_ref.kit.report import junit_text, summary
+from mammamia_ref.kit.runner import (
     CaseResult,
     ConformRun,
     load_perft_tables,
@@ -27,8 +28,7 @@ from mammamia_ref.conformance.runner import (
     run_random_game,
     run_scenario_case,
 )
-from mammamia_ref.scenario import load_scenario
-from mammamia_ref.state import make_config
+from mammamia_ref.rules.state import make_config
 
 from . import corpus
 

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.vocabulary import COLOURS, KINDS, ORDERS
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ def states() -> tuple[dict[str, Any], ...]:
 def actions() -> tuple[dict[str, Any], ...]:
     """Canonical JSON actions, one of each kind at least."""
     from mammamia_ref import format_action
-    from mammamia_ref.game import legal_actions
+    from mammamia_ref.rules.game import legal_actions
 
     found: dict[str, dict[str, Any]] = {}
     for state, action in games():
@@ -101,7 +101,7 @@ def actions() -> tuple[dict[str, Any], ...]:
 
 def session() -> list[dict[str, Any]]:
     """A protocol session that uses every operation."""
-    from mammamia_ref.conformance import PROTOCOL
+    from mammamia_ref.kit import PROTOCOL
 
     state = states()[len(states()) // 2]
     return [

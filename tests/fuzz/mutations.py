@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from mammamia_ref.safeyaml import load_bytes
+from mammamia_ref.formats.safeyaml import load_bytes
 
 from .corpus import TOKENS, WORDS
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 
-from mammamia_ref.conformance.protocol import serve
+from mammamia_ref.kit.protocol import serve
 
 from . import corpus
 

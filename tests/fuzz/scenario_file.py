@@ -4,8 +4,8 @@ naming the file."""
 
 from __future__ import annotations
 
-from mammamia_ref.safeyaml import Loaded, YamlInputError, load_bytes
-from mammamia_ref.scenario import ScenarioError, parse_scenario, run_scenario
+from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_bytes
+from mammamia_ref.formats.scenario import ScenarioError, parse_scenario, run_scenario
 
 from . import corpus
 

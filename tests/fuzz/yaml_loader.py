@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from mammamia_ref.safeyaml import YamlInputError, load_bytes
+from mammamia_ref.formats.safeyaml import YamlInputError, load_bytes
 
 from . import corpus
 

@@ -12,9 +12,9 @@ import sys
 import time
 from dataclasses import replace
 
-from mammamia_ref import oven, turn
-from mammamia_ref.conformance.protocol import ReferenceSession, serve
-from mammamia_ref.vocabulary import KINDS, ORDERS
+from mammamia_ref.kit.protocol import ReferenceSession, serve
+from mammamia_ref.rules import oven, turn
+from mammamia_ref.rules.vocabulary import KINDS, ORDERS
 
 RULE_BREAKAGES: dict[str, str] = {
     "mixed_draw_sources": "turn.draw_short",
@@ -85,7 +85,7 @@ def failed_order_on_top() -> None:
         seat, order = state.current, state.reveal.order
         state = state.with_waiter(seat, (order,) + state.waiters[seat])
         state = replace(state, reveal=None, step="reveal", current=state.mamma_mia)
-        from mammamia_ref.events import event
+        from mammamia_ref.rules.events import event
 
         return state, (event("failed", rule, seat=seat, order=order, why=why),)
 

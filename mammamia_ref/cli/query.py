@@ -1,0 +1,107 @@
+"""``mammamia query list|run|docs``: the z3 query catalogue (``spec/queries.yaml``).
+
+z3 is a test extra: this module imports it (through :mod:`mammamia_ref.queries`) only
+when a query is run, so ``mammamia`` works without it and ``query list`` needs no
+solver. Wiring: ``add_query_parser(subparsers)`` adds the ``query`` command to the
+parser's subcommands; ``run_query_command(args)`` runs it and returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from mammamia_ref.rules import specdata
+
+
+def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``query`` (with ``list``, ``run`` and ``docs``) to ``subparsers``, the object
+    returned by ``ArgumentParser.add_subparsers``; returns the ``query`` parser."""
+    query = subparsers.add_parser("query", help="z3 questions about what the rules make "
+                                                 "possible (spec/queries.yaml)")
+    actions = query.add_subparsers(dest="query_command", required=True)
+    actions.add_parser("list", help="list the queries, their answers and expected verdicts")
+    run = actions.add_parser("run", help="answer queries with z3 and replay the witnesses")
+    run.add_argument("ids", nargs="*", metavar="ID", help="query IDs (default: all)")
+    run.add_argument("--json", action="store_true", help="one JSON document")
+    run.add_argument("--write-witnesses", action="store_true",
+                     help="write each witness scenario under scenarios/queries/")
+    run.add_argument("--quick", action="store_true",
+                     help="leave out the answers the catalogue marks slow")
+    docs = actions.add_parser("docs", help="the queries page (Markdown) from the catalogue")
+    docs.add_argument("-o", "--output", help="file to write (default: standard output)")
+    return query
+
+
+def run_query_command(args: argparse.Namespace) -> int:
+    """Run ``mammamia query ...``: 0 when every answer is the expected one, 1 when one is
+    not, 2 when z3 is missing or an ID is unknown."""
+    catalogue = specdata.load_yaml("queries.yaml")["queries"]
+    if args.query_command == "list":
+        for query in catalogue:
+            print(f"{query['id']}: {' '.join(query['question'].split())}")
+            for answer in query["answers"]:
+                variants = ", ".join(f"{k}={v}" for k, v in answer.get("variants", {}).items())
+                exp = answer["expected"]
+                verdict = exp["verdict"] + (f" {exp['value']}" if "value" in exp else "")
+                print(f"  {answer['name']:<22} {variants or 'defaults':<44} expected {verdict}")
+        return 0
+    try:
+        from mammamia_ref.queries import write_docs
+    except ImportError as exc:  # pragma: no cover - z3 is a test extra
+        print(f"mammamia: error: the queries need z3 (pip install -e '.[test]'): {exc}",
+              file=sys.stderr)
+        return 2
+    if args.query_command == "docs":
+        from pathlib import Path
+
+        text = write_docs(Path(args.output) if args.output else None)
+        print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
+        return 0
+    known = {q["id"] for q in catalogue}
+    unknown = [i for i in args.ids if i not in known]
+    if unknown:
+        print(f"mammamia: error: no query {', '.join(unknown)}; `mammamia query list` "
+              "lists them", file=sys.stderr)
+        return 2
+    from mammamia_ref.queries.interrupt import answer_interruptibly, z3_interruptible
+
+    results = []
+    with z3_interruptible() as stop:
+        for query_id in args.ids or [q["id"] for q in catalogue]:
+            for found in answer_interruptibly(query_id, stop, write_witnesses=args.write_witnesses,
+                                              include_slow=not getattr(args, "quick", False)):
+                results.append(found)
+                if not args.json:
+                    print_result(found)
+    if args.json:
+        print(json.dumps([r.as_json() for r in results], indent=2))
+    bad = [r for r in results if not r.matches_expected]
+    if not args.json:
+        total = sum(r.seconds for r in results)
+        print(f"{len(results) - len(bad)} of {len(results)} queries as expected ({total:.1f} s)")
+    return 1 if bad else 0
+
+
+def print_result(result: Any) -> None:
+    mark = "ok" if result.matches_expected else "UNEXPECTED"
+    print(f"{result.id} [{mark}, {result.seconds:.1f} s]: {result.question}")
+    for answer in result.answers:
+        variants = ", ".join(f"{k}={v}" for k, v in answer.variants.items()) or "defaults"
+        verdict = answer.verdict + (f" {answer.value}" if answer.value is not None else "")
+        expected = answer.expected["verdict"]
+        flag = "" if answer.matches_expected else f"  (expected {expected})"
+        print(f"  {answer.name} ({variants}): {verdict} in {answer.seconds:.1f} s{flag}")
+        if answer.detail:
+            print(f"    {answer.detail}")
+        if answer.witness_file:
+            print(f"    witness: {answer.witness_file} (reference {answer.reference})")
+            if answer.reference_detail:
+                print(f"    {answer.reference_detail}")
+        elif answer.verdict == "unsat":
+            print(f"    bound: {' '.join(answer.bound.split())}")
+
+
+__all__ = ["add_query_parser", "print_result", "run_query_command"]

@@ -1,0 +1,115 @@
+"""``mammamia simulate`` and ``mammamia compare``: many games per ruling, summarised.
+
+Bad arguments (an unknown flag, value, policy or dispute, a player count out of range)
+give one line on stderr and exit 2, before any game is played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.cli.app import positive_number, variant_assignment
+from mammamia_ref.sim.compare import format_comparison
+from mammamia_ref.sim.impact import plot_comparison, sweep, write_json_atomically
+from mammamia_ref.sim.simulate import Executor, format_summary, simulate
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, required=True, help="2 to 5")
+    parser.add_argument("--games", type=positive_number, required=True, help="games per ruling")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--variant", type=variant_assignment, action="append", default=[],
+                        metavar="NAME=VALUE", help="select a ruling (see `mammamia variants`); "
+                                                   "for compare, the rulings of the other flags")
+    parser.add_argument("--policy", action="append", default=[], metavar="NAME",
+                        help="the policy of every seat, or give one per seat "
+                             "(default: random, the benchmark policy)")
+    parser.add_argument("--jobs", type=positive_number, default=1, metavar="J",
+                        help="worker processes (results do not depend on it)")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="run on a Dask distributed scheduler at ADDRESS "
+                             "(tcp://host:8786), or 'local' for a local cluster of J workers")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar on stderr (default: when stderr is a terminal)")
+
+
+def add_simulate_parsers(subparsers: Any) -> None:
+    """Add ``simulate`` and ``compare`` to the ``mammamia`` subcommands."""
+    sim = subparsers.add_parser("simulate", help="play many games and summarise them")
+    _common(sim)
+    sim.set_defaults(handler=run_simulate)
+
+    cmp_ = subparsers.add_parser("compare", help="the same games under every ruling of "
+                                 "a dispute, and the differences with their significance")
+    cmp_.add_argument("disputes", nargs="*", metavar="DISPUTE",
+                      help="dispute IDs (D4 ...); none: every dispute with a variant flag")
+    _common(cmp_)
+    cmp_.add_argument("-o", "--output", metavar="FILE",
+                      help="also write the whole sweep as JSON (written atomically)")
+    cmp_.add_argument("--plots", metavar="DIR",
+                      help="write one plot per dispute, DIR/D4.png ... (needs matplotlib)")
+    cmp_.set_defaults(handler=run_compare)
+
+
+def _executor(args: argparse.Namespace) -> Executor:
+    return Executor(args.jobs, dask=args.dask)
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() if args.progress is None else bool(args.progress)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    with _executor(args) as executor:
+        summary = simulate(args.players, args.games, seed=args.seed,
+                           variants=dict(args.variant), policies=args.policy,
+                           executor=executor, progress=_progress(args))
+    if args.json:
+        print(json.dumps(summary.as_json(), indent=1))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from mammamia_ref.rules.state import make_variants
+    from mammamia_ref.sim.compare import rulings_of
+
+    for dispute in args.disputes:
+        rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
+    make_variants(dict(args.variant))
+    if args.plots:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("mammamia: error: --plots needs matplotlib (pip install 'mammamia[bench]')",
+                  file=sys.stderr)
+            return 2
+    command = "mammamia " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+    def shown(doc: dict[str, Any]) -> None:
+        if not args.json:
+            print(format_comparison(doc), flush=True)
+            print(flush=True)
+        if args.plots:
+            plot_comparison(doc, Path(args.plots) / f"{doc['dispute']}.png")
+
+    with _executor(args) as executor:
+        doc = sweep(args.disputes, args.players, args.games, seed=args.seed,
+                    policies=args.policy or ("random",), base=dict(args.variant),
+                    executor=executor, progress=_progress(args), command=command,
+                    plots=args.plots, on_dispute=shown)
+    if args.output:
+        write_json_atomically(doc, args.output)
+    if args.json:
+        print(json.dumps(doc, indent=1))
+    else:
+        print(f"{len(doc['disputes'])} disputes in {doc['wall_seconds']:,.1f} s")
+    return 0
+

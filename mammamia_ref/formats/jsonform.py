@@ -1,0 +1,301 @@
+"""The canonical JSON form of a state, with an exact round trip and a loader that
+checks a foreign state before anything trusts it.
+
+``format_state(parse_state(doc)) == doc`` for every canonical ``doc``; ``parse_state``
+refuses a state that breaks the schema (``spec/schemas/state.schema.json``) or whose
+cards do not add up, naming the rule it contradicts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import Any
+
+import jsonschema
+
+from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import (
+    OVEN_STEPS,
+    TURN_STEPS,
+    GameState,
+    Hand,
+    Reveal,
+    make_config,
+    variant_defaults,
+)
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA,
+    ORDERS,
+    ORDERS_OF,
+    TRIMMING,
+    add,
+    counts_of,
+    format_counts,
+    parse_counts,
+)
+
+STATE_FORMAT = "mammamia-state/1"
+
+
+def format_state(state: GameState) -> dict[str, Any]:
+    """The canonical JSON form (plain dicts, lists, strings and integers)."""
+    reveal = None if state.reveal is None else {"order": state.reveal.order,
+                                               "kind": state.reveal.kind}
+    return {
+        "format": STATE_FORMAT,
+        "players": [
+            {"colour": state.colour(seat),
+             "hand": {"ingredients": format_counts(hand.ingredients), "orders": list(hand.orders)},
+             "waiter": list(state.waiters[seat]),
+             "delivered": list(state.delivered[seat])}
+            for seat, hand in enumerate(state.hands)
+        ],
+        "first_player": state.config.first_player,
+        "variants": state.variants.as_dict(),
+        "phase": state.phase,
+        "step": state.step,
+        "current": state.current,
+        "round": state.round,
+        "resolutions": state.resolutions,
+        "supply": list(state.supply),
+        "oven": list(state.oven),
+        "table": format_counts(state.table),
+        "used": format_counts(state.used),
+        "box": format_counts(state.box),
+        "mamma_mia": state.mamma_mia,
+        "played": state.played,
+        "quiet_turns": state.quiet_turns,
+        "reveal": reveal,
+    }
+
+
+SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json",
+           "protocol.schema.json")
+
+
+@cache
+def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of our schemas; the others resolve by file name or ``$id``."""
+    from referencing import Registry, Resource
+
+    registry = Registry()
+    for name in SCHEMAS:
+        resource = Resource.from_contents(specdata.load_schema(name))
+        registry = registry.with_resources([(resource.contents["$id"], resource),
+                                            (name, resource)])
+    return jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
+
+
+def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
+    """Schema violations of ``doc`` as (JSON pointer, message), best first. An unknown
+    key is reported at the key itself."""
+    errors = sorted(_validator(schema_name).iter_errors(doc), key=jsonschema.exceptions.relevance)
+    found = []
+    for error in errors:
+        pointer = "/" + "/".join(str(p) for p in error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = error.schema.get("properties", {})
+            extra = sorted(k for k in error.instance if k not in known)
+            if extra:
+                found.append((f"{pointer.rstrip('/')}/{extra[0]}", f"unknown key {extra[0]!r}"))
+                continue
+        found.append((pointer, error.message))
+    return found
+
+
+_STATE_KEYS = frozenset(("format", "players", "first_player", "variants", "phase", "step",
+                         "current", "round", "resolutions", "supply", "oven", "table", "used",
+                         "box", "mamma_mia", "played", "quiet_turns", "reveal"))
+_PILE_CARDS = frozenset((*KINDS, MAMMA_MIA))
+_OVEN_CARDS = frozenset((*KINDS, *ORDERS))
+
+
+def _int(value: Any, low: int, high: int | None = None) -> bool:
+    return type(value) is int and value >= low and (high is None or value <= high)
+
+
+def _counts_ok(value: Any) -> bool:
+    return isinstance(value, dict) and all(k in KINDS and _int(n, 0) for k, n in value.items())
+
+
+def _orders_ok(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(o, str) and o in ORDERS for o in value)
+
+
+def state_shape_ok(doc: Any) -> bool:
+    """A fast check of exactly what ``state.schema.json`` requires (the schema is slow to
+    evaluate; a test keeps the two in agreement). When it fails, the schema explains."""
+    if not isinstance(doc, dict) or doc.keys() != _STATE_KEYS:
+        return False
+    players = doc["players"]
+    if doc["format"] != STATE_FORMAT or not isinstance(players, list) or \
+            not 2 <= len(players) <= 5:
+        return False
+    for player in players:
+        if not isinstance(player, dict) or player.keys() != {"colour", "hand", "waiter",
+                                                             "delivered"}:
+            return False
+        hand = player["hand"]
+        if player["colour"] not in COLOURS or not isinstance(hand, dict) or \
+                hand.keys() != {"ingredients", "orders"} or not _counts_ok(hand["ingredients"]) \
+                or not _orders_ok(hand["orders"]) or not _orders_ok(player["waiter"]) or \
+                not _orders_ok(player["delivered"]):
+            return False
+    reveal = doc["reveal"]
+    return (_int(doc["first_player"], 0, 4) and isinstance(doc["variants"], dict)
+            and all(isinstance(v, str) for v in doc["variants"].values())
+            and doc["phase"] in ("shuffle", "turn", "oven", "over") and isinstance(doc["step"], str)
+            and _int(doc["current"], 0, 4) and _int(doc["round"], 1, 3)
+            and _int(doc["resolutions"], 0, 3)
+            and isinstance(doc["supply"], list) and all(c in _PILE_CARDS for c in doc["supply"]
+                                                        if isinstance(c, str))
+            and all(isinstance(c, str) for c in doc["supply"])
+            and isinstance(doc["oven"], list) and all(isinstance(c, str) and c in _OVEN_CARDS
+                                                      for c in doc["oven"])
+            and _counts_ok(doc["table"]) and _counts_ok(doc["used"]) and _counts_ok(doc["box"])
+            and (doc["mamma_mia"] is None or _int(doc["mamma_mia"], 0, 4))
+            and _int(doc["played"], 0) and _int(doc["quiet_turns"], 0, 5)
+            and (reveal is None or (isinstance(reveal, dict) and reveal.keys() == {"order", "kind"}
+                                    and isinstance(reveal["order"], str)
+                                    and reveal["order"] in ORDERS
+                                    and (reveal["kind"] is None or reveal["kind"] in KINDS))))
+
+
+def _non_integers(doc: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """Numbers that are not integers (JSON Schema counts 1.0 as an integer; we do not)."""
+    if isinstance(doc, float):
+        return [(pointer or "/", f"{doc!r}: numbers are integers only")]
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) \
+        if isinstance(doc, list) else ()
+    return [found for key, value in items for found in _non_integers(value, f"{pointer}/{key}")]
+
+
+def parse_state(doc: Any) -> GameState:
+    """A state from its JSON form. Raises :class:`MalformedError` for a shape that breaks
+    the schema and :class:`InvalidStateError` (with a rule ID) for an impossible state."""
+    if not state_shape_ok(doc):
+        errors = schema_errors(doc, "state.schema.json") or _non_integers(doc) or \
+            [("/", "not a state")]
+        where, message = errors[0]
+        raise MalformedError(message, where=where, value=doc)
+    colours = tuple(player["colour"] for player in doc["players"])
+    variants = {**variant_defaults(), **doc["variants"]}
+    try:
+        config = make_config(len(colours), colours=colours, first_player=doc["first_player"],
+                             variants=variants)
+    except VariantError as exc:
+        raise MalformedError(str(exc), where="/variants", value=doc["variants"]) from exc
+    reveal = doc["reveal"]
+    state = GameState(
+        config=config, phase=doc["phase"], step=doc["step"], current=doc["current"],
+        round=doc["round"], resolutions=doc["resolutions"], supply=tuple(doc["supply"]),
+        oven=tuple(doc["oven"]), table=parse_counts(doc["table"], "/table"),
+        used=parse_counts(doc["used"], "/used"), box=parse_counts(doc["box"], "/box"),
+        mamma_mia=doc["mamma_mia"],
+        hands=tuple(Hand(parse_counts(p["hand"]["ingredients"], f"/players/{i}/hand/ingredients"),
+                         tuple(sorted(p["hand"]["orders"])))
+                    for i, p in enumerate(doc["players"])),
+        waiters=tuple(tuple(p["waiter"]) for p in doc["players"]),
+        delivered=tuple(tuple(p["delivered"]) for p in doc["players"]),
+        played=doc["played"], quiet_turns=doc["quiet_turns"],
+        reveal=None if reveal is None else Reveal(reveal["order"], reveal["kind"]),
+    )
+    check_state(state)
+    return state
+
+
+def check_state(state: GameState) -> None:
+    """Refuse a state that no game could reach in form: cards that do not add up, a
+    phase and step that do not fit, a seat out of range."""
+    _check_progress(state)
+    _check_ingredients(state)
+    _check_orders(state)
+    _check_mamma_mia(state)
+
+
+def _check_progress(state: GameState) -> None:
+    n = state.players
+    if not 0 <= state.current < n:
+        raise InvalidStateError(f"current seat {state.current} is not a seat of {n} players",
+                                rule="turn.clockwise", where="/current", value=state.current)
+    if state.mamma_mia is not None and not 0 <= state.mamma_mia < n:
+        raise InvalidStateError("the Mamma Mia! holder is not a seat", rule="mamma_mia.draw",
+                                where="/mamma_mia", value=state.mamma_mia)
+    steps = {"turn": TURN_STEPS, "oven": OVEN_STEPS, "over": ("over",)}
+    if state.phase == "shuffle":
+        piles = ("ingredients", "supply", *(f"waiter.{c}" for c in state.config.colours))
+        if state.step not in piles:
+            raise InvalidStateError(f"{state.step!r} is not a pile to shuffle", rule="setup.deal",
+                                    where="/step", value=state.step)
+    elif state.step not in steps[state.phase]:
+        raise InvalidStateError(f"{state.step!r} is not a step of phase {state.phase}",
+                                rule="turn.play", where="/step", value=state.step)
+    if (state.reveal is not None) != (state.phase == "oven"):
+        raise InvalidStateError("a revealed order awaits a decision exactly in the oven phase",
+                                rule="oven.open", where="/reveal", value=state.reveal)
+    if state.reveal is not None:
+        order = ORDERS[state.reveal.order]
+        if order.colour not in state.config.colours or \
+                state.seat_of(order.colour) != state.current:
+            raise InvalidStateError("the owner of the revealed order must be the one deciding",
+                                    rule="oven.complete_from_hand", where="/reveal")
+        if state.step == "complete" and order.type in ("monotoni", "minimale") and \
+                state.reveal.kind is None:
+            raise InvalidStateError("a Monotoni or Minimale is completed only once named",
+                                    rule=f"oven.{order.type}", where="/reveal/kind")
+    for seat, hand in enumerate(state.hands):
+        if hand.size > HAND_LIMIT:
+            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than {HAND_LIMIT}",
+                                    rule="turn.draw", where=f"/players/{seat}/hand")
+
+
+def _check_ingredients(state: GameState) -> None:
+    places = [state.table, state.used, state.box, counts_of(state.supply), counts_of(state.oven),
+              *(hand.ingredients for hand in state.hands)]
+    total = places[0]
+    for counts in places[1:]:
+        total = add(total, counts)
+    for kind, have, copies in zip(KINDS, total, COPIES, strict=True):
+        if have != copies:
+            raise InvalidStateError(f"there are {have} {kind} cards in play and box, not {copies}",
+                                    rule="setup.components", where="/", value=kind)
+    trimmed = TRIMMING[state.players] if state.variants["trimming"] == "on" else 0
+    if state.box != (trimmed,) * len(KINDS):
+        raise InvalidStateError(f"the box must hold {trimmed} of each kind",
+                                rule="setup.trim" if trimmed else "setup.full_deck", where="/box")
+
+
+def _check_orders(state: GameState) -> None:
+    seen: Counter[str] = Counter()
+    for seat in range(state.players):
+        seen.update(state.hands[seat].orders)
+        seen.update(state.waiters[seat])
+        seen.update(state.delivered[seat])
+    seen.update(card for card in state.oven if card in ORDERS)
+    if state.reveal is not None:
+        seen[state.reveal.order] += 1
+    expected = Counter(o for colour in state.config.colours for o in ORDERS_OF[colour])
+    if seen != expected:
+        wrong = sorted((seen - expected) + (expected - seen))
+        raise InvalidStateError(f"each seat's eight orders must lie in exactly one place each; "
+                                f"wrong: {', '.join(wrong)}", rule="setup.components", where="/")
+    for seat, colour in enumerate(state.config.colours):
+        for place in (state.hands[seat].orders, state.waiters[seat], state.delivered[seat]):
+            if any(ORDERS[o].colour != colour for o in place):
+                raise InvalidStateError(f"seat {seat} holds another colour's order",
+                                        rule="setup.waiter", where=f"/players/{seat}")
+
+
+def _check_mamma_mia(state: GameState) -> None:
+    count = state.supply.count(MAMMA_MIA) + (state.mamma_mia is not None)
+    aside = state.phase == "shuffle" and state.step == "ingredients" and \
+        state.variants["mamma_mia_shuffle"] == "after_deal"
+    if count != (0 if aside else 1):
+        raise InvalidStateError("the Mamma Mia! card must lie in exactly one place",
+                                rule="setup.components", where="/mamma_mia")

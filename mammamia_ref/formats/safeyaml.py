@@ -1,0 +1,171 @@
+"""Loading untrusted YAML: the JSON-compatible subset only, with line numbers.
+
+Refused, each with the file and line: anchors and aliases (so no "billion laughs"),
+tags, duplicate keys, keys that are not strings, non-JSON scalars (dates) and
+floats (our formats use integers only), nesting deeper than ``MAX_DEPTH``, files over ``MAX_BYTES``,
+and text that is not UTF-8.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mammamia_ref.errors import MalformedError
+
+# libyaml's scanner and composer when PyYAML has them (several times faster), else Python's.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 64
+
+
+class YamlInputError(MalformedError):
+    """A file that is not acceptable YAML for us; ``file`` and ``line`` say where."""
+
+    def __init__(self, message: str, *, file: str, line: int | None = None) -> None:
+        place = f"{file}:{line}" if line else file
+        super().__init__(message, where=place)
+        self.file = file
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The data of a YAML file and the line of every JSON pointer in it (1-based)."""
+
+    data: Any
+    lines: dict[str, int]
+    file: str
+
+    def line_of(self, pointer: str) -> int | None:
+        """The line of ``pointer``, or of its nearest ancestor that has one."""
+        while True:
+            if pointer in self.lines:
+                return self.lines[pointer]
+            if not pointer:
+                return None
+            pointer = pointer.rsplit("/", 1)[0]
+
+
+def load_file(path: str | Path) -> Loaded:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise YamlInputError(f"cannot read: {exc.strerror}", file=str(path)) from exc
+    return load_bytes(raw, str(path))
+
+
+def load_bytes(raw: bytes, file: str) -> Loaded:
+    if len(raw) > MAX_BYTES:
+        raise YamlInputError(f"file is {len(raw)} bytes; the limit is {MAX_BYTES}", file=file)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise YamlInputError("not UTF-8 text", file=file, line=line) from exc
+    if not text.strip():
+        raise YamlInputError("the file is empty", file=file)
+    try:
+        _scan(text, file)
+        node = yaml.compose(text, Loader=_LOADER)
+    except yaml.reader.ReaderError as exc:
+        line = text[:exc.position].count("\n") + 1
+        raise YamlInputError(f"character {exc.character!r} is not allowed in YAML", file=file,
+                             line=line) from exc
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise YamlInputError(f"not valid YAML: {exc.problem or exc}", file=file,
+                             line=mark.line + 1 if mark else None) from exc
+    except yaml.YAMLError as exc:
+        raise YamlInputError(f"not valid YAML: {exc}", file=file) from exc
+    if node is None:
+        raise YamlInputError("the file holds no document", file=file)
+    lines: dict[str, int] = {}
+    data = _convert(node, "", lines, file, 0)
+    return Loaded(data, lines, file)
+
+
+_OPEN = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+         yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+_CLOSE = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+def _scan(text: str, file: str) -> None:
+    """Refuse anchors, aliases, tags and deep nesting before anything is built (composing
+    is recursive, so depth must be bounded first)."""
+    depth = 0
+    for token in yaml.scan(text, Loader=_LOADER):
+        line = token.start_mark.line + 1
+        if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+            raise YamlInputError("anchors and aliases are not allowed", file=file, line=line)
+        if isinstance(token, yaml.TagToken):
+            raise YamlInputError("tags are not allowed", file=file, line=line)
+        if isinstance(token, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlInputError(f"nested deeper than {MAX_DEPTH} levels", file=file,
+                                     line=line)
+        elif isinstance(token, _CLOSE):
+            depth -= 1
+
+
+def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, depth: int) -> Any:
+    line = node.start_mark.line + 1
+    lines.setdefault(pointer, line)
+    if depth > MAX_DEPTH:
+        raise YamlInputError(f"nested deeper than {MAX_DEPTH} levels", file=file, line=line)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node, file) if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, str):
+                raise YamlInputError("every key must be a string", file=file,
+                                     line=key_node.start_mark.line + 1)
+            if key in result:
+                raise YamlInputError(f"duplicate key {key!r}", file=file,
+                                     line=key_node.start_mark.line + 1)
+            child = f"{pointer}/{key}"
+            lines[child] = key_node.start_mark.line + 1
+            result[key] = _convert(value_node, child, lines, file, depth + 1)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, f"{pointer}/{i}", lines, file, depth + 1)
+                for i, item in enumerate(node.value)]
+    return _scalar(node, file)
+
+
+_TAG = "tag:yaml.org,2002:"
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def _scalar(node: yaml.ScalarNode, file: str) -> Any:
+    """A JSON scalar from a YAML scalar, judged by its resolved tag and its text (nothing
+    is constructed by YAML's own machinery, so nothing but JSON values can come out)."""
+    line = node.start_mark.line + 1
+    tag, text = node.tag.removeprefix(_TAG), node.value
+    if tag == "str":
+        return text
+    if tag == "null":
+        return None
+    if tag == "bool":
+        if text not in ("true", "false"):
+            raise YamlInputError(f"{text!r} is read as a boolean by YAML: write true or false, "
+                                 "or quote it if it is text", file=file, line=line)
+        return text == "true"
+    if tag == "int":
+        if not _DECIMAL.fullmatch(text):
+            raise YamlInputError(f"write integers in plain decimal ({text[:20]!r})", file=file,
+                                 line=line)
+        if len(text) > 17 or abs(int(text)) > 2**53:
+            raise YamlInputError("integer too large (beyond 2**53)", file=file, line=line)
+        return int(text)
+    if tag == "float":
+        raise YamlInputError("numbers are integers only in our formats", file=file, line=line)
+    raise YamlInputError(f"{text!r} is read as a {tag} by YAML, which is not JSON; quote it if "
+                         "it is text", file=file, line=line)

@@ -1,0 +1,537 @@
+"""Scenarios: the language-neutral statement of what the rules require in one
+situation. One YAML file per scenario (the JSON-compatible subset, validated by
+``spec/schemas/scenario.schema.json``); the format is documented in
+``docs/scenario-format.md``.
+
+This module loads and checks scenario files (every problem reported with file and
+line) and runs them against the reference implementation, stopping each run at the
+first step where reality diverges from the expectation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.errors import IllegalActionError, MalformedError, MammamiaError
+from mammamia_ref.formats.jsonform import STATE_FORMAT, format_state, parse_state, schema_errors
+from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.actions import Action, format_action, parse_action
+from mammamia_ref.rules.events import Event, format_event
+from mammamia_ref.rules.game import apply, is_over, legal_actions, new_game, to_move, winners
+from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.state import GameState, make_config, variant_defaults
+from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, TRIMMING, counts_of
+
+SCENARIO_FORMAT = "mammamia-scenario/1"
+
+
+class ScenarioError(MalformedError):
+    """A scenario file that cannot be run as written; ``file`` and ``line`` say where."""
+
+    def __init__(self, message: str, *, file: str, line: int | None = None,
+                 rule: str | None = None) -> None:
+        super().__init__(message + (f" [{rule}]" if rule else ""),
+                         where=f"{file}:{line}" if line else file)
+        self.file = file
+        self.line = line
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a run: an action (perhaps expected to be rejected), expectations."""
+
+    index: int
+    line: int | None
+    action: Action | None
+    reject: str | None            # the rule ID the action must be rejected with
+    expect: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    variants: dict[str, str]
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    rules: tuple[str, ...]
+    file: str
+    given: dict[str, Any]
+    runs: tuple[Run, ...]
+    doc: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+# --- loading ------------------------------------------------------------------------
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Load and check one scenario file; raise :class:`ScenarioError` or YamlInputError."""
+    loaded = load_file(path)
+    return parse_scenario(loaded)
+
+
+def parse_scenario(loaded: Loaded) -> Scenario:
+    doc, file = loaded.data, loaded.file
+
+    def fail(message: str, pointer: str = "", rule: str | None = None) -> ScenarioError:
+        return ScenarioError(message, file=file, line=loaded.line_of(pointer), rule=rule)
+
+    if isinstance(doc, dict) and "steps" in doc and "runs" in doc:
+        raise fail("a scenario has either steps (one run) or runs (several), not both", "/runs")
+    errors = schema_errors(doc, "scenario.schema.json")
+    if errors:
+        pointer, message = errors[0]
+        action = _pointed(doc, pointer)
+        if pointer.rsplit("/", 2)[-1] == "do" or "/legal/" in pointer:
+            try:  # an action's own parser says more than "not valid under any schema"
+                parse_action(action, pointer)
+            except MalformedError as exc:
+                raise fail(str(exc), exc.where) from exc
+        raise fail(f"schema: {message} (at {pointer or '/'})", pointer)
+    if Path(file).stem != doc["id"]:
+        raise fail(f"the file must be named after the scenario id: {doc['id']}.yaml", "/id")
+    known = specdata.rule_ids()
+    for i, rule in enumerate(doc["rules"]):
+        if rule not in known:
+            raise fail(f"unknown rule ID {rule!r}", f"/rules/{i}")
+    raw_runs = doc.get("runs") or [{"name": "default", "variants": doc.get("variants", {}),
+                                    "steps": doc.get("steps", [])}]
+    base = "/runs" if "runs" in doc else ""
+    runs = []
+    for r, raw in enumerate(raw_runs):
+        prefix = f"{base}/{r}" if base else ""
+        variants = {**doc.get("variants", {}), **raw.get("variants", {})}
+        try:
+            make_config(2, variants=variants)
+        except MammamiaError as exc:
+            raise fail(str(exc), f"{prefix}/variants") from exc
+        steps = []
+        for s, raw_step in enumerate(raw["steps"]):
+            pointer = f"{prefix}/steps/{s}"
+            action = None
+            if "do" in raw_step:
+                try:
+                    action = parse_action(raw_step["do"], f"{pointer}/do")
+                except MalformedError as exc:
+                    raise fail(str(exc), exc.where or pointer) from exc
+            reject = raw_step.get("reject", {}).get("rule") if "reject" in raw_step else None
+            if reject is not None and reject not in known:
+                raise fail(f"unknown rule ID {reject!r}", f"{pointer}/reject/rule")
+            _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
+            steps.append(Step(s, loaded.line_of(pointer), action, reject,
+                              raw_step.get("expect", {})))
+        runs.append(Run(raw.get("name", "default"), variants, tuple(steps)))
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise fail("run names must be different", base)
+    scenario = Scenario(doc["id"], doc["title"], tuple(doc["rules"]), file, doc["given"],
+                        tuple(runs), doc)
+    for run in scenario.runs:  # the given state must add up under every run's variants
+        try:
+            given_state(scenario, run)
+        except MammamiaError as exc:
+            where = getattr(exc, "where", "")
+            raise fail(f"the given state is impossible under run {run.name!r}: {exc}",
+                       where if where.startswith("/given") else "/given") from exc
+    return scenario
+
+
+def _pointed(doc: Any, pointer: str) -> Any:
+    """The value at ``pointer``, or None (keys may hold "/", so a path can lead nowhere)."""
+    for part in filter(None, pointer.split("/")):
+        if isinstance(doc, list) and part.isdigit() and int(part) < len(doc):
+            doc = doc[int(part)]
+        elif isinstance(doc, dict):
+            doc = doc.get(part)
+        else:
+            return None
+    return doc
+
+
+def _check_expectation(expect: dict[str, Any], pointer: str, fail: Any,
+                       known: frozenset[str]) -> None:
+    for key in ("events", "events_exact"):
+        for i, item in enumerate(expect.get(key, [])):
+            if item.get("rule") is not None and item["rule"] not in known:
+                raise fail(f"unknown rule ID {item['rule']!r}", f"{pointer}/{key}/{i}/rule")
+    for i, raw in enumerate(expect.get("legal", [])):
+        try:
+            parse_action(raw, f"{pointer}/legal/{i}")
+        except MalformedError as exc:
+            raise fail(str(exc), exc.where) from exc
+    rule = expect.get("winner_rule")
+    if rule is not None and rule not in known:
+        raise fail(f"unknown rule ID {rule!r}", f"{pointer}/winner_rule")
+
+
+# --- the given state ----------------------------------------------------------------
+
+
+def given_state(scenario: Scenario, run: Run) -> GameState:
+    """The starting state of a run: a new game (``given.setup``) or a partial state
+    completed by the documented defaults (``given.state``)."""
+    given = scenario.given
+    if "setup" in given:
+        setup = given["setup"]
+        config = make_config(setup["players"], colours=tuple(setup["colours"])
+                             if "colours" in setup else None,
+                             first_player=setup.get("first_player", 0), variants=run.variants)
+        return new_game(config)
+    return parse_state(complete_state(given["state"], run.variants))
+
+
+def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[str, Any]:
+    """Fill a partial state with the documented defaults, making its cards add up:
+    orders a seat does not place lie at the bottom of its waiter (in manifest order);
+    ingredient cards not placed lie in the used pile; the box holds the trimmed cards."""
+    check_partial_state(partial)
+    doc = json.loads(json.dumps(partial))  # a private copy
+    values = {**variant_defaults(), **doc.get("variants", {}), **variants}
+    doc["variants"] = values
+    players = doc.get("players", [])
+    placed_orders: set[str] = {card for card in doc.get("oven", []) if card in ORDERS}
+    if isinstance(doc.get("reveal"), dict):
+        placed_orders.add(doc["reveal"].get("order"))
+    for player in players:
+        player.setdefault("hand", {})
+        player["hand"].setdefault("ingredients", {})
+        player["hand"]["ingredients"] = {k: player["hand"]["ingredients"].get(k, 0) for k in KINDS}
+        player["hand"].setdefault("orders", [])
+        player["hand"]["orders"] = sorted(player["hand"]["orders"])
+        player.setdefault("waiter", None)
+        player.setdefault("delivered", [])
+    for player in players:
+        placed_orders.update(player["hand"]["orders"], player["delivered"], player["waiter"] or [])
+    for player in players:
+        if player["waiter"] is None:
+            player["waiter"] = []
+        rest = [o for o in ORDERS_OF.get(player.get("colour"), ()) if o not in placed_orders]
+        player["waiter"] = player["waiter"] + rest
+    n = len(players)
+    doc.setdefault("first_player", 0)
+    doc.setdefault("phase", "turn")
+    doc.setdefault("step", "play" if doc["phase"] == "turn" else "over")
+    doc.setdefault("current", doc["first_player"])
+    doc.setdefault("round", 1)
+    doc.setdefault("resolutions", doc["round"] - 1 if doc["phase"] != "over" else 3)
+    doc.setdefault("supply", [])
+    doc.setdefault("oven", [])
+    doc.setdefault("mamma_mia", None)
+    doc.setdefault("played", 0)
+    doc.setdefault("quiet_turns", 0)
+    doc.setdefault("reveal", None)
+    trimmed = TRIMMING.get(n, 0) if values.get("trimming") == "on" else 0
+    for pile in ("table", "used", "box"):
+        doc.setdefault(pile, {})
+        if isinstance(doc[pile], dict):
+            doc[pile] = {k: doc[pile].get(k, 0) for k in KINDS}
+    if not any(doc["box"].values()):
+        doc["box"] = {k: trimmed for k in KINDS}
+    if "used" not in partial:
+        placed = [counts_of(doc["supply"]), counts_of(doc["oven"])]
+        placed += [tuple(doc[p][k] for k in KINDS) for p in ("table", "box")]
+        placed += [tuple(pl["hand"]["ingredients"][k] for k in KINDS) for pl in players]
+        doc["used"] = {k: COPIES[i] - sum(c[i] for c in placed) for i, k in enumerate(KINDS)}
+        if any(v < 0 for v in doc["used"].values()):
+            too_many = [k for k, v in doc["used"].items() if v < 0]
+            raise MalformedError(f"more {', '.join(too_many)} cards are placed than exist",
+                                 where="/given/state")
+    doc["format"] = STATE_FORMAT
+    return doc
+
+
+def check_partial_state(partial: Any) -> None:
+    """Refuse a partial state whose shape the defaults cannot complete (the completed
+    state is then checked in full by :func:`parse_state`)."""
+
+    def bad(where: str, what: str) -> MalformedError:
+        return MalformedError(what, where=f"/given/state{where}")
+
+    def counts(value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            raise bad(where, "expected a map of ingredient kind to count")
+        for kind, n in value.items():
+            if kind not in KINDS:
+                raise bad(f"{where}/{kind}", f"unknown ingredient kind {kind!r}")
+            if type(n) is not int or n < 0:
+                raise bad(f"{where}/{kind}", "a count is a non-negative integer")
+
+    def cards(value: Any, where: str) -> None:
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise bad(where, "expected a list of card IDs")
+
+    if not isinstance(partial, dict) or not isinstance(partial.get("players"), list):
+        raise bad("", "a state is a map with a list of players")
+    for i, player in enumerate(partial["players"]):
+        if not isinstance(player, dict) or not isinstance(player.get("colour"), str):
+            raise bad(f"/players/{i}", "a player is a map with a colour")
+        hand = player.get("hand", {})
+        if not isinstance(hand, dict):
+            raise bad(f"/players/{i}/hand", "a hand is a map of ingredients and orders")
+        counts(hand.get("ingredients", {}), f"/players/{i}/hand/ingredients")
+        for key in ("orders",):
+            cards(hand.get(key, []), f"/players/{i}/hand/{key}")
+        for key in ("waiter", "delivered"):
+            cards(player.get(key, []), f"/players/{i}/{key}")
+    for key in ("table", "used", "box"):
+        if key in partial:
+            counts(partial[key], f"/{key}")
+    for key in ("supply", "oven"):
+        cards(partial.get(key, []), f"/{key}")
+    for key in ("round", "first_player"):
+        if key in partial and type(partial[key]) is not int:
+            raise bad(f"/{key}", "expected an integer")
+    if not isinstance(partial.get("variants", {}), dict):
+        raise bad("/variants", "expected a map of variant flags")
+    reveal = partial.get("reveal")
+    if reveal is not None and not isinstance(reveal, dict):
+        raise bad("/reveal", "expected null or {order, kind}")
+
+
+# --- running ------------------------------------------------------------------------
+
+
+@dataclass
+class StepTrace:
+    index: int
+    action: Action | None
+    actor: int | None
+    events: tuple[Event, ...]
+
+
+@dataclass
+class RunResult:
+    scenario: str
+    run: str
+    file: str
+    passed: bool
+    failure: str | None = None      # the first divergence, readable
+    step: int | None = None         # the index of the step where it diverged
+    line: int | None = None
+    trace: list[StepTrace] = field(default_factory=list)
+    config: Any = None
+
+    @property
+    def name(self) -> str:
+        return self.scenario if self.run == "default" else f"{self.scenario}[{self.run}]"
+
+
+def run_scenario(scenario: Scenario) -> list[RunResult]:
+    return [run_one(scenario, run) for run in scenario.runs]
+
+
+def run_one(scenario: Scenario, run: Run) -> RunResult:
+    state = given_state(scenario, run)
+    result = RunResult(scenario.id, run.name, scenario.file, True, config=state.config)
+    for step in run.steps:
+        events: tuple[Event, ...] = ()
+        if step.action is not None:
+            actor = to_move(state)
+            try:
+                after, events = apply(state, step.action)
+            except IllegalActionError as exc:
+                if step.reject is None:
+                    return _diverged(result, step, f"the action {format_action(step.action)} was "
+                                     f"rejected: {exc}")
+                if exc.rule != step.reject:
+                    return _diverged(result, step, f"rejected under rule {exc.rule}, "
+                                     f"expected rule {step.reject}")
+                result.trace.append(StepTrace(step.index, step.action, actor,
+                                              (Event("rejected", exc.rule),)))
+                problems = check_expectation(state, (), step.expect)
+                if problems:
+                    return _diverged(result, step, "\n".join(problems))
+                continue
+            if step.reject is not None:
+                return _diverged(result, step, f"the action {format_action(step.action)} was "
+                                 f"accepted; expected a rejection under {step.reject}")
+            result.trace.append(StepTrace(step.index, step.action, actor, events))
+            state = after
+        problems = check_expectation(state, events, step.expect)
+        if problems:
+            return _diverged(result, step, "\n".join(problems))
+    return result
+
+
+def _diverged(result: RunResult, step: Step, message: str) -> RunResult:
+    result.passed = False
+    result.failure = message
+    result.step = step.index
+    result.line = step.line
+    return result
+
+
+def check_expectation(state: GameState, events: tuple[Event, ...],
+                      expect: dict[str, Any]) -> list[str]:
+    """Every way ``state`` and ``events`` differ from ``expect`` (empty when they agree)."""
+    problems: list[str] = []
+    if "state" in expect:
+        problems += [f"state{p}" for p in project_diff(format_state(state), expect["state"],
+                                                      state)]
+    if "events" in expect:
+        problems += events_diff([format_event(e) for e in events], expect["events"])
+    if "events_exact" in expect:
+        actual = [format_event(e) for e in events]
+        wanted = expect["events_exact"]
+        if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
+                                             zip(actual, wanted, strict=False)):
+            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
+            problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
+    if "legal" in expect:
+        actual = {_key(format_action(a)) for a in legal_actions(state)}
+        wanted = {_key(format_action(parse_action(a))) for a in expect["legal"]}
+        for extra in sorted(actual - wanted):
+            problems.append(f"legal: {extra} is legal but not expected")
+        for missing in sorted(wanted - actual):
+            problems.append(f"legal: {missing} is expected but not legal")
+    for item in expect.get("observation", []):
+        problems += observation_diff(state, item)
+    if "to_move" in expect:
+        seat = to_move(state)
+        actual_mover = None if seat is None else state.colour(seat)
+        if actual_mover != expect["to_move"]:
+            problems.append(f"to_move: expected {expect['to_move']}, got {actual_mover}")
+    if "winners" in expect or "winner_rule" in expect:
+        if not is_over(state):
+            problems.append("winners: the game has not ended")
+        else:
+            seats, rule = winners(state)
+            got = [state.colour(s) for s in seats]
+            if "winners" in expect and sorted(got) != sorted(expect["winners"]):
+                problems.append(f"winners: expected {expect['winners']}, got {got}")
+            if "winner_rule" in expect and rule != expect["winner_rule"]:
+                problems.append(f"winner_rule: expected {expect['winner_rule']}, got {rule}")
+    return problems
+
+
+def observation_diff(state: GameState, item: dict[str, Any]) -> list[str]:
+    """How the observation of ``item["player"]`` (a colour, or null for a spectator)
+    differs from the projection ``item["view"]``, compared like a state projection."""
+    colour = item["player"]
+    name = f"observation[{colour or 'spectator'}]"
+    if colour is not None and colour not in state.config.colours:
+        return [f"{name}: no seat has the colour {colour}"]
+    seat = None if colour is None else state.seat_of(colour)
+    return [f"{name}{p}" for p in project_diff(observation(state, seat).to_json(),
+                                               item["view"], state)]
+
+
+def needs_observation(run: Run) -> bool:
+    """Whether a run checks what a player may know (the protocol's optional feature)."""
+    return any(step.expect.get("observation") for step in run.steps)
+
+
+def _key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def project_diff(actual: Any, expected: Any, state: GameState | None = None,
+                 pointer: str = "") -> list[str]:
+    """Compare only what ``expected`` names: maps by their keys, lists whole. In a
+    projection, ``players`` may also be a map from colour to player."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out = []
+        for key, value in expected.items():
+            if key == "players" and pointer == "" and isinstance(value, dict):
+                by_colour = {p["colour"]: p for p in actual["players"]}
+                for colour, sub in value.items():
+                    if colour not in by_colour:
+                        out.append(f"/players/{colour}: no such player")
+                    else:
+                        out += project_diff(by_colour[colour], sub, state,
+                                            f"/players/{colour}")
+            elif key not in actual:
+                out.append(f"{pointer}/{key}: not part of the state")
+            else:
+                out += project_diff(actual[key], value, state, f"{pointer}/{key}")
+        return out
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return [f"{pointer}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
+        out = []
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            out += project_diff(a, e, state, f"{pointer}/{i}")
+        return out
+    if actual != expected or type(actual) is not type(expected):
+        return [f"{pointer}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
+    return []
+
+
+def events_diff(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) -> list[str]:
+    """The expected events must occur in this order among the actual ones (other events
+    may come between); each is compared on the keys it names."""
+    position = 0
+    for item in expected:
+        while position < len(actual) and project_diff(actual[position], item):
+            position += 1
+        if position == len(actual):
+            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
+            return [f"events: expected {json.dumps(item)} (in order); got: {got}"]
+        position += 1
+    return []
+
+
+# --- discovery ----------------------------------------------------------------------
+
+
+def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The scenario files under ``paths`` (files as given, folders searched for *.yaml)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*.yaml") if _is_scenario_file(p))
+        else:
+            yield path
+
+
+def _is_scenario_file(path: Path) -> bool:
+    return not any(part.startswith((".", "_")) for part in path.parts) and \
+        "perft" not in path.parts
+
+
+def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[MalformedError]]:
+    """Every scenario that loads, and an error for each that does not; ids are unique."""
+    scenarios: list[Scenario] = []
+    errors: list[MalformedError] = []
+    seen: dict[str, str] = {}
+    for path in scenario_files(paths):
+        try:
+            scenario = load_scenario(path)
+        except (ScenarioError, YamlInputError) as exc:
+            errors.append(exc)
+            continue
+        except MammamiaError as exc:  # nothing else should escape; if it does, name the file
+            errors.append(ScenarioError(str(exc), file=str(path)))
+            continue
+        if scenario.id in seen:
+            errors.append(ScenarioError(f"scenario id {scenario.id!r} is also used by "
+                                        f"{seen[scenario.id]}", file=str(path)))
+            continue
+        seen[scenario.id] = str(path)
+        scenarios.append(scenario)
+    return scenarios, errors
+
+
+def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
+    """All scenarios as one JSON document for porters, with the versions it follows."""
+    return {
+        "format": "mammamia-scenario-bundle/1",
+        "scenario_format": SCENARIO_FORMAT,
+        "state_format": STATE_FORMAT,
+        "spec_version": specdata.load_yaml("rules.yaml")["spec_version"],
+        "scenarios": [{**s.doc, "file": Path(s.file).name} for s in scenarios],
+    }
+
+
+__all__ = ["Run", "RunResult", "Scenario", "ScenarioError", "Step", "export_bundle",
+           "load_all", "load_scenario", "run_one", "run_scenario"]

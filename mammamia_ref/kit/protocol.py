@@ -1,0 +1,135 @@
+"""The porter protocol, ``mammamia-protocol/1``: JSON lines over stdin and stdout.
+
+The runner sends one request per line, ``{"id": N, "op": OP, ...}``; the implementation
+answers each with one line ``{"id": N, "ok": true, ...}`` or
+``{"id": N, "ok": false, "error": {"message": ...}}``. The implementation holds one
+current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
+
+- ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
+  ``variants`` maps each supported flag to the values supported; ``features`` lists the
+  optional operations and facts it supports (``load_state``, ``events``,
+  ``observation``).
+- ``new_game {players, colours, first_player, variants}`` → ``{state}``
+- ``load_state {state}`` → ``{state}`` (feature ``load_state``)
+- ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
+- ``apply {action}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the state unchanged
+- ``state`` → ``{state}``
+- ``observation {player}`` → ``{observation}``: what seat ``player`` (null: a spectator)
+  may know, in the canonical observation JSON (feature ``observation``)
+- ``stop`` → ``{}``, then the implementation exits.
+
+This module also serves the reference implementation behind the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from mammamia_ref import __version__
+from mammamia_ref.errors import IllegalActionError, MammamiaError
+from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.rules.actions import format_action, parse_action
+from mammamia_ref.rules.events import format_event
+from mammamia_ref.rules.game import apply, legal_actions, new_game
+from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.state import GameState, make_config, variant_values
+
+FEATURES = ("load_state", "events", "observation")
+
+
+class ReferenceSession:
+    """The reference implementation's side of one protocol session."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        handler = getattr(self, f"op_{op}", None) if isinstance(op, str) else None
+        if handler is None:
+            raise MammamiaError(f"unknown op {op!r}")
+        return handler(request)
+
+    def op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("protocol") != PROTOCOL:
+            raise MammamiaError(f"unsupported protocol {request.get('protocol')!r}; "
+                                f"this implementation speaks {PROTOCOL}")
+        return {"name": "mammamia_ref", "language": "Python", "version": __version__,
+                "protocol": PROTOCOL,
+                "variants": {flag: list(values) for flag, values in variant_values().items()},
+                "features": list(FEATURES)}
+
+    def op_new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        colours, variants = request.get("colours"), request.get("variants") or {}
+        if colours is not None and not (isinstance(colours, list)
+                                        and all(isinstance(c, str) for c in colours)):
+            raise MammamiaError("colours is a list of colours")
+        if not isinstance(variants, dict):
+            raise MammamiaError("variants is a map of variant flags to values")
+        config = make_config(request.get("players"),
+                             colours=tuple(colours) if colours is not None else None,
+                             first_player=request.get("first_player", 0), variants=variants)
+        self.state = new_game(config)
+        return {"state": format_state(self.state)}
+
+    def op_load_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.state = parse_state(request.get("state"))
+        return {"state": format_state(self.state)}
+
+    def _current(self) -> GameState:
+        if self.state is None:
+            raise MammamiaError("no game: send new_game or load_state first")
+        return self.state
+
+    def op_legal_actions(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"actions": [format_action(a) for a in legal_actions(self._current())]}
+
+    def op_apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._current()
+        action = parse_action(request.get("action"))
+        try:
+            self.state, events = apply(state, action)
+        except IllegalActionError as exc:
+            return {"rejected": {"rule": exc.rule, "message": str(exc)}}
+        return {"state": format_state(self.state), "events": [format_event(e) for e in events]}
+
+    def op_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"state": format_state(self._current())}
+
+    def op_observation(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Feature ``observation``: what one seat (or, for null, a spectator) may know."""
+        player = request.get("player")
+        if player is not None and type(player) is not int:
+            raise MammamiaError("player is a seat number or null")
+        return {"observation": observation(self._current(), player).to_json()}
+
+    def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Answer protocol requests line by line until ``stop`` or the end of input."""
+    session = ReferenceSession()
+    # read bytes where there are any, so that a line of invalid UTF-8 is answered, not fatal
+    for line in getattr(stdin, "buffer", stdin):
+        if not line.strip():
+            continue
+        request_id: Any = None
+        try:
+            request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
+            if not isinstance(request, dict):
+                raise MammamiaError("a request is a JSON object")
+            request_id = request.get("id")
+            answer = {"id": request_id, "ok": True, **session.handle(request)}
+        except ValueError as exc:  # not UTF-8, not JSON, or refused (every MammamiaError)
+            answer = {"id": request_id, "ok": False, "error": {"message": str(exc)}}
+        except RecursionError:
+            answer = {"id": request_id, "ok": False, "error": {"message": "nested too deeply"}}
+        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if answer.get("ok") and request.get("op") == "stop":
+            break
+    return 0

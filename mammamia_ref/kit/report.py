@@ -1,0 +1,90 @@
+"""Reports of a conformance run: a human summary (by status and by rule), JSON lines
+with one record per case, and JUnit XML for CI systems. Files are written atomically."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+from mammamia_ref.cli.scenario import write_atomically
+from mammamia_ref.kit.runner import CaseResult
+
+STATUSES = ("pass", "fail", "skip", "error", "xfail", "xpass")
+UNEXPECTED = ("fail", "error", "xpass")
+
+
+def load_expected_failures(path: Path) -> set[str]:
+    """Case names expected to fail, one per line (``#`` starts a comment)."""
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name = line.split("#", 1)[0].strip()
+        if name:
+            names.add(name)
+    return names
+
+
+def apply_expected_failures(results: list[CaseResult], expected: set[str]) -> None:
+    for result in results:
+        base = result.name.split("[", 1)[0]
+        if result.name in expected or base in expected:
+            if result.status in ("fail", "error"):
+                result.status = "xfail"
+            elif result.status == "pass":
+                result.status = "xpass"
+                result.message = "expected to fail, but passed: remove it from the file"
+
+
+def summary(results: list[CaseResult], *, implementation: str, interrupted: bool) -> str:
+    counts = Counter(r.status for r in results)
+    lines = [f"conformance of {implementation}: "
+             + ", ".join(f"{counts[s]} {label}" for s, label in
+                         (("pass", "passed"), ("fail", "failed"), ("skip", "skipped"),
+                          ("error", "errored"), ("xfail", "expected failures"),
+                          ("xpass", "unexpected passes")) if counts[s] or s in ("pass", "fail"))]
+    if interrupted:
+        lines.append("interrupted: the figures cover the cases finished before the interrupt")
+    by_rule: Counter[str] = Counter()
+    for result in results:
+        if result.status in ("fail", "xpass"):
+            by_rule.update(result.rules[:3])
+    if by_rule:
+        lines.append("rules involved in unexpected failures:")
+        lines += [f"  {rule}: {count}" for rule, count in by_rule.most_common()]
+    for result in results:
+        if result.status in UNEXPECTED:
+            where = f" ({result.file})" if result.file else ""
+            at = f" at step {result.step}" if result.step is not None else ""
+            lines.append(f"{result.status.upper()} {result.kind} {result.name}{where}{at}")
+            lines += [f"  {row}" for row in result.message.splitlines()]
+            if result.written:
+                lines.append(f"  reproduced by {result.written}")
+    return "\n".join(lines)
+
+
+def write_jsonl(results: list[CaseResult], path: Path) -> None:
+    write_atomically(path, "".join(json.dumps(r.as_json()) + "\n" for r in results))
+
+
+def write_junit(results: list[CaseResult], path: Path, *, implementation: str) -> None:
+    write_atomically(path, junit_text(results, implementation=implementation))
+
+
+def junit_text(results: list[CaseResult], *, implementation: str) -> str:
+    suite = ET.Element("testsuite", name=f"mammamia conformance: {implementation}",
+                       tests=str(len(results)),
+                       failures=str(sum(r.status in ("fail", "xpass") for r in results)),
+                       errors=str(sum(r.status == "error" for r in results)),
+                       skipped=str(sum(r.status in ("skip", "xfail") for r in results)))
+    for result in results:
+        case = ET.SubElement(suite, "testcase", classname=f"mammamia.{result.kind}",
+                             name=result.name, time=f"{result.seconds:.4f}")
+        if result.status in ("fail", "xpass"):
+            ET.SubElement(case, "failure", message=result.message.splitlines()[0]
+                          if result.message else result.status).text = result.message
+        elif result.status == "error":
+            ET.SubElement(case, "error", message=result.message).text = result.message
+        elif result.status in ("skip", "xfail"):
+            ET.SubElement(case, "skipped", message=result.message or result.status)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,166 @@
+"""The game's small, fixed API: create a game, ask who decides and what is legal,
+apply an action. Each chapter module decides its own part; this module only routes.
+
+>>> from mammamia_ref.rules.state import make_config
+>>> state = new_game(make_config(3))
+>>> to_move(state) is None and chance_pile(state)[0] == "ingredients"
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.rules import oven, round, scoring, setup, turn
+from mammamia_ref.rules.actions import (
+    Action,
+    Complete,
+    Decline,
+    Draw,
+    NameKind,
+    NoOrder,
+    Pass,
+    PlaceOrder,
+    Play,
+    Shuffle,
+    check_action,
+)
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.state import GameConfig, GameState
+
+Step = tuple[GameState, tuple[Event, ...]]
+
+
+def new_game(config: GameConfig) -> GameState:
+    """A new game at its first chance node (the shuffle of the ingredient deck)."""
+    return setup.new_game(config)
+
+
+def is_chance(state: GameState) -> bool:
+    return state.phase == "shuffle"
+
+
+def is_over(state: GameState) -> bool:
+    return state.phase == "over"
+
+
+def to_move(state: GameState) -> int | None:
+    """The seat that must decide now; None at a chance node or when the game is over."""
+    return state.current if state.phase in ("turn", "oven") else None
+
+
+def chance_pile(state: GameState) -> tuple[str, tuple[str, ...]]:
+    """At a chance node: the pile to shuffle and its cards (any order of them is legal)."""
+    if not is_chance(state):
+        raise IllegalActionError("no pile is waiting to be shuffled", rule=decision_rule(state))
+    if state.step.startswith("waiter."):
+        return state.step, state.waiters[state.seat_of(state.step.removeprefix("waiter."))]
+    return state.step, state.supply
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the player who must decide; () at chance nodes and at the end."""
+    if state.phase == "turn":
+        return turn.legal_actions(state)
+    if state.phase == "oven":
+        return oven.legal_actions(state)
+    return ()
+
+
+def winners(state: GameState) -> tuple[tuple[int, ...], str]:
+    """The winning seats of a finished game and the rule that decided them."""
+    if not is_over(state):
+        raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
+    return scoring.winners(state)
+
+
+def apply(state: GameState, action: Action) -> Step:
+    """The state after ``action`` and the events it caused. An illegal action raises
+    :class:`IllegalActionError` naming the rule it breaks; ``state`` is never changed."""
+    check_action(action)
+    state, events = _route(state, action)
+    return _settle(state, events)
+
+
+def _route(state: GameState, action: Action) -> Step:
+    phase, step = state.phase, state.step
+    match action:
+        case Shuffle() if phase == "shuffle":
+            return shuffle(state, action)
+        case Play() if phase == "turn" and step == "play":
+            return turn.play(state, action)
+        case Pass() if phase == "turn" and step == "play":
+            return turn.pass_turn(state)
+        case PlaceOrder() | NoOrder() if phase == "turn" and step == "order":
+            return turn.place_order(state, action)
+        case Draw() if phase == "turn" and step == "draw":
+            return turn.draw(state, action)
+        case NameKind() if phase == "oven" and step == "name_kind":
+            return oven.name_kind(state, action)
+        case Complete() | Decline() if phase == "oven" and step == "complete":
+            return oven.complete(state, action)
+    raise IllegalActionError(f"{type(action).__name__} is not the decision here "
+                             f"({_decision_name(state)})", rule=_misplaced_rule(state, action),
+                             action=action)
+
+
+def _misplaced_rule(state: GameState, action: Action) -> str:
+    """The rule an action breaks when it is not the decision pending: an order after a
+    pass breaks ``turn.pass``, a second order ``turn.place_order``; otherwise the rule
+    of the pending decision."""
+    if isinstance(action, PlaceOrder) and state.phase == "turn" and state.step == "draw":
+        return "turn.pass" if state.played == 0 else "turn.place_order"
+    return decision_rule(state)
+
+
+def _decision_name(state: GameState) -> str:
+    if state.phase == "over":
+        return "the game is over"
+    if state.phase == "shuffle":
+        return f"the {state.step} pile must be shuffled"
+    return f"seat {state.current} must decide: {state.step}"
+
+
+def decision_rule(state: GameState) -> str:
+    """The rule that governs the decision pending in ``state``."""
+    if state.phase == "shuffle":
+        if state.resolutions:
+            return "next_round.supply"
+        return setup.shuffle_rule(state, state.step)
+    if state.phase == "turn":
+        return turn.STEP_RULES[state.step]
+    if state.phase == "oven":
+        return oven.kind_rule(state) if state.step == "name_kind" else "oven.complete_from_hand"
+    return "game_end.three_resolutions"
+
+
+def shuffle(state: GameState, action: Shuffle) -> Step:
+    """Chance: the pending pile takes the given order, which must hold exactly its cards."""
+    pile, cards = chance_pile(state)
+    rule = decision_rule(state)
+    if action.pile != pile:
+        raise IllegalActionError(f"the pile to shuffle is {pile}, not {action.pile}", rule=rule,
+                                 action=action)
+    if sorted(action.order) != sorted(cards):
+        raise IllegalActionError(f"the order given for {pile} is not a shuffle of its cards",
+                                 rule=rule, action=action)
+    if pile.startswith("waiter."):
+        state = state.with_waiter(state.seat_of(pile.removeprefix("waiter.")), action.order)
+    else:
+        state = replace(state, supply=action.order)
+    if state.resolutions == 0:
+        return setup.after_shuffle(state)
+    return round.start_round(state)
+
+
+def _settle(state: GameState, events: tuple[Event, ...]) -> Step:
+    """Run the steps that need no decision (reveals, the round's end, the next supply)."""
+    while True:
+        if state.phase == "round_end":
+            state, more = round.open_the_oven(state)
+        elif state.phase == "oven" and state.reveal is None:
+            state, more = oven.reveal_next(state) if state.oven else round.after_resolution(state)
+        else:
+            return state, events
+        events += more

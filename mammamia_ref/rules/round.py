@@ -1,0 +1,99 @@
+"""Chapter: the end of a round and the preparation of the next.
+
+A round ends when the supply is exhausted (``round_end.last_card``, or under a
+variant ``round_end.last_ingredient``) or, under our default termination ruling, when
+a whole cycle of turns moved no card (``round_end.stall``). The Mamma Mia! holder
+then opens the oven (``mamma_mia.holder``); afterwards the used ingredients and the
+Mamma Mia! card make the next supply, and the holder starts the next round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mammamia_ref.rules.events import Event, event
+from mammamia_ref.rules.scoring import end_game
+from mammamia_ref.rules.state import GameState, Variants
+from mammamia_ref.rules.vocabulary import MAMMA_MIA, NO_CARDS, ROUNDS, add, cards_of, counts_of
+
+Step = tuple[GameState, tuple[Event, ...]]
+
+
+def supply_exhausted(variants: Variants, supply: tuple[str, ...]) -> bool:
+    """Whether this supply ends the round: empty (``round_end.last_card``), or holding no
+    ingredient card (``round_end.last_ingredient``)."""
+    if variants["round_end"] == "last_card":
+        return not supply
+    return not any(counts_of(supply))
+
+
+def round_is_over(state: GameState) -> bool:
+    return state.phase == "turn" and supply_exhausted(state.variants, state.supply)
+
+
+def take_last_mamma_mia(state: GameState, seat: int) -> Step:
+    """``round_end.last_ingredient``: a Mamma Mia! card left alone in the supply goes to
+    the player who emptied the supply of ingredients (or who starts the round)."""
+    if MAMMA_MIA not in state.supply:
+        return state, ()
+    state = replace(state, supply=tuple(c for c in state.supply if c != MAMMA_MIA), mamma_mia=seat)
+    return state, (event("mamma_mia_taken", "round_end.last_ingredient", seat=seat),)
+
+
+def stall(state: GameState, events: tuple[Event, ...]) -> Step:
+    """``round_end.stall``: every player in succession took a turn that moved no card.
+    The round ends; if the Mamma Mia! card is still in the supply, the player whose
+    turn it would be takes it. The rest of the supply waits for the next round."""
+    following = (state.current + 1) % state.players
+    more: tuple[Event, ...] = ()
+    if MAMMA_MIA in state.supply:
+        supply = tuple(c for c in state.supply if c != MAMMA_MIA)
+        state = replace(state, supply=supply, mamma_mia=following)
+        more = (event("mamma_mia_taken", "round_end.stall", seat=following),)
+    return replace(state, phase="round_end", step="stall"), (*events, *more)
+
+
+def open_the_oven(state: GameState) -> Step:
+    """The round has ended: the Mamma Mia! holder opens the oven (``mamma_mia.holder``,
+    ``oven.open``) and reveals it from the first card played."""
+    if state.step == "stall":
+        cause = "round_end.stall"
+    else:
+        cause = f"round_end.{state.variants['round_end']}"
+    holder = state.mamma_mia
+    state = replace(state, phase="oven", step="reveal", reveal=None, current=holder)
+    return state, (event("round_ended", cause, round=state.round),
+                   event("oven_opened", "mamma_mia.holder", seat=holder, cards=len(state.oven)))
+
+
+def after_resolution(state: GameState) -> Step:
+    """The oven is empty. After the third resolution the game ends; otherwise the next
+    round is prepared: leftovers (``next_round.oven`` or ``next_round.leftovers_on_table``),
+    the new supply (``next_round.supply``) awaiting its shuffle."""
+    state = replace(state, resolutions=state.resolutions + 1)
+    if state.resolutions >= ROUNDS:
+        return end_game(state)
+    events: list[Event] = []
+    if state.variants["leftovers"] == "oven":
+        events.append(event("leftovers_to_oven", "next_round.oven", cards=sum(state.table)))
+        state = replace(state, oven=cards_of(state.table), table=NO_CARDS)
+    else:
+        events.append(event("leftovers_stay", "next_round.leftovers_on_table",
+                            cards=sum(state.table)))
+    holder = state.mamma_mia
+    supply = cards_of(add(state.used, counts_of(state.supply))) + (MAMMA_MIA,)
+    events.append(event("supply_gathered", "next_round.supply", cards=len(supply)))
+    state = replace(state, phase="shuffle", step="supply", supply=supply, used=NO_CARDS,
+                    mamma_mia=None, current=holder, round=state.round + 1)
+    return state, tuple(events)
+
+
+def start_round(state: GameState) -> Step:
+    """``next_round.first_player``: the last Mamma Mia! holder opens the new round."""
+    state = replace(state, phase="turn", step="play", played=0, quiet_turns=0)
+    events: tuple[Event, ...] = (event("turn_begins", "next_round.first_player",
+                                       seat=state.current, round=state.round),)
+    if supply_exhausted(state.variants, state.supply):  # only under last_ingredient
+        state, more = take_last_mamma_mia(state, state.current)
+        return replace(state, phase="round_end", step="supply"), events + more
+    return state, events

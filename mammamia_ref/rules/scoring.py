@@ -1,0 +1,41 @@
+"""Chapter: the end of the game and the winner."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mammamia_ref.rules.events import Event, event
+from mammamia_ref.rules.state import GameState
+
+
+def end_game(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+    """``game_end.three_resolutions``: the third opening of the oven ends the game."""
+    state = replace(state, phase="over", step="over", reveal=None)
+    seats, rule = winners(state)
+    return state, (event("game_ended", "game_end.three_resolutions", resolutions=state.resolutions),
+                   event("winners", rule, seats=list(seats),
+                         delivered=[len(stack) for stack in state.delivered]))
+
+
+def winners(state: GameState) -> tuple[tuple[int, ...], str]:
+    """The winning seats and the rule that decided them.
+
+    ``game_end.most_delivered``; among tied players ``game_end.tie_break`` (most
+    ingredient cards left in hand); a tie that survives is shared
+    (``game_end.shared_win``) or, under ``final_tie=seat_order``, goes to the tied
+    player first in turn order from the last Mamma Mia! holder
+    (``game_end.seat_order_win``).
+    """
+    most = max(len(stack) for stack in state.delivered)
+    leaders = [seat for seat in range(state.players) if len(state.delivered[seat]) == most]
+    if len(leaders) == 1:
+        return tuple(leaders), "game_end.most_delivered"
+    best = max(sum(state.hands[seat].ingredients) for seat in leaders)
+    leaders = [seat for seat in leaders if sum(state.hands[seat].ingredients) == best]
+    if len(leaders) == 1:
+        return tuple(leaders), "game_end.tie_break"
+    if state.variants["final_tie"] == "shared":
+        return tuple(leaders), "game_end.shared_win"
+    start = state.mamma_mia if state.mamma_mia is not None else state.current
+    first = min(leaders, key=lambda seat: (seat - start) % state.players)
+    return (first,), "game_end.seat_order_win"

@@ -1,0 +1,115 @@
+"""Chapter: setup. The components, deck trimming, the deal, the supply and the waiters.
+
+Setup is a sequence of chance nodes, one per shuffle the rules describe: the
+ingredient deck (``"ingredients"``), the supply (``"supply"``, unless the Mamma Mia!
+card was shuffled in before the deal) and each player's waiter (``"waiter.<colour>"``).
+Between them the deal and the first orders follow automatically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mammamia_ref.rules.events import Event, event
+from mammamia_ref.rules.state import GameConfig, GameState, Hand
+from mammamia_ref.rules.vocabulary import (
+    COPIES,
+    KINDS,
+    MAMMA_MIA,
+    NO_CARDS,
+    ORDERS_OF,
+    STARTING_INGREDIENTS,
+    STARTING_ORDERS,
+    TRIMMING,
+    cards_of,
+    counts_of,
+    subtract,
+    with_kind,
+)
+
+Step = tuple[GameState, tuple[Event, ...]]
+
+
+def new_game(config: GameConfig) -> GameState:
+    """All cards in their starting places, awaiting the shuffle of the ingredient deck.
+
+    ``setup.components``: every card exists once. ``setup.trim``: with fewer than five
+    players some cards of each kind go back to the box (not under ``trimming=off``,
+    rule ``setup.full_deck``). The deck lies in the supply slot until it is dealt.
+    """
+    removed = TRIMMING[config.players] if config.variants["trimming"] == "on" else 0
+    box = (removed,) * len(KINDS)
+    deck = cards_of(subtract(COPIES, box))
+    if config.variants["mamma_mia_shuffle"] == "before_deal":
+        deck += (MAMMA_MIA,)  # setup.supply_before_deal
+    return GameState(
+        config=config, phase="shuffle", step="ingredients", current=config.first_player,
+        round=1, resolutions=0, supply=deck, oven=(), table=NO_CARDS, used=NO_CARDS, box=box,
+        mamma_mia=None, hands=(Hand(),) * config.players,
+        waiters=tuple(ORDERS_OF[colour] for colour in config.colours),
+        delivered=((),) * config.players,
+    )
+
+
+def shuffle_rule(state: GameState, pile: str) -> str:
+    """The rule that calls for shuffling this setup pile."""
+    if pile == "ingredients":
+        before = state.variants["mamma_mia_shuffle"] == "before_deal"
+        return "setup.supply_before_deal" if before else "setup.deal"
+    return "setup.supply" if pile == "supply" else "setup.waiter"
+
+
+def after_shuffle(state: GameState) -> Step:
+    """What follows a setup shuffle: the deal, the next shuffle, or the first turn."""
+    pile = state.step
+    if pile == "ingredients":
+        state, events = deal(state)
+        if state.variants["mamma_mia_shuffle"] == "after_deal":
+            supply = cards_of(counts_of(state.supply)) + (MAMMA_MIA,)
+            state = replace(state, supply=supply, step="supply")
+            return state, (*events, event("mamma_mia_joined_supply", "setup.supply"))
+        return replace(state, step=_waiter_pile(state, 0)), events
+    if pile == "supply":
+        return replace(state, step=_waiter_pile(state, 0)), ()
+    seat = state.config.colours.index(pile.removeprefix("waiter.")) + 1
+    if seat < state.players:
+        return replace(state, step=_waiter_pile(state, seat)), ()
+    return take_first_orders(state)
+
+
+def deal(state: GameState) -> Step:
+    """``setup.deal``: six ingredient cards each, one at a time round the table from the
+    first player. Under ``mamma_mia_shuffle=before_deal`` a dealt Mamma Mia! card is
+    laid face up beside its receiver's waiter and replaced (``mamma_mia.dealt``)."""
+    deck = list(state.supply)
+    hands = [Hand() for _ in range(state.players)]
+    holder = state.mamma_mia
+    events: list[Event] = []
+    order = [(state.config.first_player + i) % state.players for i in range(state.players)]
+    for _ in range(STARTING_INGREDIENTS):
+        for seat in order:
+            card = deck.pop(0)
+            if card == MAMMA_MIA:
+                holder = seat
+                events.append(event("mamma_mia_dealt", "mamma_mia.dealt", seat=seat))
+                card = deck.pop(0)
+            hands[seat] = Hand(with_kind(hands[seat].ingredients, card, 1))
+    events.append(event("dealt", "setup.deal", cards=STARTING_INGREDIENTS, players=state.players))
+    return replace(state, supply=tuple(deck), hands=tuple(hands), mamma_mia=holder), tuple(events)
+
+
+def take_first_orders(state: GameState) -> Step:
+    """``setup.waiter``: each player takes the top order of their waiter into hand;
+    then the first player begins (``setup.first_player``)."""
+    hands, waiters = [], []
+    for hand, waiter in zip(state.hands, state.waiters, strict=True):
+        hands.append(replace(hand, orders=tuple(sorted(waiter[:STARTING_ORDERS]))))
+        waiters.append(waiter[STARTING_ORDERS:])
+    state = replace(state, hands=tuple(hands), waiters=tuple(waiters), phase="turn", step="play",
+                    current=state.config.first_player, played=0, quiet_turns=0)
+    return state, (event("took_first_orders", "setup.waiter"),
+                   event("turn_begins", "setup.first_player", seat=state.current, round=1))
+
+
+def _waiter_pile(state: GameState, seat: int) -> str:
+    return f"waiter.{state.colour(seat)}"

@@ -1,0 +1,76 @@
+"""Loads the truth-as-data in ``spec/``: the card manifest, the rule register and
+the disputes register with its variant flags.
+
+The files are shipped inside the installed package (``mammamia_ref/spec/``, see
+pyproject.toml); in a source checkout or an editable install they are read from the
+top-level ``spec/`` folder.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mammamia_ref.errors import SpecError
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_INSTALLED_SPEC = _PACKAGE / "spec"
+_SOURCE_SPEC = _PACKAGE.parent / "spec"
+SPEC_ROOT = _INSTALLED_SPEC if (_INSTALLED_SPEC / "cards.yaml").is_file() else _SOURCE_SPEC
+
+
+def spec_path(name: str) -> Path:
+    """The path of a file in ``spec/`` (e.g. ``"rules.yaml"``, ``"schemas/state.schema.json"``)."""
+    return SPEC_ROOT / name
+
+
+@cache
+def load_yaml(name: str) -> Any:
+    path = spec_path(name)
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except (OSError, yaml.YAMLError) as exc:
+        raise SpecError(f"cannot read spec/{name}: {exc}") from exc
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """A JSON Schema of ours, by file name under ``spec/schemas/``."""
+    path = spec_path(f"schemas/{name}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"cannot read spec/schemas/{name}: {exc}") from exc
+
+
+def cards() -> dict[str, Any]:
+    return load_yaml("cards.yaml")
+
+
+def rules() -> list[dict[str, Any]]:
+    return load_yaml("rules.yaml")["rules"]
+
+
+@cache
+def rule_ids() -> frozenset[str]:
+    return frozenset(rule["id"] for rule in rules())
+
+
+def rule(rule_id: str) -> dict[str, Any]:
+    for entry in rules():
+        if entry["id"] == rule_id:
+            return entry
+    raise KeyError(rule_id)
+
+
+def disputes() -> list[dict[str, Any]]:
+    return load_yaml("disputes.yaml")["disputes"]
+
+
+def variant_flags() -> list[dict[str, Any]]:
+    return load_yaml("disputes.yaml")["variants"]

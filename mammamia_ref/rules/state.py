@@ -1,0 +1,171 @@
+"""The immutable game state and the variant flags a game is created with.
+
+A state is a frozen dataclass; every transition returns a new one. Where a physical
+card lies is always explicit: the supply and the waiters are ordered piles (top
+first), the oven is ordered as played (first played first), the table, the used
+pile and the box are count maps (their order never matters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mammamia_ref.errors import VariantError
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_CARDS, Counts
+
+# Phases: "shuffle" (a chance node: the pile named by ``step`` must be shuffled),
+# "turn" (step "play", "order" or "draw"), "oven" (step "name_kind" or "complete":
+# the owner of the revealed order decides), "over" (the game has ended).
+PHASES = ("shuffle", "turn", "oven", "over")
+TURN_STEPS = ("play", "order", "draw")
+OVEN_STEPS = ("name_kind", "complete")
+
+
+def variant_defaults() -> dict[str, str]:
+    """Every variant flag with its default value, from ``spec/disputes.yaml``."""
+    return {entry["flag"]: entry["default"] for entry in specdata.variant_flags()}
+
+
+def variant_values() -> dict[str, tuple[str, ...]]:
+    return {entry["flag"]: tuple(v["value"] for v in entry["values"])
+            for entry in specdata.variant_flags()}
+
+
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """A value for every variant flag. Build with :func:`make_variants`."""
+
+    values: tuple[tuple[str, str], ...]
+
+    def __getitem__(self, flag: str) -> str:
+        for name, value in self.values:
+            if name == flag:
+                return value
+        raise KeyError(flag)
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self.values)
+
+    def non_default(self) -> dict[str, str]:
+        defaults = variant_defaults()
+        return {flag: value for flag, value in self.values if defaults[flag] != value}
+
+
+def make_variants(overrides: Mapping[str, str] | None = None) -> Variants:
+    """The defaults with ``overrides`` applied; unknown flags or values are refused.
+
+    >>> make_variants({"refill": "as_many_as_played"})["refill"]
+    'as_many_as_played'
+    """
+    values = variant_defaults()
+    allowed = variant_values()
+    for flag, value in (overrides or {}).items():
+        if flag not in allowed:
+            raise VariantError(f"unknown variant flag {flag!r}; known flags: {', '.join(allowed)}")
+        if value not in allowed[flag]:
+            raise VariantError(f"unknown value {value!r} for variant {flag!r}; "
+                               f"expected one of {', '.join(allowed[flag])}")
+        values[flag] = value
+    return Variants(tuple(values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What a game is created with: the seats' colours, who starts, the variants."""
+
+    colours: tuple[str, ...]
+    first_player: int
+    variants: Variants
+
+    @property
+    def players(self) -> int:
+        return len(self.colours)
+
+
+def make_config(players: int, *, colours: tuple[str, ...] | None = None, first_player: int = 0,
+                variants: Mapping[str, str] | Variants | None = None) -> GameConfig:
+    """A checked configuration. Colours default to the manifest's first ``players``."""
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise VariantError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    chosen = tuple(colours) if colours is not None else COLOURS[:players]
+    if len(chosen) != players or not all(isinstance(c, str) for c in chosen) \
+            or len(set(chosen)) != players or set(chosen) - set(COLOURS):
+        raise VariantError(f"need {players} different colours from {', '.join(COLOURS)}; "
+                           f"got {list(chosen)}")
+    if type(first_player) is not int or not 0 <= first_player < players:
+        raise VariantError(f"first_player must be a seat from 0 to {players - 1}")
+    if not isinstance(variants, Variants):
+        variants = make_variants(variants)
+    return GameConfig(chosen, first_player, variants)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A player's hand: ingredient counts and order cards (sorted; hand order is private)."""
+
+    ingredients: Counts = NO_CARDS
+    orders: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return sum(self.ingredients) + len(self.orders)
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The order just turned up at the oven, awaiting its owner's decision."""
+
+    order: str
+    kind: str | None = None  # the kind named for a Monotoni or Minimale
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig
+    phase: str
+    step: str
+    current: int            # the seat whose turn or decision it is (or will be, at a shuffle)
+    round: int              # 1 to 3
+    resolutions: int        # how many times the oven has been resolved
+    supply: tuple[str, ...]  # top first; during setup it holds the undealt deck
+    oven: tuple[str, ...]    # first played first (= first revealed)
+    table: Counts            # face-up sorted ingredients while (and after) the oven is resolved
+    used: Counts             # the used-ingredients pile
+    box: Counts              # ingredient cards trimmed from the game
+    mamma_mia: int | None    # the seat holding the Mamma Mia! card, or None
+    hands: tuple[Hand, ...]
+    waiters: tuple[tuple[str, ...], ...]    # top first
+    delivered: tuple[tuple[str, ...], ...]  # in delivery order
+    played: int = 0          # cards put on the oven this turn (ingredients and order)
+    quiet_turns: int = 0     # consecutive turns in which no card moved (capped at players)
+    reveal: Reveal | None = None
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def variants(self) -> Variants:
+        return self.config.variants
+
+    def colour(self, seat: int) -> str:
+        return self.config.colours[seat]
+
+    def seat_of(self, colour: str) -> int:
+        return self.config.colours.index(colour)
+
+    def with_hand(self, seat: int, hand: Hand) -> GameState:
+        return replace(self, hands=_put(self.hands, seat, hand))
+
+    def with_waiter(self, seat: int, waiter: tuple[str, ...]) -> GameState:
+        return replace(self, waiters=_put(self.waiters, seat, waiter))
+
+    def with_delivered(self, seat: int, stack: tuple[str, ...]) -> GameState:
+        return replace(self, delivered=_put(self.delivered, seat, stack))
+
+
+def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return items[:index] + (value,) + items[index + 1:]

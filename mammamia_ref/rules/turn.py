@@ -1,0 +1,177 @@
+"""Chapter: the turn. Play ingredients (or pass), perhaps place an order, then draw.
+
+A turn is three decisions of the player whose turn it is: ``play`` (a ``Play`` or,
+without ingredient cards, a ``Pass``), ``order`` (skipped when the hand holds no
+order) and ``draw``. The draw ends the turn; the supply running out ends the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.rules.actions import Action, Draw, NoOrder, Pass, PlaceOrder, Play
+from mammamia_ref.rules.events import Event, event
+from mammamia_ref.rules.round import round_is_over, stall, supply_exhausted, take_last_mamma_mia
+from mammamia_ref.rules.state import GameState, Hand
+from mammamia_ref.rules.vocabulary import (
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA,
+    counts_of,
+    format_counts,
+    with_kind,
+)
+
+Step = tuple[GameState, tuple[Event, ...]]
+
+STEP_RULES = {"play": "turn.play", "order": "turn.place_order", "draw": "turn.draw"}
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    hand = state.hands[state.current]
+    if state.step == "play":
+        if not any(hand.ingredients):
+            return (Pass(),)
+        return tuple(Play(kind, count) for kind, held in zip(KINDS, hand.ingredients, strict=True)
+                     for count in range(1, held + 1))
+    if state.step == "order":
+        return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
+    if state.variants["draw_amount"] == "fill":
+        return (Draw("supply"), Draw("waiter"))
+    return tuple(Draw(source, count) for source in ("supply", "waiter")
+                 for count in range(refill_allowance(state) + 1))
+
+
+def play(state: GameState, action: Play) -> Step:
+    """``turn.play``: one or more ingredient cards of one kind onto the oven, announced."""
+    seat, hand = state.current, state.hands[state.current]
+    held = hand.ingredients[KINDS.index(action.kind)]
+    if action.count < 1 or action.count > held:
+        raise IllegalActionError(f"cannot play {action.count} {action.kind}: the hand holds {held}",
+                                 rule="turn.play", action=action)
+    hand = replace(hand, ingredients=with_kind(hand.ingredients, action.kind, -action.count))
+    state = replace(state.with_hand(seat, hand), oven=state.oven + (action.kind,) * action.count,
+                    played=action.count, step="order" if hand.orders else "draw")
+    return state, (event("played", "turn.play", seat=seat, kind=action.kind, count=action.count),)
+
+
+def pass_turn(state: GameState) -> Step:
+    """``turn.pass``: only a player without ingredient cards passes; under the default
+    no order follows (``pass_order=allowed`` selects ``turn.pass_with_order``)."""
+    hand = state.hands[state.current]
+    if any(hand.ingredients):
+        raise IllegalActionError("a player holding ingredient cards must play at least one",
+                                 rule="turn.pass", action=Pass())
+    may_order = state.variants["pass_order"] == "allowed" and hand.orders
+    state = replace(state, played=0, step="order" if may_order else "draw")
+    return state, (event("passed", "turn.pass", seat=state.current),)
+
+
+def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
+    """``turn.place_order``: at most one order card from hand, face up onto the oven."""
+    if isinstance(action, NoOrder):
+        return replace(state, step="draw"), ()
+    seat, hand = state.current, state.hands[state.current]
+    if action.order not in hand.orders:
+        raise IllegalActionError(f"{action.order} is not in the hand", rule="turn.place_order",
+                                 action=action)
+    orders = list(hand.orders)
+    orders.remove(action.order)
+    rule = "turn.place_order" if state.played or state.variants["pass_order"] == "forbidden" \
+        else "turn.pass_with_order"
+    state = replace(state.with_hand(seat, replace(hand, orders=tuple(orders))),
+                    oven=state.oven + (action.order,), played=state.played + 1, step="draw")
+    return state, (event("placed_order", rule, seat=seat, order=action.order),)
+
+
+def refill_allowance(state: GameState) -> int:
+    """How many cards the draw may take: up to seven (``turn.draw``) or as many as were
+    played this turn (``turn.draw_as_played``)."""
+    if state.variants["refill"] == "as_many_as_played":
+        return state.played
+    return max(0, HAND_LIMIT - state.hands[state.current].size)
+
+
+def draw(state: GameState, action: Draw) -> Step:
+    """``turn.draw``: refill from one source only; a short source gives what it has
+    (``turn.draw_short``). Ends the turn, and perhaps the round."""
+    allowance = refill_allowance(state)
+    fewer = state.variants["draw_amount"] == "any"
+    if fewer and action.count is None:
+        raise IllegalActionError("under draw_amount=any the draw names its count",
+                                 rule="turn.draw_fewer", action=action)
+    if not fewer and action.count is not None:
+        raise IllegalActionError("a draw takes every card the refill allows, not a chosen count",
+                                 rule="turn.draw", action=action)
+    if action.count is not None and action.count > allowance:
+        raise IllegalActionError(f"cannot draw {action.count}: the refill allows {allowance}",
+                                 rule="turn.draw_fewer", action=action)
+    wanted = allowance if action.count is None else action.count
+    if action.source == "waiter":
+        state, events, moved = _draw_from_waiter(state, wanted)
+    else:
+        state, events, moved = _draw_from_supply(state, wanted)
+    return end_turn(state, quiet=not state.played and not moved, events=events)
+
+
+def _draw_rule(state: GameState, wanted: int, got: int, fewer: bool) -> str:
+    if fewer:
+        return "turn.draw_fewer"
+    if got < wanted:
+        return "turn.draw_short"
+    return "turn.draw_as_played" if state.variants["refill"] == "as_many_as_played" else "turn.draw"
+
+
+def _draw_from_waiter(state: GameState, wanted: int) -> tuple[GameState, tuple[Event, ...], int]:
+    seat, hand, waiter = state.current, state.hands[state.current], state.waiters[state.current]
+    taken = waiter[:wanted]
+    hand = replace(hand, orders=tuple(sorted(hand.orders + taken)))
+    state = state.with_waiter(seat, waiter[len(taken):]).with_hand(seat, hand)
+    rule = _draw_rule(state, wanted, len(taken), state.variants["draw_amount"] == "any")
+    return state, (event("drew", rule, seat=seat, source="waiter", count=len(taken)),), len(taken)
+
+
+def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[Event, ...], int]:
+    """Cards come off the top one by one. The Mamma Mia! card is laid beside the drawer's
+    waiter and replaced (``mamma_mia.draw``); the round ends the moment the supply is
+    exhausted (``round_end.last_card`` or ``round_end.last_ingredient``)."""
+    seat, supply = state.current, list(state.supply)
+    ingredients, holder, got, moved = state.hands[seat].ingredients, state.mamma_mia, 0, 0
+    events: list[Event] = []
+    while got < wanted and supply:
+        card = supply.pop(0)
+        moved += 1
+        if card == MAMMA_MIA:
+            holder = seat
+            events.append(event("mamma_mia_drawn", "mamma_mia.draw", seat=seat))
+        else:
+            ingredients = with_kind(ingredients, card, 1)
+            got += 1
+        if supply_exhausted(state.variants, tuple(supply)):
+            break
+    drawn = tuple(k for k in state.supply[:moved] if k != MAMMA_MIA)
+    hand = Hand(ingredients, state.hands[seat].orders)
+    state = replace(state.with_hand(seat, hand), supply=tuple(supply), mamma_mia=holder)
+    rule = _draw_rule(state, wanted, got, state.variants["draw_amount"] == "any")
+    events.insert(0, event("drew", rule, seat=seat, source="supply", count=got,
+                           cards=format_counts(counts_of(drawn))))
+    if supply_exhausted(state.variants, state.supply):
+        state, more = take_last_mamma_mia(state, seat)
+        events.extend(more)
+    return state, tuple(events), moved
+
+
+def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Step:
+    """After the draw: the round ends if the supply is exhausted, or (``round_end.stall``)
+    after a full cycle of turns that moved no card; otherwise the left neighbour plays
+    (``turn.clockwise``)."""
+    quiet_turns = min(state.players, state.quiet_turns + 1) if quiet else 0
+    state = replace(state, quiet_turns=quiet_turns)
+    if round_is_over(state):
+        return replace(state, phase="round_end", step="supply"), events
+    if state.variants["stall"] == "cut" and quiet_turns >= state.players:
+        return stall(state, events)
+    seat = (state.current + 1) % state.players
+    state = replace(state, current=seat, step="play", played=0)
+    return state, (*events, event("turn_begins", "turn.clockwise", seat=seat, round=state.round))

@@ -1,0 +1,229 @@
+"""Two or more rulings of one dispute, the same games under each (``mammamia compare``).
+
+Every ruling plays the same seeds, so game ``s`` under one ruling and game ``s`` under
+another start from the same shuffles and the same random numbers; a difference is
+measured game by game (a paired test), which sees smaller effects than comparing two
+independent runs. The order success rates, counted per order placed rather than per
+game, are compared as two proportions.
+
+p-values are two-sided, from the normal approximation (runs are thousands of games);
+with many metrics and disputes, read a p above 0.001 with care.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mammamia_ref.errors import VariantError
+from mammamia_ref.rules import specdata
+from mammamia_ref.sim.simulate import (
+    ORDER_TYPE_NAMES,
+    ROUND_ENDS,
+    Executor,
+    GameStats,
+    Summary,
+    simulate,
+)
+
+# Per-game measures compared game by game: name, what it counts, how.
+PAIRED: tuple[tuple[str, str, Callable[[GameStats], float]], ...] = (
+    ("pizzas_per_player", "pizzas delivered per player",
+     lambda g: sum(g.delivered) / len(g.delivered)),
+    ("turns_per_game", "turns per game", lambda g: float(sum(g.turns))),
+    ("turns_round_1", "turns in round 1", lambda g: float(g.turns[0])),
+    ("orders_placed", "orders placed per game", lambda g: float(sum(g.placed))),
+    ("stall_cuts", "rounds cut by a stall, per game",
+     lambda g: float(g.ends.count(ROUND_ENDS.index("stall_cut")))),
+    ("abandoned", "games stalled for ever", lambda g: float(g.abandoned)),
+    ("first_seat_wins", "wins of the first player", lambda g: float(g.wins[0])),
+    ("shared_win", "games with a shared win", lambda g: float(sum(g.wins) > 1)),
+)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One value of one flag of a dispute (the default is a ruling too)."""
+
+    dispute: str
+    flag: str
+    value: str
+    default: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.flag}={self.value}"
+
+
+def rulings_of(dispute_id: str) -> list[Ruling]:
+    """Every ruling of ``dispute_id``, flag by flag, the default of each first."""
+    found = []
+    for entry in specdata.variant_flags():
+        if entry["dispute"] != dispute_id:
+            continue
+        values = [v["value"] for v in entry["values"]]
+        values.sort(key=lambda v: v != entry["default"])
+        found += [Ruling(dispute_id, entry["flag"], v, v == entry["default"]) for v in values]
+    if not found:
+        raise VariantError(f"dispute {dispute_id!r} has no variant flag to compare; "
+                           f"disputes with flags: {', '.join(disputes_with_flags())}")
+    return found
+
+
+def disputes_with_flags() -> list[str]:
+    return sorted({e["dispute"] for e in specdata.variant_flags()}, key=lambda d: int(d[1:]))
+
+
+def paired_difference(base: Sequence[float], other: Sequence[float]) -> dict[str, Any]:
+    """Mean of ``other - base`` game by game, its 95% interval and two-sided p-value.
+
+    >>> paired_difference([1, 2, 3, 4], [1, 2, 3, 4])["p"]
+    1.0
+    """
+    n = len(base)
+    diffs = [b - a for a, b in zip(base, other, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    se = math.sqrt(var / n)
+    if se == 0:
+        p = 1.0 if mean == 0 else 0.0
+        half = 0.0
+    else:
+        p = math.erfc(abs(mean / se) / math.sqrt(2))
+        half = 1.959963984540054 * se
+    return {"difference": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
+            "p": _p(p)}
+
+
+def two_proportions(k1: int, n1: int, k2: int, n2: int) -> dict[str, Any]:
+    """``k2/n2 - k1/n1``, its 95% interval and the two-sided p-value of the pooled z-test.
+
+    >>> two_proportions(50, 100, 50, 100)["p"]
+    1.0
+    """
+    if n1 == 0 or n2 == 0:
+        return {"difference": None, "ci95": None, "p": None}
+    p1, p2 = k1 / n1, k2 / n2
+    pooled = (k1 + k2) / (n1 + n2)
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p = 1.0 if se0 == 0 else math.erfc(abs(p2 - p1) / se0 / math.sqrt(2))
+    half = 1.959963984540054 * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    d = p2 - p1
+    return {"difference": round(d, 4), "ci95": [round(d - half, 4), round(d + half, 4)],
+            "p": _p(p)}
+
+
+def _p(value: float) -> float:
+    return float(f"{value:.3g}")
+
+
+def differences(base: Summary, other: Summary) -> dict[str, Any]:
+    """How ``other`` differs from ``base``, played on the same seeds."""
+    if [g.seed for g in base.games] != [g.seed for g in other.games]:
+        raise VariantError("the two runs did not play the same seeds")
+    out: dict[str, Any] = {}
+    for key, _label, measure in PAIRED:
+        out[key] = paired_difference([measure(g) for g in base.games],
+                                     [measure(g) for g in other.games])
+    for t, name in enumerate(ORDER_TYPE_NAMES):
+        out[f"success_{name}"] = two_proportions(
+            sum(g.baked[t] for g in base.games), sum(g.placed[t] for g in base.games),
+            sum(g.baked[t] for g in other.games), sum(g.placed[t] for g in other.games))
+    return out
+
+
+def measures(summary: Summary) -> dict[str, float]:
+    """The compared measures of one run, as means (and order success rates)."""
+    games = summary.games
+    out = {key: round(sum(m(g) for g in games) / len(games), 4) for key, _l, m in PAIRED}
+    for t, name in enumerate(ORDER_TYPE_NAMES):
+        placed = sum(g.placed[t] for g in games)
+        out[f"success_{name}"] = round(sum(g.baked[t] for g in games) / placed, 4) if placed \
+            else float("nan")
+    return out
+
+
+LABELS: dict[str, str] = {key: label for key, label, _m in PAIRED} | {
+    f"success_{name}": f"{name.replace('_', ' ')} orders baked (share)"
+    for name in ORDER_TYPE_NAMES}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The runs of every ruling of one dispute, the default's first for each flag."""
+
+    dispute: str
+    rulings: tuple[Ruling, ...]
+    runs: tuple[Summary, ...]
+
+    def as_json(self, *, check_games: int = 100) -> dict[str, Any]:
+        baseline = self.runs[0]
+        entries = []
+        for ruling, run in zip(self.rulings, self.runs, strict=True):
+            entry = {"flag": ruling.flag, "value": ruling.value, "default": ruling.default,
+                     "games": len(run.games), "digest": run.digest(),
+                     "check": {"games": check_games,
+                               "digest": Summary(run.players, run.seed, run.variants,
+                                                 run.policies, run.games[:check_games]).digest()},
+                     "wall_seconds": round(run.wall_seconds, 2),
+                     "measures": measures(run), "figures": run.figures()}
+            if not ruling.default:
+                entry["versus_default"] = differences(self._default_of(ruling), run)
+            entries.append(entry)
+        return {"dispute": self.dispute, "players": baseline.players, "seed": baseline.seed,
+                "policies": list(baseline.policies), "rulings": entries}
+
+    def _default_of(self, ruling: Ruling) -> Summary:
+        for other, run in zip(self.rulings, self.runs, strict=True):
+            if other.flag == ruling.flag and other.default:
+                return run
+        raise AssertionError(f"no default ruling for {ruling.flag}")
+
+
+def compare(dispute_id: str, players: int, games: int, *, seed: int = 0,
+            policies: Sequence[str] = ("random",), base: Mapping[str, str] | None = None,
+            executor: Executor | None = None, progress: bool = False) -> Comparison:
+    """Run ``games`` games under every ruling of ``dispute_id`` (other flags at ``base``,
+    the defaults unless given)."""
+    rulings = rulings_of(dispute_id)
+    runs = []
+    for ruling in rulings:
+        variants = {**(base or {}), ruling.flag: ruling.value}
+        runs.append(simulate(players, games, seed=seed, variants=variants, policies=policies,
+                             executor=executor, progress=progress,
+                             label=f"{dispute_id} {ruling.name:<32} "))
+    return Comparison(dispute_id, tuple(rulings), tuple(runs))
+
+
+def contrasts(doc: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any],
+                                                         Mapping[str, Any]]]:
+    """Each non-default ruling of a comparison (its JSON form) with its flag's default:
+    ``(flag, default entry, other entry)``."""
+    defaults = {e["flag"]: e for e in doc["rulings"] if e["default"]}
+    for entry in doc["rulings"]:
+        if not entry["default"]:
+            yield entry["flag"], defaults[entry["flag"]], entry
+
+
+def format_comparison(doc: Mapping[str, Any]) -> str:
+    """A comparison (its JSON form) as a table for people."""
+    lines = [f"{doc['dispute']}: {doc['players']} players, seeds from {doc['seed']}, "
+             f"policies {', '.join(sorted(set(doc['policies'])))}"]
+    for flag, default, other in contrasts(doc):
+        lines += ["", f"{flag}: {default['value']} (default) vs {other['value']}, "
+                      f"{other['games']:,} games each",
+                  f"  {'measure':<44} {default['value'][:14]:>14} {other['value'][:14]:>14}"
+                  f" {'difference (95% CI)':>28} {'p':>9}"]
+        for key, diff in other["versus_default"].items():
+            a, b = default["measures"][key], other["measures"][key]
+            if diff["difference"] is None:
+                continue
+            low, high = diff["ci95"]
+            mark = " *" if diff["p"] is not None and diff["p"] < 0.001 else ""
+            lines.append(f"  {LABELS[key]:<44} {a:>14.4g} {b:>14.4g} "
+                         f"{diff['difference']:>+10.4f} ({low:+.4f}, {high:+.4f}) "
+                         f"{diff['p']:>9.3g}{mark}")
+    lines += ["", "* p < 0.001 (paired test on the same seeds; order shares: two proportions)"]
+    return "\n".join(lines)

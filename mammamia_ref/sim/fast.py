@@ -1,0 +1,1246 @@
+"""A fast engine for simulation: the reference's rules on a mutable state.
+
+The same decisions, the same legal actions in the same order, the same chance nodes
+(the same piles, their cards in the same order, so the same ``ChanceSource`` seed gives
+the same shuffles) as :mod:`mammamia_ref.rules.game`; ``tests/test_fast_equivalence.py``
+plays many games on both engines and compares them after every step. What differs is
+only the representation, chosen for speed:
+
+- a :class:`FastState` is changed in place (:func:`apply` returns nothing; use
+  :meth:`FastState.copy` to branch);
+- cards are small integers: the kinds ``0`` to ``4`` in ``KINDS`` order, the Mamma Mia!
+  card ``5``, the orders from ``6`` on, numbered in sorted order of their IDs (so a hand's
+  orders sort as the reference sorts them);
+- actions are integers too (:func:`action_code`, :func:`action_of` convert);
+- no events are built. The rule each step applies is named in its function's docstring.
+
+The reference stays the readable account of the rules; this module follows it function
+by function, and where it takes a short cut (a cached table, a test written for
+integer cards) the comment says why it is the same.
+
+The API mirrors :mod:`mammamia_ref.rules.game`: :func:`new_game`, :func:`is_chance`,
+:func:`chance_pile` and :func:`apply_shuffle` (or :class:`FastChance`) at chance nodes,
+:func:`legal_actions` and :func:`apply` at decisions, :func:`is_over`, :func:`winners`;
+:func:`from_state`, :meth:`FastState.to_state` and :meth:`FastState.to_json` convert.
+:func:`play_random_game` plays a whole seeded game under the benchmark policy and
+:func:`perft` counts.
+
+>>> from mammamia_ref.rules.state import make_config
+>>> game = new_game(make_config(3))
+>>> chance_pile(game)[0]
+'ingredients'
+>>> result = play_random_game(make_config(4), seed=7)
+>>> result.state.phase, result.state.resolutions
+('over', 3)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+from operator import add, ge
+from typing import Any
+
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.rules.actions import (
+    Action,
+    Complete,
+    Decline,
+    Draw,
+    NameKind,
+    NoOrder,
+    Pass,
+    PlaceOrder,
+    Play,
+    Shuffle,
+)
+from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA,
+    ORDER_TYPES,
+    ORDERS,
+    ORDERS_OF,
+    ROUNDS,
+    STARTING_INGREDIENTS,
+    STARTING_ORDERS,
+    TRIMMING,
+)
+
+# -- cards ---------------------------------------------------------------------------
+
+N_KINDS = len(KINDS)
+MM = N_KINDS                      # the Mamma Mia! card; every smaller code is a kind
+FIRST_ORDER = MM + 1
+ORDER_IDS: tuple[str, ...] = tuple(sorted(ORDERS))
+CARD_NAMES: tuple[str, ...] = (*KINDS, MAMMA_MIA, *ORDER_IDS)
+CARD_CODES: dict[str, int] = {name: code for code, name in enumerate(CARD_NAMES)}
+COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
+NO_KINDS = (0,) * N_KINDS
+
+STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
+_TYPE_CODES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
+               "monotoni": MONOTONI, "minimale": MINIMALE}
+BOMBASTICA_TOTAL: int = ORDER_TYPES["bombastica"]["total"]
+
+
+def _order_table(value: Any) -> list[Any]:
+    """A list indexed by card code holding ``value(order)`` for each order."""
+    table: list[Any] = [None] * len(CARD_NAMES)
+    for order_id in ORDER_IDS:
+        table[CARD_CODES[order_id]] = value(ORDERS[order_id])
+    return table
+
+
+ORDER_TYPE: list[int] = _order_table(lambda order: _TYPE_CODES[order.type])
+ORDER_COLOUR: list[int] = _order_table(lambda order: COLOUR_INDEX[order.colour])
+ORDER_PERSONAL: list[int] = _order_table(lambda order: KINDS.index(order.personal))
+ORDER_NEED: list[tuple[int, ...] | None] = _order_table(  # fixed requirements only
+    lambda order: order.requirement() if order.type in ("standard", "one_of_each") else None)
+ORDER_NEED_NAMED: list[tuple[tuple[int, ...] | None, ...] | None] = _order_table(
+    lambda order: tuple(order.requirement(kind) if kind != order.personal else None
+                        for kind in KINDS) if order.type in ("monotoni", "minimale") else None)
+WAITER_OF_COLOUR: list[tuple[int, ...]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
+                                           for colour in COLOURS]
+
+
+def cards_of(counts: Sequence[int]) -> list[int]:
+    """The ingredient cards of a count map, in canonical (sorted) order."""
+    cards: list[int] = []
+    for kind, count in enumerate(counts):
+        cards += [kind] * count
+    return cards
+
+
+# -- actions -------------------------------------------------------------------------
+# An action is an int: the flag-like ones are constants, the others a base plus a
+# payload. ``action_of`` and ``action_code`` convert to and from the reference's.
+
+PASS, NO_ORDER, DECLINE, DRAW_SUPPLY, DRAW_WAITER = range(5)
+PLAY_BASE = 16        # + 16 * kind + count
+PLACE_BASE = 128      # + order card code
+NAME_BASE = 192       # + kind
+DRAW_N_BASE = 256     # + 64 * source (0 supply, 1 waiter) + count, under draw_amount=any
+COMPLETE_BASE = 1024  # + the hand cards packed in base 16, kind 0 lowest
+SUPPLY, WAITER = 0, 1
+SOURCES = ("supply", "waiter")
+DRAW_FILL = (DRAW_SUPPLY, DRAW_WAITER)
+
+
+def play_code(kind: int, count: int) -> int:
+    return PLAY_BASE + 16 * kind + count
+
+
+_PLAY_OF = {play_code(kind, count): (kind, count) for kind in range(N_KINDS)
+            for count in range(1, 16)}
+
+
+def pack(cards: Sequence[int]) -> int:
+    return sum(count << (4 * kind) for kind, count in enumerate(cards))
+
+
+def unpack(packed: int) -> tuple[int, ...]:
+    return tuple((packed >> (4 * kind)) & 15 for kind in range(N_KINDS))
+
+
+def action_of(code: int) -> Action:
+    """The reference action an action code stands for."""
+    if code == PASS:
+        return Pass()
+    if code == NO_ORDER:
+        return NoOrder()
+    if code == DECLINE:
+        return Decline()
+    if code in DRAW_FILL:
+        return Draw(SOURCES[code - DRAW_SUPPLY])
+    if code < PLACE_BASE:
+        kind, count = divmod(code - PLAY_BASE, 16)
+        return Play(KINDS[kind], count)
+    if code < NAME_BASE:
+        return PlaceOrder(CARD_NAMES[code - PLACE_BASE])
+    if code < DRAW_N_BASE:
+        return NameKind(KINDS[code - NAME_BASE])
+    if code < COMPLETE_BASE:
+        source, count = divmod(code - DRAW_N_BASE, 64)
+        return Draw(SOURCES[source], count)
+    return Complete(unpack(code - COMPLETE_BASE))
+
+
+def action_code(action: Action) -> int:
+    """The action code of a reference action (a ``Shuffle`` has none: see
+    :func:`apply_shuffle`)."""
+    match action:
+        case Pass():
+            return PASS
+        case NoOrder():
+            return NO_ORDER
+        case Decline():
+            return DECLINE
+        case Play(kind, count):
+            return play_code(KINDS.index(kind), count)
+        case PlaceOrder(order):
+            return PLACE_BASE + CARD_CODES[order]
+        case NameKind(kind):
+            return NAME_BASE + KINDS.index(kind)
+        case Draw(source, None):
+            return DRAW_SUPPLY + SOURCES.index(source)
+        case Draw(source, count):
+            return DRAW_N_BASE + 64 * SOURCES.index(source) + count
+        case Complete(cards):
+            return COMPLETE_BASE + pack(cards)
+    raise TypeError(f"no action code for {action!r}")
+
+
+# -- the state -----------------------------------------------------------------------
+
+
+class Rules:
+    """The variant flags of one game as booleans, each named for the non-default
+    ruling it selects (all False under the defaults)."""
+
+    __slots__ = ("bombastica_table_only", "draw_any", "leftovers_on_table", "mandatory",
+                 "minimale_all_kinds", "mm_before_deal", "monotoni_on_table", "pass_order",
+                 "refill_as_played", "round_end_last_ingredient", "stall_letter",
+                 "tie_seat_order", "trimming_off")
+
+    def __init__(self, variants: Any) -> None:
+        self.trimming_off = variants["trimming"] == "off"
+        self.mm_before_deal = variants["mamma_mia_shuffle"] == "before_deal"
+        self.refill_as_played = variants["refill"] == "as_many_as_played"
+        self.minimale_all_kinds = variants["minimale_lowest"] == "all_kinds"
+        self.mandatory = variants["completion"] == "mandatory"
+        self.round_end_last_ingredient = variants["round_end"] == "last_ingredient"
+        self.stall_letter = variants["stall"] == "letter"
+        self.tie_seat_order = variants["final_tie"] == "seat_order"
+        self.draw_any = variants["draw_amount"] == "any"
+        self.leftovers_on_table = variants["leftovers"] == "table"
+        self.pass_order = variants["pass_order"] == "allowed"
+        self.monotoni_on_table = variants["monotoni_kind"] == "on_table"
+        self.bombastica_table_only = variants["bombastica_hand"] == "forbidden"
+
+
+class FastState:
+    """A game in progress, changed in place. The fields mean what the reference's
+    :class:`~mammamia_ref.rules.state.GameState` fields mean; piles are lists of card codes
+    (``supply`` and ``waiters`` top first, ``oven`` first played first), count maps
+    lists of five ints, a hand is split into ``hands`` (ingredient counts) and
+    ``hand_orders`` (sorted order codes), ``reveal`` is an order code or None and
+    ``reveal_kind`` the named kind or None. Phases and steps are the reference's
+    strings (and, between decisions, its ``"round_end"`` phase and ``"reveal"`` step).
+
+    What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
+    tuple, replaced when it changes: copying a state then copies only the outer lists."""
+
+    __slots__ = ("box", "config", "current", "delivered", "hand_orders", "hands",
+                 "mamma_mia", "oven", "phase", "played", "players", "quiet_turns", "resolutions",
+                 "reveal", "reveal_kind", "round", "rules", "seat_of_colour", "step", "supply",
+                 "table", "used", "waiters")
+
+    config: GameConfig
+    rules: Rules
+    players: int
+    seat_of_colour: list[int]
+    phase: str
+    step: str
+    current: int
+    round: int
+    resolutions: int
+    supply: list[int]
+    oven: list[int]
+    table: list[int]
+    used: list[int]
+    box: tuple[int, ...]
+    mamma_mia: int | None
+    hands: list[tuple[int, ...]]
+    hand_orders: list[tuple[int, ...]]
+    waiters: list[tuple[int, ...]]
+    delivered: list[tuple[int, ...]]
+    played: int
+    quiet_turns: int
+    reveal: int | None
+    reveal_kind: int | None
+
+    def copy(self) -> FastState:
+        """An independent copy (the configuration and rules are shared: never changed)."""
+        new = object.__new__(FastState)
+        new.config, new.rules, new.players = self.config, self.rules, self.players
+        new.seat_of_colour = self.seat_of_colour
+        new.phase, new.step, new.current = self.phase, self.step, self.current
+        new.round, new.resolutions = self.round, self.resolutions
+        new.supply, new.oven = self.supply[:], self.oven[:]
+        new.table, new.used, new.box = self.table[:], self.used[:], self.box
+        new.mamma_mia = self.mamma_mia
+        new.hands, new.hand_orders = self.hands[:], self.hand_orders[:]
+        new.waiters, new.delivered = self.waiters[:], self.delivered[:]
+        new.played, new.quiet_turns = self.played, self.quiet_turns
+        new.reveal, new.reveal_kind = self.reveal, self.reveal_kind
+        return new
+
+    @property
+    def variants(self) -> Any:
+        return self.config.variants
+
+    # -- conversion to and from the reference's state ----------------------------
+
+    def to_state(self) -> GameState:
+        """The reference :class:`GameState` this state stands for."""
+        names = CARD_NAMES
+        return GameState(
+            config=self.config, phase=self.phase, step=self.step, current=self.current,
+            round=self.round, resolutions=self.resolutions,
+            supply=tuple(names[c] for c in self.supply),
+            oven=tuple(names[c] for c in self.oven), table=tuple(self.table),
+            used=tuple(self.used), box=self.box, mamma_mia=self.mamma_mia,
+            hands=tuple(Hand(hand, tuple(names[c] for c in orders))
+                        for hand, orders in zip(self.hands, self.hand_orders, strict=True)),
+            waiters=tuple(tuple(names[c] for c in waiter) for waiter in self.waiters),
+            delivered=tuple(tuple(names[c] for c in stack) for stack in self.delivered),
+            played=self.played, quiet_turns=self.quiet_turns,
+            reveal=None if self.reveal is None else Reveal(
+                names[self.reveal], None if self.reveal_kind is None else KINDS[self.reveal_kind]))
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON form (``mammamia_ref.formats.jsonform.format_state`` of
+        :meth:`to_state`), built directly."""
+        names = CARD_NAMES
+        config = self.config
+
+        def counts(values: Sequence[int]) -> dict[str, int]:
+            return dict(zip(KINDS, values, strict=True))
+
+        return {
+            "format": "mammamia-state/1",
+            "players": [
+                {"colour": config.colours[seat],
+                 "hand": {"ingredients": counts(self.hands[seat]),
+                          "orders": [names[c] for c in self.hand_orders[seat]]},
+                 "waiter": [names[c] for c in self.waiters[seat]],
+                 "delivered": [names[c] for c in self.delivered[seat]]}
+                for seat in range(self.players)
+            ],
+            "first_player": config.first_player,
+            "variants": config.variants.as_dict(),
+            "phase": self.phase,
+            "step": self.step,
+            "current": self.current,
+            "round": self.round,
+            "resolutions": self.resolutions,
+            "supply": [names[c] for c in self.supply],
+            "oven": [names[c] for c in self.oven],
+            "table": counts(self.table),
+            "used": counts(self.used),
+            "box": counts(self.box),
+            "mamma_mia": self.mamma_mia,
+            "played": self.played,
+            "quiet_turns": self.quiet_turns,
+            "reveal": None if self.reveal is None else {
+                "order": names[self.reveal],
+                "kind": None if self.reveal_kind is None else KINDS[self.reveal_kind]},
+        }
+
+
+_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key): Rules are never changed
+
+
+def _blank(config: GameConfig) -> FastState:
+    state = object.__new__(FastState)  # no __init__: the callers fill every slot
+    state.config = config
+    rules = _RULES.get(config.variants)
+    if rules is None:
+        rules = _RULES[config.variants] = Rules(config.variants)
+    state.rules = rules
+    state.players = config.players
+    seats = [-1] * len(COLOURS)
+    for seat, colour in enumerate(config.colours):
+        seats[COLOUR_INDEX[colour]] = seat
+    state.seat_of_colour = seats
+    return state
+
+
+def from_state(state: GameState) -> FastState:
+    """The fast form of a reference state (any state the reference accepts)."""
+    fast = _blank(state.config)
+    codes = CARD_CODES
+    fast.phase, fast.step, fast.current = state.phase, state.step, state.current
+    fast.round, fast.resolutions = state.round, state.resolutions
+    fast.supply = [codes[c] for c in state.supply]
+    fast.oven = [codes[c] for c in state.oven]
+    fast.table, fast.used, fast.box = list(state.table), list(state.used), tuple(state.box)
+    fast.mamma_mia = state.mamma_mia
+    fast.hands = [tuple(hand.ingredients) for hand in state.hands]
+    fast.hand_orders = [tuple(sorted(codes[o] for o in hand.orders)) for hand in state.hands]
+    fast.waiters = [tuple(codes[o] for o in waiter) for waiter in state.waiters]
+    fast.delivered = [tuple(codes[o] for o in stack) for stack in state.delivered]
+    fast.played, fast.quiet_turns = state.played, state.quiet_turns
+    fast.reveal = None if state.reveal is None else codes[state.reveal.order]
+    fast.reveal_kind = None if state.reveal is None or state.reveal.kind is None \
+        else KINDS.index(state.reveal.kind)
+    return fast
+
+
+# -- the API -------------------------------------------------------------------------
+
+
+def new_game(config: GameConfig) -> FastState:
+    """``setup.components``, ``setup.trim`` / ``setup.full_deck``: every card in its
+    starting place, the deck (with the Mamma Mia! card under ``setup.supply_before_deal``)
+    in the supply slot, awaiting its shuffle."""
+    state = _blank(config)
+    removed = 0 if state.rules.trimming_off else TRIMMING[config.players]
+    state.box = (removed,) * N_KINDS
+    state.supply = cards_of([copies - removed for copies in COPIES])
+    if state.rules.mm_before_deal:
+        state.supply.append(MM)
+    state.phase, state.step, state.current = "shuffle", "ingredients", config.first_player
+    state.round, state.resolutions = 1, 0
+    state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
+    state.mamma_mia = None
+    state.hands = [NO_KINDS] * config.players
+    state.hand_orders = [()] * config.players
+    state.waiters = [WAITER_OF_COLOUR[COLOUR_INDEX[c]] for c in config.colours]
+    state.delivered = [()] * config.players
+    state.played = state.quiet_turns = 0
+    state.reveal = state.reveal_kind = None
+    return state
+
+
+def is_chance(state: FastState) -> bool:
+    return state.phase == "shuffle"
+
+
+def is_over(state: FastState) -> bool:
+    return state.phase == "over"
+
+
+def to_move(state: FastState) -> int | None:
+    return state.current if state.phase in ("turn", "oven") else None
+
+
+def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
+    """At a chance node: the pile to shuffle and its cards, in the reference's order."""
+    step = state.step
+    if state.phase != "shuffle":
+        raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
+    if step.startswith("waiter."):
+        return step, state.waiters[_waiter_seat(state, step)]
+    return step, state.supply
+
+
+def _waiter_seat(state: FastState, pile: str) -> int:
+    return state.seat_of_colour[COLOUR_INDEX[pile[7:]]]
+
+
+def legal_actions(state: FastState) -> Sequence[int]:
+    """The action codes of :func:`mammamia_ref.rules.game.legal_actions`, in its order.
+    The sequence returned may be shared: do not change it."""
+    step = state.step
+    if state.phase == "turn":
+        if step == "play":
+            hand = state.hands[state.current]
+            return _PLAY_CHOICES.get(hand) or play_choices(hand)
+        if step == "order":
+            orders = state.hand_orders[state.current]
+            return _ORDER_CHOICES.get(orders) or order_choices(orders)
+        if state.rules.draw_any:
+            return _DRAW_ANY[refill_allowance(state)]
+        return DRAW_FILL
+    if state.phase == "oven":
+        if step == "name_kind":
+            return [NAME_BASE + kind for kind in kind_choices(state)]
+        options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
+        if not state.rules.mandatory:
+            options.append(DECLINE)
+        return options
+    return ()
+
+
+_PLAY_CHOICES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_DRAW_ANY = [tuple(DRAW_N_BASE + 64 * source + count for source in (SUPPLY, WAITER)
+                   for count in range(allowance + 1)) for allowance in range(64)]
+
+
+def play_choices(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """``turn.play`` / ``turn.pass``: any number of cards of one kind held, kind by kind
+    in ``KINDS`` order, one to all; a pass only without ingredient cards. (Cached by
+    hand: there are few hands.)"""
+    choices = _PLAY_CHOICES.get(hand)
+    if choices is None:
+        choices = _PLAY_CHOICES[hand] = tuple(
+            play_code(kind, count) for kind in range(N_KINDS)
+            for count in range(1, hand[kind] + 1)) or (PASS,)
+    return choices
+
+
+_ORDER_CHOICES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def order_choices(orders: tuple[int, ...]) -> tuple[int, ...]:
+    """``turn.place_order``: any one order in hand (in the hand's sorted order), or none.
+    (Cached by hand.)"""
+    choices = _ORDER_CHOICES[orders] = (*(PLACE_BASE + order for order in orders), NO_ORDER)
+    return choices
+
+
+def apply(state: FastState, action: int) -> None:
+    """Apply a legal action code (from :func:`legal_actions`; not checked: see
+    :func:`apply_checked`), then every automatic step up to the next decision."""
+    step = state.step
+    if step == "play":
+        if action == PASS:
+            turn_pass(state)
+        else:
+            kind, count = _PLAY_OF[action]
+            turn_play(state, kind, count)
+    elif step == "order":
+        if action == NO_ORDER:
+            state.step = "draw"
+        else:
+            turn_place_order(state, action - PLACE_BASE)
+    elif step == "draw":
+        if action < DRAW_N_BASE:
+            turn_draw(state, action - DRAW_SUPPLY, None)
+        else:
+            source, count = divmod(action - DRAW_N_BASE, 64)
+            turn_draw(state, source, count)
+    elif step == "name_kind":
+        name_kind(state, action - NAME_BASE)
+    else:  # complete
+        if action == DECLINE:
+            oven_fail(state)
+        else:
+            oven_complete(state, unpack(action - COMPLETE_BASE))
+    if state.phase != "turn":
+        settle(state)
+
+
+def apply_checked(state: FastState, action: int) -> None:
+    """:func:`apply`, refusing (with the rule of the pending decision, state unchanged)
+    an action code that is not legal here."""
+    if action not in legal_actions(state):
+        raise IllegalActionError(f"{action_of(action) if action >= 0 else action} is not "
+                                 f"legal here", rule=decision_rule(state))
+    apply(state, action)
+
+
+def decision_rule(state: FastState) -> str:
+    """The rule governing the pending decision (as the reference's ``decision_rule``)."""
+    from mammamia_ref.rules.game import decision_rule as reference_rule
+
+    return reference_rule(state.to_state())
+
+
+def apply_shuffle(state: FastState, order: Sequence[int]) -> None:
+    """Chance: the pending pile now lies in ``order`` (card codes, top first); then the
+    setup (``setup.after_shuffle``) or the round (``next_round.first_player``) goes on."""
+    pile = state.step
+    if pile.startswith("waiter."):
+        state.waiters[_waiter_seat(state, pile)] = tuple(order)
+    else:
+        state.supply = list(order)
+    if state.resolutions == 0:
+        after_setup_shuffle(state)
+    else:
+        start_round(state)
+    settle(state)
+
+
+def shuffle_order(state: FastState, shuffle: Shuffle) -> list[int]:
+    """The card codes of a reference ``Shuffle``'s order."""
+    return [CARD_CODES[card] for card in shuffle.order]
+
+
+# -- setup ---------------------------------------------------------------------------
+
+
+def after_setup_shuffle(state: FastState) -> None:
+    """What follows a setup shuffle: the deal (``setup.deal``), the Mamma Mia! card
+    joining the rest of the deck (``setup.supply``), each waiter's shuffle
+    (``setup.waiter``), the first orders."""
+    pile = state.step
+    if pile == "ingredients":
+        deal(state)
+        if not state.rules.mm_before_deal:
+            rest = [0] * N_KINDS
+            for card in state.supply:
+                rest[card] += 1
+            state.supply = cards_of(rest) + [MM]
+            state.step = "supply"
+            return
+        state.step = _waiter_pile(state, 0)
+    elif pile == "supply":
+        state.step = _waiter_pile(state, 0)
+    else:
+        seat = _waiter_seat(state, pile) + 1
+        if seat < state.players:
+            state.step = _waiter_pile(state, seat)
+        else:
+            take_first_orders(state)
+
+
+def _waiter_pile(state: FastState, seat: int) -> str:
+    return f"waiter.{state.config.colours[seat]}"
+
+
+def deal(state: FastState) -> None:
+    """``setup.deal``: six cards each, one at a time round the table from the first
+    player; under ``setup.supply_before_deal`` a dealt Mamma Mia! card goes beside its
+    receiver's waiter and is replaced (``mamma_mia.dealt``)."""
+    deck = state.supply
+    players, first = state.players, state.config.first_player
+    order = [(first + i) % players for i in range(players)]
+    hands = [[0] * N_KINDS for _ in range(players)]
+    position = 0
+    for _ in range(STARTING_INGREDIENTS):
+        for seat in order:
+            card = deck[position]
+            position += 1
+            if card == MM:
+                state.mamma_mia = seat
+                card = deck[position]
+                position += 1
+            hands[seat][card] += 1
+    del deck[:position]
+    state.hands = [tuple(hand) for hand in hands]
+
+
+def take_first_orders(state: FastState) -> None:
+    """``setup.waiter`` and ``setup.first_player``: each player takes the top order of
+    their waiter; the first player begins."""
+    for seat in range(state.players):
+        waiter = state.waiters[seat]
+        state.hand_orders[seat] = tuple(sorted(waiter[:STARTING_ORDERS]))
+        state.waiters[seat] = waiter[STARTING_ORDERS:]
+    state.phase, state.step = "turn", "play"
+    state.current = state.config.first_player
+    state.played = state.quiet_turns = 0
+
+
+# -- the turn ------------------------------------------------------------------------
+
+
+def turn_play(state: FastState, kind: int, count: int) -> None:
+    """``turn.play``: ``count`` cards of one kind from hand onto the oven."""
+    hand = list(state.hands[state.current])
+    hand[kind] -= count
+    state.hands[state.current] = tuple(hand)
+    state.oven.extend([kind] * count)
+    state.played = count
+    state.step = "order" if state.hand_orders[state.current] else "draw"
+
+
+def turn_pass(state: FastState) -> None:
+    """``turn.pass``: no ingredient card, no play; an order may follow only under
+    ``turn.pass_with_order``."""
+    state.played = 0
+    state.step = "order" if state.rules.pass_order and state.hand_orders[state.current] \
+        else "draw"
+
+
+def turn_place_order(state: FastState, order: int) -> None:
+    """``turn.place_order`` (``turn.pass_with_order`` after a pass): one order card from
+    hand onto the oven."""
+    orders = list(state.hand_orders[state.current])
+    orders.remove(order)
+    state.hand_orders[state.current] = tuple(orders)
+    state.oven.append(order)
+    state.played += 1
+    state.step = "draw"
+
+
+def refill_allowance(state: FastState) -> int:
+    """``turn.draw``: up to seven cards in hand; ``turn.draw_as_played``: as many as
+    were put on the oven this turn."""
+    if state.rules.refill_as_played:
+        return state.played
+    seat = state.current
+    room = HAND_LIMIT - sum(state.hands[seat]) - len(state.hand_orders[seat])
+    return room if room > 0 else 0
+
+
+def turn_draw(state: FastState, source: int, count: int | None) -> None:
+    """``turn.draw`` (``turn.draw_fewer`` when a count is chosen): refill from one source;
+    a short source gives what it has (``turn.draw_short``). Ends the turn."""
+    wanted = refill_allowance(state) if count is None else count
+    take = draw_from_waiter if source == WAITER else draw_from_supply
+    moved = take(state, wanted)
+    end_turn(state, quiet=not state.played and not moved)
+
+
+def draw_from_waiter(state: FastState, wanted: int) -> int:
+    """``turn.draw`` from the waiter: its top orders into hand (kept sorted)."""
+    seat = state.current
+    waiter = state.waiters[seat]
+    taken = waiter[:wanted]
+    if taken:
+        state.waiters[seat] = waiter[len(taken):]
+        state.hand_orders[seat] = tuple(sorted(state.hand_orders[seat] + taken))
+    return len(taken)
+
+
+def draw_from_supply(state: FastState, wanted: int) -> int:
+    """``turn.draw`` from the supply, card by card from the top: the Mamma Mia! card is
+    laid out and replaced (``mamma_mia.draw``); the round ends the moment the supply is
+    exhausted (``round_end.last_card`` / ``round_end.last_ingredient``)."""
+    seat, supply, hand = state.current, state.supply, list(state.hands[state.current])
+    last_ingredient = state.rules.round_end_last_ingredient
+    taken = supply[:wanted]
+    if MM not in taken and len(supply) > wanted:  # the usual case: all at once
+        for card in taken:
+            hand[card] += 1
+        del supply[:wanted]
+        state.hands[seat] = tuple(hand)
+        if last_ingredient and supply_exhausted(state):
+            take_last_mamma_mia(state, seat)
+        return wanted
+    got = moved = 0
+    while got < wanted and supply:  # an empty supply is exhausted under either ruling
+        card = supply.pop(0)
+        moved += 1
+        if card == MM:
+            state.mamma_mia = seat
+        else:
+            hand[card] += 1
+            got += 1
+        if last_ingredient and supply_exhausted(state):
+            break
+    state.hands[seat] = tuple(hand)
+    if supply_exhausted(state):
+        take_last_mamma_mia(state, seat)
+    return moved
+
+
+def supply_exhausted(state: FastState) -> bool:
+    """``round_end.last_card``: the supply is empty; ``round_end.last_ingredient``: it
+    holds no ingredient card (the supply holds only ingredients and at most the
+    Mamma Mia! card, so: empty, or that card alone)."""
+    supply = state.supply
+    if not supply:
+        return True
+    return state.rules.round_end_last_ingredient and len(supply) == 1 and supply[0] == MM
+
+
+def take_last_mamma_mia(state: FastState, seat: int) -> None:
+    """``round_end.last_ingredient``: a Mamma Mia! card left alone in the supply goes to
+    the player who emptied it of ingredients (or who starts the round)."""
+    if MM in state.supply:
+        state.supply.remove(MM)
+        state.mamma_mia = seat
+
+
+def end_turn(state: FastState, *, quiet: bool) -> None:
+    """After the draw: the round ends if the supply is exhausted, or after a full cycle
+    of turns that moved no card (``round_end.stall``); else the left neighbour plays
+    (``turn.clockwise``)."""
+    players = state.players
+    if quiet:  # capped at the number of players
+        state.quiet_turns = state.quiet_turns + 1 if state.quiet_turns < players else players
+    else:
+        state.quiet_turns = 0
+    if supply_exhausted(state):
+        state.phase, state.step = "round_end", "supply"
+    elif not state.rules.stall_letter and state.quiet_turns >= players:
+        stall(state)
+    else:
+        state.current = (state.current + 1) % players
+        state.step = "play"
+        state.played = 0
+
+
+def stall(state: FastState) -> None:
+    """``round_end.stall``: a whole cycle of quiet turns ends the round; a Mamma Mia!
+    card still in the supply goes to the player whose turn would be next."""
+    if MM in state.supply:
+        state.supply.remove(MM)
+        state.mamma_mia = (state.current + 1) % state.players
+    state.phase, state.step = "round_end", "stall"
+
+
+# -- the oven ------------------------------------------------------------------------
+
+
+def settle(state: FastState) -> None:
+    """The steps that need no decision: opening the oven at the round's end, revealing
+    card after card, and what follows the last one."""
+    while True:
+        phase = state.phase
+        if phase == "round_end":
+            open_the_oven(state)
+        elif phase == "oven" and state.reveal is None:
+            if state.oven:
+                reveal_next(state)
+            else:
+                after_resolution(state)
+        else:
+            return
+
+
+def open_the_oven(state: FastState) -> None:
+    """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven."""
+    state.phase, state.step = "oven", "reveal"
+    state.reveal = None
+    state.current = state.mamma_mia
+
+
+def reveal_next(state: FastState) -> None:
+    """``oven.open``: turn up the next card; an ingredient is sorted onto the table
+    (``oven.sort``), an order is judged at once, its owner deciding where there is a
+    choice. (Ingredients in a row are turned up in one go: nothing is decided between
+    them.)"""
+    oven, table = state.oven, state.table
+    card = oven.pop(0)
+    while card < MM:
+        table[card] += 1
+        if not oven:
+            return
+        card = oven.pop(0)
+    state.reveal = card
+    state.reveal_kind = None
+    state.current = state.seat_of_colour[ORDER_COLOUR[card]]
+    kind_of = ORDER_TYPE[card]
+    if kind_of == BOMBASTICA:
+        pizza_bombastica(state)
+    elif kind_of in (MONOTONI, MINIMALE):
+        kinds = kind_choices(state)
+        if not kinds:
+            oven_fail(state)
+        elif len(kinds) > 1:
+            state.step = "name_kind"
+        else:
+            name_kind(state, kinds[0])
+    else:  # oven.standard, oven.one_of_each
+        bake_or_ask(state)
+
+
+def kind_choices(state: FastState) -> list[int]:
+    """The kinds the owner may name for the revealed Monotoni (``oven.monotoni``,
+    ``oven.monotoni_on_table``) or Minimale (``oven.minimale``,
+    ``oven.minimale_all_kinds``); under ``oven.complete_mandatory`` only those the
+    table and hand can make, if any."""
+    order, table = state.reveal, state.table
+    personal = ORDER_PERSONAL[order]
+    if ORDER_TYPE[order] == MONOTONI:
+        on_table = state.rules.monotoni_on_table
+        kinds = [kind for kind in range(N_KINDS)
+                 if kind != personal and (not on_table or table[kind] > 0)]
+    else:
+        kinds = minimale_kinds(table, personal, state.rules.minimale_all_kinds)
+    if state.rules.mandatory and kinds:
+        hand = state.hands[state.current]
+        needs = ORDER_NEED_NAMED[order]
+        makeable = [kind for kind in kinds
+                    if all(table[k] + hand[k] >= n for k, n in enumerate(needs[kind]))]
+        return makeable or kinds
+    return kinds
+
+
+def minimale_kinds(table: Sequence[int], personal: int, all_kinds: bool) -> list[int]:
+    """``oven.minimale``: the non-personal kinds at the lowest non-zero count, the lowest
+    taken over the eligible kinds (over every kind present under
+    ``oven.minimale_all_kinds``)."""
+    present = [kind for kind in range(N_KINDS) if table[kind] > 0]
+    candidates = present if all_kinds else [kind for kind in present if kind != personal]
+    if not candidates:
+        return []
+    lowest = min(table[kind] for kind in candidates)
+    return [kind for kind in candidates if table[kind] == lowest and kind != personal]
+
+
+def name_kind(state: FastState, kind: int) -> None:
+    """The owner names the kind of a Monotoni or Minimale; it is then judged as fixed."""
+    state.reveal_kind = kind
+    bake_or_ask(state)
+
+
+def requirement(state: FastState) -> tuple[int, ...]:
+    need = ORDER_NEED[state.reveal]
+    if need is None:
+        return ORDER_NEED_NAMED[state.reveal][state.reveal_kind]
+    return need
+
+
+def bake_or_ask(state: FastState) -> None:
+    """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
+    owner may complete it from hand (``oven.complete_from_hand``; forced under
+    ``oven.complete_mandatory``); else ``oven.fail``."""
+    need, table = requirement(state), state.table
+    if all(map(ge, table, need)):
+        bake(state, need, NO_KINDS)
+        return
+    hand = state.hands[state.current]
+    if not all(map(ge, map(add, table, hand), need)):
+        oven_fail(state)
+    elif state.rules.mandatory:
+        missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
+        bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
+    else:
+        state.step = "complete"
+
+
+def pizza_bombastica(state: FastState) -> None:
+    """``oven.bombastica``: at least 15 ingredients; it takes the whole table, a
+    shortfall made up from hand (``oven.bombastica_table_only`` forbids that)."""
+    short = BOMBASTICA_TOTAL - sum(state.table)
+    if short <= 0:
+        bake(state, state.table[:], NO_KINDS)
+        return
+    if state.rules.bombastica_table_only:
+        oven_fail(state)
+        return
+    hand = state.hands[state.current]
+    if sum(hand) < short:  # no way to make up the shortfall (and none to list)
+        oven_fail(state)
+    elif state.rules.mandatory and len(options := hand_choices(hand, short)) == 1:
+        bake(state, state.table[:], options[0])
+    else:
+        state.step = "complete"
+
+
+_HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to take ``total`` cards from ``hand``: ``oven.ways_to_take``, in its
+    order (most of the first kind first, then of the next...), which is the order in
+    which ``product`` counts down each kind. Cached: there are few hands."""
+    key = (hand, total)
+    ways = _HAND_CHOICES.get(key)
+    if ways is None:
+        ways = _HAND_CHOICES[key] = tuple(
+            way for way in product(*(range(count, -1, -1) for count in hand))
+            if sum(way) == total)
+    return ways
+
+
+def completions(state: FastState) -> Sequence[Sequence[int]]:
+    """The hand cards that may complete the revealed order: exactly what is missing, or
+    for a Bombastica any choice making up the shortfall."""
+    hand = state.hands[state.current]
+    if ORDER_TYPE[state.reveal] == BOMBASTICA:
+        return hand_choices(hand, BOMBASTICA_TOTAL - sum(state.table))
+    need, table = requirement(state), state.table
+    missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
+    return [missing] if all(h >= m for h, m in zip(hand, missing, strict=True)) else []
+
+
+def oven_complete(state: FastState, cards: Sequence[int]) -> None:
+    """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
+    hand cards and the order bakes."""
+    if ORDER_TYPE[state.reveal] == BOMBASTICA:
+        bake(state, state.table[:], cards)
+    else:
+        bake(state, [n - c for n, c in zip(requirement(state), cards, strict=True)], cards)
+
+
+def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) -> None:
+    """``oven.bake``: the order to its owner's delivered stack, the ingredients it uses
+    (from table and hand) to the used pile; the rest stays (``oven.leftovers``)."""
+    seat = state.current
+    table, used = state.table, state.used
+    for kind, count in enumerate(from_table):
+        if count:
+            table[kind] -= count
+            used[kind] += count
+    if any(from_hand):
+        for kind, count in enumerate(from_hand):
+            used[kind] += count
+        state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
+    state.delivered[seat] += (state.reveal,)
+    state.reveal = state.reveal_kind = None
+    state.step = "reveal"
+    state.current = state.mamma_mia
+
+
+def oven_fail(state: FastState) -> None:
+    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
+    state.waiters[state.current] += (state.reveal,)
+    state.reveal = state.reveal_kind = None
+    state.step = "reveal"
+    state.current = state.mamma_mia
+
+
+# -- the next round and the end ------------------------------------------------------
+
+
+def after_resolution(state: FastState) -> None:
+    """The oven is empty: the third resolution ends the game
+    (``game_end.three_resolutions``); otherwise leftovers go to the oven
+    (``next_round.oven``) or stay (``next_round.leftovers_on_table``), and the used
+    pile, the rest of the supply and the Mamma Mia! card make the next supply
+    (``next_round.supply``), awaiting its shuffle."""
+    state.resolutions += 1
+    if state.resolutions >= ROUNDS:
+        state.phase, state.step = "over", "over"
+        state.reveal = state.reveal_kind = None
+        return
+    if not state.rules.leftovers_on_table:
+        state.oven = cards_of(state.table)
+        state.table = [0] * N_KINDS
+    pool = state.used
+    for card in state.supply:
+        if card < MM:
+            pool[card] += 1
+    state.supply = cards_of(pool) + [MM]
+    state.used = [0] * N_KINDS
+    state.phase, state.step = "shuffle", "supply"
+    state.current = state.mamma_mia
+    state.mamma_mia = None
+    state.round += 1
+
+
+def start_round(state: FastState) -> None:
+    """``next_round.first_player``: the last Mamma Mia! holder opens the round. A supply
+    with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
+    state.phase, state.step = "turn", "play"
+    state.played = state.quiet_turns = 0
+    if supply_exhausted(state):
+        take_last_mamma_mia(state, state.current)
+        state.phase, state.step = "round_end", "supply"
+
+
+def winners(state: FastState) -> tuple[tuple[int, ...], str]:
+    """``game_end.most_delivered``, then ``game_end.tie_break`` (most ingredient cards
+    in hand), then ``game_end.shared_win`` or ``game_end.seat_order_win``."""
+    if state.phase != "over":
+        raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
+    most = max(len(stack) for stack in state.delivered)
+    leaders = [seat for seat in range(state.players) if len(state.delivered[seat]) == most]
+    if len(leaders) == 1:
+        return tuple(leaders), "game_end.most_delivered"
+    best = max(sum(state.hands[seat]) for seat in leaders)
+    leaders = [seat for seat in leaders if sum(state.hands[seat]) == best]
+    if len(leaders) == 1:
+        return tuple(leaders), "game_end.tie_break"
+    if not state.rules.tie_seat_order:
+        return tuple(leaders), "game_end.shared_win"
+    start = state.mamma_mia if state.mamma_mia is not None else state.current
+    return (min(leaders, key=lambda seat: (seat - start) % state.players),), \
+        "game_end.seat_order_win"
+
+
+# -- chance, the benchmark policy, whole games, counting -----------------------------
+
+
+# The reference's chance and policy draw from ``random.Random`` through ``sample`` and
+# ``choice``, both built on ``_randbelow(n)``: ``getrandbits(n.bit_length())`` until the
+# result is below n. The fast engine draws the very same numbers with that loop written
+# out (a Python call less per number). ``_INLINE_OK`` checks, once, that this Python's
+# ``random`` still works that way; where it does not, the fast engine calls it instead.
+
+
+_BITS = tuple(n.bit_length() for n in range(4096))  # n.bit_length(), looked up (piles and
+# lists of legal actions are far shorter)
+
+
+def _sample_all(rng: random.Random, cards: Sequence[int]) -> list[int]:
+    """``rng.sample(cards, len(cards))``, number for number (its selection-pool branch,
+    the one it takes whenever it returns the whole population)."""
+    getrandbits, bits_of = rng.getrandbits, _BITS
+    pool = list(cards)
+    result: list[int] = []
+    take = result.append
+    for left in range(len(pool), 0, -1):  # pick one of the ``left`` cards not yet taken
+        bits = bits_of[left]
+        j = getrandbits(bits)
+        while j >= left:
+            j = getrandbits(bits)
+        take(pool[j])
+        pool[j] = pool[left - 1]
+    return result
+
+
+def _inline_ok() -> bool:
+    if getattr(random.Random, "_randbelow", None) is not getattr(
+            random.Random, "_randbelow_with_getrandbits", object()):
+        return False
+    for n in (1, 2, 7, 8, 9, 40, 66):
+        a, b = random.Random(f"check:{n}"), random.Random(f"check:{n}")
+        if [a.sample(range(n), n) for _ in range(3)] != [_sample_all(b, range(n))
+                                                        for _ in range(3)]:
+            return False
+        if [a.choice(range(n)) for _ in range(50)] != [_below(b.getrandbits, n)
+                                                       for _ in range(50)]:
+            return False
+    return True
+
+
+def _below(getrandbits: Any, n: int) -> int:
+    """``Random._randbelow(n)``."""
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
+_INLINE_OK = _inline_ok()
+
+
+def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
+    """The shuffle the reference's :class:`~mammamia_ref.rules.chance.ChanceSource` draws:
+    ``rng.sample(cards, len(cards))``. It orders positions, not values, so the same pile
+    in the same order, coded or not, comes out the same."""
+    if _INLINE_OK and len(cards) < len(_BITS):
+        return _sample_all(rng, cards)
+    return rng.sample(cards, len(cards))
+
+
+class FastChance:
+    """:class:`mammamia_ref.rules.chance.ChanceSource` for the fast engine: the same seed gives
+    the same shuffles."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._random = random.Random(f"mammamia-chance:{seed}")
+
+    def shuffle(self, state: FastState) -> list[int]:
+        return shuffled(self._random, chance_pile(state)[1])
+
+
+def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random) -> int:
+    """:func:`mammamia_ref.sim.policies.random_policy` on action codes, drawing the same
+    numbers from ``rng``: uniform among the legal actions, except that the draw takes the
+    supply with probability 0.8 and the waiter otherwise. (``rng.choice(seq)`` is
+    ``seq[_randbelow(len(seq))]``.)"""
+    first = 0
+    n = len(legal)
+    if state.step == "draw":
+        source = SUPPLY if rng.random() < 0.8 else WAITER
+        if legal is DRAW_FILL:  # one draw from that source: still a choice among one
+            n, first = 1, source
+        else:  # supply counts first, then as many waiter counts
+            n //= 2
+            first = n if source == WAITER else 0
+    if not _INLINE_OK:
+        return legal[first + rng._randbelow(n)]
+    bits = _BITS[n]
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return legal[first + r]
+
+
+@dataclass
+class FastGameResult:
+    """A played game: its final state and how many decisions, turns and shuffles."""
+
+    state: FastState
+    decisions: int = 0
+    turns: int = 0
+    shuffles: int = 0
+    stalled: bool = False
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return winners(self.state)[0] if self.state.phase == "over" else ()
+
+
+def play_random_game(config: GameConfig, seed: int | str, *,
+                     max_steps: int = 100_000) -> FastGameResult:
+    """One game under the benchmark policy: the same game as
+    ``play_game(config, seed, [random_policy] * players)`` on the reference.
+
+    This loop is the benchmark's hot path, so it makes the turn's decisions (nine in ten)
+    itself: the choices :func:`legal_actions` lists, the numbers
+    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls. The oven's
+    decisions, and every decision under ``draw_amount=any``, take the general path."""
+    chance = random.Random(f"mammamia-chance:{seed}")
+    rng = random.Random(f"mammamia-policy:{seed}")
+    getrandbits, uniform, bits_of = rng.getrandbits, rng.random, _BITS
+    state = new_game(config)
+    result = FastGameResult(state)
+    players, stall_letter = state.players, state.rules.stall_letter
+    inline = _INLINE_OK and not state.rules.draw_any
+    decisions = turns = shuffles = 0
+    for _ in range(max_steps):
+        if stall_letter and state.quiet_turns >= players:
+            result.stalled = True
+            break
+        phase = state.phase
+        if phase == "turn" and inline:  # the turn's decisions: see the docstring
+            decisions += 1
+            step = state.step
+            if step == "draw":  # the source, then the one draw from it: a choice among one
+                source = SUPPLY if uniform() < 0.8 else WAITER
+                while getrandbits(1):
+                    pass
+                turn_draw(state, source, None)
+                if state.phase != "turn":
+                    settle(state)
+                continue
+            if step == "play":
+                turns += 1
+                hand = state.hands[state.current]
+                legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
+            else:
+                orders = state.hand_orders[state.current]
+                legal = _ORDER_CHOICES.get(orders) or order_choices(orders)
+            n = len(legal)
+            bits = bits_of[n]
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            action = legal[r]
+            if action == NO_ORDER:
+                state.step = "draw"
+            elif action >= PLACE_BASE:
+                turn_place_order(state, action - PLACE_BASE)
+            elif action == PASS:
+                turn_pass(state)
+            else:
+                kind, count = _PLAY_OF[action]
+                turn_play(state, kind, count)
+        elif phase == "turn" or phase == "oven":
+            if state.step == "play":
+                turns += 1
+            apply(state, benchmark_choice(state, legal_actions(state), rng))
+            decisions += 1
+        elif phase == "shuffle":
+            apply_shuffle(state, shuffled(chance, chance_pile(state)[1]))
+            shuffles += 1
+        else:  # over
+            break
+    result.decisions, result.turns, result.shuffles = decisions, turns, shuffles
+    return result
+
+
+def perft(state: FastState, depth: int) -> int:
+    """:func:`mammamia_ref.sim.perft.perft` on the fast engine (the last level is counted
+    from the number of legal actions, as chess programs do: the same number). ``state``
+    is left as it was."""
+    if depth == 0 or state.phase == "shuffle" or state.phase == "over":
+        return 1
+    if depth == 1:
+        return len(legal_actions(state))
+    return _perft_into(state.copy(), depth)
+
+
+def _perft_into(state: FastState, depth: int) -> int:
+    """``perft`` of a state of our own, used up on the way: every action but the last is
+    tried on a copy, the last on the state itself (one copy fewer per node)."""
+    legal = legal_actions(state)
+    last = len(legal) - 1
+    total = 0
+    for index, action in enumerate(legal):
+        child = state.copy() if index < last else state
+        apply(child, action)
+        phase = child.phase
+        if phase == "shuffle" or phase == "over":
+            total += 1
+        elif depth == 2:
+            total += len(legal_actions(child))
+        else:
+            total += _perft_into(child, depth - 1)
+    return total
+
+
+__all__ = [
+    "FastChance", "FastGameResult", "FastState", "action_code", "action_of", "apply",
+    "apply_checked", "apply_shuffle", "benchmark_choice", "chance_pile", "from_state",
+    "is_chance", "is_over", "legal_actions", "new_game", "perft", "play_random_game",
+    "to_move", "winners",
+]

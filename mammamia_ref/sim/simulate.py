@@ -1,0 +1,495 @@
+"""Many games, one summary: what a ruling does to play (``mammamia simulate``).
+
+Games run on the fast engine (:mod:`mammamia_ref.sim.fast`, proven equal to the reference)
+so that thousands of them take seconds. Everything random comes from the game's seed:
+the seat each colour sits at, every shuffle (``mammamia-chance:{seed}``) and every
+policy choice (``mammamia-policy:{seed}``), so a game replays exactly, and a run gives the
+same records, hence the same summary, however many processes share it out.
+
+A game yields a :class:`GameStats` (a few integers); :func:`summarise` turns a list of
+them into the figures, with 95% confidence intervals; :mod:`.compare` sets two rulings
+side by side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import astuple, dataclass
+from typing import Any
+
+from mammamia_ref.errors import VariantError
+from mammamia_ref.rules.state import make_config, variant_defaults
+from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
+from mammamia_ref.sim import fast
+from mammamia_ref.sim.policies import get_policy
+
+ORDER_TYPE_NAMES: tuple[str, ...] = tuple(ORDER_TYPES)
+MAX_DECISIONS = 100_000  # no finished game comes near: a safety net, not a rule
+
+# How a round ended: the supply ran out (``round_end.last_card`` or
+# ``round_end.last_ingredient``), a full cycle of quiet turns cut it (``round_end.stall``),
+# or, under ``stall=letter``, nothing could end it and the game was abandoned.
+ROUND_ENDS = ("supply", "stall_cut", "stalled")
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """What one game contributes to a summary. Tuples run by seat, by order type
+    (:data:`ORDER_TYPE_NAMES`) or by round."""
+
+    seed: int
+    colours: tuple[int, ...]     # index in COLOURS of each seat's colour
+    wins: tuple[int, ...]        # 1 for each winner (several when the win is shared)
+    delivered: tuple[int, ...]
+    placed: tuple[int, ...]      # orders placed in the oven, by type
+    baked: tuple[int, ...]       # orders delivered by the end, by type
+    turns: tuple[int, ...]       # turns (plays and passes) in rounds 1, 2, 3
+    ends: tuple[int, ...]        # index in ROUND_ENDS for each round played
+    decisions: int
+
+    @property
+    def abandoned(self) -> bool:
+        return not any(self.wins)
+
+
+def seat_colours(players: int, seed: int) -> tuple[str, ...]:
+    """The colours at the table for game ``seed``: ``players`` of the five, in seat
+    order, drawn from the seed (players choose their colours; no colour owns a seat).
+
+    >>> seat_colours(3, 7) == seat_colours(3, 7)
+    True
+    """
+    return tuple(random.Random(f"mammamia-colours:{seed}").sample(COLOURS, players))
+
+
+def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
+    """One policy per seat: a single name is repeated for every seat."""
+    for name in names:
+        get_policy(name)  # an unknown name: the registry's error, which lists the known
+    chosen = tuple(names) or ("random",)
+    if len(chosen) == 1:
+        chosen *= players
+    if len(chosen) != players:
+        raise VariantError(f"give one policy for every seat ({players}), or one for all; "
+                           f"got {len(chosen)}")
+    return chosen
+
+
+def play(players: int, seed: int, variants: Mapping[str, str] | None,
+         policies: Sequence[str]) -> GameStats:
+    """Play game ``seed`` to its end (or until it stalls for ever) and count."""
+    colours = seat_colours(players, seed)
+    state = fast.new_game(make_config(players, colours=colours, variants=variants))
+    chance = random.Random(f"mammamia-chance:{seed}")
+    rng = random.Random(f"mammamia-policy:{seed}")
+    choosers = [_chooser(name) for name in policies]
+    placed, turns, ends = [0] * len(ORDER_TYPE_NAMES), [0] * ROUNDS, []
+    stall_letter = state.rules.stall_letter
+    decisions = 0
+    while state.phase != "over" and decisions < MAX_DECISIONS:
+        if state.phase == "shuffle":
+            fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+            continue
+        if stall_letter and state.phase == "turn" and state.quiet_turns >= players:
+            ends.append(ROUND_ENDS.index("stalled"))
+            break
+        step, round_ = state.step, state.round
+        action = choosers[state.current](state, fast.legal_actions(state), rng)
+        if step == "play":
+            turns[round_ - 1] += 1
+        elif step == "order" and action >= fast.PLACE_BASE:
+            placed[_order_type(action - fast.PLACE_BASE)] += 1
+        fast.apply(state, action)
+        decisions += 1
+        if step == "draw" and state.phase != "turn":  # this draw ended the round
+            cut = state.quiet_turns >= players
+            ends.append(ROUND_ENDS.index("stall_cut" if cut else "supply"))
+    baked = [0] * len(ORDER_TYPE_NAMES)
+    for stack in state.delivered:
+        for code in stack:
+            baked[_order_type(code)] += 1
+    winners = fast.winners(state)[0] if state.phase == "over" else ()
+    return GameStats(
+        seed=seed, colours=tuple(COLOURS.index(c) for c in colours),
+        wins=tuple(int(seat in winners) for seat in range(players)),
+        delivered=tuple(len(stack) for stack in state.delivered),
+        placed=tuple(placed), baked=tuple(baked), turns=tuple(turns), ends=tuple(ends),
+        decisions=decisions)
+
+
+def _order_type(code: int) -> int:
+    return ORDER_TYPE_NAMES.index(ORDERS[fast.CARD_NAMES[code]].type)
+
+
+Chooser = Callable[[fast.FastState, Sequence[int], random.Random], int]
+
+
+def _chooser(name: str) -> Chooser:
+    """The benchmark policy chooses on action codes directly (drawing the same numbers
+    as :func:`mammamia_ref.sim.policies.random_policy`); any other policy sees the
+    reference's state and actions."""
+    if name == "random":
+        return fast.benchmark_choice
+    policy = get_policy(name)
+
+    def choose(state: fast.FastState, legal: Sequence[int], rng: random.Random) -> int:
+        return fast.action_code(policy(state.to_state(), [fast.action_of(c) for c in legal], rng))
+
+    return choose
+
+
+# -- running many games ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Job:
+    """Games ``first .. first + count - 1`` of one run: what a worker process needs."""
+
+    players: int
+    first: int
+    count: int
+    variants: tuple[tuple[str, str], ...]
+    policies: tuple[str, ...]
+
+
+def run_job(job: Job) -> list[GameStats]:
+    """A worker's share (a plain function of plain data, so that a process pool or a
+    Dask worker can run it)."""
+    variants = dict(job.variants)
+    return [play(job.players, seed, variants, job.policies)
+            for seed in range(job.first, job.first + job.count)]
+
+
+def make_jobs(players: int, games: int, seed: int, variants: Mapping[str, str],
+              policies: Sequence[str], chunk: int = 250) -> list[Job]:
+    """The run cut into chunks of ``chunk`` games, whatever the number of workers, so
+    that results never depend on how the work was shared out.
+
+    >>> [(j.first, j.count) for j in make_jobs(4, 600, 10, {}, ("random",) * 4)]
+    [(10, 250), (260, 250), (510, 100)]
+    """
+    frozen = tuple(sorted(variants.items()))
+    return [Job(players, first, min(chunk, seed + games - first), frozen, tuple(policies))
+            for first in range(seed, seed + games, chunk)]
+
+
+class Executor:
+    """Where the jobs run. ``local`` uses ``jobs`` processes of this machine (the
+    caller's own process when ``jobs`` is 1); ``dask`` sends them to a Dask
+    distributed scheduler: ``address`` of a running one, or ``"local"`` for a local
+    cluster of ``jobs`` worker processes. Workers are started once and kept until
+    :meth:`close` (use it as a context manager), so a sweep of many runs pays once."""
+
+    def __init__(self, jobs: int = 1, *, dask: str | None = None) -> None:
+        if jobs < 1:
+            raise VariantError(f"--jobs must be at least 1, not {jobs}")
+        self.jobs, self.dask = jobs, dask
+        self._pool: Any = None
+        self._client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+        self.close(abandon=kind is not None)
+
+    def close(self, *, abandon: bool = False) -> None:
+        """Stop the workers: after the last job, or at once (``abandon``: an error or
+        Ctrl-C, when their work is no longer wanted)."""
+        if self._pool is not None:
+            if abandon:
+                with _ctrl_c_ignored():  # a second Ctrl-C must not cut the clean-up short
+                    self._pool.terminate()
+                    self._pool.join()
+            else:
+                self._pool.close()
+                self._pool.join()
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+        self._pool = self._client = self._cluster = None
+
+    def map(self, jobs: Sequence[Job], progress: Callable[[int], None] | None = None
+            ) -> list[list[GameStats]]:
+        """Run every job; the results in the order of ``jobs``. ``progress`` is told the
+        games of each job as it finishes."""
+        tell = progress or (lambda _games: None)
+        results: list[list[GameStats]] = [[] for _ in jobs]
+        if self.dask is not None:
+            from distributed import as_completed
+
+            futures = self._dask_client().map(run_job, list(jobs), pure=False)
+            index = {future.key: i for i, future in enumerate(futures)}
+            for future in as_completed(futures):
+                results[index[future.key]] = future.result()
+                tell(jobs[index[future.key]].count)
+        elif self.jobs == 1:
+            for i, job in enumerate(jobs):
+                results[i] = run_job(job)
+                tell(job.count)
+        else:
+            for i, stats in self._local_pool().imap_unordered(_indexed, list(enumerate(jobs))):
+                results[i] = stats
+                tell(jobs[i].count)
+        return results
+
+    def _local_pool(self) -> Any:
+        if self._pool is None:
+            self._pool = worker_pool(self.jobs)
+        return self._pool
+
+    def _dask_client(self) -> Any:
+        if self._client is None:
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError as exc:
+                raise VariantError("--dask needs Dask distributed: pip install "
+                                   "'mammamia[distributed]'") from exc
+            if self.dask == "local":
+                self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
+                                             processes=True, dashboard_address=None)
+            self._client = Client(self._cluster if self._cluster is not None else self.dask)
+        return self._client
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def worker_pool(jobs: int) -> Any:
+    """A pool of ``jobs`` worker processes (forked where the system can: no re-import)
+    that leave Ctrl-C to the parent."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
+
+
+@contextmanager
+def workers(jobs: int) -> Iterator[Any]:
+    """:func:`worker_pool` for one piece of work (None for a single process: the caller
+    works alone); stopped at once if the work stops early (an error, Ctrl-C)."""
+    if jobs == 1:
+        yield None
+        return
+    pool = worker_pool(jobs)
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+        pool.join()
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
+    the parent, which knows what has finished, stops them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _indexed(item: tuple[int, Job]) -> tuple[int, list[GameStats]]:
+    return item[0], run_job(item[1])
+
+
+class Progress:
+    """A one-line progress bar on stderr, redrawn as games finish."""
+
+    def __init__(self, total: int, label: str = "", *, stream: Any = None) -> None:
+        self.total, self.done, self.label = total, 0, label
+        self.stream = stream or sys.stderr
+        self.start = time.perf_counter()
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        filled = int(30 * self.done / max(self.total, 1))
+        self.stream.write(f"\r{self.label}[{'#' * filled}{'.' * (30 - filled)}] "
+                          f"{self.done:,}/{self.total:,} games, {self.done / elapsed:,.0f}/s")
+        if self.done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def simulate(players: int, games: int, *, seed: int = 0,
+             variants: Mapping[str, str] | None = None, policies: Sequence[str] = ("random",),
+             executor: Executor | None = None, progress: bool = False,
+             label: str = "", chunk: int = 250) -> Summary:
+    """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
+    them."""
+    from mammamia_ref.rules.state import make_variants
+
+    if type(games) is not int or games < 1:
+        raise VariantError(f"--games must be a positive number, not {games}")
+    chosen = make_variants(variants).as_dict()
+    seat_policies = check_policies(policies, players)
+    make_config(players, variants=chosen)  # a bad player count or variant: fail here
+    jobs = make_jobs(players, games, seed, chosen, seat_policies, chunk)
+    start = time.perf_counter()
+    if executor is None:
+        with Executor() as own:
+            parts = own.map(jobs, Progress(games, label) if progress else None)
+    else:
+        parts = executor.map(jobs, Progress(games, label) if progress else None)
+    stats = [game for part in parts for game in part]
+    return Summary(players=players, seed=seed, variants=chosen, policies=seat_policies,
+                   games=tuple(stats), wall_seconds=time.perf_counter() - start)
+
+
+# -- the summary -------------------------------------------------------------------
+
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (sound near 0 and 1).
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.404, 0.596]
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p, z2 = successes / trials, Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float]) -> dict[str, Any]:
+    """Mean and its 95% normal interval (the runs are large)."""
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": None, "ci95": None}
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n)
+    return {"n": n, "mean": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)]}
+
+
+def rate(successes: int, trials: int) -> dict[str, Any]:
+    low, high = wilson(successes, trials)
+    return {"n": trials, "count": successes,
+            "rate": None if trials == 0 else round(successes / trials, 4),
+            "ci95": [round(low, 4), round(high, 4)]}
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The games of one run and the figures drawn from them."""
+
+    players: int
+    seed: int
+    variants: Mapping[str, str]
+    policies: tuple[str, ...]
+    games: tuple[GameStats, ...]
+    wall_seconds: float = 0.0
+
+    @property
+    def finished(self) -> list[GameStats]:
+        return [g for g in self.games if not g.abandoned]
+
+    def digest(self) -> str:
+        """A fingerprint of every game's counts: equal runs, equal digests."""
+        hasher = hashlib.sha256()
+        for game in self.games:
+            hasher.update(repr(astuple(game)).encode())
+        return hasher.hexdigest()[:16]
+
+    def figures(self) -> dict[str, Any]:
+        games, finished = self.games, self.finished
+        players = self.players
+        by_colour: dict[str, list[int]] = {}
+        for game in finished:
+            for seat, colour in enumerate(game.colours):
+                by_colour.setdefault(COLOURS[colour], []).append(game.wins[seat])
+        rounds_played = [end for g in games for end in g.ends]
+        turns = {f"round {r + 1}": mean_ci([g.turns[r] for g in finished])
+                 for r in range(ROUNDS)}
+        return {
+            "games": len(games),
+            "finished": len(finished),
+            "abandoned": len(games) - len(finished),
+            "shared_wins": sum(sum(g.wins) > 1 for g in finished),
+            "win_rate_by_seat": [rate(sum(g.wins[s] for g in finished), len(finished))
+                                 for s in range(players)],
+            "win_rate_by_colour": {c: rate(sum(w), len(w)) for c, w in
+                                   sorted(by_colour.items(), key=lambda i: COLOURS.index(i[0]))},
+            "pizzas_delivered_per_player": mean_ci([d for g in finished for d in g.delivered]),
+            "order_success": {
+                name: rate(sum(g.baked[t] for g in finished), sum(g.placed[t] for g in finished))
+                for t, name in enumerate(ORDER_TYPE_NAMES)},
+            "turns_per_round": turns,
+            "turns_per_game": mean_ci([sum(g.turns) for g in finished]),
+            "round_ends": {name: rounds_played.count(i) for i, name in enumerate(ROUND_ENDS)},
+            "stall_cuts_per_game": mean_ci([g.ends.count(ROUND_ENDS.index("stall_cut"))
+                                            for g in finished]),
+            "decisions_per_game": mean_ci([g.decisions for g in finished]),
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        return {"format": "mammamia-simulation/1", "players": self.players,
+                "seed": self.seed, "games": len(self.games),
+                "variants": dict(self.variants), "policies": list(self.policies),
+                "digest": self.digest(), "wall_seconds": round(self.wall_seconds, 2),
+                "figures": self.figures()}
+
+
+def _ci(entry: Mapping[str, Any], percent: bool = False) -> str:
+    value = entry.get("rate", entry.get("mean"))
+    if value is None:
+        return "n/a"
+    low, high = entry["ci95"]
+    if percent:
+        return f"{100 * value:5.1f}% ({100 * low:.1f}-{100 * high:.1f})"
+    return f"{value:.2f} ({low:.2f}-{high:.2f})"
+
+
+def format_summary(summary: Summary) -> str:
+    """The summary as text for people: figures with their 95% intervals."""
+    fig = summary.figures()
+    changed = {k: v for k, v in summary.variants.items() if v != variant_defaults().get(k)}
+    policies = ", ".join(sorted(set(summary.policies)))
+    lines = [f"{fig['games']:,} games, {summary.players} players, seeds {summary.seed}.."
+             f"{summary.seed + fig['games'] - 1}, policies {policies}, "
+             f"variants {', '.join(f'{k}={v}' for k, v in changed.items()) or 'defaults'} "
+             f"({summary.wall_seconds:.1f} s, digest {summary.digest()})",
+             f"finished {fig['finished']:,}, abandoned {fig['abandoned']:,} "
+             f"(stalled for ever), shared wins {fig['shared_wins']:,}", "",
+             "win rate by seat (95% interval):"]
+    lines += [f"  seat {s}: {_ci(e, True)}" for s, e in enumerate(fig["win_rate_by_seat"])]
+    lines += ["win rate by colour:"]
+    lines += [f"  {c:<7} {_ci(e, True)}" for c, e in fig["win_rate_by_colour"].items()]
+    lines += [f"pizzas delivered per player: {_ci(fig['pizzas_delivered_per_player'])}",
+              "orders baked / placed, by type:"]
+    lines += [f"  {t:<12} {_ci(e, True)}  ({e['count']:,} of {e['n']:,})"
+              for t, e in fig["order_success"].items()]
+    lines += ["turns per round: " + ", ".join(f"{r} {_ci(e)}"
+                                             for r, e in fig["turns_per_round"].items()),
+              "rounds ended: " + ", ".join(f"{k} {v:,}" for k, v in fig["round_ends"].items())]
+    return "\n".join(lines)
+
+

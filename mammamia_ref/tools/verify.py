@@ -1,0 +1,288 @@
+"""``mammamia verify``: the main job. Checks the spec registers against each other and
+the code, plays a game per player count under every variant value, and runs every
+scenario, reporting what passed and what the scenarios cover."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.errors import MammamiaError
+from mammamia_ref.formats.scenario import RunResult, Scenario, load_all, run_scenario
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
+from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
+from mammamia_ref.sim.play import play_game
+from mammamia_ref.sim.policies import POLICIES
+
+
+def _rule_literal() -> re.Pattern[str]:
+    """A quoted string that looks like a rule ID of one of the register's chapters."""
+    chapters = "|".join(c["id"] for c in specdata.load_yaml("rules.yaml")["chapters"])
+    return re.compile(rf"[\"']((?:{chapters})\.[a-z_0-9]+)[\"']")
+
+
+def spec_problems() -> list[str]:
+    """Cross-reference problems between rules.yaml, disputes.yaml and the code."""
+    problems: list[str] = []
+    rules = specdata.rules()
+    ids = [rule["id"] for rule in rules]
+    known = set(ids)
+    if len(known) != len(ids):
+        problems.append("rules.yaml: a rule ID is used twice")
+    chapters = {c["id"] for c in specdata.load_yaml("rules.yaml")["chapters"]}
+    disputes = {d["id"]: d for d in specdata.disputes()}
+    values = variant_values()
+    for rule in rules:
+        if rule["chapter"] not in chapters or not rule["id"].startswith(rule["chapter"] + "."):
+            problems.append(f"rules.yaml: {rule['id']} is not in chapter {rule['chapter']}")
+        for dispute in rule.get("disputes") or []:
+            if dispute not in disputes:
+                problems.append(f"rules.yaml: {rule['id']} cites unknown dispute {dispute}")
+        for flag, value in (rule.get("when") or {}).items():
+            if value not in values.get(flag, ()):
+                problems.append(f"rules.yaml: {rule['id']} applies when {flag}={value}, "
+                                "which is no variant value")
+        if not rule.get("sources") and not rule.get("ruling"):
+            problems.append(f"rules.yaml: {rule['id']} has neither a source nor a ruling")
+    for dispute in disputes.values():
+        for rule_id in dispute.get("rules") or []:
+            if rule_id not in known:
+                problems.append(f"disputes.yaml: {dispute['id']} cites unknown rule {rule_id}")
+        for flag in dispute.get("flags") or []:
+            if flag not in values:
+                problems.append(f"disputes.yaml: {dispute['id']} names unknown flag {flag}")
+    for entry in specdata.variant_flags():
+        if entry["dispute"] not in disputes:
+            problems.append(f"disputes.yaml: flag {entry['flag']} cites unknown dispute")
+        for value in entry["values"]:
+            if value.get("rule") is not None and value["rule"] not in known:
+                problems.append(f"disputes.yaml: {entry['flag']}={value['value']} names unknown "
+                                f"rule {value['rule']}")
+    for path in sorted(Path(__file__).parent.parent.rglob("*.py")):
+        for match in _rule_literal().finditer(path.read_text(encoding="utf-8")):
+            if match.group(1) not in known:
+                problems.append(f"{path.name}: cites {match.group(1)}, which the register lacks")
+    return problems
+
+
+@dataclass
+class Report:
+    spec_problems: list[str] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    load_errors: list[str] = field(default_factory=list)
+    results: list[RunResult] = field(default_factory=list)
+    scenarios: list[Scenario] = field(default_factory=list)
+    queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
+    seconds: float = 0.0
+    stage: str = "the spec check"   # what verify is doing, for an interrupted run
+    runs_total: int = 0
+
+    def progress(self) -> str:
+        """What an interrupted verify had finished, in one line."""
+        done = [f"the spec check ({len(self.spec_problems)} problems)"] \
+            if self.stage != "the spec check" else []
+        if self.games:
+            done.append(f"{len(self.games)} games ({len(self.failed_games)} failed)")
+        if self.runs_total:
+            done.append(f"{len(self.results)} of {self.runs_total} scenario runs "
+                        f"({sum(r.passed for r in self.results)} passed)")
+        if self.queries:
+            done.append(f"{len(self.queries)} z3 query answers "
+                        f"({sum(q['matches'] for q in self.queries)} as expected)")
+        return f"during {self.stage}" + (f"; finished: {', '.join(done)}" if done else "")
+
+    @property
+    def failed_runs(self) -> list[RunResult]:
+        return [r for r in self.results if not r.passed]
+
+    @property
+    def failed_games(self) -> list[dict[str, Any]]:
+        return [g for g in self.games if not g["ok"]]
+
+    def rules_covered(self) -> tuple[set[str], set[str]]:
+        """(rules cited by a scenario all of whose runs pass, every rule)."""
+        passing = {r.scenario for r in self.results if r.passed} - \
+            {r.scenario for r in self.results if not r.passed}
+        cited = {rule for s in self.scenarios if s.id in passing for rule in s.rules}
+        return cited & specdata.rule_ids(), set(specdata.rule_ids())
+
+    def variants_covered(self) -> dict[str, list[str]]:
+        """For each flag, the values that passing runs exercise (defaults included)."""
+        defaults = variant_defaults()
+        passing = {(r.scenario, r.run) for r in self.results if r.passed}
+        seen: dict[str, set[str]] = {flag: set() for flag in defaults}
+        for scenario in self.scenarios:
+            for run in scenario.runs:
+                if (scenario.id, run.name) in passing:
+                    for flag in defaults:
+                        seen[flag].add(run.variants.get(flag, defaults[flag]))
+        return {flag: sorted(values) for flag, values in seen.items()}
+
+    @property
+    def ok(self) -> bool:
+        covered, total = self.rules_covered()
+        all_values = variant_values()
+        variants_ok = all(set(v) == set(all_values[f]) for f, v in self.variants_covered().items())
+        queries_ok = all(q["matches"] for q in self.queries)
+        return not (self.spec_problems or self.failed_games or self.load_errors
+                    or self.failed_runs) and covered == total and variants_ok and queries_ok
+
+    def as_json(self) -> dict[str, Any]:
+        covered, total = self.rules_covered()
+        values = variant_values()
+        seen = self.variants_covered()
+        return {
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "spec_problems": self.spec_problems,
+            "games": {"played": len(self.games), "failed": self.failed_games},
+            "scenarios": {
+                "files": len(self.scenarios) + len(self.load_errors),
+                "runs": len(self.results),
+                "passed": sum(r.passed for r in self.results),
+                "failed": [{"scenario": r.name, "file": r.file, "line": r.line, "step": r.step,
+                            "failure": r.failure} for r in self.failed_runs],
+                "load_errors": self.load_errors,
+            },
+            "rules": {"covered": len(covered), "total": len(total),
+                      "uncovered": sorted(total - covered)},
+            "queries": {"answers": len(self.queries),
+                        "matching": sum(q["matches"] for q in self.queries),
+                        "differing": [q for q in self.queries if not q["matches"]]},
+            "variants": {"covered": sum(set(seen[f]) == set(values[f]) for f in values),
+                         "total": len(values),
+                         "uncovered": {f: sorted(set(values[f]) - set(seen[f])) for f in values
+                                       if set(seen[f]) != set(values[f])}},
+        }
+
+
+def play_checks(games: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """A game for every player count under the defaults and under each other value of
+    every flag; each must end after three resolutions (or, under ``stall=letter``,
+    end or be shown to stall). Appends to ``games`` as it goes, if given."""
+    configs: list[tuple[int, dict[str, str]]] = []
+    defaults = variant_defaults()
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        configs.append((players, {}))
+        for flag, values in variant_values().items():
+            configs += [(players, {flag: v}) for v in values if v != defaults[flag]]
+    games = [] if games is None else games
+    for players, variants in configs:
+        config = make_config(players, variants=variants)
+        for policy in ("simple", "random"):
+            record = play_game(config, seed=players, policies=[POLICIES[policy]] * players)
+            final = record.final
+            ok = final is not None and ((final.phase == "over" and final.resolutions == 3)
+                                        or (record.stalled and variants.get("stall") == "letter"))
+            games.append({"players": players, "variants": variants, "policy": policy,
+                          "turns": record.turns, "stalled": record.stalled, "ok": ok})
+    return games
+
+
+def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
+    """Everything ``mammamia verify`` checks. ``report`` (if given) is filled in as the
+    work goes, so that an interrupted run can still say what it had finished."""
+    started = time.perf_counter()
+    report = Report() if report is None else report
+    report.spec_problems = spec_problems()
+    report.stage = "the games"
+    play_checks(report.games)
+    report.stage = "loading the scenarios"
+    scenarios, errors = load_all(scenario_paths)
+    report.scenarios = scenarios
+    report.load_errors = [str(e) for e in errors]
+    report.stage, report.runs_total = "the scenario runs", sum(len(s.runs) for s in scenarios)
+    for scenario in scenarios:
+        try:
+            report.results.extend(run_scenario(scenario))
+        except MammamiaError as exc:  # a scenario that cannot even start
+            report.load_errors.append(f"{scenario.file}: {exc}")
+    report.stage = "the z3 queries"
+    from mammamia_ref.queries.interrupt import z3_interruptible
+
+    with z3_interruptible() as stop:
+        query_checks(report.queries, stop)
+    if stop.is_set():  # Ctrl-C after the last query began
+        raise KeyboardInterrupt
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def query_checks(records: list[dict[str, Any]] | None = None,
+                 stop: threading.Event | None = None) -> list[dict[str, Any]]:
+    """The z3 query catalogue (``spec/queries.yaml``), except the answers it marks slow:
+    one record per answer, with whether the verdict is the expected one (appended to
+    ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
+    of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
+    from mammamia_ref.queries import load_catalogue
+    from mammamia_ref.queries.interrupt import answer_interruptibly
+
+    records = [] if records is None else records
+    for query in load_catalogue():
+        for result in answer_interruptibly(query["id"], stop, include_slow=False):
+            for answer in result.answers:
+                records.append({"query": result.id, "answer": answer.name,
+                                "verdict": answer.verdict, "matches": answer.matches_expected,
+                                "seconds": round(answer.seconds, 3)})
+    return records
+
+
+def print_report(report: Report) -> None:
+    summary = report.as_json()
+    mark = "ok" if report.ok else "FAILED"
+    print(f"spec registers: {len(specdata.rules())} rules, {len(specdata.disputes())} disputes, "
+          f"{len(variant_values())} variant flags; "
+          f"{len(report.spec_problems)} problems")
+    for problem in report.spec_problems:
+        print(f"  {problem}")
+    print(f"games: {len(report.games)} played (2 to 5 players, every variant value), "
+          f"{len(report.failed_games)} failed")
+    for game in report.failed_games:
+        print(f"  {game}")
+    scen = summary["scenarios"]
+    print(f"scenarios: {scen['passed']} of {scen['runs']} runs passed in {scen['files']} files")
+    for error in report.load_errors:
+        print(f"  {error}")
+    for failed in scen["failed"]:
+        where = f"{failed['file']}:{failed['line']}" if failed["line"] else failed["file"]
+        print(f"  FAIL {failed['scenario']} ({where}, step {failed['step']}):")
+        for line in (failed["failure"] or "").splitlines():
+            print(f"    {line}")
+    rules = summary["rules"]
+    print(f"rules covered by passing scenarios: {rules['covered']} of {rules['total']}")
+    if rules["uncovered"]:
+        print(f"  uncovered: {', '.join(rules['uncovered'])}")
+    variants = summary["variants"]
+    print(f"variant flags with every value exercised: {variants['covered']} of {variants['total']}")
+    queries = summary["queries"]
+    print(f"z3 queries: {queries['matching']} of {queries['answers']} answers as expected "
+          "(the answers marked slow are left to `mammamia query run`)")
+    for differing in queries["differing"]:
+        print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
+    for flag, missing in variants["uncovered"].items():
+        print(f"  {flag}: no passing run with {', '.join(missing)}")
+    print(f"verify: {mark} ({report.seconds:.1f} s)")
+
+
+def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int:
+    paths = scenario_paths or ["scenarios"]
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise MammamiaError(f"no scenarios at {', '.join(missing)}; run from the project root "
+                            "or pass --scenarios PATH")
+    report = Report()
+    try:
+        verify(paths, report)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(report.progress()) from None
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2))
+    else:
+        print_report(report)
+    return 0 if report.ok else 1
