@@ -4,6 +4,8 @@ site renders and works (links, anchors, search) in headless Chromium."""
 
 from __future__ import annotations
 
+import argparse
+import ast
 import copy
 import importlib.util
 import os
@@ -16,9 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from mammamia_ref.cli.app import build_parser
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.vocabulary import ORDERS
 from mammamia_ref.site import build as site
+from mammamia_ref.site.cli_page import cli_page
+from mammamia_ref.site.flow import cited_rules, read_flow
+from mammamia_ref.site.quick_reference import quick_reference_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chromium_cdp import Browser, find_chromium
@@ -172,6 +178,102 @@ def test_the_generated_pages_link_rules_to_their_anchors(fixture_corpus: site.Co
     chapter = pages["rules/turn.md"]
     assert "{ #turn.play }" in chapter
     assert "[fixture-play](../scenarios/turn/fixture-play.md)" in chapter
+
+
+# --- the game flow (spec/flow.yaml) -----------------------------------------------------
+
+
+def _with_flow(corpus: site.Corpus, flow_doc: object) -> site.Corpus:
+    spec = corpus.spec
+    return site.Corpus(site.Spec(spec.rules_doc, spec.disputes_doc, spec.cards_doc,
+                                 spec.queries_doc, flow_doc), corpus.scenarios, [])
+
+
+def test_the_live_flow_reads_and_cites_only_known_rules(fixture_corpus: site.Corpus) -> None:
+    flow, errors = read_flow(specdata.load_yaml("flow.yaml"))
+    assert errors == []
+    assert [f.name for f in flow.flows] == ["turn", "round"]
+    assert not any(p.kind in ("flow-invalid", "unknown-rule")
+                   for p in site.problems(fixture_corpus, require_coverage=False))
+
+
+def test_a_flow_citing_an_unknown_rule_is_a_problem(fixture_corpus: site.Corpus) -> None:
+    doc = copy.deepcopy(specdata.load_yaml("flow.yaml"))
+    doc["flows"][0]["steps"][1]["rules"].append("turn.no_such_rule")
+    doc["flows"][1]["steps"][0]["aside"]["rules"].append("setup.no_such_rule")
+    found = site.problems(_with_flow(fixture_corpus, doc), require_coverage=False)
+    unknown = sorted(p.message for p in found if p.kind == "unknown-rule")
+    assert unknown == [
+        "spec/flow.yaml: flow round, step setup cites unknown rule ID 'setup.no_such_rule'",
+        "spec/flow.yaml: flow turn, step order cites unknown rule ID 'turn.no_such_rule'"]
+
+
+def test_a_flow_that_cannot_be_drawn_is_a_problem(fixture_corpus: site.Corpus) -> None:
+    doc = copy.deepcopy(specdata.load_yaml("flow.yaml"))
+    doc["flows"][0]["loops"] = [{"from": "next_player", "to": "nowhere", "label": "lost"},
+                                {"from": "play", "to": "next_player", "label": "down"}]
+    doc["flows"][1]["steps"][1]["id"] = doc["flows"][1]["steps"][0]["id"]
+    messages = [p.message for p in site.problems(_with_flow(fixture_corpus, doc),
+                                                 require_coverage=False)
+                if p.kind == "flow-invalid"]
+    assert any("names unknown step 'nowhere'" in m for m in messages), messages
+    assert any("'down' does not go back" in m for m in messages), messages
+    assert any("has two steps 'setup'" in m for m in messages), messages
+    doc["flows"][0]["steps"][0]["colour"] = "red"    # a key the schema does not know
+    kinds = {p.kind for p in site.problems(_with_flow(fixture_corpus, doc),
+                                           require_coverage=False)}
+    assert "flow-invalid" in kinds
+
+
+def test_the_quick_reference_is_drawn_from_the_flow(fixture_corpus: site.Corpus) -> None:
+    doc = copy.deepcopy(specdata.load_yaml("flow.yaml"))
+    doc["intro"] = "An intro from the data."
+    doc["flows"][0]["title"] = "A turn, retitled"
+    doc["flows"][0]["steps"][0]["caption"] = "Put salami in the oven"
+    page = quick_reference_page(_with_flow(fixture_corpus, doc))
+    assert "An intro from the data." in page
+    assert "## A turn, retitled" in page
+    assert "| 1. Put salami in the oven / " in page
+    assert page.count('class="mm-flow"') == 2
+    flow, _ = read_flow(doc)
+    for where, rule_id in cited_rules(flow):
+        assert f"#{rule_id}" in page, (where, rule_id)
+
+
+# --- the layers --------------------------------------------------------------------------
+
+
+def _imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_the_site_imports_no_higher_layer() -> None:
+    """The command line and the tools sit above the site: the hook hands over what the
+    site needs of them (the argument parser)."""
+    files = sorted((ROOT / "mammamia_ref" / "site").glob("*.py"))
+    assert len(files) > 10
+    for path in files:
+        higher = {m for m in _imported_modules(path)
+                  if m.startswith(("mammamia_ref.cli", "mammamia_ref.tools"))}
+        assert higher == set(), f"{path.name} imports {sorted(higher)}"
+
+
+def test_the_command_line_page_documents_the_parser_it_is_given() -> None:
+    parser = argparse.ArgumentParser(prog="pizzeria", description="Bakes pizzas.")
+    sub = parser.add_subparsers()
+    sub.add_parser("bake", help="bake one order").add_argument("--oven", help="which oven")
+    page = cli_page(parser)
+    assert "## `pizzeria`" in page and "### `pizzeria bake`" in page
+    assert "--oven OVEN" in page and "which oven" in page
+    assert "No argument parser" in cli_page(None)
+    real = cli_page(build_parser())
+    assert "`mammamia scenario run`" in real
 
 
 def test_the_build_fails_on_an_unknown_rule_id_and_on_uncovered_rules(tmp_path: Path) -> None:

@@ -9,9 +9,12 @@ Environment (for tests and for work in progress):
 
 - ``MAMMAMIA_SITE_SCENARIOS``: scenario folders or files, separated by the path
   separator (default: ``scenarios`` beside mkdocs.yml);
-- ``MAMMAMIA_SITE_ALLOW``: kinds of problem (see ``mammamia_ref.site.build.Problem``),
+- ``MAMMAMIA_SITE_ALLOW``: kinds of problem (see ``mammamia_ref.site.checks.Problem``),
   separated by commas, reported as information instead of errors; for example
   ``uncovered-rule`` while the scenarios are still being written.
+
+The hook hands the ``mammamia`` argument parser to the generator for the command line
+page: the site package sits below the command line and does not import it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+from mammamia_ref.cli.app import build_parser
 from mammamia_ref.site import build as site
 
 log = logging.getLogger("mkdocs.hooks.mammamia")
@@ -50,7 +54,7 @@ def on_config(config: Any) -> Any:
             log.error("mammamia: %s", problem)
     handwritten = site.handwritten_pages(config["docs_dir"])
     _state["corpus"] = corpus
-    _state["pages"] = site.generate(corpus, handwritten)
+    _state["pages"] = site.generate(corpus, handwritten, parser=build_parser())
     _state["paths"] = paths
     config["nav"] = site.nav(corpus, handwritten)
     return config

@@ -1,5 +1,6 @@
 """Pictures for the rules site: the cards as SVG, a position as styled HTML, the flow
-of a turn and of a round as SVG, and the site's stylesheet.
+of a turn and of a round as SVG (from ``spec/flow.yaml``, read by
+:mod:`mammamia_ref.site.flow`), and the site's stylesheet.
 
 Everything is drawn from the card vocabulary (``spec/cards.yaml``) and a game state;
 only the palette and the shapes are chosen here. Every function returns a string of
@@ -25,6 +26,7 @@ from mammamia_ref.rules.vocabulary import (
     PERSONAL,
     Order,
 )
+from mammamia_ref.site.flow import FlowLoop, FlowNode
 
 # --- the palette -----------------------------------------------------------------------
 
@@ -364,21 +366,6 @@ def board_html(state: GameState, *, compact: bool = False) -> str:
 # --- flow diagrams -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FlowNode:
-    caption: str
-    rules: tuple[str, ...] = ()
-    side: tuple[str, tuple[str, ...]] | None = None   # a note to the right, with its rules
-    decision: bool = False
-
-
-@dataclass(frozen=True)
-class FlowLoop:
-    source: int     # the node the arrow leaves (its left side)
-    target: int     # the node it returns to
-    label: str
-
-
 @dataclass
 class _Box:
     x: float
@@ -483,14 +470,14 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
             out.append(f'<line x1="{x}" y1="{box.y + box.h:.0f}" x2="{x}" '
                        f'y2="{boxes[i + 1].y - 2:.0f}" stroke="#555" stroke-width="1.5" '
                        f'marker-end="url(#{marker})"/>')
-        side = sides[i]
-        if side is not None:
-            out.append(f'<rect x="{side.x}" y="{side.y:.0f}" width="{side.w}" '
-                       f'height="{side.h:.0f}" rx="6" fill="#f6f6f6" stroke="#999" '
+        note = sides[i]
+        if note is not None:
+            out.append(f'<rect x="{note.x}" y="{note.y:.0f}" width="{note.w}" '
+                       f'height="{note.h:.0f}" rx="6" fill="#f6f6f6" stroke="#999" '
                        'stroke-dasharray="5 3"/>')
-            out += text_block(side, 13, 16, False)
-            cy = box.y + min(box.h, side.h) / 2
-            out.append(f'<line x1="{box.x + box.w}" y1="{cy:.0f}" x2="{side.x - 2}" '
+            out += text_block(note, 13, 16, False)
+            cy = box.y + min(box.h, note.h) / 2
+            out.append(f'<line x1="{box.x + box.w}" y1="{cy:.0f}" x2="{note.x - 2}" '
                        f'y2="{cy:.0f}" stroke="#999" stroke-width="1.3" stroke-dasharray="4 3" '
                        f'marker-end="url(#{marker})"/>')
     # the shortest loop runs nearest the boxes; each label stands upright, left of its lane

@@ -1,0 +1,30 @@
+"""The queries page: the register of questions answered by a solver
+(``spec/queries.yaml``), rendered by :mod:`mammamia_ref.queries.docs` with the site's links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mammamia_ref.site.inputs import Corpus
+from mammamia_ref.site.links import dispute_link, rel, rule_link
+
+
+def queries_page(corpus: Corpus) -> str:
+    """The queries register (``spec/queries.yaml``), each witness linked to its scenario
+    page, or a placeholder while there is no register."""
+    from mammamia_ref.queries.catalogue import ROOT
+    from mammamia_ref.queries.docs import Links, render_markdown
+
+    doc = corpus.spec.queries_doc
+    if not isinstance(doc, dict) or not doc.get("queries"):
+        return "# Queries\n\n*No queries yet: `spec/queries.yaml` does not exist.*\n"
+    pages = {Path(v.scenario.file).resolve(): v.page for v in corpus.scenarios}
+
+    def witness_page(path: Path) -> str | None:
+        page = pages.get(path.resolve())
+        return rel("queries.md", page) if page else None
+
+    links = Links(rule=lambda rule_id: rule_link(corpus.spec, "queries.md", rule_id),
+                  dispute=lambda d: dispute_link(corpus.spec, "queries.md", d, title=False),
+                  witness=witness_page)
+    return str(render_markdown(doc["queries"], root=ROOT, links=links))

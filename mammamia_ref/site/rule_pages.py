@@ -1,0 +1,86 @@
+"""The rule pages: the index of the register and one page per chapter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mammamia_ref.site.inputs import Corpus, Spec
+from mammamia_ref.site.links import dispute_link, flag_link, prose, rule_link, scenario_link
+from mammamia_ref.site.text import md
+
+
+def rules_index_page(corpus: Corpus) -> str:
+    """Every rule in a table per chapter, with how many scenarios exercise it."""
+    spec = corpus.spec
+    source = "rules/index.md"
+    out = ["# The rules", "",
+           "Every rule of the register, chapter by chapter, in the order of play. A rule's "
+           "anchor is its ID. The [quick reference](quick-reference.md) shows a whole turn "
+           "and a whole round on one page.", ""]
+    for chapter in spec.chapters:
+        out += [f"## [{md(chapter['title'])}]({chapter['id']}.md)", "",
+                "| Rule | Title | Applies when | Scenarios |", "|---|---|---|---|"]
+        for rule in spec.rules:
+            if rule["chapter"] != chapter["id"]:
+                continue
+            out.append(f"| {rule_link(spec, source, rule['id'])} | {md(rule['title'])} | "
+                       f"{_when_text(spec, source, rule) or 'always'} | "
+                       f"{len(corpus.scenarios_citing(rule['id']))} |")
+        out.append("")
+    out += ["## Editions", "", "| ID | Edition | Language | File |", "|---|---|---|---|"]
+    for edition in spec.editions.values():
+        out.append(f"| {md(edition['id'])} | {md(edition['title'])} | "
+                   f"{md(edition.get('language', ''))} | `{md(edition.get('file', ''))}` |")
+    return "\n".join(out) + "\n"
+
+
+def _when_text(spec: Spec, source: str, rule: dict[str, Any]) -> str:
+    """The flag values a rule holds under, each marked default or variant."""
+    parts = []
+    for flag, value in (rule.get("when") or {}).items():
+        default = spec.flags.get(flag, {}).get("default")
+        mark = " (default)" if default == value else " (variant)"
+        parts.append(flag_link(spec, source, flag, value) + mark)
+    return ", ".join(parts)
+
+
+def chapter_page(corpus: Corpus, chapter: dict[str, Any]) -> str:
+    """One chapter: each rule under a heading whose anchor is its ID, so that every
+    rule link in the site lands on it."""
+    spec = corpus.spec
+    source = f"rules/{chapter['id']}.md"
+    out = [f"# {md(chapter['title'])}", ""]
+    rules = [r for r in spec.rules if r["chapter"] == chapter["id"]]
+    out += ["Rules of this chapter: " + ", ".join(rule_link(spec, source, r["id"])
+                                                   for r in rules) + ".", ""]
+    for rule in rules:
+        out += [f"## {md(rule['id'])} — {md(rule['title'])} {{ #{rule['id']} }}", ""]
+        when = _when_text(spec, source, rule)
+        if when:
+            out += [f'<p class="mm-when" markdown>**Applies when** {when}.</p>', ""]
+        out += [prose(spec, source, rule["statement"]), ""]
+        sources = rule.get("sources") or []
+        if sources:
+            out += ["| Edition | Section |", "|---|---|"]
+            out += [f"| {md(spec.edition_title(s['edition']))} | {md(s['section'])} |"
+                    for s in sources]
+            out.append("")
+        else:
+            out += ["*No edition states this rule.*", ""]
+        meta = []
+        if rule.get("ruling"):
+            meta.append(f"**Ruling of** {dispute_link(spec, source, rule['ruling'])}.")
+        disputes = rule.get("disputes") or []
+        touching = [d["id"] for d in spec.disputes if rule["id"] in (d.get("rules") or [])]
+        all_disputes = list(dict.fromkeys([*disputes, *touching]))
+        if all_disputes:
+            meta.append("**Disputes:** " + "; ".join(dispute_link(spec, source, d)
+                                                      for d in all_disputes) + ".")
+        citing = corpus.scenarios_citing(rule["id"])
+        if citing:
+            meta.append("**Scenarios:** " + ", ".join(scenario_link(source, v) for v in citing)
+                        + ".")
+        else:
+            meta.append("**Scenarios:** none yet.")
+        out += ["  \n".join(meta), ""]
+    return "\n".join(out)
