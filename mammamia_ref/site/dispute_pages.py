@@ -7,7 +7,7 @@ import posixpath
 from collections.abc import Iterable
 from typing import Any
 
-from mammamia_ref.site.inputs import Corpus, ScenarioView
+from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
 from mammamia_ref.site.links import (
     dispute_link,
     dispute_page,
@@ -63,65 +63,84 @@ def _flag_users(corpus: Corpus,
     return found
 
 
+def _positions_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]:
+    """Every edition a column, so that silence shows as much as disagreement; an edition
+    the register does not list still gets its column."""
+    positions = dispute.get("positions") or []
+    editions = list(spec.editions)
+    editions += list(dict.fromkeys(p["edition"] for p in positions
+                                   if p["edition"] not in editions))
+    by_edition: dict[str, list[dict[str, Any]]] = {e: [] for e in editions}
+    for position in positions:
+        by_edition[position["edition"]].append(position)
+    cells = ["<br><br>".join(f"*{md(p['section'])}*<br>{prose(spec, source, p['says'])}"
+                             for p in by_edition[e]) or "*no position recorded*"
+             for e in editions]
+    return ["## The editions side by side", "",
+            "| | " + " | ".join(md(spec.edition_title(e)) for e in editions) + " |",
+            "|---" * (len(editions) + 1) + "|",
+            "| **Position** | " + " | ".join(cells) + " |"]
+
+
+def _flag_md(spec: Spec, source: str, flag: str) -> list[str]:
+    """A flag's values under the anchor ``flag-NAME`` that every flag link targets."""
+    entry = spec.flags.get(flag)
+    out = [f"### `{flag}` {{ #flag-{flag} }}", ""]
+    if entry is None:
+        return [*out, "*This flag is not declared in the register.*", ""]
+    out += ["| Value | Default | Selects rule | Meaning |", "|---|---|---|---|"]
+    for value in entry["values"]:
+        default = "**default**" if value["value"] == entry["default"] else ""
+        rule = rule_link(spec, source, value["rule"]) if value.get("rule") else "no rule"
+        out.append(f"| `{md(value['value'])}` | {default} | {rule} | "
+                   f"{prose(spec, source, value.get('summary', ''))} |")
+    return [*out, ""]
+
+
+def _flags_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]:
+    flags = dispute.get("flags") or []
+    if not flags and not dispute.get("parameter"):
+        return []
+    out = ["## Variant flags", ""]
+    for flag in flags:
+        out += _flag_md(spec, source, flag)
+    if dispute.get("parameter"):
+        out += [f"This dispute is settled by the setup parameter `{dispute['parameter']}`, "
+                "not by a flag.", ""]
+    return out
+
+
+def _rules_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]:
+    items = [f"- {rule_link(spec, source, r)} {md(spec.rule_by_id[r]['title'])}"
+             if r in spec.rule_by_id else f"- `{r}` (unknown rule)"
+             for r in dispute.get("rules") or []]
+    return ["## Rules", "", "\n".join(items) or "None.", ""]
+
+
+def _scenarios_md(corpus: Corpus, source: str, dispute: dict[str, Any]) -> list[str]:
+    """The scenarios that cite the dispute, then those that only set one of its flags."""
+    listing = [v for v in corpus.scenarios if dispute["id"] in (v.doc.get("disputes") or [])]
+    lines = [f"- {scenario_link(source, view, title=True)} (runs: "
+             f"{', '.join(md(r.name) for r in view.runs)})" for view in listing]
+    lines += [f"- {scenario_link(source, view, title=True)}: {'; '.join(notes)}"
+              for view, notes in _flag_users(corpus, dispute.get("flags") or [])
+              if view not in listing]
+    return ["## Scenarios", "",
+            "\n".join(lines) if lines else "No scenario illustrates this dispute yet.", ""]
+
+
 def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
-    """One dispute: the editions side by side, the ruling and why, its flags (anchored
-    ``flag-NAME`` for the flag links), what it does to play, its rules and scenarios."""
+    """One dispute: the editions side by side, the ruling and why, its flags, what the
+    ruling does to play, its rules and scenarios."""
     spec = corpus.spec
     source = dispute_page(dispute["id"])
     out = [f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
            f"**Question.** {prose(spec, source, dispute['question'])}", "",
-           "## The editions side by side", ""]
-    editions = list(spec.editions)
-    for position in dispute.get("positions") or []:
-        if position["edition"] not in editions:
-            editions.append(position["edition"])
-    by_edition: dict[str, list[dict[str, Any]]] = {e: [] for e in editions}
-    for position in dispute.get("positions") or []:
-        by_edition[position["edition"]].append(position)
-    out.append("| | " + " | ".join(md(spec.edition_title(e)) for e in editions) + " |")
-    out.append("|---" * (len(editions) + 1) + "|")
-    out.append("| **Position** | " + " | ".join(
-        "<br><br>".join(f"*{md(p['section'])}*<br>{prose(spec, source, p['says'])}"
-                        for p in by_edition[e]) or "*no position recorded*"
-        for e in editions) + " |")
-    out += ["", "## Ruling", "", prose(spec, source, dispute["ruling"]), "",
-            f"**Why.** {prose(spec, source, dispute['reason'])}", ""]
-    flags = dispute.get("flags") or []
-    if flags or dispute.get("parameter"):
-        out += ["## Variant flags", ""]
-    for flag in flags:
-        entry = spec.flags.get(flag)
-        out += [f"### `{flag}` {{ #flag-{flag} }}", ""]
-        if entry is None:
-            out += ["*This flag is not declared in the register.*", ""]
-            continue
-        out += ["| Value | Default | Selects rule | Meaning |", "|---|---|---|---|"]
-        for value in entry["values"]:
-            default = "**default**" if value["value"] == entry["default"] else ""
-            rule = rule_link(spec, source, value["rule"]) if value.get("rule") else "no rule"
-            out.append(f"| `{md(value['value'])}` | {default} | {rule} | "
-                       f"{prose(spec, source, value.get('summary', ''))} |")
-        out.append("")
-    if dispute.get("parameter"):
-        out += [f"This dispute is settled by the setup parameter `{dispute['parameter']}`, "
-                "not by a flag.", ""]
-    out += impact_section(corpus, dispute["id"])
-    out += ["## Rules", "", "\n".join(
-        f"- {rule_link(spec, source, r)} {md(spec.rule_by_id[r]['title'])}"
-        if r in spec.rule_by_id else f"- `{r}` (unknown rule)"
-        for r in dispute.get("rules") or []) or "None.", ""]
-    out += ["## Scenarios", ""]
-    listing = [v for v in corpus.scenarios if dispute["id"] in (v.doc.get("disputes") or [])]
-    users = _flag_users(corpus, flags)
-    lines = []
-    for view in listing:
-        runs = ", ".join(md(r.name) for r in view.runs)
-        lines.append(f"- {scenario_link(source, view, title=True)} (runs: {runs})")
-    for view, notes in users:
-        if view in listing:
-            continue
-        lines.append(f"- {scenario_link(source, view, title=True)}: {'; '.join(notes)}")
-    out += ["\n".join(lines) if lines else "No scenario illustrates this dispute yet.", ""]
+           *_positions_md(spec, source, dispute),
+           "", "## Ruling", "", prose(spec, source, dispute["ruling"]), "",
+           f"**Why.** {prose(spec, source, dispute['reason'])}", "",
+           *_flags_md(spec, source, dispute), *impact_section(corpus, dispute["id"]),
+           *_rules_md(spec, source, dispute), *_scenarios_md(corpus, source, dispute)]
     return "\n".join(out)
 
 

@@ -16,7 +16,7 @@ from mammamia_ref.rules.game import is_over, winners
 from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import COLOURS
 from mammamia_ref.site import pictures as pic
-from mammamia_ref.site.inputs import Corpus, Frame, RunView, ScenarioView
+from mammamia_ref.site.inputs import Corpus, Frame, RunView, ScenarioView, Spec
 from mammamia_ref.site.links import dispute_link, flag_link, prose, rule_link, scenario_link
 from mammamia_ref.site.text import md, raw_block
 
@@ -26,10 +26,12 @@ GROUP_TITLES = {"": "Other scenarios", "rulebook": "Rulebook examples", "setup":
 
 
 def group_title(group: str) -> str:
+    """A folder's title; a folder without one gets its name in words."""
     return GROUP_TITLES.get(group, group.replace("_", " ").replace("/", " / ").capitalize())
 
 
 def scenarios_index_page(corpus: Corpus) -> str:
+    """Every scenario by folder with its verdict; files that do not load are listed first."""
     source = "scenarios/index.md"
     out = ["# Scenarios", "",
            "Each scenario states what the rules require in one situation: a starting "
@@ -66,6 +68,7 @@ def group_page(corpus: Corpus, group: str, views: Sequence[ScenarioView]) -> str
 
 
 def _action_text(frame: Frame, state_before: GameState | None) -> str:
+    """The action in words, with the colour of the player who took it."""
     action = frame.action
     if action is None:
         return "*(no action: checks only)*"
@@ -77,6 +80,7 @@ def _action_text(frame: Frame, state_before: GameState | None) -> str:
 
 
 def _checks_text(raw: dict[str, Any]) -> str:
+    """What the scenario checks at a step, in short, so the reader sees what is tested."""
     expect = raw.get("expect") or {}
     parts = []
     if "to_move" in expect:
@@ -113,56 +117,61 @@ _OVEN_EVENTS = {"oven_opened", "revealed", "named_kind", "completed_from_hand", 
                 "failed", "leftovers_to_oven", "leftovers_stay"}
 
 
-def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
-    spec = corpus.spec
-    source = view.page
-    out: list[str] = []
-    if run.description:
-        out += [prose(spec, source, run.description), ""]
+def _variants_md(spec: Spec, source: str, run: RunView) -> list[str]:
+    """The flags a run sets, each marked when it is the default anyway."""
+    if not run.variants:
+        return []
     changed = {f: v for f, v in run.variants.items()
                if spec.flags.get(f, {}).get("default") != v}
-    if run.variants:
-        settings = ", ".join(flag_link(spec, source, f, v) +
-                             ("" if f in changed else " (default)")
-                             for f, v in run.variants.items())
-        out += [f"**Variants:** {settings}", ""]
-    if run.error is not None:
-        return [*out, f'<p class="mm-verdict-fail">The run cannot start: {escape(run.error)}</p>',
-                ""]
-    items = []
-    before = run.start
-    for frame in run.frames:
-        failed_here = run.result is not None and not run.result.passed and \
-            run.result.step == frame.index
-        css = "mm-diverged" if failed_here else ("mm-rejected" if frame.rejected else "")
-        lines = [f'<div class="mm-step {css}" markdown="block">',
-                 f'<span class="mm-step-n">{frame.index + 1}.</span> '
-                 f"{_action_text(frame, before)}", ""]
-        if frame.raw.get("note"):
-            lines += [f'<span class="mm-note">{md(frame.raw["note"])}</span>', ""]
-        events = []
-        if frame.rejected:
-            events.append(f"- **rejected** under {rule_link(spec, source, frame.rejected)}; "
-                          "the position is unchanged")
-        config = frame.state.config
-        for item in frame.events:
-            events.append(f"- {md(event_sentence(item, config))} — "
-                          f"{rule_link(spec, source, item.rule)}")
-        if events:
-            lines += ['<div class="mm-events" markdown="block">', "", *events, "", "</div>", ""]
-        if any(e.name in _OVEN_EVENTS for e in frame.events):
-            lines += [pic.board_html(frame.state, compact=True), ""]
-        checks = _checks_text(frame.raw)
-        if checks:
-            lines += [f'<span class="mm-checks">{md(checks)}</span>', ""]
-        if failed_here and run.result is not None:
-            failure = "<br>".join(md(x) for x in (run.result.failure or "").splitlines())
-            lines += [f'<p class="mm-verdict-fail">Diverges here: {failure}</p>', ""]
-        lines.append("</div>")
-        items += lines
-        before = frame.state
-    if items:
-        out += ['<div class="mm-steps" markdown="block">', "", *items, "</div>", ""]
+    settings = ", ".join(flag_link(spec, source, f, v) + ("" if f in changed else " (default)")
+                         for f, v in run.variants.items())
+    return [f"**Variants:** {settings}", ""]
+
+
+def _events_md(spec: Spec, source: str, frame: Frame) -> list[str]:
+    """What the step did, event by event, each with the rule that decided it."""
+    events = []
+    if frame.rejected:
+        events.append(f"- **rejected** under {rule_link(spec, source, frame.rejected)}; "
+                      "the position is unchanged")
+    config = frame.state.config
+    for item in frame.events:
+        events.append(f"- {md(event_sentence(item, config))} — "
+                      f"{rule_link(spec, source, item.rule)}")
+    return ['<div class="mm-events" markdown="block">', "", *events, "", "</div>", ""] \
+        if events else []
+
+
+def _diverged_at(run: RunView, frame: Frame) -> bool:
+    return run.result is not None and not run.result.passed and run.result.step == frame.index
+
+
+def _step_md(spec: Spec, source: str, run: RunView, frame: Frame,
+             before: GameState | None) -> list[str]:
+    """One step: the action, the scenario's note, the events, the oven after an opening
+    (where a reader loses track), what the scenario checks, and the divergence if here."""
+    failed_here = _diverged_at(run, frame)
+    css = "mm-diverged" if failed_here else ("mm-rejected" if frame.rejected else "")
+    lines = [f'<div class="mm-step {css}" markdown="block">',
+             f'<span class="mm-step-n">{frame.index + 1}.</span> '
+             f"{_action_text(frame, before)}", ""]
+    if frame.raw.get("note"):
+        lines += [f'<span class="mm-note">{md(frame.raw["note"])}</span>', ""]
+    lines += _events_md(spec, source, frame)
+    if any(e.name in _OVEN_EVENTS for e in frame.events):
+        lines += [pic.board_html(frame.state, compact=True), ""]
+    checks = _checks_text(frame.raw)
+    if checks:
+        lines += [f'<span class="mm-checks">{md(checks)}</span>', ""]
+    if failed_here and run.result is not None:
+        failure = "<br>".join(md(x) for x in (run.result.failure or "").splitlines())
+        lines += [f'<p class="mm-verdict-fail">Diverges here: {failure}</p>', ""]
+    return [*lines, "</div>"]
+
+
+def _ending_md(spec: Spec, source: str, run: RunView) -> list[str]:
+    """The position after the last step, the winner if the game is over, the verdict."""
+    out: list[str] = []
     final = run.frames[-1].state if run.frames else run.start
     if final is not None and run.frames:
         out += ["**After the last step**", "", pic.board_html(final), ""]
@@ -178,8 +187,27 @@ def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
     return out
 
 
-def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
+def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
+    """One run told as a story: its description and variants, every step, the end."""
     spec = corpus.spec
+    source = view.page
+    out = [prose(spec, source, run.description), ""] if run.description else []
+    out += _variants_md(spec, source, run)
+    if run.error is not None:
+        return [*out, f'<p class="mm-verdict-fail">The run cannot start: {escape(run.error)}</p>',
+                ""]
+    items: list[str] = []
+    before = run.start
+    for frame in run.frames:
+        items += _step_md(spec, source, run, frame, before)
+        before = frame.state
+    if items:
+        out += ['<div class="mm-steps" markdown="block">', "", *items, "</div>", ""]
+    return out + _ending_md(spec, source, run)
+
+
+def _header_md(spec: Spec, view: ScenarioView) -> list[str]:
+    """Title, file, description, and the rules, disputes and tags the scenario cites."""
     source = view.page
     doc = view.doc
     front = ["---", "hide:", "  - toc", "---", ""] if len(view.runs) > 1 else []
@@ -194,14 +222,21 @@ def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
                                                   for d in doc["disputes"]) + ".")
     if doc.get("tags"):
         meta.append("**Tags:** " + ", ".join(f"`{md(t)}`" for t in doc["tags"]) + ".")
-    out += ["  \n".join(meta), ""]
-    if doc.get("sources"):
-        out += ["## Source", "", "| Edition | Section | Note |", "|---|---|---|"]
-        for s in doc["sources"]:
-            out.append(f"| {md(spec.edition_title(s.get('edition', '')))} | "
-                       f"{md(s.get('section', ''))} | {md(s.get('note', ''))} |")
-        out.append("")
-    out += ["## Starting position", ""]
+    return [*out, "  \n".join(meta), ""]
+
+
+def _sources_md(spec: Spec, doc: dict[str, Any]) -> list[str]:
+    if not doc.get("sources"):
+        return []
+    rows = [f"| {md(spec.edition_title(s.get('edition', '')))} | "
+            f"{md(s.get('section', ''))} | {md(s.get('note', ''))} |" for s in doc["sources"]]
+    return ["## Source", "", "| Edition | Section | Note |", "|---|---|---|", *rows, ""]
+
+
+def _start_md(view: ScenarioView) -> list[str]:
+    """The starting position: a new game in words (its shuffles are steps), or a given
+    position drawn as cards."""
+    out = ["## Starting position", ""]
     given = view.scenario.given
     if "setup" in given:
         setup = given["setup"]
@@ -213,22 +248,34 @@ def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
     start = next((r.start for r in view.runs if r.start is not None), None)
     if start is not None and "setup" not in given:
         out += [pic.board_html(start), ""]
+    return out
+
+
+def _runs_md(corpus: Corpus, view: ScenarioView) -> list[str]:
+    """One run as the story; several side by side, to compare the rulings."""
     if len(view.runs) == 1:
         run = view.runs[0]
-        out += ["## The story" if run.name == "default" else f"## Run {md(run.name)}", ""]
-        out += _run_md(corpus, view, run)
-    else:
-        out += ["## The runs side by side", "",
-                "The same starting position played under each ruling.", "",
-                '<div class="mm-runs" markdown>', ""]
-        for run in view.runs:
-            out += ['<div class="mm-run" markdown>', "", f"### Run {md(run.name)}", "",
-                    *_run_md(corpus, view, run), "</div>", ""]
-        out += ["</div>", ""]
-    return "\n".join(out)
+        return ["## The story" if run.name == "default" else f"## Run {md(run.name)}", "",
+                *_run_md(corpus, view, run)]
+    out = ["## The runs side by side", "",
+           "The same starting position played under each ruling.", "",
+           '<div class="mm-runs" markdown>', ""]
+    for run in view.runs:
+        out += ['<div class="mm-run" markdown>', "", f"### Run {md(run.name)}", "",
+                *_run_md(corpus, view, run), "</div>", ""]
+    return [*out, "</div>", ""]
+
+
+def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
+    """A scenario's page: what it is about, where the rulebooks say it, the starting
+    position, and each run as the reference plays it."""
+    spec = corpus.spec
+    return "\n".join([*_header_md(spec, view), *_sources_md(spec, view.doc), *_start_md(view),
+                      *_runs_md(corpus, view)])
 
 
 def _display_path(file: str) -> str:
+    """The scenario file from its ``scenarios/`` folder on, not the builder's full path."""
     path = Path(file)
     parts = path.parts
     if "scenarios" in parts:
