@@ -48,3 +48,11 @@ class IllegalActionError(MammamiaError):
         super().__init__(f"{message} [{rule}]")
         self.rule = rule
         self.action = action
+
+
+class InternalError(Exception):
+    """A bug: something that cannot happen did. Not a :class:`MammamiaError`.
+
+    Raised instead of a bare ``AssertionError``/``RuntimeError`` so that a caller that
+    reports bad user input (exit 2) never mistakes a bug for the user's fault.
+    """
