@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from mammamia_ref.errors import MammamiaError
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.formats.scenario import Run, load_all, needs_observation
 from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.kit.protocol import serve
@@ -20,7 +21,6 @@ from mammamia_ref.kit.report import (
 )
 from mammamia_ref.kit.runner import (
     ConformRun,
-    load_perft_tables,
     run_perft_case,
     run_random_game,
     run_scenario_case,

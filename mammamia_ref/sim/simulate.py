@@ -24,7 +24,7 @@ from dataclasses import astuple, dataclass
 from typing import Any
 
 from mammamia_ref.errors import VariantError
-from mammamia_ref.rules.state import make_config, variant_defaults
+from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
 from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 from mammamia_ref.sim import fast
 from mammamia_ref.sim.policies import get_policy
@@ -340,8 +340,6 @@ def simulate(players: int, games: int, *, seed: int = 0,
              label: str = "", chunk: int = 250) -> Summary:
     """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
     them."""
-    from mammamia_ref.rules.state import make_variants
-
     if type(games) is not int or games < 1:
         raise VariantError(f"--games must be a positive number, not {games}")
     chosen = make_variants(variants).as_dict()
@@ -493,3 +491,57 @@ def format_summary(summary: Summary) -> str:
     return "\n".join(lines)
 
 
+
+
+# -- the benchmark's games ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What the benchmark keeps of a share of games: totals only."""
+
+    games: int
+    decisions: int
+    wins: tuple[int, ...]
+    cpu_seconds: float
+
+
+def run_tally(job: Job) -> Tally:
+    """A share of games counted in totals only, on the fast engine's own game loop
+    (:func:`mammamia_ref.sim.fast.play_random_game`: the benchmark policy at every seat,
+    the seats' colours fixed), the quickest way to play a game: what ``mammamia bench``
+    times. A plain function of plain data, for a process pool."""
+    config = make_config(job.players, variants=dict(job.variants))
+    wins, decisions, cpu = [0] * job.players, 0, time.process_time()
+    for seed in range(job.first, job.first + job.count):
+        result = fast.play_random_game(config, seed)
+        decisions += result.decisions
+        for seat in result.winners:
+            wins[seat] += 1
+    return Tally(job.count, decisions, tuple(wins), time.process_time() - cpu)
+
+
+def tally(players: int, games: int, *, jobs: int = 1, seed: int = 0,
+          variants: Mapping[str, str] | None = None, pool: Any = None) -> dict[str, Any]:
+    """Play ``games`` benchmark games (seeds ``seed`` on) in ``jobs`` processes, or on
+    ``pool``: wins per seat, decisions, and the wall time taken. In several processes the
+    seeds go out in eight jobs per process, handed to whichever is free: a process slowed
+    by other programs then does less of the work instead of holding up the rest. The
+    totals do not depend on the number of processes."""
+    parallel = jobs > 1 or pool is not None
+    chunk = max(1, -(-games // (8 * jobs))) if parallel else max(games, 1)
+    shares = make_jobs(players, games, seed, variants or {}, ("random",) * players, chunk)
+    start = time.perf_counter()
+    if not parallel:
+        parts = [run_tally(share) for share in shares]
+    elif pool is not None:
+        parts = pool.map(run_tally, shares, chunksize=1)
+    else:
+        with workers(jobs) as own:
+            parts = own.map(run_tally, shares, chunksize=1)
+    wall = time.perf_counter() - start
+    return {"players": players, "games": games, "jobs": jobs,
+            "decisions": sum(p.decisions for p in parts),
+            "wins": [sum(p.wins[seat] for p in parts) for seat in range(players)],
+            "wall_seconds": round(wall, 4), "games_per_s": round(games / wall, 1),
+            "cpu_seconds": round(sum(p.cpu_seconds for p in parts), 4)}

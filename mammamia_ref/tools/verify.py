@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import MammamiaError, NoSuchPathError
 from mammamia_ref.formats.scenario import RunResult, Scenario, load_all, run_scenario
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
@@ -274,8 +274,8 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int
     paths = scenario_paths or ["scenarios"]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
-        raise MammamiaError(f"no scenarios at {', '.join(missing)}; run from the project root "
-                            "or pass --scenarios PATH")
+        raise NoSuchPathError(missing, f"no scenarios at {', '.join(missing)}; run from the "
+                              "project root or pass --scenarios PATH")
     report = Report()
     try:
         verify(paths, report)
