@@ -4,7 +4,10 @@ line, and the types of ``--variant NAME=VALUE``, counts and seeds."""
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Any, NoReturn, TypeAlias
+
+# What ``add_subparsers`` returns: each command module adds its parsers to it.
+Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -7,17 +7,16 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from mammamia_ref.cli.args import positive_number
+from mammamia_ref.cli.args import Commands, positive_number
 from mammamia_ref.tools.bench import format_table, run_benchmarks, write_plots
 from mammamia_ref.tools.bench.plots import plotting_available
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
     """Add ``bench`` to the ``mammamia`` subcommands (handler: :func:`run_bench_command`)."""
-    parser = subparsers.add_parser("bench", help="measure the engines' speed, beside "
-                                   "python-chess on the same machine")
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench", help="measure the engines' speed, beside python-chess on the same machine")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--quick", action="store_true",
                         help="small budgets and only the quick z3 queries (method rules): "
@@ -58,4 +57,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mammamia")
     add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
-    return args.handler(args)
+    code: int = args.handler(args)
+    return code

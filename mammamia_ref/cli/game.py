@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from mammamia_ref.cli.args import game_seed, variant_assignment
+from mammamia_ref.cli.args import Commands, game_seed, variant_assignment
+from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.narrate import step_lines
 from mammamia_ref.rules.game import apply, new_game, to_move
 from mammamia_ref.rules.state import GameConfig, make_config
@@ -14,7 +15,7 @@ from mammamia_ref.sim.play import GameRecord, play_game
 from mammamia_ref.sim.policies import POLICIES
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     play = commands.add_parser("play", help="play a full seeded game and print its log")
     play.add_argument("--players", type=int, required=True, help="2 to 5")
     play.add_argument("--seed", required=True, help="the seed of every shuffle and choice")
@@ -39,6 +40,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
     final = record.final
+    if final is None:
+        raise InternalError("play_game returned a record without its final state")
     return {
         "players": record.config.players,
         "colours": list(record.config.colours),

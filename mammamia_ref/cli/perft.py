@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import game_seed, positive_number, variant_assignment
+from mammamia_ref.cli.args import Commands, game_seed, positive_number, variant_assignment
 from mammamia_ref.errors import MalformedError, UsageError
 from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.perft_table import perft_table_of
@@ -23,7 +23,7 @@ from mammamia_ref.sim.perft import perft as reference_perft
 from mammamia_ref.sim.simulate import workers
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "perft", help="count the legal action sequences from a state (as chess perft)",
         description="Count the distinct legal action sequences of a given length from a "
@@ -97,7 +97,7 @@ def run_perft(args: argparse.Namespace) -> int:
             raise UsageError("give a FILE, or --players N and --depth D",
                              options=("FILE", "--players", "--depth"))
         config = make_config(args.players, variants=dict(args.variant))
-        state, listed = setup_state(config, game_seed(args.seed)), {}
+        state, listed = setup_state(config, game_seed(args.seed)), dict[int, int]()
         name = f"{args.players}p seed {args.seed}"
     else:
         if args.players is not None or args.variant:

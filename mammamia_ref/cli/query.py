@@ -14,14 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mammamia_ref.cli.args import Commands
 from mammamia_ref.rules import specdata
 
 
-def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
     """Add ``query`` (with ``list``, ``run`` and ``docs``) to ``subparsers``, the object
     returned by ``ArgumentParser.add_subparsers``; returns the ``query`` parser."""
-    query = subparsers.add_parser("query", help="z3 questions about what the rules make "
-                                                 "possible (spec/queries.yaml)")
+    query: argparse.ArgumentParser = subparsers.add_parser(
+        "query", help="z3 questions about what the rules make possible (spec/queries.yaml)")
     actions = query.add_subparsers(dest="query_command", required=True)
     actions.add_parser("list", help="list the queries, their answers and expected verdicts")
     run = actions.add_parser("run", help="answer queries with z3 and replay the witnesses")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mammamia_ref.cli.args import Commands
 from mammamia_ref.errors import MammamiaError
 from mammamia_ref.rules import specdata
 
@@ -17,7 +18,7 @@ class UnknownEntryError(MammamiaError):
         self.what, self.key = what, key
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: Commands) -> None:
     rules = commands.add_parser("rules", help="print the rule register, or one rule")
     rules.add_argument("id", nargs="?")
     rules.set_defaults(handler=run_rules)

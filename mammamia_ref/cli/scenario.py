@@ -7,16 +7,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from mammamia_ref.cli.args import OneLineParser
+from mammamia_ref.cli.args import Commands, OneLineParser
 from mammamia_ref.errors import NoSuchPathError
 from mammamia_ref.formats.narrate import step_lines
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.scenario import RunResult, export_bundle, load_all, run_scenario
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     scenario = commands.add_parser("scenario", help="check, run or export scenarios")
     actions = scenario.add_subparsers(dest="scenario_command", required=True,
                                       parser_class=OneLineParser)

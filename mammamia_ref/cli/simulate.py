@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import positive_number, variant_assignment
+from mammamia_ref.cli.args import Commands, positive_number, variant_assignment
 from mammamia_ref.rules.state import make_variants
 from mammamia_ref.sim.compare import format_comparison, rulings_of
 from mammamia_ref.sim.impact import plot_comparison, sweep, write_json_atomically
@@ -40,7 +40,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="a progress bar on stderr (default: when stderr is a terminal)")
 
 
-def add_simulate_parsers(subparsers: Any) -> None:
+def add_simulate_parsers(subparsers: Commands) -> None:
     """Add ``simulate`` and ``compare`` to the ``mammamia`` subcommands."""
     sim = subparsers.add_parser("simulate", help="play many games and summarise them")
     _common(sim)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from mammamia_ref.cli.args import Commands
 from mammamia_ref.tools.verify import run_verify
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     verify = commands.add_parser("verify", help="check the spec, play games, run every scenario")
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--scenarios", action="append", metavar="PATH",

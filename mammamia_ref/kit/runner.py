@@ -365,6 +365,7 @@ def run_random_game(impl: Implementation, config: GameConfig, seed: int,
         lockstep.compare_state(start_game(impl, state, from_setup=True), None, (), "new_game")
         while not is_over(lockstep.state) and index < max_steps:
             before = lockstep.state
+            action: Action
             if is_chance(before):
                 action = chance.shuffle(before)
             else:

@@ -77,7 +77,7 @@ def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
         chosen *= players
     if len(chosen) != players:
         raise VariantError(f"give one policy for every seat ({players}), or one for all; "
-                           f"got {len(chosen)}")
+                           f"got {len(chosen)}", flag="--policy", value=tuple(names))
     return chosen
 
 
@@ -188,7 +188,7 @@ class Executor:
 
     def __init__(self, jobs: int = 1, *, dask: str | None = None) -> None:
         if jobs < 1:
-            raise VariantError(f"--jobs must be at least 1, not {jobs}")
+            raise VariantError(f"--jobs must be at least 1, not {jobs}", flag="--jobs", value=jobs)
         self.jobs, self.dask = jobs, dask
         self._pool: Any = None
         self._client: Any = None
@@ -224,11 +224,11 @@ class Executor:
         tell = progress or (lambda _games: None)
         results: list[list[GameStats]] = [[] for _ in jobs]
         if self.dask is not None:
-            from distributed import as_completed
+            from distributed import as_completed  # an optional extra: loaded when asked for
 
             futures = self._dask_client().map(run_job, list(jobs), pure=False)
             index = {future.key: i for i, future in enumerate(futures)}
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 results[index[future.key]] = future.result()
                 tell(jobs[index[future.key]].count)
         elif self.jobs == 1:
@@ -252,11 +252,14 @@ class Executor:
                 from distributed import Client, LocalCluster
             except ImportError as exc:
                 raise VariantError("--dask needs Dask distributed: pip install "
-                                   "'mammamia[distributed]'") from exc
+                                   "'mammamia[distributed]'", flag="--dask",
+                                   value=self.dask) from exc
             if self.dask == "local":
-                self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
-                                             processes=True, dashboard_address=None)
-            self._client = Client(self._cluster if self._cluster is not None else self.dask)
+                self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
+            self._client = Client(  # type: ignore[no-untyped-call]
+                self._cluster if self._cluster is not None else self.dask)
         return self._client
 
 
@@ -341,7 +344,8 @@ def simulate(players: int, games: int, *, seed: int = 0,
     """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
     them."""
     if type(games) is not int or games < 1:
-        raise VariantError(f"--games must be a positive number, not {games}")
+        raise VariantError(f"--games must be a positive number, not {games}", flag="--games",
+                           value=games)
     chosen = make_variants(variants).as_dict()
     seat_policies = check_policies(policies, players)
     make_config(players, variants=chosen)  # a bad player count or variant: fail here

@@ -21,7 +21,7 @@ def chess_figures(budget: float, perft_depth: int) -> dict[str, Any]:
 
     def perft(board: Any, depth: int) -> int:
         if depth == 1:
-            return board.legal_moves.count()
+            return int(board.legal_moves.count())
         nodes = 0
         for move in board.legal_moves:
             board.push(move)

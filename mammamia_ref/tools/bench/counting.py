@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +29,19 @@ def perft_rates(tables: list[PerftTable], budget: float, *, reference_max_nodes:
     from the number of legal actions, as python-chess's perft does."""
     results = {}
     for name, limit in (("reference", reference_max_nodes), ("fast", fast_max_nodes)):
-        jobs = []
+        jobs: list[tuple[str, Callable[[], int], int, int]] = []
         for table in tables:
             state = parse_state(table.state)
             depths = [d for d, n in sorted(table.counts.items()) if n <= limit]
             if depths:
-                start = state if name == "reference" else fast.from_state(state)
-                jobs.append((table.id, start, depths[-1], table.counts[depths[-1]]))
+                depth = depths[-1]
+                count = partial(perft, state, depth) if name == "reference" \
+                    else partial(fast.perft, fast.from_state(state), depth)
+                jobs.append((table.id, count, depth, table.counts[depth]))
         meter = Meter()
-        count = perft if name == "reference" else fast.perft
         for _ in until(budget / 2):
             with meter.batch():  # a batch is one pass over the tables
-                counts = [count(start, depth) for _, start, depth, _ in jobs]
+                counts = [count() for _, count, _, _ in jobs]
                 meter.units += sum(counts)
             for (table_id, _, depth, expected), nodes in zip(jobs, counts, strict=True):
                 if nodes != expected:

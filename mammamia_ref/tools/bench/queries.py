@@ -27,7 +27,7 @@ def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
 
     chosen = benchmark_queries(include_slow, methods=methods)
     every = len(benchmark_queries(True))
-    rows = []
+    rows: list[dict[str, Any]] = []
     with z3_interruptible() as stop:
         for name, run in chosen:
             if progress:
@@ -48,7 +48,7 @@ def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
             "methods": list(methods) if methods is not None else None,
             "not_run": every - len(chosen), "queries": rows,
             "total_seconds": round(sum(row["seconds"] for row in rows), 3),
-            "all_as_expected": all(row.get("matches_expected") for row in rows)}
+            "all_as_expected": all(bool(row.get("matches_expected")) for row in rows)}
 
 
 def _query_row(name: str, answer: Any, seconds: float) -> dict[str, Any]:
