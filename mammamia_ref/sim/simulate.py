@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -265,9 +268,6 @@ class Executor:
 
 @contextmanager
 def _ctrl_c_ignored() -> Iterator[None]:
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -281,8 +281,6 @@ def _ctrl_c_ignored() -> Iterator[None]:
 def worker_pool(jobs: int) -> Any:
     """A pool of ``jobs`` worker processes (forked where the system can: no re-import)
     that leave Ctrl-C to the parent."""
-    import multiprocessing
-
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     return context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
@@ -309,8 +307,6 @@ def workers(jobs: int) -> Iterator[Any]:
 def _leave_ctrl_c_to_the_parent() -> None:
     """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
     the parent, which knows what has finished, stops them."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

@@ -204,6 +204,7 @@ def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
     report.stage = "the z3 queries"
+    # the queries package loads z3: only here, not when the command line starts
     from mammamia_ref.queries.interrupt import z3_interruptible
 
     with z3_interruptible() as stop:
@@ -220,7 +221,7 @@ def query_checks(records: list[dict[str, Any]] | None = None,
     one record per answer, with whether the verdict is the expected one (appended to
     ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
     of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
-    from mammamia_ref.queries import load_catalogue
+    from mammamia_ref.queries import load_catalogue  # loads z3: only when the queries run
     from mammamia_ref.queries.interrupt import answer_interruptibly
 
     records = [] if records is None else records
