@@ -172,3 +172,25 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert breach("mammamia_ref/cli/app.py", "mammamia_ref.rules.game") is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
+
+
+def test_import_forms_resolve_to_our_modules() -> None:
+    """``from mammamia_ref import x`` names module x when there is one, else the facade;
+    relative imports count from the importing module; other packages are not ours."""
+
+    def targets(source: str, here: str, is_package: bool = False) -> list[str]:
+        (node,) = ast.parse(source).body
+        assert isinstance(node, ast.Import | ast.ImportFrom)
+        return list(_targets(node, here, is_package))
+
+    assert targets("from mammamia_ref import errors, __version__", "mammamia_ref.sim.impact") \
+        == ["mammamia_ref.errors", "mammamia_ref"]
+    assert targets("from mammamia_ref.kit import PROTOCOL", "mammamia_ref.kit.client") \
+        == ["mammamia_ref.kit"]
+    assert targets("import mammamia_ref.cli.app", "mammamia_ref.sim.fast") \
+        == ["mammamia_ref.cli.app"]
+    assert targets("from ..cli import app", "mammamia_ref.sim.counting") \
+        == ["mammamia_ref.cli.app"]
+    assert targets("from . import fast", "mammamia_ref.sim", is_package=True) \
+        == ["mammamia_ref.sim.fast"]
+    assert targets("import yaml", "mammamia_ref.kit.runner") == []
