@@ -18,7 +18,36 @@ class SpecError(MammamiaError):
 
 
 class VariantError(MammamiaError):
-    """A game was asked for with an unknown variant flag or value, or a bad setup."""
+    """A game was asked for with an unknown variant flag or value, or a bad setup.
+
+    ``flag`` names the offending option (a variant flag, or a command-line option such as
+    ``--players``) and ``value`` what was given, when the raiser knows them.
+    """
+
+    def __init__(self, message: str, *, flag: str | None = None, value: Any = None) -> None:
+        super().__init__(message)
+        self.flag = flag
+        self.value = value
+
+
+class UsageError(MammamiaError):
+    """Command-line options that do not go together, or one that is missing.
+
+    ``options`` names the options at fault, ``value`` what was given (if anything).
+    """
+
+    def __init__(self, message: str, *, options: tuple[str, ...] = (), value: Any = None) -> None:
+        super().__init__(message)
+        self.options = options
+        self.value = value
+
+
+class NoSuchPathError(MammamiaError):
+    """A file or folder named on the command line does not exist (``paths``: which)."""
+
+    def __init__(self, paths: list[str], message: str = "") -> None:
+        super().__init__(message or f"no such file or folder: {', '.join(paths)}")
+        self.paths = tuple(paths)
 
 
 class MalformedError(MammamiaError):
@@ -48,3 +77,11 @@ class IllegalActionError(MammamiaError):
         super().__init__(f"{message} [{rule}]")
         self.rule = rule
         self.action = action
+
+
+class InternalError(Exception):
+    """A bug: something that cannot happen did. Not a :class:`MammamiaError`.
+
+    Raised instead of a bare ``AssertionError``/``RuntimeError`` so that a caller that
+    reports bad user input (exit 2) never mistakes a bug for the user's fault.
+    """

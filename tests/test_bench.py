@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from mammamia_ref.cli import bench as bench_command
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.sim import fast, simulate
 from mammamia_ref.tools import bench
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -68,19 +71,23 @@ def test_the_table_names_every_measure(quick_results: dict) -> None:
 
 
 def test_seeds_split_into_contiguous_ranges() -> None:
-    for games in (0, 1, 7, 100):
-        for jobs in (1, 2, 3, 8):
-            ranges = bench.split_seeds(games, jobs, seed=5)
-            assert len(ranges) == jobs
-            seeds = [s for first, count in ranges for s in range(first, first + count)]
+    for games in (1, 7, 100):
+        for chunk in (1, 2, 3, 8, 250):
+            jobs = simulate.make_jobs(4, games, 5, {}, ("random",) * 4, chunk)
+            assert all(job.count <= chunk for job in jobs)
+            seeds = [s for job in jobs for s in range(job.first, job.first + job.count)]
             assert seeds == list(range(5, 5 + games))
 
 
 def test_several_processes_play_the_same_games() -> None:
-    one = bench.simulate(3, 9, jobs=1, seed=40)
-    two = bench.simulate(3, 9, jobs=2, seed=40)
+    """The bench's games are simulate's (``tally``): the same totals in one process or
+    two, and the same games as the fast engine's own loop plays one by one."""
+    one = simulate.tally(3, 9, jobs=1, seed=40)
+    two = simulate.tally(3, 9, jobs=2, seed=40)
     assert one["wins"] == two["wins"] and one["decisions"] == two["decisions"]
     assert sum(one["wins"]) >= 9  # every game has at least one winner
+    games = [fast.play_random_game(make_config(3), seed) for seed in range(40, 49)]
+    assert one["decisions"] == sum(game.decisions for game in games)
 
 
 def test_scaling_rows(tmp_path: Path) -> None:
@@ -98,10 +105,10 @@ def test_scaling_rows(tmp_path: Path) -> None:
 
 def test_the_command_line() -> None:
     parser = argparse.ArgumentParser()
-    bench.add_bench_parser(parser.add_subparsers(dest="command"))
+    bench_command.add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["bench", "--json", "--quick", "--jobs", "2", "--plots", "out"])
     assert (args.json, args.quick, args.jobs, args.plots) == (True, True, 2, "out")
-    assert args.handler is bench.run_bench_command
+    assert args.handler is bench_command.run_bench_command
     with pytest.raises(SystemExit):
         parser.parse_args(["bench", "--jobs", "0"])
 

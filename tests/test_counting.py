@@ -1,4 +1,5 @@
-"""``mammamia perft`` and the count split among processes (``mammamia_ref.sim.counting``):
+"""``mammamia perft`` (``mammamia_ref.cli.perft``) and the count split among processes
+(``mammamia_ref.sim.counting``):
 the pieces add up to the count whatever the cut, several processes count what one does,
 ``divide`` is the reference's, and the command checks a table's listed counts."""
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from mammamia_ref.formats.jsonform import format_state, parse_state
-from mammamia_ref.kit.runner import load_perft_tables
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.sim import counting, fast
 from mammamia_ref.sim.perft import divide as reference_divide

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from mammamia_ref.cli import app as cli
-from mammamia_ref.cli.scenario import write_atomically
+from mammamia_ref.cli import register
+from mammamia_ref.formats.output import write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,7 +113,7 @@ def test_main_turns_keyboard_interrupt_into_one_line_and_130(monkeypatch, capsys
     def interrupted(args) -> int:
         raise KeyboardInterrupt("after 3 of 9 things; 3 passed")
 
-    monkeypatch.setitem(cli._COMMANDS, "variants", interrupted)
+    monkeypatch.setattr(register, "run_variants", interrupted)
     assert cli.main(["variants"]) == 130
     out, err = capsys.readouterr()
     assert err == "mammamia: interrupted after 3 of 9 things; 3 passed\n" and out == ""

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
+from typing import Any
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.cli.args import Commands
+from mammamia_ref.errors import UsageError
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.formats.scenario import Run, load_all, needs_observation
 from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.kit.protocol import serve
@@ -20,7 +24,6 @@ from mammamia_ref.kit.report import (
 )
 from mammamia_ref.kit.runner import (
     ConformRun,
-    load_perft_tables,
     run_perft_case,
     run_random_game,
     run_scenario_case,
@@ -28,7 +31,7 @@ from mammamia_ref.kit.runner import (
 from mammamia_ref.rules.state import make_config
 
 
-def add_parsers(commands: argparse._SubParsersAction) -> None:
+def add_parsers(commands: Commands) -> None:
     serve_parser = commands.add_parser("serve", help="serve the reference over the porter "
                                        "protocol on stdin/stdout")
     serve_parser.set_defaults(handler=lambda args: serve())
@@ -67,7 +70,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     conform.set_defaults(handler=run_conform)
 
 
-def _features(scenario_given: dict, variants: dict[str, str], run: Run | None = None) -> set[str]:
+def _features(scenario_given: dict[str, Any], variants: dict[str, str],
+              run: Run | None = None) -> set[str]:
     needed = {"setup"} if "setup" in scenario_given else {"load_state"}
     if variants:
         needed.add("variants")
@@ -79,8 +83,8 @@ def _features(scenario_given: dict, variants: dict[str, str], run: Run | None = 
 def run_conform(args: argparse.Namespace) -> int:
     command = [part for part in args.command if part != "--"] if args.command else []
     if not command:
-        raise MammamiaError("name the implementation after --, e.g. "
-                            "mammamia conform -- ./my-impl --serve")
+        raise UsageError("name the implementation after --, e.g. "
+                         "mammamia conform -- ./my-impl --serve", options=("COMMAND",))
     scenario_paths = args.scenarios or (["scenarios"] if Path("scenarios").exists() else [])
     scenarios, errors = load_all(scenario_paths)
     for error in errors:
@@ -113,14 +117,14 @@ def run_conform(args: argparse.Namespace) -> int:
                 case_name = scenario.id if scenario_run.name == "default" else \
                     f"{scenario.id}[{scenario_run.name}]"
                 run.case(case_name, "scenario",
-                         lambda s=scenario, r=scenario_run: run_scenario_case(impl, s, r),
+                         partial(run_scenario_case, impl, scenario, scenario_run),
                          scenario.rules, scenario.file)
         if not (args.ids or args.rule or args.feature):
             perft_dir = Path(args.perft) if args.perft else Path("scenarios/perft")
             if perft_dir.exists():
                 for table in load_perft_tables(perft_dir):
                     run.case(table.id, "perft",
-                             lambda t=table: run_perft_case(impl, t, args.max_nodes),
+                             partial(run_perft_case, impl, table, args.max_nodes),
                              file=table.file)
             divergences = Path(args.write_divergences) if args.write_divergences else None
             for players in args.players or range(2, 6):
@@ -128,7 +132,7 @@ def run_conform(args: argparse.Namespace) -> int:
                     config = make_config(players)
                     seed = args.seed + game
                     run.case(f"random-{players}p-seed{seed}", "random",
-                             lambda c=config, s=seed: run_random_game(impl, c, s, divergences))
+                             partial(run_random_game, impl, config, seed, divergences))
     except KeyboardInterrupt:
         run.interrupted = True
     finally:

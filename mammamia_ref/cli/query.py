@@ -11,16 +11,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from mammamia_ref.cli.args import Commands
 from mammamia_ref.rules import specdata
 
 
-def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
     """Add ``query`` (with ``list``, ``run`` and ``docs``) to ``subparsers``, the object
     returned by ``ArgumentParser.add_subparsers``; returns the ``query`` parser."""
-    query = subparsers.add_parser("query", help="z3 questions about what the rules make "
-                                                 "possible (spec/queries.yaml)")
+    query: argparse.ArgumentParser = subparsers.add_parser(
+        "query", help="z3 questions about what the rules make possible (spec/queries.yaml)")
     actions = query.add_subparsers(dest="query_command", required=True)
     actions.add_parser("list", help="list the queries, their answers and expected verdicts")
     run = actions.add_parser("run", help="answer queries with z3 and replay the witnesses")
@@ -32,6 +34,7 @@ def add_query_parser(subparsers: Any) -> argparse.ArgumentParser:
                      help="leave out the answers the catalogue marks slow")
     docs = actions.add_parser("docs", help="the queries page (Markdown) from the catalogue")
     docs.add_argument("-o", "--output", help="file to write (default: standard output)")
+    query.set_defaults(handler=run_query_command)
     return query
 
 
@@ -48,15 +51,13 @@ def run_query_command(args: argparse.Namespace) -> int:
                 verdict = exp["verdict"] + (f" {exp['value']}" if "value" in exp else "")
                 print(f"  {answer['name']:<22} {variants or 'defaults':<44} expected {verdict}")
         return 0
-    try:
+    try:  # z3 is loaded here, not at start-up: only the commands that need it pay for it
         from mammamia_ref.queries import write_docs
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: the queries need z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
         return 2
     if args.query_command == "docs":
-        from pathlib import Path
-
         text = write_docs(Path(args.output) if args.output else None)
         print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
         return 0
@@ -66,7 +67,10 @@ def run_query_command(args: argparse.Namespace) -> int:
         print(f"mammamia: error: no query {', '.join(unknown)}; `mammamia query list` "
               "lists them", file=sys.stderr)
         return 2
-    from mammamia_ref.queries.interrupt import answer_interruptibly, z3_interruptible
+    from mammamia_ref.queries.interrupt import (  # with z3, as above
+        answer_interruptibly,
+        z3_interruptible,
+    )
 
     results = []
     with z3_interruptible() as stop:

@@ -5,20 +5,36 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.cli.args import Commands, OneLineParser
+from mammamia_ref.errors import NoSuchPathError
 from mammamia_ref.formats.narrate import step_lines
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.scenario import RunResult, export_bundle, load_all, run_scenario
+
+
+def add_parser(commands: Commands) -> None:
+    scenario = commands.add_parser("scenario", help="check, run or export scenarios")
+    actions = scenario.add_subparsers(dest="scenario_command", required=True,
+                                      parser_class=OneLineParser)
+    run = actions.add_parser("run", help="run scenarios against the reference")
+    run.add_argument("paths", nargs="+", metavar="PATH")
+    run.add_argument("--trace", action="store_true", help="print every step, event and rule")
+    run.add_argument("--json", action="store_true", help="one JSON record per run")
+    check = actions.add_parser("check", help="validate scenario files without running them")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    export = actions.add_parser("export", help="write every scenario as one JSON bundle")
+    export.add_argument("paths", nargs="*", metavar="PATH", default=["scenarios"])
+    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    scenario.set_defaults(handler=run_scenario_command)
 
 
 def run_scenario_command(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
-        raise MammamiaError(f"no such file or folder: {', '.join(missing)}")
+        raise NoSuchPathError(missing)
     scenarios, errors = load_all(args.paths)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
@@ -68,16 +84,3 @@ def print_result(result: RunResult, *, trace: bool) -> None:
         print(f"  diverged at step {result.step} ({result.file}:{result.line}):")
         for line in (result.failure or "").splitlines():
             print(f"    {line}")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename: never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

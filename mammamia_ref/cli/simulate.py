@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.app import positive_number, variant_assignment
-from mammamia_ref.sim.compare import format_comparison
+from mammamia_ref.cli.args import Commands, positive_number, variant_assignment
+from mammamia_ref.rules.state import make_variants
+from mammamia_ref.sim.compare import format_comparison, rulings_of
 from mammamia_ref.sim.impact import plot_comparison, sweep, write_json_atomically
 from mammamia_ref.sim.simulate import Executor, format_summary, simulate
 
@@ -39,7 +40,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="a progress bar on stderr (default: when stderr is a terminal)")
 
 
-def add_simulate_parsers(subparsers: Any) -> None:
+def add_simulate_parsers(subparsers: Commands) -> None:
     """Add ``simulate`` and ``compare`` to the ``mammamia`` subcommands."""
     sim = subparsers.add_parser("simulate", help="play many games and summarise them")
     _common(sim)
@@ -78,15 +79,12 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from mammamia_ref.rules.state import make_variants
-    from mammamia_ref.sim.compare import rulings_of
-
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
     make_variants(dict(args.variant))
     if args.plots:
         try:
-            import matplotlib  # noqa: F401
+            import matplotlib  # noqa: F401  (only when plotting: not loaded at start-up)
         except ImportError:
             print("mammamia: error: --plots needs matplotlib (pip install 'mammamia[bench]')",
                   file=sys.stderr)

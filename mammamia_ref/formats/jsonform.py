@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 import jsonschema
+from referencing import Registry, Resource
 
 from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
 from mammamia_ref.rules import specdata
@@ -82,8 +83,6 @@ SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scen
 @cache
 def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
     """A validator for one of our schemas; the others resolve by file name or ``$id``."""
-    from referencing import Registry, Resource
-
     registry = Registry()
     for name in SCHEMAS:
         resource = Resource.from_contents(specdata.load_schema(name))

@@ -3,6 +3,7 @@ line ending with the rule ID that decided it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mammamia_ref.rules.actions import Action, Shuffle, describe
@@ -21,7 +22,7 @@ def event_text(item: Event, config: GameConfig) -> str:
     def who(key: str = "seat") -> str:
         return config.colours[d[key]] if d.get(key) is not None else "nobody"
 
-    texts = {
+    texts: dict[str, Callable[[], str]] = {
         "dealt": lambda: f"{d['cards']} ingredient cards dealt to each of {d['players']} players",
         "mamma_mia_dealt": lambda: f"{who()} is dealt the Mamma Mia! card and is dealt another",
         "mamma_mia_joined_supply": lambda: "the Mamma Mia! card is shuffled into the supply",

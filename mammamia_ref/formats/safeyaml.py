@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from mammamia_ref.errors import MalformedError
+from mammamia_ref.errors import InternalError, MalformedError
 
 # libyaml's scanner and composer when PyYAML has them (several times faster), else Python's.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -137,7 +137,9 @@ def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, de
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, f"{pointer}/{i}", lines, file, depth + 1)
                 for i, item in enumerate(node.value)]
-    return _scalar(node, file)
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node, file)
+    raise InternalError(f"a YAML node of no known kind: {type(node).__name__}")
 
 
 _TAG = "tag:yaml.org,2002:"

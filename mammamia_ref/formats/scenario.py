@@ -195,7 +195,7 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
     orders a seat does not place lie at the bottom of its waiter (in manifest order);
     ingredient cards not placed lie in the used pile; the box holds the trimmed cards."""
     check_partial_state(partial)
-    doc = json.loads(json.dumps(partial))  # a private copy
+    doc: dict[str, Any] = json.loads(json.dumps(partial))  # a private copy
     values = {**variant_defaults(), **doc.get("variants", {}), **variants}
     doc["variants"] = values
     players = doc.get("players", [])
@@ -245,7 +245,7 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
         if any(v < 0 for v in doc["used"].values()):
             too_many = [k for k, v in doc["used"].items() if v < 0]
             raise MalformedError(f"more {', '.join(too_many)} cards are placed than exist",
-                                 where="/given/state")
+                                 where="/given/state", value=partial)
     doc["format"] = STATE_FORMAT
     return doc
 
@@ -304,7 +304,7 @@ def check_partial_state(partial: Any) -> None:
 @dataclass
 class StepTrace:
     index: int
-    action: Action | None
+    action: Action
     actor: int | None
     events: tuple[Event, ...]
 
@@ -388,11 +388,11 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
             got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
             problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
     if "legal" in expect:
-        actual = {_key(format_action(a)) for a in legal_actions(state)}
-        wanted = {_key(format_action(parse_action(a))) for a in expect["legal"]}
-        for extra in sorted(actual - wanted):
+        legal = {_key(format_action(a)) for a in legal_actions(state)}
+        listed = {_key(format_action(parse_action(a))) for a in expect["legal"]}
+        for extra in sorted(legal - listed):
             problems.append(f"legal: {extra} is legal but not expected")
-        for missing in sorted(wanted - actual):
+        for missing in sorted(listed - legal):
             problems.append(f"legal: {missing} is expected but not legal")
     for item in expect.get("observation", []):
         problems += observation_diff(state, item)
@@ -406,9 +406,9 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
             problems.append("winners: the game has not ended")
         else:
             seats, rule = winners(state)
-            got = [state.colour(s) for s in seats]
-            if "winners" in expect and sorted(got) != sorted(expect["winners"]):
-                problems.append(f"winners: expected {expect['winners']}, got {got}")
+            won = [state.colour(s) for s in seats]
+            if "winners" in expect and sorted(won) != sorted(expect["winners"]):
+                problems.append(f"winners: expected {expect['winners']}, got {won}")
             if "winner_rule" in expect and rule != expect["winner_rule"]:
                 problems.append(f"winner_rule: expected {expect['winner_rule']}, got {rule}")
     return problems

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.kit import PROTOCOL
 
 MAX_LINE = 16 * 1024 * 1024
@@ -127,7 +127,8 @@ class Implementation:
         request_id = self._next_id
         line = json.dumps({"id": request_id, "op": op, **fields}, separators=(",", ":"))
         try:
-            assert self._process is not None and self._process.stdin is not None
+            if self._process is None or self._process.stdin is None:
+                raise InternalError("a request to an implementation that was not started")
             self._process.stdin.write(line.encode("utf-8") + b"\n")
             self._process.stdin.flush()
         except OSError as exc:
@@ -190,7 +191,8 @@ class Implementation:
 
     def _read_stdout(self, process: subprocess.Popen[bytes], lines: queue.Queue[Any]) -> None:
         stream = process.stdout
-        assert stream is not None
+        if stream is None:
+            raise InternalError("the implementation was started without a stdout pipe")
         try:
             while True:
                 line = stream.readline(self.max_line + 1)
@@ -207,7 +209,8 @@ class Implementation:
 
     def _read_stderr(self, process: subprocess.Popen[bytes]) -> None:
         stream = process.stderr
-        assert stream is not None
+        if stream is None:
+            raise InternalError("the implementation was started without a stderr pipe")
         try:
             while chunk := stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096):
                 self._stderr.append(chunk[-1024:])

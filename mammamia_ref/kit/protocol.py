@@ -28,7 +28,7 @@ import sys
 from typing import IO, Any
 
 from mammamia_ref import __version__
-from mammamia_ref.errors import IllegalActionError, MammamiaError
+from mammamia_ref.errors import IllegalActionError, MalformedError
 from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.rules.actions import format_action, parse_action
@@ -50,13 +50,15 @@ class ReferenceSession:
         op = request.get("op")
         handler = getattr(self, f"op_{op}", None) if isinstance(op, str) else None
         if handler is None:
-            raise MammamiaError(f"unknown op {op!r}")
-        return handler(request)
+            raise MalformedError(f"unknown op {op!r}", value=op)
+        answer: dict[str, Any] = handler(request)
+        return answer
 
     def op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
         if request.get("protocol") != PROTOCOL:
-            raise MammamiaError(f"unsupported protocol {request.get('protocol')!r}; "
-                                f"this implementation speaks {PROTOCOL}")
+            raise MalformedError(f"unsupported protocol {request.get('protocol')!r}; "
+                                 f"this implementation speaks {PROTOCOL}",
+                                 value=request.get("protocol"))
         return {"name": "mammamia_ref", "language": "Python", "version": __version__,
                 "protocol": PROTOCOL,
                 "variants": {flag: list(values) for flag, values in variant_values().items()},
@@ -66,10 +68,11 @@ class ReferenceSession:
         colours, variants = request.get("colours"), request.get("variants") or {}
         if colours is not None and not (isinstance(colours, list)
                                         and all(isinstance(c, str) for c in colours)):
-            raise MammamiaError("colours is a list of colours")
+            raise MalformedError("colours is a list of colours", value=colours)
         if not isinstance(variants, dict):
-            raise MammamiaError("variants is a map of variant flags to values")
-        config = make_config(request.get("players"),
+            raise MalformedError("variants is a map of variant flags to values", value=variants)
+        players: Any = request.get("players")  # make_config checks it
+        config = make_config(players,
                              colours=tuple(colours) if colours is not None else None,
                              first_player=request.get("first_player", 0), variants=variants)
         self.state = new_game(config)
@@ -81,7 +84,7 @@ class ReferenceSession:
 
     def _current(self) -> GameState:
         if self.state is None:
-            raise MammamiaError("no game: send new_game or load_state first")
+            raise MalformedError("no game: send new_game or load_state first", value="state")
         return self.state
 
     def op_legal_actions(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +106,7 @@ class ReferenceSession:
         """Feature ``observation``: what one seat (or, for null, a spectator) may know."""
         player = request.get("player")
         if player is not None and type(player) is not int:
-            raise MammamiaError("player is a seat number or null")
+            raise MalformedError("player is a seat number or null", value=player)
         return {"observation": observation(self._current(), player).to_json()}
 
     def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +124,7 @@ def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
         try:
             request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
             if not isinstance(request, dict):
-                raise MammamiaError("a request is a JSON object")
+                raise MalformedError("a request is a JSON object", value=request)
             request_id = request.get("id")
             answer = {"id": request_id, "ok": True, **session.handle(request)}
         except ValueError as exc:  # not UTF-8, not JSON, or refused (every MammamiaError)

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from mammamia_ref.cli.scenario import write_atomically
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.kit.runner import CaseResult
 
 STATUSES = ("pass", "fail", "skip", "error", "xfail", "xpass")

@@ -15,6 +15,12 @@ import yaml
 
 from mammamia_ref.errors import IllegalActionError, MalformedError
 from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.formats.output import write_atomically
+
+# The counting tables are read in formats; named here too for the kit's callers.
+from mammamia_ref.formats.perft_table import PerftTable as PerftTable
+from mammamia_ref.formats.perft_table import load_perft_table as load_perft_table
+from mammamia_ref.formats.perft_table import load_perft_tables as load_perft_tables
 from mammamia_ref.formats.scenario import (
     Run,
     Scenario,
@@ -26,11 +32,18 @@ from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.rules.actions import Action, format_action
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import format_event
-from mammamia_ref.rules.game import apply, decision_rule, is_chance, is_over, legal_actions
+from mammamia_ref.rules.game import (
+    apply,
+    decision_rule,
+    is_chance,
+    is_over,
+    legal_actions,
+    new_game,
+)
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
-from mammamia_ref.sim.perft import action_key
+from mammamia_ref.sim.perft import action_key, divide
 
 
 @dataclass
@@ -265,42 +278,6 @@ def _skip(result: CaseResult, why: str) -> CaseResult:
 # --- counting tables ----------------------------------------------------------------
 
 
-@dataclass
-class PerftTable:
-    id: str
-    state: dict[str, Any]
-    counts: dict[int, int]
-    file: str
-    description: str = ""
-
-
-def load_perft_tables(folder: Path) -> list[PerftTable]:
-    return [load_perft_table(path) for path in sorted(folder.glob("*.yaml"))]
-
-
-def load_perft_table(path: Path) -> PerftTable:
-    from mammamia_ref.formats.safeyaml import load_file
-
-    return perft_table_of(load_file(path).data, path)
-
-
-def perft_table_of(doc: Any, path: Path) -> PerftTable:
-    """The counting table a loaded document holds (``path`` names it in errors)."""
-    try:
-        counts = {row["depth"]: row["nodes"] for row in doc["counts"]}
-        table = PerftTable(doc["id"], doc["state"], counts, str(path),
-                           doc.get("description", ""))
-    except (KeyError, TypeError) as exc:
-        raise MalformedError(f"{path}: not a counting table: needs id, state and counts "
-                             f"(a list of depth and nodes): {exc!r}") from None
-    if not (isinstance(table.id, str) and isinstance(table.state, dict)
-            and counts and all(type(k) is int and type(v) is int and k >= 0 and v >= 0
-                               for k, v in counts.items())):
-        raise MalformedError(f"{path}: not a counting table: id must be text, state a "
-                             "mapping, counts whole numbers of depth and nodes")
-    return table
-
-
 def impl_perft(impl: Implementation, state: dict[str, Any], depth: int) -> int:
     """Count with the implementation, which must stand at ``state`` when called."""
     if depth == 0 or state.get("phase") in ("shuffle", "over"):
@@ -337,8 +314,6 @@ def impl_divide(impl: Implementation, state: dict[str, Any], depth: int) -> dict
 
 
 def run_perft_case(impl: Implementation, table: PerftTable, max_nodes: int) -> CaseResult:
-    from mammamia_ref.sim.perft import divide
-
     result = CaseResult("perft", table.id, "pass", file=table.file)
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
@@ -390,6 +365,7 @@ def run_random_game(impl: Implementation, config: GameConfig, seed: int,
         lockstep.compare_state(start_game(impl, state, from_setup=True), None, (), "new_game")
         while not is_over(lockstep.state) and index < max_steps:
             before = lockstep.state
+            action: Action
             if is_chance(before):
                 action = chance.shuffle(before)
             else:
@@ -410,8 +386,6 @@ def run_random_game(impl: Implementation, config: GameConfig, seed: int,
 
 
 def _new(config: GameConfig) -> GameState:
-    from mammamia_ref.rules.game import new_game
-
     return new_game(config)
 
 
@@ -419,8 +393,6 @@ def write_divergence(folder: Path, name: str, index: int, before: GameState, act
                      rules: tuple[str, ...]) -> Path:
     """The smallest scenario that reproduces a divergence: the full state before the
     step, the one action, and what the reference makes of it."""
-    from mammamia_ref.cli.scenario import write_atomically
-
     scenario_id = f"divergence-{name}-step{index}".lower().replace("=", "-").replace("_", "-")
     step: dict[str, Any] = {"do": format_action(action)}
     try:

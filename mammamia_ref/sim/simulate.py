@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -24,7 +27,7 @@ from dataclasses import astuple, dataclass
 from typing import Any
 
 from mammamia_ref.errors import VariantError
-from mammamia_ref.rules.state import make_config, variant_defaults
+from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
 from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 from mammamia_ref.sim import fast
 from mammamia_ref.sim.policies import get_policy
@@ -77,7 +80,7 @@ def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
         chosen *= players
     if len(chosen) != players:
         raise VariantError(f"give one policy for every seat ({players}), or one for all; "
-                           f"got {len(chosen)}")
+                           f"got {len(chosen)}", flag="--policy", value=tuple(names))
     return chosen
 
 
@@ -188,7 +191,7 @@ class Executor:
 
     def __init__(self, jobs: int = 1, *, dask: str | None = None) -> None:
         if jobs < 1:
-            raise VariantError(f"--jobs must be at least 1, not {jobs}")
+            raise VariantError(f"--jobs must be at least 1, not {jobs}", flag="--jobs", value=jobs)
         self.jobs, self.dask = jobs, dask
         self._pool: Any = None
         self._client: Any = None
@@ -224,11 +227,11 @@ class Executor:
         tell = progress or (lambda _games: None)
         results: list[list[GameStats]] = [[] for _ in jobs]
         if self.dask is not None:
-            from distributed import as_completed
+            from distributed import as_completed  # an optional extra: loaded when asked for
 
             futures = self._dask_client().map(run_job, list(jobs), pure=False)
             index = {future.key: i for i, future in enumerate(futures)}
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 results[index[future.key]] = future.result()
                 tell(jobs[index[future.key]].count)
         elif self.jobs == 1:
@@ -252,19 +255,19 @@ class Executor:
                 from distributed import Client, LocalCluster
             except ImportError as exc:
                 raise VariantError("--dask needs Dask distributed: pip install "
-                                   "'mammamia[distributed]'") from exc
+                                   "'mammamia[distributed]'", flag="--dask",
+                                   value=self.dask) from exc
             if self.dask == "local":
-                self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
-                                             processes=True, dashboard_address=None)
-            self._client = Client(self._cluster if self._cluster is not None else self.dask)
+                self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
+            self._client = Client(  # type: ignore[no-untyped-call]
+                self._cluster if self._cluster is not None else self.dask)
         return self._client
 
 
 @contextmanager
 def _ctrl_c_ignored() -> Iterator[None]:
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -278,8 +281,6 @@ def _ctrl_c_ignored() -> Iterator[None]:
 def worker_pool(jobs: int) -> Any:
     """A pool of ``jobs`` worker processes (forked where the system can: no re-import)
     that leave Ctrl-C to the parent."""
-    import multiprocessing
-
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     return context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
@@ -306,8 +307,6 @@ def workers(jobs: int) -> Iterator[Any]:
 def _leave_ctrl_c_to_the_parent() -> None:
     """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
     the parent, which knows what has finished, stops them."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -340,10 +339,9 @@ def simulate(players: int, games: int, *, seed: int = 0,
              label: str = "", chunk: int = 250) -> Summary:
     """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
     them."""
-    from mammamia_ref.rules.state import make_variants
-
     if type(games) is not int or games < 1:
-        raise VariantError(f"--games must be a positive number, not {games}")
+        raise VariantError(f"--games must be a positive number, not {games}", flag="--games",
+                           value=games)
     chosen = make_variants(variants).as_dict()
     seat_policies = check_policies(policies, players)
     make_config(players, variants=chosen)  # a bad player count or variant: fail here
@@ -493,3 +491,57 @@ def format_summary(summary: Summary) -> str:
     return "\n".join(lines)
 
 
+
+
+# -- the benchmark's games ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What the benchmark keeps of a share of games: totals only."""
+
+    games: int
+    decisions: int
+    wins: tuple[int, ...]
+    cpu_seconds: float
+
+
+def run_tally(job: Job) -> Tally:
+    """A share of games counted in totals only, on the fast engine's own game loop
+    (:func:`mammamia_ref.sim.fast.play_random_game`: the benchmark policy at every seat,
+    the seats' colours fixed), the quickest way to play a game: what ``mammamia bench``
+    times. A plain function of plain data, for a process pool."""
+    config = make_config(job.players, variants=dict(job.variants))
+    wins, decisions, cpu = [0] * job.players, 0, time.process_time()
+    for seed in range(job.first, job.first + job.count):
+        result = fast.play_random_game(config, seed)
+        decisions += result.decisions
+        for seat in result.winners:
+            wins[seat] += 1
+    return Tally(job.count, decisions, tuple(wins), time.process_time() - cpu)
+
+
+def tally(players: int, games: int, *, jobs: int = 1, seed: int = 0,
+          variants: Mapping[str, str] | None = None, pool: Any = None) -> dict[str, Any]:
+    """Play ``games`` benchmark games (seeds ``seed`` on) in ``jobs`` processes, or on
+    ``pool``: wins per seat, decisions, and the wall time taken. In several processes the
+    seeds go out in eight jobs per process, handed to whichever is free: a process slowed
+    by other programs then does less of the work instead of holding up the rest. The
+    totals do not depend on the number of processes."""
+    parallel = jobs > 1 or pool is not None
+    chunk = max(1, -(-games // (8 * jobs))) if parallel else max(games, 1)
+    shares = make_jobs(players, games, seed, variants or {}, ("random",) * players, chunk)
+    start = time.perf_counter()
+    if not parallel:
+        parts = [run_tally(share) for share in shares]
+    elif pool is not None:
+        parts = pool.map(run_tally, shares, chunksize=1)
+    else:
+        with workers(jobs) as own:
+            parts = own.map(run_tally, shares, chunksize=1)
+    wall = time.perf_counter() - start
+    return {"players": players, "games": games, "jobs": jobs,
+            "decisions": sum(p.decisions for p in parts),
+            "wins": [sum(p.wins[seat] for p in parts) for seat in range(players)],
+            "wall_seconds": round(wall, 4), "games_per_s": round(games / wall, 1),
+            "cpu_seconds": round(sum(p.cpu_seconds for p in parts), 4)}

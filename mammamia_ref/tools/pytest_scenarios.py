@@ -42,7 +42,7 @@ class ScenarioItem(pytest.Item):
             step, line, text = excinfo.value.args
             return f"{self.path}:{line}: diverged at step {step}\n" + \
                 "\n".join(f"  {row}" for row in text.splitlines())
-        return super().repr_failure(excinfo, style)
+        return str(super().repr_failure(excinfo, style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"scenario {self.name}"

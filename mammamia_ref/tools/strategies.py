@@ -27,6 +27,7 @@ from typing import Literal
 
 from hypothesis import strategies as st
 
+from mammamia_ref.errors import UsageError, VariantError
 from mammamia_ref.rules.actions import (
     DRAW_SOURCES,
     Action,
@@ -75,7 +76,8 @@ def configs(*, players: int | st.SearchStrategy[int] | None = None,
     pinned = dict(variants or {})
     unknown = set(pinned) - set(variant_values())
     if unknown:
-        raise ValueError(f"unknown variant flags: {', '.join(sorted(unknown))}")
+        raise VariantError(f"unknown variant flags: {', '.join(sorted(unknown))}",
+                           flag=min(unknown), value=pinned[min(unknown)])
     flag_strategies = {
         flag: _as_strategy(pinned[flag]) if flag in pinned else st.sampled_from(values)
         for flag, values in variant_values().items()
@@ -107,7 +109,8 @@ def legal_games(config: GameConfig | st.SearchStrategy[GameConfig] | None = None
     for ever, so we stop as :func:`mammamia_ref.sim.play.play_game` does).
     """
     if max_steps < 1:
-        raise ValueError("a played game has at least one action: max_steps >= 1")
+        raise UsageError("a played game has at least one action: max_steps >= 1",
+                         options=("max_steps",), value=max_steps)
     return _played(config, max_steps=max_steps, shuffles=shuffles)
 
 
@@ -259,7 +262,8 @@ def _stopped(state: GameState) -> bool:
 def _played(config: GameConfig | st.SearchStrategy[GameConfig] | None, *, max_steps: int,
             shuffles: ShuffleMode) -> st.SearchStrategy[PlayedGame]:
     if shuffles not in ("drawn", "seeded"):
-        raise ValueError(f"shuffles is 'drawn' or 'seeded', not {shuffles!r}")
+        raise UsageError(f"shuffles is 'drawn' or 'seeded', not {shuffles!r}",
+                         options=("shuffles",), value=shuffles)
     strategy = _config_strategy(config)
 
     @st.composite

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import MammamiaError, NoSuchPathError
 from mammamia_ref.formats.scenario import RunResult, Scenario, load_all, run_scenario
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
@@ -204,6 +204,7 @@ def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
     report.stage = "the z3 queries"
+    # the queries package loads z3: only here, not when the command line starts
     from mammamia_ref.queries.interrupt import z3_interruptible
 
     with z3_interruptible() as stop:
@@ -220,7 +221,7 @@ def query_checks(records: list[dict[str, Any]] | None = None,
     one record per answer, with whether the verdict is the expected one (appended to
     ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
     of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
-    from mammamia_ref.queries import load_catalogue
+    from mammamia_ref.queries import load_catalogue  # loads z3: only when the queries run
     from mammamia_ref.queries.interrupt import answer_interruptibly
 
     records = [] if records is None else records
@@ -274,8 +275,8 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int
     paths = scenario_paths or ["scenarios"]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
-        raise MammamiaError(f"no scenarios at {', '.join(missing)}; run from the project root "
-                            "or pass --scenarios PATH")
+        raise NoSuchPathError(missing, f"no scenarios at {', '.join(missing)}; run from the "
+                              "project root or pass --scenarios PATH")
     report = Report()
     try:
         verify(paths, report)

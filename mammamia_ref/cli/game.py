@@ -1,0 +1,72 @@
+"""``mammamia play``: one full seeded game, as a log or one JSON document."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from mammamia_ref.cli.args import Commands, game_seed, variant_assignment
+from mammamia_ref.errors import InternalError
+from mammamia_ref.formats.narrate import step_lines
+from mammamia_ref.rules.game import apply, new_game, to_move
+from mammamia_ref.rules.state import GameConfig, make_config
+from mammamia_ref.sim.play import GameRecord, play_game
+from mammamia_ref.sim.policies import POLICIES
+
+
+def add_parser(commands: Commands) -> None:
+    play = commands.add_parser("play", help="play a full seeded game and print its log")
+    play.add_argument("--players", type=int, required=True, help="2 to 5")
+    play.add_argument("--seed", required=True, help="the seed of every shuffle and choice")
+    play.add_argument("--variant", type=variant_assignment, action="append", default=[],
+                      metavar="NAME=VALUE", help="select a ruling (see `mammamia disputes`)")
+    play.add_argument("--policy", choices=sorted(POLICIES), default="simple")
+    play.add_argument("--first-player", type=int, default=0, help="the starting seat")
+    play.add_argument("--json", action="store_true", help="print one JSON document")
+    play.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    config = make_config(args.players, first_player=args.first_player,
+                         variants=dict(args.variant))
+    record = play_game(config, game_seed(args.seed), [POLICIES[args.policy]] * args.players)
+    if args.json:
+        print(json.dumps(game_summary(record), indent=2))
+    else:
+        print("\n".join(game_log(record)))
+    return 0
+
+
+def game_summary(record: GameRecord) -> dict[str, Any]:
+    final = record.final
+    if final is None:
+        raise InternalError("play_game returned a record without its final state")
+    return {
+        "players": record.config.players,
+        "colours": list(record.config.colours),
+        "seed": record.seed,
+        "variants": record.config.variants.as_dict(),
+        "turns": record.turns,
+        "rounds": final.resolutions,
+        "delivered": {colour: list(final.delivered[seat])
+                      for seat, colour in enumerate(record.config.colours)},
+        "winners": [record.config.colours[seat] for seat in record.winners],
+        "stalled": record.stalled,
+    }
+
+
+def game_log(record: GameRecord) -> list[str]:
+    config: GameConfig = record.config
+    changed = config.variants.non_default()
+    lines = [f"Mamma Mia! {config.players} players ({', '.join(config.colours)}), seed "
+             f"{record.seed}, variants: "
+             f"{', '.join(f'{k}={v}' for k, v in changed.items()) or 'the defaults'}"]
+    state = new_game(config)
+    for action, events in record.steps:
+        lines.extend(step_lines(action, events, to_move(state), config))
+        state, _ = apply(state, action)
+    if record.stalled:
+        lines.append("the round has stalled: every player in turn moved no card, and under "
+                     "stall=letter nothing ends it (see dispute D7)")
+    return lines

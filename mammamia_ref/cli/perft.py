@@ -1,0 +1,133 @@
+"""``mammamia perft``: count the legal action sequences from a state, and check a
+counting table's listed counts (the counting itself is :mod:`mammamia_ref.sim.counting`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.cli.args import Commands, game_seed, positive_number, variant_assignment
+from mammamia_ref.errors import MalformedError, UsageError
+from mammamia_ref.formats.jsonform import parse_state
+from mammamia_ref.formats.perft_table import perft_table_of
+from mammamia_ref.formats.safeyaml import load_file
+from mammamia_ref.rules.state import GameState, make_config
+from mammamia_ref.sim import fast
+from mammamia_ref.sim.counting import count, divide, setup_state
+from mammamia_ref.sim.perft import divide as reference_divide
+from mammamia_ref.sim.perft import perft as reference_perft
+from mammamia_ref.sim.simulate import workers
+
+
+def add_parser(subparsers: Commands) -> None:
+    parser = subparsers.add_parser(
+        "perft", help="count the legal action sequences from a state (as chess perft)",
+        description="Count the distinct legal action sequences of a given length from a "
+        "state, as defined in mammamia_ref/perft.py. FILE is a counting table "
+        "(scenarios/perft/*.yaml: its listed counts are checked) or a canonical state "
+        "(mammamia-state/1, JSON or YAML); without FILE, the first decision of a game "
+        "of --players (shuffled from --seed).")
+    parser.add_argument("file", metavar="FILE", nargs="?", help="a counting table or a state")
+    parser.add_argument("--players", type=int, metavar="N", help="without FILE: 2 to 5")
+    parser.add_argument("--seed", default="0", help="without FILE: the setup's shuffles")
+    parser.add_argument("--variant", type=variant_assignment, action="append", default=[],
+                        metavar="NAME=VALUE", help="without FILE: a ruling")
+    parser.add_argument("--depth", type=positive_number, action="append", metavar="D",
+                        help="the depth to count (repeat for several; default: every depth "
+                             "the table lists)")
+    parser.add_argument("--divide", action="store_true",
+                        help="also the count below each first action")
+    parser.add_argument("--jobs", type=positive_number, default=1, metavar="N",
+                        help="worker processes (the counts do not depend on it)")
+    parser.add_argument("--reference", action="store_true",
+                        help="count with the reference engine (slow) instead of the fast one")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.set_defaults(handler=run_perft)
+
+
+def load_counting_input(path: Path) -> tuple[GameState, dict[int, int], str]:
+    """A counting table's state and listed counts, or a bare state (no counts). A bad
+    state is reported with its file and line."""
+    loaded = load_file(path)
+    doc = loaded.data
+    if isinstance(doc, dict) and "counts" in doc:
+        table = perft_table_of(doc, path)
+        state_doc, prefix, listed, name = table.state, "/state", table.counts, table.id
+    elif isinstance(doc, dict) and doc.get("format") == "mammamia-state/1":
+        state_doc, prefix, listed, name = doc, "", {}, path.stem
+    else:
+        raise MalformedError(f"{path}: neither a counting table (id, state, counts) nor a "
+                             "canonical state (format: mammamia-state/1)", value=doc)
+    try:
+        return parse_state(state_doc), listed, name
+    except MalformedError as exc:
+        line = loaded.line_of(prefix + exc.where)
+        raise MalformedError(f"{path}:{line}: {exc}" if line else f"{path}: {exc}",
+                             value=exc.value) from None
+
+
+def _count_depths(state: GameState, listed: dict[int, int], depths: list[int],
+                  args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """One row per depth, as each is counted (and checked against ``listed``)."""
+    quick = fast.from_state(state)
+    with workers(1 if args.reference else args.jobs) as pool:
+        for depth in depths:
+            split: dict[str, int] | None
+            if args.reference:
+                nodes = reference_perft(state, depth)
+                split = reference_divide(state, depth) if args.divide else None
+            elif args.divide:
+                split = divide(quick, depth, pool=pool)
+                nodes = sum(split.values()) if split else count(quick, depth)
+            else:
+                split, nodes = None, count(quick, depth, pool=pool)
+            expected = listed.get(depth)
+            yield {"depth": depth, "nodes": nodes, "expected": expected,
+                   "matches": None if expected is None else nodes == expected,
+                   **({"divide": split} if split is not None else {})}
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    if args.file is None:
+        if args.players is None or not args.depth:
+            raise UsageError("give a FILE, or --players N and --depth D",
+                             options=("FILE", "--players", "--depth"))
+        config = make_config(args.players, variants=dict(args.variant))
+        state, listed = setup_state(config, game_seed(args.seed)), dict[int, int]()
+        name = f"{args.players}p seed {args.seed}"
+    else:
+        if args.players is not None or args.variant:
+            raise UsageError("--players and --variant choose a new game: not with a FILE",
+                             options=("--players", "--variant"), value=args.file)
+        state, listed, name = load_counting_input(Path(args.file))
+    depths = sorted(set(args.depth or listed))
+    if not depths:
+        raise UsageError(f"{args.file}: a bare state lists no counts: give --depth D",
+                         options=("--depth",), value=args.file)
+    rows: list[dict[str, Any]] = []
+    try:
+        for row in _count_depths(state, listed, depths, args):
+            rows.append(row)
+            if not args.json:
+                _print_row(name, row)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"while counting {name} at depth {depths[len(rows)]}") from None
+    failed = any(row["matches"] is False for row in rows)
+    if args.json:
+        json.dump({"id": name, "engine": "reference" if args.reference else "fast",
+                   "rows": rows, "ok": not failed}, sys.stdout, indent=2)
+        print()
+    return 1 if failed else 0
+
+
+def _print_row(name: str, row: dict[str, Any]) -> None:
+    for key, nodes in (row.get("divide") or {}).items():
+        print(f"  {key}: {nodes:,}")
+    verdict = "" if row["expected"] is None else (
+        "  matches the table" if row["matches"]
+        else f"  MISMATCH: the table says {row['expected']:,}")
+    print(f"{name} depth {row['depth']}: {row['nodes']:,}{verdict}", flush=True)

@@ -1,0 +1,84 @@
+"""``mammamia rules``, ``disputes`` and ``variants``: the registers of ``spec/``, printed."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mammamia_ref.cli.args import Commands
+from mammamia_ref.errors import MammamiaError
+from mammamia_ref.rules import specdata
+
+
+class UnknownEntryError(MammamiaError):
+    """``mammamia rules ID`` or ``disputes ID`` with an ID the register does not hold."""
+
+    def __init__(self, what: str, key: str) -> None:
+        super().__init__(f"no {what} {key!r}; `mammamia {what}s` lists them")
+        self.what, self.key = what, key
+
+
+def add_parsers(commands: Commands) -> None:
+    rules = commands.add_parser("rules", help="print the rule register, or one rule")
+    rules.add_argument("id", nargs="?")
+    rules.set_defaults(handler=run_rules)
+    disputes = commands.add_parser("disputes", help="print the disputes register, or one dispute")
+    disputes.add_argument("id", nargs="?")
+    disputes.set_defaults(handler=run_disputes)
+    variants = commands.add_parser("variants", help="list the variant flags and their values")
+    variants.set_defaults(handler=run_variants)
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    entries = specdata.rules()
+    if args.id:
+        entries = [_find(entries, args.id, "rule")]
+    for entry in entries:
+        when = entry.get("when")
+        print(f"{entry['id']}: {entry['title']}" + (f"  (when {_flags(when)})" if when else ""))
+        if args.id:
+            print(f"  {' '.join(entry['statement'].split())}")
+            for source in entry.get("sources") or []:
+                print(f"  source: edition {source['edition']}, {source['section']}")
+            if entry.get("ruling"):
+                print(f"  ruling of dispute {entry['ruling']}")
+            if entry.get("disputes"):
+                print(f"  disputes: {', '.join(entry['disputes'])}")
+    return 0
+
+
+def run_disputes(args: argparse.Namespace) -> int:
+    entries = specdata.disputes()
+    if args.id:
+        entries = [_find(entries, args.id, "dispute")]
+    for entry in entries:
+        print(f"{entry['id']}: {entry['title']}")
+        if args.id:
+            print(f"  question: {' '.join(entry['question'].split())}")
+            for position in entry.get("positions") or []:
+                print(f"  {position['edition']} ({position['section']}): "
+                      f"{' '.join(position['says'].split())}")
+            print(f"  ruling: {' '.join(entry['ruling'].split())}")
+            print(f"  why: {' '.join(entry['reason'].split())}")
+            if entry.get("flags"):
+                print(f"  variant flags: {', '.join(entry['flags'])}")
+    return 0
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    for entry in specdata.variant_flags():
+        values = ", ".join(v["value"] + (" (default)" if v["value"] == entry["default"] else "")
+                           for v in entry["values"])
+        print(f"{entry['flag']} [{entry['dispute']}]: {values}")
+    return 0
+
+
+def _flags(when: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in when.items())
+
+
+def _find(entries: list[dict[str, Any]], key: str, what: str) -> dict[str, Any]:
+    for entry in entries:
+        if entry["id"] == key:
+            return entry
+    raise UnknownEntryError(what, key)
