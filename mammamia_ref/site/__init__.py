@@ -1,0 +1,1 @@
+"""The rules site: pages generated from ``spec/`` and ``scenarios/`` at build time."""
