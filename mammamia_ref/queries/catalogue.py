@@ -136,7 +136,7 @@ def _v(answer: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
-    s = z3.Solver()
+    s = N.Solver()
     s.add(list(constraints))
     result = s.check()
     return result, (s.model() if result == z3.sat else None)
@@ -205,14 +205,10 @@ TURN_FLAGS = ("trimming", "mamma_mia_shuffle", "refill", "round_end", "stall", "
 def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
     """Whether some first round lasts exactly ``turns`` turns (only the flags that
     govern turns matter; any orders may be placed)."""
-    saved = z3.z3._main_ctx   # in a context of its own: see fresh_context
-    z3.z3._main_ctx = None
-    try:
+    with N.building():   # a context of its own: see answer_query
         model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
                           end_last=True)
         result, _ = _check(model.constraints)
-    finally:
-        z3.z3._main_ctx = saved
     return result == z3.sat
 
 
@@ -309,7 +305,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     out = resolve_order(table, hand, order, d, v)
     hand_ok = z3.And(*[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
                      N.Sum(hand) <= 7)
-    s = z3.Solver()
+    s = N.Solver()
     s.add([z3.And(t >= 0, t <= in_play) for t in table])
     s.add(z3.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
     s.add(z3.ForAll([*hand, d.named, d.complete, *d.take],
@@ -504,7 +500,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
     # cards, and no card is used twice in one opening.
     cheapest = {"standard": 5, "one_of_each": 5, "minimale": 4, "monotoni": 7,
                 "bombastica": ORDER_TYPES["bombastica"]["total"]}
-    chosen = {o: z3.Bool(f"q05_{o}") for c in colours for o in ORDERS_OF[c]}
+    chosen = {o: N.Bool(f"q05_{o}") for c in colours for o in ORDERS_OF[c]}
     use = N.Sum([N.If(x, cheapest[ORDERS[o].type], 0) for o, x in chosen.items()])
     count = N.Sum([N.If(x, 1, 0) for x in chosen.values()])
     bound = 0
@@ -866,15 +862,6 @@ def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str]:
     return True, ""
 
 
-def fresh_context() -> None:
-    """Start z3's default context afresh. The solver's choices depend on the terms
-    created before, so every answer builds its terms in a context of its own (and the
-    cached facts of :func:`first_round_can_end` are computed in contexts of their own):
-    a witness is then the same whatever ran before it, in one process or another."""
-    z3.z3._main_ctx = None  # z3 makes a new default context when next asked for one
-
-
-
 def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                  root: Path = ROOT, write: bool = False) -> Answer:
     """Answer one (query, answer) pair; replay and perhaps write its witness."""
@@ -882,13 +869,17 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                     dict(answer["expected"]), answer.get("bound", query.get("bound", "")).strip(),
                     query["method"])
     implementation = IMPLEMENTATIONS.get(query["id"])
-    fresh_context()
     started = time.perf_counter()
     if implementation is None:
         result.detail = "not implemented"
         return result
     try:
-        verdict = implementation(query, answer)
+        # The solver's choices depend on the terms created before, so every answer
+        # builds its terms in a z3 context of its own (and the cached facts of
+        # first_round_can_end are computed in contexts of their own): a witness is then
+        # the same whatever ran before it, in one process or another.
+        with N.building():
+            verdict = implementation(query, answer)
     except Disagreement as exc:
         result.verdict = "sat"
         result.reference = "disagrees"

@@ -84,7 +84,13 @@ class OvenModel:
 
     def __init__(self, players: int = 2, variants: Mapping[str, str] | None = None, *,
                  turns: int = 4, orders: Mapping[int, Sequence[str]] | None = None,
-                 decisions: int = 1, name: str = "o") -> None:
+                 decisions: int = 1, name: str = "o", ctx: z3.Context | None = None) -> None:
+        self.ctx = ctx if ctx is not None else N.current_or_new()
+        with N.building(self.ctx):
+            self._build(players, variants, turns, orders, decisions, name)
+
+    def _build(self, players: int, variants: Mapping[str, str] | None, turns: int,
+               orders: Mapping[int, Sequence[str]] | None, decisions: int, name: str) -> None:
         self.n, self.N, self.p = players, turns, name
         self.v = {**variant_defaults(), **(variants or {})}
         self.colours = tuple(COLOURS[:players])
@@ -153,10 +159,11 @@ class OvenModel:
         return out
 
     def solver(self) -> z3.Solver:
-        s = z3.Solver()
+        s = z3.Solver(ctx=self.ctx)
         s.add(self.constraints)
         return s
 
+    @N.in_model_context
     def baked_count(self, run: int = 0) -> Any:
         return N.Sum([N.If(r.baked, 1, 0) for r in self.runs[run]])
 

@@ -42,7 +42,7 @@ class Proof:
 
 
 def _check(constraints: list[Any]) -> tuple[Any, z3.ModelRef | None]:
-    s = z3.Solver()
+    s = N.Solver()
     s.add(constraints)
     result = s.check()
     return result, (s.model() if result == z3.sat else None)
@@ -170,13 +170,13 @@ def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
     order fails. Induction proofs judge a reveal by this contract, proved once for
     every order, table, hand and decision, instead of by the rules themselves."""
     i = next(_fresh)
-    baked = z3.Bool(f"contract{i}_baked")
+    baked = N.Bool(f"contract{i}_baked")
     from_table = [N.Int(f"contract{i}_table{k}") for k in range(NK)]
     from_hand = [N.Int(f"contract{i}_hand{k}") for k in range(NK)]
     legal = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
                    *[z3.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
                    z3.Implies(z3.Not(baked), z3.And(*[x == 0 for x in from_table + from_hand])))
-    return Outcome(legal, baked, from_table, from_hand, [], [], [], z3.BoolVal(False))
+    return Outcome(legal, baked, from_table, from_hand, [], [], [], N.BoolVal(False))
 
 
 def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
