@@ -20,10 +20,12 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
+from mammamia_ref.queries.errors import UnknownQueryError
 from mammamia_ref.queries.game_model import OVER, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
@@ -233,16 +235,18 @@ def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[S
         if zm is not None:
             return model, zm
         if result != z3.unsat:   # pragma: no cover - z3 gave up
-            raise RuntimeError(f"z3 answered {result} for schedule {schedule}")
+            raise InternalError(f"z3 answered {result} for schedule {schedule}")
     return None
 
 
 def game_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: GameModel,
              zm: z3.ModelRef, title: str, description: str, rules: Sequence[str],
              expects: Callable[[Replay], Mapping[int, Mapping[str, Any]]],
-             notes: Callable[[Replay], Mapping[int, str]] | None = None) -> dict[str, Any]:
-    """A witness from the setup: every shuffle and decision of the model's run."""
-    played = replay(decode(model, zm))
+             notes: Callable[[Replay], Mapping[int, str]] | None = None,
+             beyond: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A witness from the setup: every shuffle and decision of the model's run
+    (replayed with ``beyond``: values of flags the model leaves to the query)."""
+    played = replay(decode(model, zm, beyond))
     doc = _base_doc(query, answer, title, description, rules)
     doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
     doc["steps"] = action_steps(played.actions, expects(played),
@@ -630,7 +634,9 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                       N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
 
     schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
-    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    # the game model does not score: the tie-break is the query's (and the reference's)
+    played = {flag: value for flag, value in v.items() if flag != "final_tie"}
+    found = search_game(2, played, schedules, goal, orders={0: [], 1: []})
     if found is None:
         return Verdict("unsat", detail="no game with rounds of up to 4 turns")
     model, zm = found
@@ -651,7 +657,8 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                    + ("they share the win." if rule == "game_end.shared_win" else
                       f"{colours[holder]}, the last Mamma Mia! holder, wins by seat order."),
                    ["game_end.most_delivered", "game_end.tie_break", rule,
-                    "game_end.three_resolutions"], expects)
+                    "game_end.three_resolutions"], expects,
+                   beyond={"final_tie": v["final_tie"]})
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
 
 
@@ -928,7 +935,7 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
         known = {q["id"] for q in catalogue}
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise KeyError(f"no query {', '.join(unknown)}")
+            raise UnknownQueryError(unknown)
     results = [run_query(q, write_witnesses=write_witnesses, root=root,
                          include_slow=include_slow)
                for q in catalogue if not ids or q["id"] in ids]

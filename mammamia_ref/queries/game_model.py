@@ -43,8 +43,10 @@ first rounds first). Leftovers stay on the table
 first at the next opening, before any new card, which every order sees the same way
 (dispute D10), so one model serves both values of ``leftovers``.
 
-Not modelled: ``mamma_mia_shuffle=before_deal`` (the Mamma Mia! card always starts in
-the supply here).
+The flags the model follows are those whose ``models:`` list in
+``spec/disputes.yaml`` names ``game_model`` (:mod:`.flags`); asked for another value of
+any other flag (``mamma_mia_shuffle=before_deal``, say: the Mamma Mia! card always
+starts in the supply here) it refuses.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.errors import ModelBoundError
+from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
@@ -65,7 +69,6 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
-from mammamia_ref.rules.state import variant_defaults
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -243,11 +246,9 @@ class GameModel:
                  name: str = "m", ctx: z3.Context | None = None) -> None:
         self.ctx = ctx if ctx is not None else N.current_or_new()
         self.n = players
-        self.v = {**variant_defaults(), **(variants or {})}
-        if self.v["mamma_mia_shuffle"] != "after_deal":
-            raise ValueError("the game model covers mamma_mia_shuffle=after_deal only")
+        self.v = model_variants("game_model", variants)
         if not 1 <= len(schedule) <= ROUNDS:
-            raise ValueError(f"a schedule has 1 to {ROUNDS} rounds")
+            raise ModelBoundError(f"a schedule has 1 to {ROUNDS} rounds", value=tuple(schedule))
         self.schedule = tuple(schedule)
         self.R = len(self.schedule)
         self.open_last = open_last
@@ -641,7 +642,7 @@ def stub(players: int, variants: Mapping[str, str], name: str = "free") -> GameM
     """A model with no unrolling: its rules and helpers, for one-step statements."""
     model = GameModel.__new__(GameModel)
     model.ctx = N.current()
-    model.n, model.v = players, {**variant_defaults(), **variants}
+    model.n, model.v = players, model_variants("game_model", variants)
     model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
     model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
     model.fixed_starts, model.plan = None, {}

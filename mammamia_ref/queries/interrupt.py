@@ -41,9 +41,9 @@ def z3_interruptible() -> Iterator[threading.Event]:
     check and merely answers "unknown"; and a KeyboardInterrupt raised at an arbitrary
     point inside z3's Python layer is lost in a finalizer or turned into another error.
     So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
-    thread woken by the signal (through the wakeup fd) then cancels every z3 check (in every context :mod:`.num` made) until
-    the caller, at a safe point, sees the event and raises KeyboardInterrupt. A second
-    Ctrl-C raises at once."""
+    thread woken by the signal (through the wakeup fd) then cancels every z3 check, in
+    every context :mod:`.num` made, until the caller, at a safe point, sees the event
+    and raises KeyboardInterrupt. A second Ctrl-C raises at once."""
     import z3
 
     from mammamia_ref.queries import num as N

@@ -24,9 +24,9 @@ progress on Ctrl-C.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
-import functools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar

@@ -32,6 +32,7 @@ from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.scenario import complete_state
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement
+from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
@@ -45,7 +46,7 @@ from mammamia_ref.queries.oven_rules import (
 from mammamia_ref.rules.actions import Action, Complete, Decline, Draw, NameKind, PlaceOrder, Play
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply
-from mammamia_ref.rules.state import GameState, variant_defaults
+from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -92,7 +93,7 @@ class OvenModel:
     def _build(self, players: int, variants: Mapping[str, str] | None, turns: int,
                orders: Mapping[int, Sequence[str]] | None, decisions: int, name: str) -> None:
         self.n, self.N, self.p = players, turns, name
-        self.v = {**variant_defaults(), **(variants or {})}
+        self.v = model_variants("oven_model", variants)
         self.colours = tuple(COLOURS[:players])
         trimmed = TRIMMING[players] if self.v["trimming"] == "on" else 0
         self.in_play = [c - trimmed for c in COPIES]

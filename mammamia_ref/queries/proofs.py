@@ -17,6 +17,7 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import (
     HAND,
@@ -113,7 +114,7 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
         result, _ = _check(base + known + [z3.Not(z3.And(lemma))])
         cases[f"turn lemma: {name}"] = str(result)
         if result != z3.unsat:
-            raise AssertionError(f"the turn lemma '{name}' does not hold")
+            raise InternalError(f"the turn lemma '{name}' does not hold ({result})")
         known += lemma
     return known
 

@@ -28,6 +28,7 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.catalogue import Answer, answer_query, load_catalogue
+from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.proofs import hand_limit
 
@@ -101,7 +102,7 @@ def bmc_check(bound: int, *, timeout: float | None = None) -> BmcResult:
     ('unsat', True, 1)
     """
     if bound < 1:
-        raise ValueError(f"the model checker unrolls at least one turn, not {bound}")
+        raise ModelBoundError("the model checker unrolls at least one turn", value=bound)
     with N.building():
         started = time.perf_counter()
         model = GameModel(BMC_PLAYERS, {}, schedule=(bound,), open_last=True, name="bmc")
