@@ -211,7 +211,7 @@ def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns
         model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
                           end_last=True)
         result, _ = _check(model.constraints)
-    return result == z3.sat
+    return bool(result == z3.sat)
 
 
 def first_round_can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
@@ -526,7 +526,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
     run = m.read(zm)
     delivered: dict[str, list[str]] = {c: [] for c in colours}
     for (_k, _c, order), outcome in zip([t for t in run.turns if t[2]], run.runs[0], strict=True):
-        if outcome["baked"]:
+        if outcome["baked"] and order is not None:
             delivered[ORDERS[order].colour].append(order)
 
     def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
@@ -819,20 +819,20 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
     run = m.read(zm)
     n = next(i for i, (x, y) in enumerate(zip(run.runs[0], run.runs[1], strict=True))
              if x["baked"] != y["baked"])
-    order = [o for _k, _c, o in run.turns if o][n]
+    order_id = [o for _k, _c, o in run.turns if o][n]
 
     def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
         baked = run.runs[r][n]["baked"]
-        event = {"event": "baked", "order": order} if baked else \
-            {"event": "failed", "rule": "oven.complete_from_hand", "order": order}
+        event = {"event": "baked", "order": order_id} if baked else \
+            {"event": "failed", "rule": "oven.complete_from_hand", "order": order_id}
         return expect_events(played, [event])
 
     doc = oven_doc(query, answer, run, "An owner who could complete an order declines",
-                   f"{order} falls short on the table; its owner holds the missing cards and "
+                   f"{order_id} falls short on the table; its owner holds the missing cards and "
                    "may complete it (run complete) or decline (run decline), and then it fails.",
                    ["oven.complete_from_hand", "oven.fail"], expects,
                    runs=["decline", "complete"])
-    return Verdict("sat", witness=doc, detail=f"{order}")
+    return Verdict("sat", witness=doc, detail=f"{order_id}")
 
 
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {

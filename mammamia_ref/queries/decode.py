@@ -173,26 +173,26 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
         else:
             steps.append(None)
             # the round is over: what it never drew lies under what it drew
-            after = m.S[step.before]
-            rest = _cards([v(x) for x in after.supply])
+            ended = m.S[step.before]
+            rest = _cards([v(x) for x in ended.supply])
             if MAMMA_MIA not in current:
                 rest.append(MAMMA_MIA)
             supplies.append(current + rest)
             current = []
     if m.open_last or len(supplies) < m.R:
-        last = m.S[-1]
-        rest = _cards([v(x) for x in last.supply])
+        final = m.S[-1]
+        rest = _cards([v(x) for x in final.supply])
         supplies.append(current + rest + ([MAMMA_MIA] if MAMMA_MIA not in current else []))
     # the supply of the round after the last modelled one (drawn from by nobody)
     if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" and m.R < 3:
-        last = m.S[-1]
-        supplies.append(_cards([v(x) for x in last.supply]) + [MAMMA_MIA])
+        final = m.S[-1]
+        supplies.append(_cards([v(x) for x in final.supply]) + [MAMMA_MIA])
     waiters = []
     for p in range(m.n):
         colour = m.colours[p]
-        order = [first_orders[p]] + picked[p]
-        order += [o for o in ORDERS_OF[colour] if o not in order]
-        waiters.append(order)
+        queue = [first_orders[p]] + picked[p]
+        queue += [o for o in ORDERS_OF[colour] if o not in queue]
+        waiters.append(queue)
     return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}))
 
 
@@ -325,14 +325,17 @@ def replay(trace: Trace) -> Replay:
                 check_turn(trace, state, choice.step + 1, fail)
             continue
         if state.phase == "oven":
-            choice = pending_reveal[0]
+            revealed = pending_reveal[0]
             if state.step == "name_kind":
-                do(NameKind(choice.named), choice.step)
+                if revealed.named is None:
+                    raise fail(f"the reference asks for a kind, the model names none for "
+                               f"{revealed.order}", revealed.step)
+                do(NameKind(revealed.named), revealed.step)
             elif state.step == "complete":
-                if not choice.baked:
-                    do(Decline(), choice.step)
+                if not revealed.baked:
+                    do(Decline(), revealed.step)
                 else:
-                    do(Complete(choice.from_hand), choice.step)
+                    do(Complete(revealed.from_hand), revealed.step)
             continue
         break
     if turn_queue or reveal_queue:

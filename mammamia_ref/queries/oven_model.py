@@ -171,7 +171,9 @@ class OvenModel:
     # ------------------------------------------------------------------ witness
 
     def read(self, zm: z3.ModelRef) -> OvenRun:
-        v = lambda term: N.value(zm, term)  # noqa: E731
+        def v(term: Any) -> int:
+            return N.value(zm, term)
+
         turns = []
         for t in range(self.N):
             index = v(self.order[t])

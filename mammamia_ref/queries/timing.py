@@ -55,7 +55,7 @@ def benchmark_queries(include_slow: bool = False, *,
     >>> len(benchmark_queries(methods=["rules"])) < len(names) < len(benchmark_queries(True))
     True
     """
-    items = []
+    items: list[tuple[str, Callable[[], Answer]]] = []
     for query in load_catalogue():
         if methods is not None and query["method"] not in methods:
             continue
