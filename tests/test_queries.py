@@ -230,10 +230,16 @@ def outcome(events: tuple[Event, ...]) -> tuple[bool, tuple[int, ...], tuple[int
 def encoded(table: tuple[int, ...], hand: tuple[int, ...], order: str,
             variants: dict[str, str]) -> set[tuple[bool, tuple[int, ...], tuple[int, ...]]]:
     """Every outcome the z3 encoding allows (one per legal decision)."""
+    with N.building():
+        return _encoded(table, hand, order, variants)
+
+
+def _encoded(table: tuple[int, ...], hand: tuple[int, ...], order: str,
+             variants: dict[str, str]) -> set[tuple[bool, tuple[int, ...], tuple[int, ...]]]:
     d = Decision.fresh("t")
     out = resolve_order(list(table), list(hand), order_terms_of(order), d,
                         {**variant_defaults(), **variants})
-    s = z3.Solver()
+    s = N.Solver()
     s.add(out.legal)
     found = set()
     while s.check() == z3.sat:

@@ -17,6 +17,9 @@ is run).
   :func:`run_catalogue` answers them.
 - :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders the
   queries page of the rules site.
+- :mod:`.num`: the numbers of the encodings and the explicit z3 context every term is
+  built in; :mod:`.flags`: the variant flags each z3 model follows (``models:`` in
+  ``spec/disputes.yaml``); :mod:`.errors`: bad input to a query or a model.
 - :mod:`.timing`: the benchmark's timings of the answers and the bounded model checker;
   :mod:`.interrupt`: Ctrl-C during z3 work (used by ``verify``, ``query run``, ``bench``).
 """

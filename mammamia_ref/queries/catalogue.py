@@ -20,10 +20,12 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
+from mammamia_ref.queries.errors import UnknownQueryError
 from mammamia_ref.queries.game_model import OVER, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
@@ -136,7 +138,7 @@ def _v(answer: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
-    s = z3.Solver()
+    s = N.Solver()
     s.add(list(constraints))
     result = s.check()
     return result, (s.model() if result == z3.sat else None)
@@ -205,15 +207,11 @@ TURN_FLAGS = ("trimming", "mamma_mia_shuffle", "refill", "round_end", "stall", "
 def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
     """Whether some first round lasts exactly ``turns`` turns (only the flags that
     govern turns matter; any orders may be placed)."""
-    saved = z3.z3._main_ctx   # in a context of its own: see fresh_context
-    z3.z3._main_ctx = None
-    try:
+    with N.building():   # a context of its own: see answer_query
         model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
                           end_last=True)
         result, _ = _check(model.constraints)
-    finally:
-        z3.z3._main_ctx = saved
-    return result == z3.sat
+    return bool(result == z3.sat)
 
 
 def first_round_can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
@@ -237,16 +235,18 @@ def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[S
         if zm is not None:
             return model, zm
         if result != z3.unsat:   # pragma: no cover - z3 gave up
-            raise RuntimeError(f"z3 answered {result} for schedule {schedule}")
+            raise InternalError(f"z3 answered {result} for schedule {schedule}")
     return None
 
 
 def game_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: GameModel,
              zm: z3.ModelRef, title: str, description: str, rules: Sequence[str],
              expects: Callable[[Replay], Mapping[int, Mapping[str, Any]]],
-             notes: Callable[[Replay], Mapping[int, str]] | None = None) -> dict[str, Any]:
-    """A witness from the setup: every shuffle and decision of the model's run."""
-    played = replay(decode(model, zm))
+             notes: Callable[[Replay], Mapping[int, str]] | None = None,
+             beyond: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A witness from the setup: every shuffle and decision of the model's run
+    (replayed with ``beyond``: values of flags the model leaves to the query)."""
+    played = replay(decode(model, zm, beyond))
     doc = _base_doc(query, answer, title, description, rules)
     doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
     doc["steps"] = action_steps(played.actions, expects(played),
@@ -309,7 +309,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     out = resolve_order(table, hand, order, d, v)
     hand_ok = z3.And(*[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
                      N.Sum(hand) <= 7)
-    s = z3.Solver()
+    s = N.Solver()
     s.add([z3.And(t >= 0, t <= in_play) for t in table])
     s.add(z3.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
     s.add(z3.ForAll([*hand, d.named, d.complete, *d.take],
@@ -504,7 +504,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
     # cards, and no card is used twice in one opening.
     cheapest = {"standard": 5, "one_of_each": 5, "minimale": 4, "monotoni": 7,
                 "bombastica": ORDER_TYPES["bombastica"]["total"]}
-    chosen = {o: z3.Bool(f"q05_{o}") for c in colours for o in ORDERS_OF[c]}
+    chosen = {o: N.Bool(f"q05_{o}") for c in colours for o in ORDERS_OF[c]}
     use = N.Sum([N.If(x, cheapest[ORDERS[o].type], 0) for o, x in chosen.items()])
     count = N.Sum([N.If(x, 1, 0) for x in chosen.values()])
     bound = 0
@@ -526,7 +526,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
     run = m.read(zm)
     delivered: dict[str, list[str]] = {c: [] for c in colours}
     for (_k, _c, order), outcome in zip([t for t in run.turns if t[2]], run.runs[0], strict=True):
-        if outcome["baked"]:
+        if outcome["baked"] and order is not None:
             delivered[ORDERS[order].colour].append(order)
 
     def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
@@ -634,7 +634,9 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                       N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
 
     schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
-    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    # the game model does not score: the tie-break is the query's (and the reference's)
+    played = {flag: value for flag, value in v.items() if flag != "final_tie"}
+    found = search_game(2, played, schedules, goal, orders={0: [], 1: []})
     if found is None:
         return Verdict("unsat", detail="no game with rounds of up to 4 turns")
     model, zm = found
@@ -655,7 +657,8 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                    + ("they share the win." if rule == "game_end.shared_win" else
                       f"{colours[holder]}, the last Mamma Mia! holder, wins by seat order."),
                    ["game_end.most_delivered", "game_end.tie_break", rule,
-                    "game_end.three_resolutions"], expects)
+                    "game_end.three_resolutions"], expects,
+                   beyond={"final_tie": v["final_tie"]})
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
 
 
@@ -816,20 +819,20 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
     run = m.read(zm)
     n = next(i for i, (x, y) in enumerate(zip(run.runs[0], run.runs[1], strict=True))
              if x["baked"] != y["baked"])
-    order = [o for _k, _c, o in run.turns if o][n]
+    order_id = [o for _k, _c, o in run.turns if o][n]
 
     def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
         baked = run.runs[r][n]["baked"]
-        event = {"event": "baked", "order": order} if baked else \
-            {"event": "failed", "rule": "oven.complete_from_hand", "order": order}
+        event = {"event": "baked", "order": order_id} if baked else \
+            {"event": "failed", "rule": "oven.complete_from_hand", "order": order_id}
         return expect_events(played, [event])
 
     doc = oven_doc(query, answer, run, "An owner who could complete an order declines",
-                   f"{order} falls short on the table; its owner holds the missing cards and "
+                   f"{order_id} falls short on the table; its owner holds the missing cards and "
                    "may complete it (run complete) or decline (run decline), and then it fails.",
                    ["oven.complete_from_hand", "oven.fail"], expects,
                    runs=["decline", "complete"])
-    return Verdict("sat", witness=doc, detail=f"{order}")
+    return Verdict("sat", witness=doc, detail=f"{order_id}")
 
 
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
@@ -866,15 +869,6 @@ def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str]:
     return True, ""
 
 
-def fresh_context() -> None:
-    """Start z3's default context afresh. The solver's choices depend on the terms
-    created before, so every answer builds its terms in a context of its own (and the
-    cached facts of :func:`first_round_can_end` are computed in contexts of their own):
-    a witness is then the same whatever ran before it, in one process or another."""
-    z3.z3._main_ctx = None  # z3 makes a new default context when next asked for one
-
-
-
 def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                  root: Path = ROOT, write: bool = False) -> Answer:
     """Answer one (query, answer) pair; replay and perhaps write its witness."""
@@ -882,13 +876,17 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                     dict(answer["expected"]), answer.get("bound", query.get("bound", "")).strip(),
                     query["method"])
     implementation = IMPLEMENTATIONS.get(query["id"])
-    fresh_context()
     started = time.perf_counter()
     if implementation is None:
         result.detail = "not implemented"
         return result
     try:
-        verdict = implementation(query, answer)
+        # The solver's choices depend on the terms created before, so every answer
+        # builds its terms in a z3 context of its own (and the cached facts of
+        # first_round_can_end are computed in contexts of their own): a witness is then
+        # the same whatever ran before it, in one process or another.
+        with N.building():
+            verdict = implementation(query, answer)
     except Disagreement as exc:
         result.verdict = "sat"
         result.reference = "disagrees"
@@ -937,7 +935,7 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
         known = {q["id"] for q in catalogue}
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise KeyError(f"no query {', '.join(unknown)}")
+            raise UnknownQueryError(unknown)
     results = [run_query(q, write_witnesses=write_witnesses, root=root,
                          include_slow=include_slow)
                for q in catalogue if not ids or q["id"] in ids]

@@ -11,11 +11,14 @@ wrong, and the caller must find out which.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
+from mammamia_ref.queries.flags import implemented_flags
 from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
 from mammamia_ref.queries.num import truth, value
 from mammamia_ref.queries.oven_rules import NK, NO_KIND
@@ -44,7 +47,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-class Disagreement(Exception):
+class Disagreement(InternalError):
     """The reference and the encoding part ways: ``step`` is the model step, ``detail``
     what differs."""
 
@@ -94,6 +97,8 @@ class Trace:
     steps: list[TurnChoice | RevealChoice | None]
     supplies: list[list[str]]       # each round's supply, top first (as shuffled)
     waiters: list[list[str]]        # each seat's waiter shuffle (top first)
+    # values of flags the model leaves to the query (scoring: final_tie) for the replay
+    beyond: dict[str, str] = field(default_factory=dict)
 
     def v(self, term: Any) -> int:
         return value(self.zmodel, term)
@@ -103,14 +108,21 @@ class Trace:
 
     def config(self) -> GameConfig:
         m = self.model
-        return make_config(m.n, colours=m.colours, first_player=m.first, variants=m.v)
+        return make_config(m.n, colours=m.colours, first_player=m.first,
+                           variants={**m.v, **self.beyond})
 
 
 def _cards(counts: tuple[int, ...] | list[int]) -> list[str]:
     return [kind for kind, n in zip(KINDS, counts, strict=True) for _ in range(n)]
 
 
-def decode(m: GameModel, zm: z3.ModelRef) -> Trace:
+def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = None) -> Trace:
+    """The run of a model, to be replayed under the model's flag values and ``beyond``:
+    values of flags the model does not follow (they must not touch the run itself)."""
+    clash = set(beyond or {}) & implemented_flags("game_model")
+    if clash:
+        raise InternalError(f"the game model follows {sorted(clash)} itself")
+
     def v(term: Any) -> int:
         return value(zm, term)
 
@@ -161,27 +173,27 @@ def decode(m: GameModel, zm: z3.ModelRef) -> Trace:
         else:
             steps.append(None)
             # the round is over: what it never drew lies under what it drew
-            after = m.S[step.before]
-            rest = _cards([v(x) for x in after.supply])
+            ended = m.S[step.before]
+            rest = _cards([v(x) for x in ended.supply])
             if MAMMA_MIA not in current:
                 rest.append(MAMMA_MIA)
             supplies.append(current + rest)
             current = []
     if m.open_last or len(supplies) < m.R:
-        last = m.S[-1]
-        rest = _cards([v(x) for x in last.supply])
+        final = m.S[-1]
+        rest = _cards([v(x) for x in final.supply])
         supplies.append(current + rest + ([MAMMA_MIA] if MAMMA_MIA not in current else []))
     # the supply of the round after the last modelled one (drawn from by nobody)
     if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" and m.R < 3:
-        last = m.S[-1]
-        supplies.append(_cards([v(x) for x in last.supply]) + [MAMMA_MIA])
+        final = m.S[-1]
+        supplies.append(_cards([v(x) for x in final.supply]) + [MAMMA_MIA])
     waiters = []
     for p in range(m.n):
         colour = m.colours[p]
-        order = [first_orders[p]] + picked[p]
-        order += [o for o in ORDERS_OF[colour] if o not in order]
-        waiters.append(order)
-    return Trace(m, zm, hands, first_orders, steps, supplies, waiters)
+        queue = [first_orders[p]] + picked[p]
+        queue += [o for o in ORDERS_OF[colour] if o not in queue]
+        waiters.append(queue)
+    return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}))
 
 
 # ----------------------------------------------------------------------- replay
@@ -313,14 +325,17 @@ def replay(trace: Trace) -> Replay:
                 check_turn(trace, state, choice.step + 1, fail)
             continue
         if state.phase == "oven":
-            choice = pending_reveal[0]
+            revealed = pending_reveal[0]
             if state.step == "name_kind":
-                do(NameKind(choice.named), choice.step)
+                if revealed.named is None:
+                    raise fail(f"the reference asks for a kind, the model names none for "
+                               f"{revealed.order}", revealed.step)
+                do(NameKind(revealed.named), revealed.step)
             elif state.step == "complete":
-                if not choice.baked:
-                    do(Decline(), choice.step)
+                if not revealed.baked:
+                    do(Decline(), revealed.step)
                 else:
-                    do(Complete(choice.from_hand), choice.step)
+                    do(Complete(revealed.from_hand), revealed.step)
             continue
         break
     if turn_queue or reveal_queue:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from mammamia_ref.formats.safeyaml import load_file
 
 METHODS = {
     "oven": "one opening of the oven, with symbolic turns, hands and decisions",
@@ -103,7 +103,7 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
             out.append(line)
             path = _witness(root, query, answer)
             if path is not None:
-                doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+                doc = load_file(path).data
                 href = links.witness(path) if links.witness else None
                 title = f"[{doc['title']}]({href})" if href else str(doc["title"])
                 out.append(f"  Witness {title} (`{path.relative_to(root).as_posix()}`): "

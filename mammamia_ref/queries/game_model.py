@@ -43,8 +43,10 @@ first rounds first). Leftovers stay on the table
 first at the next opening, before any new card, which every order sees the same way
 (dispute D10), so one model serves both values of ``leftovers``.
 
-Not modelled: ``mamma_mia_shuffle=before_deal`` (the Mamma Mia! card always starts in
-the supply here).
+The flags the model follows are those whose ``models:`` list in
+``spec/disputes.yaml`` names ``game_model`` (:mod:`.flags`); asked for another value of
+any other flag (``mamma_mia_shuffle=before_deal``, say: the Mamma Mia! card always
+starts in the supply here) it refuses.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.errors import ModelBoundError
+from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
@@ -65,7 +69,6 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
-from mammamia_ref.rules.state import variant_defaults
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -101,7 +104,7 @@ def _min(a: Any, b: Any) -> Any:
 
 def _is(a: Any, b: int) -> Any:
     """a == b, decided at once when ``a`` is a plain int."""
-    return z3.BoolVal(a == b) if isinstance(a, int) else a == b
+    return N.BoolVal(a == b) if isinstance(a, int) else a == b
 
 
 @dataclass
@@ -181,9 +184,9 @@ class Selectors:
         def i(name: str) -> Any:
             return N.Int(f"{prefix}_{name}")
         return Selectors(i("kind"), i("count"), i("order"), i("source"), i("number"),
-                         [i(f"drawn_{k}") for k in range(NK)], z3.Bool(f"{prefix}_mm_pop"),
-                         z3.Bool(f"{prefix}_mm_last"),
-                         [z3.Bool(f"{prefix}_pick_{o}") for o in range(N_ORDERS)],
+                         [i(f"drawn_{k}") for k in range(NK)], N.Bool(f"{prefix}_mm_pop"),
+                         N.Bool(f"{prefix}_mm_last"),
+                         [N.Bool(f"{prefix}_pick_{o}") for o in range(N_ORDERS)],
                          Decision.fresh(f"{prefix}_dec"))
 
     def idle(self) -> Any:
@@ -240,13 +243,12 @@ class GameModel:
                  orders: Mapping[int, Sequence[str]] | None = None,
                  starts: Sequence[int] | None = None,
                  plan: Mapping[tuple[int, int], str | None] | None = None,
-                 name: str = "m") -> None:
+                 name: str = "m", ctx: z3.Context | None = None) -> None:
+        self.ctx = ctx if ctx is not None else N.current_or_new()
         self.n = players
-        self.v = {**variant_defaults(), **(variants or {})}
-        if self.v["mamma_mia_shuffle"] != "after_deal":
-            raise ValueError("the game model covers mamma_mia_shuffle=after_deal only")
+        self.v = model_variants("game_model", variants)
         if not 1 <= len(schedule) <= ROUNDS:
-            raise ValueError(f"a schedule has 1 to {ROUNDS} rounds")
+            raise ModelBoundError(f"a schedule has 1 to {ROUNDS} rounds", value=tuple(schedule))
         self.schedule = tuple(schedule)
         self.R = len(self.schedule)
         self.open_last = open_last
@@ -271,7 +273,8 @@ class GameModel:
         self.S: list[State] = []
         self.steps: list[Step] = []
         self.starts: list[Any] = []
-        self._build()
+        with N.building(self.ctx):
+            self._build()
 
     # ------------------------------------------------------------------ unrolling
 
@@ -296,7 +299,7 @@ class GameModel:
             for j in range(turns):
                 who = (start + j) % self.n if isinstance(start, int) else \
                     _sel([(first + j) % self.n for first in range(self.n)], start)
-                ends = z3.BoolVal(j == turns - 1 and (not open_round or self.end_last))
+                ends = N.BoolVal(j == turns - 1 and (not open_round or self.end_last))
                 s = self._add("turn", r, j, s, blocks, who=who, ends=ends)
             if open_round:
                 break
@@ -324,7 +327,7 @@ class GameModel:
                 c.append(a.order == (NO if wanted is None else
                                      ORDERS_OF[self.colours[who]].index(wanted)))
             c.append(facts["round_end"] == ends)
-            blocks.append(Block(z3.BoolVal(True), a.kind, a.count, a.order, who))
+            blocks.append(Block(N.BoolVal(True), a.kind, a.count, a.order, who))
         elif what == "reveal":
             new, facts, legal = self.reveal(s, a, blocks[j])
             facts["block"] = blocks[j]
@@ -336,11 +339,12 @@ class GameModel:
         fresh = State.fresh(f"{self.p}_s{t + 1}", self.n)
         c.extend(x == y for x, y in zip(fresh.fields(), new.fields(), strict=True))
         self.S.append(fresh)
-        self.steps.append(Step(t, what, r, j, z3.BoolVal(True), a, facts))
+        self.steps.append(Step(t, what, r, j, N.BoolVal(True), a, facts))
         return fresh
 
     # --------------------------------------------------------------- constraints
 
+    @N.in_model_context
     def domain(self, s: State) -> list[Any]:
         n = self.n
         out = [z3.And(s.ph >= TURN, s.ph <= OVER), z3.And(s.cur >= 0, s.cur < n),
@@ -356,6 +360,7 @@ class GameModel:
         out.append(s.ovl <= sum(self.in_play) + N_ORDERS * n)
         return out
 
+    @N.in_model_context
     def setup(self, s: State) -> list[Any]:
         """``setup.*``: the solver picks the starting hands (6 each, ``setup.deal``) and the
         order of every waiter, whose top order goes to hand (``setup.waiter``); the rest
@@ -375,6 +380,7 @@ class GameModel:
             out.append(s.wt[p] == 0)
         return out
 
+    @N.in_model_context
     def well_formed(self, s: State) -> list[Any]:
         """What the setup establishes and every step preserves, used as the hypothesis
         of induction proofs: the phase fits the round and the resolution count, an
@@ -400,6 +406,7 @@ class GameModel:
                                           s.pos[p][o] != s.pos[p][o2]))
         return out
 
+    @N.in_model_context
     def run_out(self, supply: Sequence[Any], mm: Any) -> Any:
         """Whether a supply holding ``supply`` (and the Mamma Mia! card while ``mm`` is
         -1) has run out: ``round_end.last_card`` when no card is left,
@@ -411,6 +418,7 @@ class GameModel:
 
     # ------------------------------------------------------------------ the steps
 
+    @N.in_model_context
     def turn(self, s: State, a: Selectors, who: Any = None) -> tuple[State, dict[str, Any], Any]:
         """One whole turn: ``turn.play`` or ``turn.pass``, ``turn.place_order``, the draw
         (``turn.draw``/``turn.draw_as_played``, ``turn.draw_short``, ``turn.draw_fewer``,
@@ -508,7 +516,7 @@ class GameModel:
         quiet_turn = z3.And(played == 0, moved == 0)
         quiet = N.If(quiet_turn, _min(s.quiet + 1, n), 0)
         stall = z3.And(z3.Not(exhausted), quiet >= n) if v["stall"] == "cut" \
-            else z3.BoolVal(False)
+            else N.BoolVal(False)
         round_end = z3.Or(exhausted, stall)
         following = (cur + 1) % n if isinstance(cur, int) else N.If(cur == n - 1, 0, cur + 1)
         holder = N.If(z3.Or(a.mm_pop, mm_taken), cur,
@@ -537,6 +545,7 @@ class GameModel:
                  "moved": moved, "mm_last_card": z3.And(exhausted, a.mm_pop, a.mm_last)}
         return nx, facts, legal
 
+    @N.in_model_context
     def reveal(self, s: State, a: Selectors, block: Block,
                contract: Any = None) -> tuple[State, dict[str, Any], Any]:
         """``oven.open``: the cards of one turn are revealed; its ingredients go to the
@@ -582,6 +591,7 @@ class GameModel:
                  "from_table": from_table, "from_hand": from_hand}
         return nx, facts, legal
 
+    @N.in_model_context
     def transition(self, s: State) -> tuple[State, dict[str, Any], Any]:
         """The resolution is over. ``game_end.three_resolutions`` after the third;
         otherwise ``next_round.supply`` (used cards, supply cards a stall left, the Mamma
@@ -592,7 +602,7 @@ class GameModel:
         res = s.res + 1
         final = res >= ROUNDS
         supply = [s.used[k] + s.supply[k] for k in range(NK)]
-        at_once = z3.And(z3.BoolVal(self.v["round_end"] == "last_ingredient"),
+        at_once = z3.And(N.BoolVal(self.v["round_end"] == "last_ingredient"),
                          N.Sum(supply) == 0, z3.Not(final))
         nx.res = res
         nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
@@ -603,16 +613,19 @@ class GameModel:
         nx.used = [N.If(final, s.used[k], 0) for k in range(NK)]
         nx.quiet = N.If(final, s.quiet, 0)
         nx.ovl = N.If(final, s.ovl, 0)
-        return nx, {"final": final, "ends_at_once": at_once}, z3.BoolVal(True)
+        return nx, {"final": final, "ends_at_once": at_once}, N.BoolVal(True)
 
     # ------------------------------------------------------------------- helpers
 
+    @N.in_model_context
     def held_orders(self, s: State, p: int) -> Any:
         return N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
 
+    @N.in_model_context
     def hand_size(self, s: State, p: int) -> Any:
         return N.Sum(s.hand[p]) + self.held_orders(s, p)
 
+    @N.in_model_context
     def delivered(self, s: State, p: int) -> Any:
         return N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]])
 
@@ -620,7 +633,7 @@ class GameModel:
         return [step for step in self.steps if step.what == what]
 
     def solver(self) -> z3.Solver:
-        solver = z3.Solver()
+        solver = z3.Solver(ctx=self.ctx)
         solver.add(self.constraints)
         return solver
 
@@ -628,7 +641,8 @@ class GameModel:
 def stub(players: int, variants: Mapping[str, str], name: str = "free") -> GameModel:
     """A model with no unrolling: its rules and helpers, for one-step statements."""
     model = GameModel.__new__(GameModel)
-    model.n, model.v = players, {**variant_defaults(), **variants}
+    model.ctx = N.current()
+    model.n, model.v = players, model_variants("game_model", variants)
     model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
     model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
     model.fixed_starts, model.plan = None, {}
@@ -664,7 +678,7 @@ def free_step(players: int, variants: Mapping[str, str], what: str, name: str = 
         new, facts, legal = model.turn(s, a, who)
     elif what == "reveal":
         i = N.Int
-        block = Block(z3.BoolVal(True), i(f"{name}_bk"), i(f"{name}_bc"), i(f"{name}_bo"),
+        block = Block(N.BoolVal(True), i(f"{name}_bk"), i(f"{name}_bc"), i(f"{name}_bo"),
                       i(f"{name}_bw"))
         constraints.append(z3.And(block.kind >= NO, block.kind < NK, block.count >= 0,
                                   (block.kind == NO) == (block.count == 0), block.order >= NO,

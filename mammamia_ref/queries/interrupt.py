@@ -41,10 +41,12 @@ def z3_interruptible() -> Iterator[threading.Event]:
     check and merely answers "unknown"; and a KeyboardInterrupt raised at an arbitrary
     point inside z3's Python layer is lost in a finalizer or turned into another error.
     So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
-    thread woken by the signal (through the wakeup fd) then cancels every z3 check until
-    the caller, at a safe point, sees the event and raises KeyboardInterrupt. A second
-    Ctrl-C raises at once."""
+    thread woken by the signal (through the wakeup fd) then cancels every z3 check, in
+    every context :mod:`.num` made, until the caller, at a safe point, sees the event
+    and raises KeyboardInterrupt. A second Ctrl-C raises at once."""
     import z3
+
+    from mammamia_ref.queries import num as N
 
     stop, done = threading.Event(), threading.Event()
     if threading.current_thread() is not threading.main_thread() or \
@@ -60,7 +62,7 @@ def z3_interruptible() -> Iterator[threading.Event]:
     def watch() -> None:
         while (byte := os.read(read, 1)) and not done.is_set():
             while byte[0] == signal.SIGINT and not done.is_set():
-                z3.main_ctx().interrupt()
+                N.interrupt_all()
                 done.wait(0.01)
 
     read, write = os.pipe()

@@ -1,4 +1,4 @@
-"""The numbers of the encodings: z3 integers by default, or small bit-vectors.
+"""The numbers of the encodings, and the z3 context they live in.
 
 Every count in the game is small (at most 65 ingredient cards, 8 orders a colour,
 hands of 7), so 8-bit two's-complement arithmetic would be exact for every term the
@@ -7,22 +7,40 @@ was slower than linear integer arithmetic for these queries, so integers are the
 default; ``use_integers(False)`` switches to bit-vectors (for experiments). All terms
 are built through this module, so the choice is made in one place.
 
->>> x = Int("x")
->>> s = z3.Solver()
->>> s.add(x + 3 == 5)
->>> s.check() == z3.sat and value(s.model(), x)
+Every term is built in an explicit :class:`z3.Context`, never in z3's default one: a
+model (or an answer of the catalogue) opens one with :func:`building`, and every
+variable, constant and solver made inside takes it. A context of its own makes an
+answer independent of whatever was built before it (the solver's choices depend on
+the terms a context holds), and :func:`interrupt_all` can cancel every check in
+progress on Ctrl-C.
+
+>>> with building():
+...     x = Int("x")
+...     s = Solver()
+...     s.add(x + 3 == 5)
+...     s.check() == z3.sat and value(s.model(), x)
 2
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import functools
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
 
 import z3
 
+from mammamia_ref.errors import InternalError
+
 BITS = 8
 _bitvectors = False
+_current: ContextVar[z3.Context | None] = ContextVar("mammamia_z3_context", default=None)
+_live: weakref.WeakSet[z3.Context] = weakref.WeakSet()
+_live_lock = threading.Lock()
 
 
 def use_integers(flag: bool = True) -> None:
@@ -31,12 +49,81 @@ def use_integers(flag: bool = True) -> None:
     _bitvectors = not flag
 
 
+def new_context() -> z3.Context:
+    """A fresh z3 context, known to :func:`interrupt_all`."""
+    ctx = z3.Context()
+    with _live_lock:
+        _live.add(ctx)
+    return ctx
+
+
+@contextmanager
+def building(ctx: z3.Context | None = None) -> Iterator[z3.Context]:
+    """Build terms in ``ctx`` (a fresh context if none is given) until the block ends."""
+    ctx = ctx if ctx is not None else new_context()
+    token = _current.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _current.reset(token)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def in_model_context(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A model's method that builds terms: it builds them in the model's context."""
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        model: Any = args[0]
+        with building(model.ctx):
+            return method(*args, **kwargs)
+    return wrapper
+
+
+def current() -> z3.Context:
+    """The context terms are being built in; building outside :func:`building` is a bug."""
+    ctx = _current.get()
+    if ctx is None:
+        raise InternalError("z3 terms built outside num.building(): no context chosen")
+    return ctx
+
+
+def current_or_new() -> z3.Context:
+    """The context being built in, or a fresh one (for a model built on its own)."""
+    ctx = _current.get()
+    return ctx if ctx is not None else new_context()
+
+
+def interrupt_all() -> None:
+    """Cancel the checks in progress in every context this module made (Ctrl-C)."""
+    with _live_lock:
+        contexts = list(_live)
+    for ctx in contexts:
+        ctx.interrupt()
+
+
 def Int(name: str) -> Any:
-    return z3.BitVec(name, BITS) if _bitvectors else z3.Int(name)
+    ctx = current()
+    return z3.BitVec(name, BITS, ctx=ctx) if _bitvectors else z3.Int(name, ctx=ctx)
+
+
+def Bool(name: str) -> z3.BoolRef:
+    return z3.Bool(name, ctx=current())
 
 
 def Val(v: int) -> Any:
-    return z3.BitVecVal(v, BITS) if _bitvectors else z3.IntVal(v)
+    ctx = current()
+    return z3.BitVecVal(v, BITS, ctx=ctx) if _bitvectors else z3.IntVal(v, ctx=ctx)
+
+
+def BoolVal(b: bool) -> z3.BoolRef:
+    return z3.BoolVal(b, ctx=current())
+
+
+def Solver() -> z3.Solver:
+    return z3.Solver(ctx=current())
 
 
 def lift(x: Any) -> Any:
@@ -44,7 +131,7 @@ def lift(x: Any) -> Any:
 
 
 def If(c: Any, a: Any, b: Any) -> Any:
-    return z3.If(c, lift(a), lift(b))
+    return z3.If(c, lift(a), lift(b), ctx=current())
 
 
 def Sum(terms: Iterable[Any]) -> Any:
@@ -58,11 +145,11 @@ def value(model: z3.ModelRef, term: Any) -> int:
         return term
     got = model.eval(term, model_completion=True)
     if z3.is_bv_value(got):
-        return got.as_signed_long()
-    return got.as_long()
+        return int(got.as_signed_long())
+    return int(got.as_long())
 
 
 def truth(model: z3.ModelRef, term: Any) -> bool:
     if isinstance(term, bool):
         return term
-    return z3.is_true(model.eval(term, model_completion=True))
+    return bool(z3.is_true(model.eval(term, model_completion=True)))

@@ -32,6 +32,7 @@ from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.scenario import complete_state
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement
+from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
@@ -45,7 +46,7 @@ from mammamia_ref.queries.oven_rules import (
 from mammamia_ref.rules.actions import Action, Complete, Decline, Draw, NameKind, PlaceOrder, Play
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply
-from mammamia_ref.rules.state import GameState, variant_defaults
+from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -84,9 +85,15 @@ class OvenModel:
 
     def __init__(self, players: int = 2, variants: Mapping[str, str] | None = None, *,
                  turns: int = 4, orders: Mapping[int, Sequence[str]] | None = None,
-                 decisions: int = 1, name: str = "o") -> None:
+                 decisions: int = 1, name: str = "o", ctx: z3.Context | None = None) -> None:
+        self.ctx = ctx if ctx is not None else N.current_or_new()
+        with N.building(self.ctx):
+            self._build(players, variants, turns, orders, decisions, name)
+
+    def _build(self, players: int, variants: Mapping[str, str] | None, turns: int,
+               orders: Mapping[int, Sequence[str]] | None, decisions: int, name: str) -> None:
         self.n, self.N, self.p = players, turns, name
-        self.v = {**variant_defaults(), **(variants or {})}
+        self.v = model_variants("oven_model", variants)
         self.colours = tuple(COLOURS[:players])
         trimmed = TRIMMING[players] if self.v["trimming"] == "on" else 0
         self.in_play = [c - trimmed for c in COPIES]
@@ -153,17 +160,20 @@ class OvenModel:
         return out
 
     def solver(self) -> z3.Solver:
-        s = z3.Solver()
+        s = z3.Solver(ctx=self.ctx)
         s.add(self.constraints)
         return s
 
+    @N.in_model_context
     def baked_count(self, run: int = 0) -> Any:
         return N.Sum([N.If(r.baked, 1, 0) for r in self.runs[run]])
 
     # ------------------------------------------------------------------ witness
 
     def read(self, zm: z3.ModelRef) -> OvenRun:
-        v = lambda term: N.value(zm, term)  # noqa: E731
+        def v(term: Any) -> int:
+            return N.value(zm, term)
+
         turns = []
         for t in range(self.N):
             index = v(self.order[t])

@@ -14,11 +14,11 @@ An order is described by :class:`OrderTerms` (its type code, its owner's persona
 and, for a standard order, its other kind), which may be symbolic too: the oven of a
 query holds orders the solver chooses.
 
->>> s = z3.Solver()
->>> table = [1, 0, 0, 0, 0]            # one salami
->>> order = order_terms_of("red.minimale")
->>> minimale = oven_minimale(table, order.personal)
->>> s.check(z3.Or(minimale)) == z3.unsat   # only the personal kind is there: no choice
+>>> with N.building():                  # terms live in an explicit z3 context
+...     table = [1, 0, 0, 0, 0]            # one salami
+...     order = order_terms_of("red.minimale")
+...     minimale = oven_minimale(table, order.personal)
+...     N.Solver().check(z3.Or(minimale)) == z3.unsat   # only the personal kind: no choice
 True
 """
 
@@ -44,6 +44,12 @@ Counts = Sequence[Term]
 
 def _sum(terms: Sequence[Term]) -> Term:
     return N.Sum([N.Val(t) if isinstance(t, int) else t for t in terms]) if terms else 0
+
+
+def _terms(counts: Counts) -> list[Term]:
+    """Counts as terms of the context being built in (plain integers lifted), so that
+    every comparison below is a z3 term of that context."""
+    return [N.lift(c) for c in counts]
 
 
 def _covers(have: Counts, need: Counts) -> z3.BoolRef:
@@ -99,6 +105,7 @@ def oven_sort(table: Counts, kind: Term, count: Term = 1) -> list[Term]:
     """oven.sort: every ingredient card revealed joins the face-up table, grouped with
     its kind, so each kind's count is public. ``count`` cards of ``kind`` revealed one
     after another (no decision falls between them) add ``count`` to that kind."""
+    table = _terms(table)
     return [t + N.If(kind == k, count, 0) for k, t in enumerate(table)]
 
 
@@ -119,6 +126,7 @@ def oven_one_of_each() -> list[Term]:
 def oven_monotoni(table: Counts, personal: Term) -> list[z3.BoolRef]:
     """oven.monotoni: the owner names the Monotoni's other kind when it is revealed; any
     kind except the personal one may be named, even one with no card on the table."""
+    table, personal = _terms(table), N.lift(personal)
     return [personal != k for k in range(NK)]
 
 
@@ -126,6 +134,7 @@ def oven_monotoni_on_table(table: Counts, personal: Term) -> list[z3.BoolRef]:
     """oven.monotoni_on_table: (variant monotoni_kind=on_table) the named kind must have
     at least one card on the table; with none but the personal kind there, no kind can
     be named and the order fails."""
+    table, personal = _terms(table), N.lift(personal)
     return [z3.And(personal != k, table[k] > 0) for k in range(NK)]
 
 
@@ -133,6 +142,7 @@ def oven_minimale(table: Counts, personal: Term) -> list[z3.BoolRef]:
     """oven.minimale: the eligible kinds are the non-personal kinds with at least one
     card on the table; the owner must take one whose count is the smallest among the
     eligible kinds, freely among ties. No eligible kind: nothing can be named."""
+    table, personal = _terms(table), N.lift(personal)
     eligible = [z3.And(personal != k, table[k] > 0) for k in range(NK)]
     return [z3.And(eligible[k], *[z3.Implies(eligible[j], table[k] <= table[j])
                                   for j in range(NK)]) for k in range(NK)]
@@ -143,6 +153,7 @@ def oven_minimale_all_kinds(table: Counts, personal: Term) -> list[z3.BoolRef]:
     taken over every kind on the table, the personal kind included; only a non-personal
     kind having it may be named, so a personal kind alone at the minimum (or an empty
     table) leaves no legal choice."""
+    table, personal = _terms(table), N.lift(personal)
     present = [table[k] > 0 for k in range(NK)]
     return [z3.And(personal != k, present[k],
                    *[z3.Implies(present[j], table[k] <= table[j]) for j in range(NK)])
@@ -235,7 +246,7 @@ class Decision:
 
     @staticmethod
     def fresh(prefix: str) -> Decision:
-        return Decision(N.Int(f"{prefix}_named"), z3.Bool(f"{prefix}_complete"),
+        return Decision(N.Int(f"{prefix}_named"), N.Bool(f"{prefix}_complete"),
                         [N.Int(f"{prefix}_take_{k}") for k in KINDS])
 
 
@@ -286,6 +297,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
                   variants: Mapping[str, str]) -> Outcome:
     """Judge one revealed order against the table and its owner's hand, as the rules of
     the chapter (under ``variants``) require, given the owner's decisions."""
+    table, hand = _terms(table), _terms(hand)
     mandatory = variants["completion"] == "mandatory"
     named_type = z3.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
     bomb = order.type == T_BOMBASTICA
@@ -317,7 +329,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
 
     if variants["bombastica_hand"] == "forbidden":
         bomb_baked = oven_bombastica_table_only(table)
-        bomb_asked = z3.BoolVal(False)
+        bomb_asked = N.BoolVal(False)
         take_ok = z3.And(*[t == 0 for t in decision.take])
     else:
         bomb_baked, bomb_asked, take_ok = oven_bombastica(table, hand, decision.complete,

@@ -17,6 +17,7 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import (
     HAND,
@@ -42,7 +43,7 @@ class Proof:
 
 
 def _check(constraints: list[Any]) -> tuple[Any, z3.ModelRef | None]:
-    s = z3.Solver()
+    s = N.Solver()
     s.add(constraints)
     result = s.check()
     return result, (s.model() if result == z3.sat else None)
@@ -113,7 +114,7 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
         result, _ = _check(base + known + [z3.Not(z3.And(lemma))])
         cases[f"turn lemma: {name}"] = str(result)
         if result != z3.unsat:
-            raise AssertionError(f"the turn lemma '{name}' does not hold")
+            raise InternalError(f"the turn lemma '{name}' does not hold ({result})")
         known += lemma
     return known
 
@@ -170,13 +171,13 @@ def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
     order fails. Induction proofs judge a reveal by this contract, proved once for
     every order, table, hand and decision, instead of by the rules themselves."""
     i = next(_fresh)
-    baked = z3.Bool(f"contract{i}_baked")
+    baked = N.Bool(f"contract{i}_baked")
     from_table = [N.Int(f"contract{i}_table{k}") for k in range(NK)]
     from_hand = [N.Int(f"contract{i}_hand{k}") for k in range(NK)]
     legal = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
                    *[z3.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
                    z3.Implies(z3.Not(baked), z3.And(*[x == 0 for x in from_table + from_hand])))
-    return Outcome(legal, baked, from_table, from_hand, [], [], [], z3.BoolVal(False))
+    return Outcome(legal, baked, from_table, from_hand, [], [], [], N.BoolVal(False))
 
 
 def prove_oven_contract(variants: Mapping[str, str]) -> Proof:

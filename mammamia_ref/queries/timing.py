@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import z3
 
-from mammamia_ref.queries.catalogue import Answer, answer_query, fresh_context, load_catalogue
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.catalogue import Answer, answer_query, load_catalogue
+from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.proofs import hand_limit
 
@@ -53,7 +55,7 @@ def benchmark_queries(include_slow: bool = False, *,
     >>> len(benchmark_queries(methods=["rules"])) < len(names) < len(benchmark_queries(True))
     True
     """
-    items = []
+    items: list[tuple[str, Callable[[], Answer]]] = []
     for query in load_catalogue():
         if methods is not None and query["method"] not in methods:
             continue
@@ -100,22 +102,22 @@ def bmc_check(bound: int, *, timeout: float | None = None) -> BmcResult:
     ('unsat', True, 1)
     """
     if bound < 1:
-        raise ValueError(f"the model checker unrolls at least one turn, not {bound}")
-    fresh_context()
-    started = time.perf_counter()
-    model = GameModel(BMC_PLAYERS, {}, schedule=(bound,), open_last=True, name="bmc")
-    # the setup, then the position after each turn (with open_last no turn ends the round)
-    states = [model.S[0]] + [model.S[step.after] for step in model.of("turn")]
-    broken = z3.Or(*[z3.Not(z3.And(*hand_limit(model, state))) for state in states])
-    solver = model.solver()
-    solver.add(broken)
-    if timeout is not None:
-        solver.set("timeout", max(1, int(timeout * 1000)))
-    built = time.perf_counter()
-    result = solver.check()
-    solved = time.perf_counter()
-    return BmcResult(bound, str(result), len(model.of("turn")), len(solver.assertions()),
-                     round(built - started, 4), round(solved - built, 4))
+        raise ModelBoundError("the model checker unrolls at least one turn", value=bound)
+    with N.building():
+        started = time.perf_counter()
+        model = GameModel(BMC_PLAYERS, {}, schedule=(bound,), open_last=True, name="bmc")
+        # the setup, then the position after each turn (with open_last no turn ends the round)
+        states = [model.S[0]] + [model.S[step.after] for step in model.of("turn")]
+        broken = z3.Or(*[z3.Not(z3.And(*hand_limit(model, state))) for state in states])
+        solver = model.solver()
+        solver.add(broken)
+        if timeout is not None:
+            solver.set("timeout", max(1, int(timeout * 1000)))
+        built = time.perf_counter()
+        result = solver.check()
+        solved = time.perf_counter()
+        return BmcResult(bound, str(result), len(model.of("turn")), len(solver.assertions()),
+                         round(built - started, 4), round(solved - built, 4))
 
 
 __all__ = ["BMC_PLAYERS", "BMC_PROPERTY", "BmcResult", "benchmark_queries", "bmc_check"]

@@ -1,0 +1,409 @@
+"""The z3 encodings against the one definition of each rule, and the z3 models' flags.
+
+- Every function of :mod:`mammamia_ref.queries.oven_rules` with a counterpart over plain
+  counts in :mod:`mammamia_ref.rules` (the kinds a Monotoni or Minimale may name, an
+  order's requirement, the shortfall and the bake test, the hand cards that complete a
+  Pizza Bombastica) is evaluated on concrete inputs and compared with that function,
+  exhaustively over small count ranges, under every value of the flags it reads; so is
+  the game model's end-of-supply test (``round.supply_exhausted``).
+- The flags a z3 model follows are those ``spec/disputes.yaml`` lists it under: for
+  each flag it claims some question gets another answer under another value; for each
+  flag it does not claim, any other value is refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pytest
+
+z3 = pytest.importorskip("z3")
+
+from mammamia_ref.errors import VariantError  # noqa: E402
+from mammamia_ref.queries import num as N  # noqa: E402
+from mammamia_ref.queries.catalogue import answer_query, load_catalogue  # noqa: E402
+from mammamia_ref.queries.flags import Z3_MODELS, implemented_flags  # noqa: E402
+from mammamia_ref.queries.game_model import (  # noqa: E402
+    IN_OVEN,
+    NO,
+    GameModel,
+    free_step,
+    stub,
+)
+from mammamia_ref.queries.oven_model import OvenModel  # noqa: E402
+from mammamia_ref.queries.oven_rules import (  # noqa: E402
+    NK,
+    fixed_requirement,
+    kind_choices,
+    order_terms_of,
+    oven_bake,
+    oven_bombastica,
+    oven_bombastica_table_only,
+    shortfall,
+)
+from mammamia_ref.rules.oven import (  # noqa: E402
+    pizza_minimale_kinds,
+    pizza_monotoni_kinds,
+    ways_to_take,
+)
+from mammamia_ref.rules.round import supply_exhausted  # noqa: E402
+from mammamia_ref.rules.state import make_variants, variant_defaults, variant_values  # noqa: E402
+from mammamia_ref.rules.vocabulary import (  # noqa: E402
+    COLOURS,
+    COPIES,
+    KIND_INDEX,
+    KINDS,
+    MAMMA_MIA,
+    ORDER_TYPES,
+    ORDERS,
+    ORDERS_OF,
+    PERSONAL,
+    TRIMMING,
+    covers,
+)
+from mammamia_ref.rules.vocabulary import shortfall as plain_shortfall  # noqa: E402
+
+BOMBASTICA_TOTAL = ORDER_TYPES["bombastica"]["total"]
+
+
+@pytest.fixture(autouse=True)
+def no_default_context(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Nothing here may fall back on z3's default context."""
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("z3's default context used")
+    monkeypatch.setattr(z3.z3, "main_ctx", refuse)
+    with N.building():
+        yield
+
+
+def is_true(term: Any) -> bool:
+    """A closed boolean term's value."""
+    got = z3.simplify(term)
+    assert z3.is_true(got) or z3.is_false(got), got
+    return bool(z3.is_true(got))
+
+
+def number(term: Any) -> int:
+    got = z3.simplify(N.lift(term))
+    assert z3.is_int_value(got), got
+    return int(got.as_long())
+
+
+def terms(counts: Sequence[int]) -> list[Any]:
+    return [N.Val(c) for c in counts]
+
+
+# ------------------------------------------------------ encodings vs the rule functions
+
+SMALL_TABLES = list(itertools.product(range(3), repeat=NK))   # 243 tables
+
+
+def named_order(colour: str, kind_type: str) -> str:
+    return next(o for o in ORDERS_OF[colour] if ORDERS[o].type == kind_type)
+
+
+@pytest.mark.parametrize("value", variant_values()["monotoni_kind"])
+def test_monotoni_kinds_are_the_rule_functions(value: str) -> None:
+    """``oven.monotoni``/``oven.monotoni_on_table`` (through :func:`kind_choices`, as the
+    models use them) name exactly ``pizza_monotoni_kinds`` on every table of 0 to 2 cards
+    a kind, for every colour: 5 x 243 tables."""
+    variants = {**variant_defaults(), "monotoni_kind": value}
+    compared = 0
+    for colour in COLOURS:
+        order = order_terms_of(named_order(colour, "monotoni"))
+        for table in SMALL_TABLES:
+            choices = kind_choices(terms(table), order, variants)
+            encoded = tuple(k for k in KINDS if is_true(choices[KIND_INDEX[k]]))
+            assert encoded == pizza_monotoni_kinds(table, PERSONAL[colour], value), table
+            compared += 1
+    assert compared == len(COLOURS) * len(SMALL_TABLES)
+
+
+@pytest.mark.parametrize("value", variant_values()["minimale_lowest"])
+def test_minimale_kinds_are_the_rule_functions(value: str) -> None:
+    """``oven.minimale``/``oven.minimale_all_kinds`` name exactly
+    ``pizza_minimale_kinds`` on every table of 0 to 2 cards a kind (every tie among
+    them), for every colour: 5 x 243 tables."""
+    variants = {**variant_defaults(), "minimale_lowest": value}
+    for colour in COLOURS:
+        order = order_terms_of(named_order(colour, "minimale"))
+        for table in SMALL_TABLES:
+            choices = kind_choices(terms(table), order, variants)
+            encoded = tuple(k for k in KINDS if is_true(choices[KIND_INDEX[k]]))
+            assert encoded == pizza_minimale_kinds(table, PERSONAL[colour], value), table
+
+
+def test_requirements_are_the_manifests() -> None:
+    """``oven.standard``, ``oven.one_of_each`` and the named requirement of
+    ``oven.monotoni``/``oven.minimale`` give ``Order.requirement`` for every order of the
+    manifest but the Bombastica and every kind named: 40 orders x 5 kinds."""
+    compared = 0
+    for order_id, order in ORDERS.items():
+        if order.type == "bombastica":
+            continue
+        for kind in KINDS:
+            encoded = fixed_requirement(order_terms_of(order_id), N.Val(KIND_INDEX[kind]))
+            assert tuple(number(x) for x in encoded) == order.requirement(kind), (order_id, kind)
+            compared += 1
+    assert compared == sum(ORDERS[o].type != "bombastica" for o in ORDERS) * NK
+
+
+def test_shortfall_and_bake_are_the_rule_functions() -> None:
+    """``shortfall`` and ``oven.bake`` are ``vocabulary.shortfall`` and ``covers``, kind by
+    kind for every need and table count of 0 to 7 (the encodings are kind-wise), and on
+    every pair of small count maps of 0 to 2 cards a kind over three kinds."""
+    for need, have in itertools.product(range(8), repeat=2):
+        needs, table = (need, 0, 0, 0, 0), (have, 0, 0, 0, 0)
+        got = [number(x) for x in shortfall(terms(needs), terms(table))]
+        assert tuple(got) == plain_shortfall(needs, table)
+        met, taken = oven_bake(terms(table), terms(needs))
+        assert is_true(met) == covers(table, needs)
+        assert tuple(number(x) for x in taken) == needs
+    small = list(itertools.product(range(3), repeat=3))
+    for n3, t3 in itertools.product(small, repeat=2):
+        needs, table = (*n3, 1, 0), (*t3, 0, 1)
+        assert tuple(number(x) for x in shortfall(terms(needs), terms(table))) == \
+            plain_shortfall(needs, table)
+        assert is_true(oven_bake(terms(table), terms(needs))[0]) == covers(table, needs)
+
+
+SMALL_HANDS = [h for h in itertools.product(range(3), repeat=NK) if sum(h) <= 3]
+
+
+@pytest.mark.parametrize("mandatory", [False, True])
+def test_bombastica_takes_are_the_rule_functions(mandatory: bool) -> None:
+    """``oven.bombastica``: asked exactly when ``ways_to_take`` offers a way to make up
+    the shortfall, and the hand cards it accepts are exactly those ways, for every hand
+    of 0 to 2 cards a kind (at most 3) and every shortfall of 0 to 4."""
+    complete = N.BoolVal(True)
+    for hand, short in itertools.product(SMALL_HANDS, range(5)):
+        table = (BOMBASTICA_TOTAL - short, 0, 0, 0, 0)
+        ways = set(ways_to_take(hand, short)) if short else set()
+        asked_once = None
+        for take in itertools.product(*[range(h + 1) for h in hand]):
+            baked, asked, take_ok = oven_bombastica(terms(table), terms(hand), complete,
+                                                    terms(take), mandatory)
+            asked_once = is_true(asked)
+            if short and any(take):
+                assert is_true(take_ok) == (take in ways), (hand, short, take)
+            assert is_true(baked) == (not short or bool(ways)), (hand, short)
+        assert asked_once == bool(ways), (hand, short)
+    for total in range(BOMBASTICA_TOTAL - 3, BOMBASTICA_TOTAL + 2):
+        assert is_true(oven_bombastica_table_only(terms((total, 0, 0, 0, 0)))) == \
+            (total >= BOMBASTICA_TOTAL)
+
+
+@pytest.mark.parametrize("value", variant_values()["round_end"])
+def test_run_out_is_supply_exhausted(value: str) -> None:
+    """The game model's end of the supply (``round_end.*``) is
+    ``round.supply_exhausted`` for every supply of 0 or 1 card a kind, with and without
+    the Mamma Mia! card: 64 supplies."""
+    model = stub(2, {"round_end": value})
+    variants = make_variants({"round_end": value})
+    for supply in itertools.product(range(2), repeat=NK):
+        for mm_there in (True, False):
+            cards = tuple(k for k, n in zip(KINDS, supply, strict=True) for _ in range(n))
+            cards += (MAMMA_MIA,) if mm_there else ()
+            encoded = model.run_out(terms(supply), N.Val(-1 if mm_there else 0))
+            assert is_true(encoded) == supply_exhausted(variants, cards), (supply, mm_there)
+
+
+# --------------------------------------------------------------- the flag registry
+
+Probe = Callable[[str, dict[str, str]], bool]
+
+
+def _sat(constraints: Sequence[Any]) -> bool:
+    solver = N.Solver()
+    solver.add(list(constraints))
+    result = solver.check()
+    assert result in (z3.sat, z3.unsat), result
+    return bool(result == z3.sat)
+
+
+def _opening(model_name: str, variants: dict[str, str], turns: Sequence[tuple[str, int]],
+             order_type: str, other: str | None, hand: dict[str, int],
+             goal: Callable[[Any, Any, str], Any]) -> bool:
+    """Whether an opening can reach ``goal``: the turns put ``(kind, count)`` in the oven,
+    the last one with an order of ``order_type`` (``other`` for a standard order) of
+    its player, who holds ``hand``. ``goal(baked, named_term, colour)``."""
+    table = [0] * NK
+    for kind, count in turns:
+        table[KIND_INDEX[kind]] += count
+    held = [hand.get(k, 0) for k in KINDS]
+    if model_name == "oven_model":
+        seat = (len(turns) - 1) % 2
+        colour = COLOURS[seat]
+        order = next(o for o in ORDERS_OF[colour] if ORDERS[o].type == order_type
+                     and ORDERS[o].other == other)
+        m = OvenModel(2, variants, turns=len(turns), orders={seat: [order]})
+        fixed = [m.hands[1 - seat][k] == 0 for k in range(NK)]
+        fixed += [m.hands[seat][k] == held[k] for k in range(NK)]
+        for t, (kind, count) in enumerate(turns):
+            fixed += [m.kind[t] == KIND_INDEX[kind], m.count[t] == count,
+                      m.order[t] == (ORDERS_OF[colour].index(order) if t == len(turns) - 1
+                                     else NO)]
+        last = m.runs[0][-1]
+        return _sat([*m.constraints, *fixed, goal(last.baked, last.decision.named, colour)])
+    # the game model: one reveal step from a state whose table and hand are the probe's
+    _, before, _, facts, constraints = free_step(2, variants, "reveal", name="probe")
+    colour, seat = COLOURS[0], 0
+    order = next(o for o in ORDERS_OF[colour] if ORDERS[o].type == order_type
+                 and ORDERS[o].other == other)
+    block_order = ORDERS_OF[colour].index(order)
+    owner = facts["owner"]
+    fixed = [owner == seat, facts["order"] == block_order,
+             before.loc[seat][block_order] == IN_OVEN,
+             *[x == t for x, t in zip(before.table, table, strict=True)],
+             *[x == h for x, h in zip(before.hand[seat], held, strict=True)],
+             # no ingredient card revealed with the order: the table is the probe's
+             *[x == t for x, t in zip(facts["table"], table, strict=True)]]
+    named = facts["selectors"].decision.named
+    return _sat([*constraints, *fixed, goal(facts["baked"], named, colour)])
+
+
+def _oven_probe(turns: Sequence[tuple[str, int]], order_type: str, other: str | None,
+                hand: dict[str, int], goal: Callable[[Any, Any, str], Any]) -> Probe:
+    def probe(model_name: str, variants: dict[str, str]) -> bool:
+        return _opening(model_name, variants, turns, order_type, other, hand, goal)
+    return probe
+
+
+RED_P = PERSONAL["red"]
+YELLOW_P = PERSONAL["yellow"]
+A, B = [k for k in KINDS if k not in (RED_P, YELLOW_P)][:2]
+
+
+def _can_bake(baked: Any, named: Any, colour: str) -> Any:
+    return baked
+
+
+def _can_fail(baked: Any, named: Any, colour: str) -> Any:
+    return z3.Not(baked)
+
+
+def _can_name_b(baked: Any, named: Any, colour: str) -> Any:
+    return named == KIND_INDEX[B]
+
+
+def _turns(*turns: tuple[str, int]) -> list[tuple[str, int]]:
+    """Turns ending with the order of seat 0 (red): an odd number of turns."""
+    assert len(turns) % 2 == 1
+    return list(turns)
+
+
+def _trimming_probe(model_name: str, variants: dict[str, str]) -> bool:
+    """Can one kind have more cards in play than a trimmed two-player game keeps?"""
+    over = COPIES[0] - TRIMMING[2] + 1
+    if model_name == "oven_model":
+        m = OvenModel(2, variants, turns=3, orders={0: [], 1: []})
+        in_oven = N.Sum([N.If(m.kind[t] == 0, m.count[t], 0) for t in range(3)])
+        return _sat([*m.constraints, in_oven + m.hands[0][0] + m.hands[1][0] >= over])
+    _, before, _, _, constraints = free_step(2, variants, "transition", name="probe")
+    return _sat([*constraints, before.used[0] >= over])
+
+
+def _turn_probe(goal: Callable[[GameModel, Any, dict[str, Any]], Any]) -> Probe:
+    """A question about one turn of seat 0, holding at most 7 cards, from any
+    well-formed state (game model)."""
+    def probe(model_name: str, variants: dict[str, str]) -> bool:
+        assert model_name == "game_model"
+        model, before, _, facts, constraints = free_step(2, variants, "turn", name="probe",
+                                                         who=0)
+        return _sat([*constraints, model.hand_size(before, 0) <= 7,
+                     goal(model, before, facts)])
+    return probe
+
+
+OVEN_PROBES: dict[str, Probe] = {
+    # one card short, the owner holding it: may the order fail?
+    "completion": _oven_probe(_turns((RED_P, 1), (A, 2), (A, 1)), "standard", A, {A: 1},
+                              _can_fail),
+    # a table of 14, one card in hand: may the Bombastica bake?
+    "bombastica_hand": _oven_probe(_turns((A, 7), (B, 6), (RED_P, 1)), "bombastica", None,
+                                   {A: 1}, _can_bake),
+    # may a kind absent from the table be named?
+    "monotoni_kind": _oven_probe(_turns((RED_P, 1), (A, 1), (A, 1)), "monotoni", None,
+                                 {B: 2}, _can_name_b),
+    # the personal kind alone at the lowest count: may the Minimale bake?
+    "minimale_lowest": _oven_probe(_turns((RED_P, 1), (A, 1), (A, 1)), "minimale", None,
+                                   {A: 1}, _can_bake),
+    "trimming": _trimming_probe,
+}
+TURN_PROBES: dict[str, Probe] = {
+    # drawing more than one card beyond those played
+    "refill": _turn_probe(lambda m, s, f: f["moved"] > f["played"] + 1),
+    # cards played, a draw from a full supply, and nothing drawn
+    "draw_amount": _turn_probe(lambda m, s, f: z3.And(
+        N.Sum(s.supply) >= 7, f["played"] >= 1, f["selectors"].source == 0, f["moved"] == 0)),
+    # a pass that places an order
+    "pass_order": _turn_probe(lambda m, s, f: z3.And(
+        f["selectors"].kind == NO, f["selectors"].order >= 0)),
+    # a cycle of quiet turns ending the round
+    "stall": _turn_probe(lambda m, s, f: f["stall"]),
+    # the supply runs out with the Mamma Mia! card still in it
+    "round_end": _turn_probe(lambda m, s, f: f["mm_taken"]),
+}
+PROBES: dict[str, dict[str, Probe]] = {"oven_model": OVEN_PROBES,
+                                       "game_model": {**OVEN_PROBES, **TURN_PROBES}}
+
+
+def _claimed() -> list[Any]:
+    return [pytest.param(model, flag, id=f"{model}-{flag}")
+            for model in Z3_MODELS for flag in sorted(implemented_flags(model))]
+
+
+def _not_claimed() -> list[Any]:
+    values = variant_values()
+    defaults = variant_defaults()
+    return [pytest.param(model, flag, value, id=f"{model}-{flag}={value}")
+            for model in Z3_MODELS for flag in sorted(values)
+            if flag not in implemented_flags(model)
+            for value in values[flag] if value != defaults[flag]]
+
+
+def test_every_z3_model_claims_flags() -> None:
+    """The registry is read: both models follow the oven's flags, the game model more."""
+    oven, game = implemented_flags("oven_model"), implemented_flags("game_model")
+    assert {"completion", "minimale_lowest", "monotoni_kind", "bombastica_hand"} <= oven
+    assert oven < game
+
+
+@pytest.mark.parametrize(("model", "flag"), _claimed())
+def test_a_claimed_flag_changes_an_answer(model: str, flag: str) -> None:
+    """Some question about the model gets two answers under two values of the flag."""
+    probe = PROBES[model].get(flag)
+    assert probe is not None, f"{model} claims {flag}: give it a probe here"
+    answers = {value: probe(model, {flag: value}) for value in variant_values()[flag]}
+    assert len(set(answers.values())) > 1, answers
+
+
+@pytest.mark.parametrize(("model", "flag", "value"), _not_claimed())
+def test_an_unclaimed_flag_is_refused(model: str, flag: str, value: str) -> None:
+    with pytest.raises(VariantError, match=rf"{model} .*{flag}={value}"):
+        if model == "oven_model":
+            OvenModel(2, {flag: value}, turns=1)
+        else:
+            GameModel(2, {flag: value}, schedule=(1,), open_last=True)
+
+
+def test_the_default_of_an_unclaimed_flag_is_accepted() -> None:
+    for model in Z3_MODELS:
+        unclaimed = {f: v for f, v in variant_defaults().items()
+                     if f not in implemented_flags(model)}
+        assert unclaimed, model
+        built = OvenModel(2, unclaimed, turns=1) if model == "oven_model" else \
+            GameModel(2, unclaimed, schedule=(1,), open_last=True)
+        assert all(built.v[f] == v for f, v in unclaimed.items())
+
+
+
+@pytest.mark.parametrize("query_id", ["Q01-minimale-impossible", "Q13-bombastica-short-table"])
+def test_answers_never_touch_the_default_context(query_id: str) -> None:
+    """A rules query and an oven query answered with z3's default context refused (the
+    fixture): every term, solver and check lives in the answer's own context."""
+    query = next(q for q in load_catalogue() if q["id"] == query_id)
+    for answer in query["answers"]:
+        assert answer_query(query, answer).matches_expected, (query_id, answer["name"])
