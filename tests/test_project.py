@@ -39,3 +39,14 @@ def test_ruff_clean() -> None:
     result = subprocess.run([ruff, "check", str(ROOT)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_clean() -> None:
+    """The whole package type-checks under ``mypy --strict`` (issue 14: typed phases).
+
+    mypy is part of the test extra, so a missing mypy is a set-up error, not a skip."""
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                             str(ROOT / "mammamia_ref")],
+                            capture_output=True, text=True, check=False, cwd=ROOT)
+    assert "No module named mypy" not in result.stderr, "pip install -e '.[test]' adds mypy"
+    assert result.returncode == 0, result.stdout + result.stderr
