@@ -8,7 +8,9 @@ Bombastica, with which cards) to complete it from hand. Everything else follows.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
+from enum import StrEnum
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
@@ -29,6 +31,13 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 Step = tuple[GameState, tuple[Event, ...]]
+
+ORDER_TYPE_OF: dict[str, str] = {order_id: order.type for order_id, order in ORDERS.items()}
+NAMED_NEEDS: dict[str, tuple[Counts, ...]] = {
+    order_id: tuple(order.requirement(kind) if kind != order.personal else NO_CARDS
+                    for kind in KINDS) if order.type in ("monotoni", "minimale") else ()
+    for order_id, order in ORDERS.items()}
+"""For a Monotoni or Minimale, its requirement with each kind named (by kind index)."""
 
 TYPE_RULES = {"standard": "oven.standard", "one_of_each": "oven.one_of_each",
               "bombastica": "oven.bombastica", "monotoni": "oven.monotoni",
@@ -69,45 +78,71 @@ def judge(state: GameState) -> Step:
 
 
 def kind_choices(state: GameState) -> tuple[str, ...]:
-    """The kinds the owner may name for the revealed Monotoni or Minimale. Under
-    ``oven.complete_mandatory`` an owner who can bake it must: only the kinds that the
-    table and hand can make are offered, if there are any."""
+    """The kinds the owner may name for the revealed Monotoni or Minimale (see
+    :func:`nameable_kinds`)."""
     order = ORDERS[state.reveal.order]
-    if order.type == "monotoni":
-        kinds = pizza_monotoni_kinds(state.table, order.personal, state.variants["monotoni_kind"])
+    kinds = nameable_kinds(ORDER_TYPE_OF[order.id], state.table, KIND_INDEX[order.personal],
+                           state.hands[state.current].ingredients, NAMED_NEEDS[order.id],
+                           state.variants["monotoni_kind"], state.variants["minimale_lowest"],
+                           state.variants["completion"])
+    return tuple(KINDS[kind] for kind in kinds)
+
+
+def nameable_kinds(order_type: str, table: Counts, personal: int, hand: Counts,
+                   needs: tuple[Counts, ...], monotoni_kind: str, minimale_lowest: str,
+                   completion: str) -> tuple[int, ...]:
+    """``oven.monotoni`` / ``oven.minimale``: the kind indices the owner may name. Under
+    ``oven.complete_mandatory`` an owner who can bake it must: only the kinds that the
+    table and hand can make (``needs[kind]`` is the requirement when ``kind`` is named)
+    are offered, if there are any."""
+    if order_type == "monotoni":
+        kinds = monotoni_kinds(table, personal, monotoni_kind)
     else:
-        kinds = pizza_minimale_kinds(state.table, order.personal,
-                                     state.variants["minimale_lowest"])
-    if state.variants["completion"] == "mandatory":
-        have = add(state.table, state.hands[state.current].ingredients)
-        makeable = tuple(kind for kind in kinds if covers(have, order.requirement(kind)))
+        kinds = minimale_kinds(table, personal, minimale_lowest)
+    if completion == "mandatory" and kinds:
+        have = add(table, hand)
+        makeable = tuple(kind for kind in kinds if covers(have, needs[kind]))
         return makeable or kinds
     return kinds
 
 
+def monotoni_kinds(table: Counts, personal: int, monotoni_kind: str) -> tuple[int, ...]:
+    """``oven.monotoni``: any kind index but the personal one; under
+    ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the table."""
+    return tuple(kind for kind in range(len(table)) if kind != personal
+                 and (monotoni_kind == "any_other" or table[kind] > 0))
+
+
+def minimale_kinds(table: Counts, personal: int, minimale_lowest: str) -> tuple[int, ...]:
+    """``oven.minimale``: the kind indices with the lowest non-zero count on the table,
+    never the personal kind. The lowest is taken over the eligible kinds; under
+    ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
+    so a personal kind alone at the lowest count leaves no choice.
+
+    >>> minimale_kinds((2, 3, 2, 2, 0), 3, "eligible_kinds")
+    (0, 2)
+    """
+    present = [kind for kind in range(len(table)) if table[kind] > 0]
+    candidates = present if minimale_lowest == "all_kinds" \
+        else [kind for kind in present if kind != personal]
+    if not candidates:
+        return ()
+    lowest = min(table[kind] for kind in candidates)
+    return tuple(kind for kind in candidates if table[kind] == lowest and kind != personal)
+
+
 def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: str) -> tuple[str, ...]:
-    """``oven.monotoni``: any kind but the personal one; under ``monotoni_kind=on_table``
-    (``oven.monotoni_on_table``) only kinds with a card on the table."""
-    return tuple(kind for kind in KINDS if kind != personal
-                 and (rule_variant == "any_other" or table[KIND_INDEX[kind]] > 0))
+    """:func:`monotoni_kinds` by kind name."""
+    return tuple(KINDS[k] for k in monotoni_kinds(table, KIND_INDEX[personal], rule_variant))
 
 
 def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tuple[str, ...]:
-    """``oven.minimale``: the kinds with the lowest non-zero count on the table, never
-    the personal kind. The lowest is taken over the eligible kinds; under
-    ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
-    so a personal kind alone at the lowest count leaves no choice.
+    """:func:`minimale_kinds` by kind name.
 
     >>> pizza_minimale_kinds((2, 3, 2, 2, 0), "pepper", "eligible_kinds")
     ('salami', 'mushroom')
     """
-    present = [kind for kind in KINDS if table[KIND_INDEX[kind]] > 0]
-    candidates = present if lowest_over == "all_kinds" else [k for k in present if k != personal]
-    if not candidates:
-        return ()
-    lowest = min(table[KIND_INDEX[kind]] for kind in candidates)
-    return tuple(kind for kind in candidates
-                 if table[KIND_INDEX[kind]] == lowest and kind != personal)
+    return tuple(KINDS[k] for k in minimale_kinds(table, KIND_INDEX[personal], lowest_over))
 
 
 def kind_rule(state: GameState) -> str:
@@ -138,35 +173,78 @@ def requirement(state: GameState) -> Counts:
     return ORDERS[state.reveal.order].requirement(state.reveal.kind)
 
 
+class Outcome(StrEnum):
+    """What the chapter makes of a revealed order before its owner says anything."""
+
+    BAKE = "bake"          # the table alone makes it
+    FAIL = "fail"          # table and hand cannot make it (or the variant forbids the hand)
+    FAIL_TABLE_ONLY = "fail_table_only"  # a Bombastica short under bombastica_hand=forbidden
+    ASK = "ask"            # the owner may complete it from hand, or decline
+    FORCED = "forced"      # the owner must complete it, and there is one way
+
+
+def fixed_order_outcome(need: Counts, table: Counts, hand: Counts, completion: str) -> Outcome:
+    """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
+    owner may complete it from hand (``oven.complete_from_hand``; forced under
+    ``completion=mandatory``, ``oven.complete_mandatory``); else ``oven.fail``."""
+    if covers(table, need):
+        return Outcome.BAKE
+    if not covers(tuple(map(operator.add, table, hand)), need):
+        return Outcome.FAIL
+    return Outcome.FORCED if completion == "mandatory" else Outcome.ASK
+
+
+def bombastica_shortfall(table: Counts) -> int:
+    """``oven.bombastica``: how many more ingredients the table needs (0 if none)."""
+    return max(0, ORDER_TYPES["bombastica"]["total"] - sum(table))
+
+
+def bombastica_outcome(table: Counts, hand: Counts, bombastica_hand: str,
+                       completion: str) -> Outcome:
+    """``oven.bombastica``: baked on a table of at least 15; a shortfall may be made up
+    from hand (not under ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``),
+    forced under ``completion=mandatory`` when there is a single way."""
+    short = bombastica_shortfall(table)
+    if not short:
+        return Outcome.BAKE
+    if bombastica_hand == "forbidden":
+        return Outcome.FAIL_TABLE_ONLY
+    if sum(hand) < short:
+        return Outcome.FAIL
+    if completion == "mandatory" and len(ways_to_take(hand, short)) == 1:
+        return Outcome.FORCED
+    return Outcome.ASK
+
+
 def settle(state: GameState) -> Step:
-    """An order with a fixed requirement: baked if the table meets it (``oven.bake``);
-    else the owner may complete it from hand (``oven.complete_from_hand``; forced under
-    ``oven.complete_mandatory``); else it fails (``oven.fail``)."""
-    missing = shortfall(requirement(state), state.table)
-    if not any(missing):
-        return bake(state, from_table=requirement(state), from_hand=NO_CARDS)
-    if not covers(state.hands[state.current].ingredients, missing):
+    """An order with a fixed requirement, judged by :func:`fixed_order_outcome`."""
+    need = requirement(state)
+    outcome = fixed_order_outcome(need, state.table, state.hands[state.current].ingredients,
+                                  state.variants["completion"])
+    if outcome is Outcome.BAKE:
+        return bake(state, from_table=need, from_hand=NO_CARDS)
+    if outcome is Outcome.FAIL:
         return fail(state, "oven.fail", "the table and the hand fall short")
-    if state.variants["completion"] == "mandatory":
-        return bake(state, from_table=subtract(requirement(state), missing), from_hand=missing,
+    if outcome is Outcome.FORCED:
+        missing = shortfall(need, state.table)
+        return bake(state, from_table=subtract(need, missing), from_hand=missing,
                     completion_rule="oven.complete_mandatory")
     return replace(state, step="complete"), ()
 
 
 def pizza_bombastica(state: GameState) -> Step:
-    """``oven.bombastica``: at least 15 ingredients of any kinds. It takes the whole
-    table, however many; a shortfall may be made up from hand (not under
-    ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``)."""
-    short = ORDER_TYPES["bombastica"]["total"] - sum(state.table)
-    if short <= 0:
+    """``oven.bombastica``, judged by :func:`bombastica_outcome`. It takes the whole
+    table, however many."""
+    outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients,
+                                 state.variants["bombastica_hand"], state.variants["completion"])
+    if outcome is Outcome.BAKE:
         return bake(state, from_table=state.table, from_hand=NO_CARDS)
-    if state.variants["bombastica_hand"] == "forbidden":
+    if outcome is Outcome.FAIL_TABLE_ONLY:
         return fail(state, "oven.bombastica_table_only", "the table holds fewer than 15")
-    options = completions(state)
-    if not options:
+    if outcome is Outcome.FAIL:
         return fail(state, "oven.fail", "the table and the hand hold fewer than 15")
-    if state.variants["completion"] == "mandatory" and len(options) == 1:
-        return bake(state, from_table=state.table, from_hand=options[0],
+    if outcome is Outcome.FORCED:
+        return bake(state, from_table=state.table, from_hand=completions(state)[0],
                     completion_rule="oven.complete_mandatory")
     return replace(state, step="complete"), ()
 
@@ -179,12 +257,16 @@ def completions(state: GameState) -> tuple[Counts, ...]:
     if order.type != "bombastica":
         missing = shortfall(requirement(state), state.table)
         return (missing,) if covers(hand, missing) else ()
-    short = ORDER_TYPES["bombastica"]["total"] - sum(state.table)
-    return tuple(ways_to_take(hand, short))
+    return tuple(ways_to_take(hand, bombastica_shortfall(state.table)))
 
 
 def ways_to_take(hand: Counts, total: int) -> list[Counts]:
-    """Every way to take ``total`` cards from ``hand``, as count maps."""
+    """``oven.bombastica``: every way to take ``total`` cards from ``hand``, as count
+    maps, the most of the first kind first (the order the owner's choices are listed in).
+
+    >>> ways_to_take((1, 2), 2)
+    [(1, 1), (0, 2)]
+    """
     if not hand:
         return [()] if total == 0 else []
     ways = []

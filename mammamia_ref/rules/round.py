@@ -14,17 +14,59 @@ from dataclasses import replace
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.scoring import end_game
 from mammamia_ref.rules.state import GameState, Variants
-from mammamia_ref.rules.vocabulary import MAMMA_MIA, NO_CARDS, ROUNDS, add, cards_of, counts_of
+from mammamia_ref.rules.vocabulary import (
+    MAMMA_MIA,
+    NO_CARDS,
+    ROUNDS,
+    Counts,
+    add,
+    cards_of,
+    counts_of,
+)
 
 Step = tuple[GameState, tuple[Event, ...]]
 
 
+def supply_runs_out(round_end: str, cards: int, ingredients: int) -> bool:
+    """Whether a supply of ``cards`` cards, ``ingredients`` of them ingredient cards, ends
+    the round: empty (``round_end.last_card``), or holding no ingredient card
+    (``round_end.last_ingredient``)."""
+    return cards == 0 if round_end == "last_card" else ingredients == 0
+
+
 def supply_exhausted(variants: Variants, supply: tuple[str, ...]) -> bool:
-    """Whether this supply ends the round: empty (``round_end.last_card``), or holding no
-    ingredient card (``round_end.last_ingredient``)."""
-    if variants["round_end"] == "last_card":
-        return not supply
-    return not any(counts_of(supply))
+    """:func:`supply_runs_out` for this supply."""
+    return supply_runs_out(variants["round_end"], len(supply), sum(counts_of(supply)))
+
+
+def quiet_turns_after(quiet: bool, quiet_turns: int, players: int) -> int:
+    """``round_end.stall``: the count of consecutive turns that moved no card, after a
+    turn (``quiet`` if it moved none); a turn that moves a card starts it again. Capped
+    at the number of players: a full cycle is all the rule asks about."""
+    return min(players, quiet_turns + 1) if quiet else 0
+
+
+def stalls(stall: str, quiet_turns: int, players: int) -> bool:
+    """``round_end.stall``: a full cycle of quiet turns ends the round (``stall=cut``);
+    under ``stall=letter`` nothing does."""
+    return stall == "cut" and quiet_turns >= players
+
+
+def game_ends(resolutions: int) -> bool:
+    """``game_end.three_resolutions``: the third opening of the oven ends the game."""
+    return resolutions >= ROUNDS
+
+
+def leftovers_to_oven(leftovers: str) -> bool:
+    """``next_round.oven``: the table's leftovers go back into the oven for the next
+    round; under ``leftovers=table`` (``next_round.leftovers_on_table``) they stay."""
+    return leftovers == "oven"
+
+
+def next_supply(used: Counts, supply_left: Counts) -> Counts:
+    """``next_round.supply``: the used pile and what is left of the supply make the next
+    supply's ingredients (the Mamma Mia! card joins them)."""
+    return add(used, supply_left)
 
 
 def round_is_over(state: GameState) -> bool:
@@ -71,17 +113,17 @@ def after_resolution(state: GameState) -> Step:
     round is prepared: leftovers (``next_round.oven`` or ``next_round.leftovers_on_table``),
     the new supply (``next_round.supply``) awaiting its shuffle."""
     state = replace(state, resolutions=state.resolutions + 1)
-    if state.resolutions >= ROUNDS:
+    if game_ends(state.resolutions):
         return end_game(state)
     events: list[Event] = []
-    if state.variants["leftovers"] == "oven":
+    if leftovers_to_oven(state.variants["leftovers"]):
         events.append(event("leftovers_to_oven", "next_round.oven", cards=sum(state.table)))
         state = replace(state, oven=cards_of(state.table), table=NO_CARDS)
     else:
         events.append(event("leftovers_stay", "next_round.leftovers_on_table",
                             cards=sum(state.table)))
     holder = state.mamma_mia
-    supply = cards_of(add(state.used, counts_of(state.supply))) + (MAMMA_MIA,)
+    supply = cards_of(next_supply(state.used, counts_of(state.supply))) + (MAMMA_MIA,)
     events.append(event("supply_gathered", "next_round.supply", cards=len(supply)))
     state = replace(state, phase="shuffle", step="supply", supply=supply, used=NO_CARDS,
                     mamma_mia=None, current=holder, round=state.round + 1)

@@ -37,8 +37,7 @@ def new_game(config: GameConfig) -> GameState:
     players some cards of each kind go back to the box (not under ``trimming=off``,
     rule ``setup.full_deck``). The deck lies in the supply slot until it is dealt.
     """
-    removed = TRIMMING[config.players] if config.variants["trimming"] == "on" else 0
-    box = (removed,) * len(KINDS)
+    box = (trimmed_per_kind(config.players, config.variants["trimming"]),) * len(KINDS)
     deck = cards_of(subtract(COPIES, box))
     if config.variants["mamma_mia_shuffle"] == "before_deal":
         deck += (MAMMA_MIA,)  # setup.supply_before_deal
@@ -49,6 +48,17 @@ def new_game(config: GameConfig) -> GameState:
         waiters=tuple(ORDERS_OF[colour] for colour in config.colours),
         delivered=((),) * config.players,
     )
+
+
+def trimmed_per_kind(players: int, trimming: str) -> int:
+    """``setup.trim``: how many cards of each kind go back to the box for this many
+    players (none under ``trimming=off``, ``setup.full_deck``)."""
+    return TRIMMING[players] if trimming == "on" else 0
+
+
+def deal_order(first_player: int, players: int) -> list[int]:
+    """``setup.deal``: the seats in the order cards are dealt, from the first player."""
+    return [(first_player + i) % players for i in range(players)]
 
 
 def shuffle_rule(state: GameState, pile: str) -> str:
@@ -85,7 +95,7 @@ def deal(state: GameState) -> Step:
     hands = [Hand() for _ in range(state.players)]
     holder = state.mamma_mia
     events: list[Event] = []
-    order = [(state.config.first_player + i) % state.players for i in range(state.players)]
+    order = deal_order(state.config.first_player, state.players)
     for _ in range(STARTING_INGREDIENTS):
         for seat in order:
             card = deck.pop(0)

@@ -54,6 +54,18 @@ class Variants:
         return {flag: value for flag, value in self.values if defaults[flag] != value}
 
 
+def refuse_unclaimed(model: str, variants: Variants, *, carries_information: bool = False) -> None:
+    """Refuse (``VariantError``) a non-default value of a flag that ``model`` does not
+    claim in ``spec/disputes.yaml`` (``models:``). An engine without observations
+    (``carries_information``) passes an information-only flag through untouched."""
+    for flag, value in variants.non_default().items():
+        claimed = specdata.models_of(flag)
+        if model in claimed or (carries_information and specdata.information_only(flag)):
+            continue
+        raise VariantError(f"the {model} model does not implement {flag}={value} (implemented "
+                           f"by: {', '.join(claimed)}; spec/disputes.yaml)")
+
+
 def make_variants(overrides: Mapping[str, str] | None = None) -> Variants:
     """The defaults with ``overrides`` applied; unknown flags or values are refused.
 

@@ -12,12 +12,20 @@ from dataclasses import replace
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Draw, NoOrder, Pass, PlaceOrder, Play
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.round import round_is_over, stall, supply_exhausted, take_last_mamma_mia
+from mammamia_ref.rules.round import (
+    quiet_turns_after,
+    round_is_over,
+    stall,
+    stalls,
+    supply_exhausted,
+    take_last_mamma_mia,
+)
 from mammamia_ref.rules.state import GameState, Hand
 from mammamia_ref.rules.vocabulary import (
     HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
+    Counts,
     counts_of,
     format_counts,
     with_kind,
@@ -33,8 +41,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.step == "play":
         if not any(hand.ingredients):
             return (Pass(),)
-        return tuple(Play(kind, count) for kind, held in zip(KINDS, hand.ingredients, strict=True)
-                     for count in range(1, held + 1))
+        return tuple(Play(KINDS[kind], count) for kind, count in play_options(hand.ingredients))
     if state.step == "order":
         return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
     if state.variants["draw_amount"] == "fill":
@@ -63,8 +70,8 @@ def pass_turn(state: GameState) -> Step:
     if any(hand.ingredients):
         raise IllegalActionError("a player holding ingredient cards must play at least one",
                                  rule="turn.pass", action=Pass())
-    may_order = state.variants["pass_order"] == "allowed" and hand.orders
-    state = replace(state, played=0, step="order" if may_order else "draw")
+    state = replace(state, played=0,
+                    step=step_after_pass(state.variants["pass_order"], bool(hand.orders)))
     return state, (event("passed", "turn.pass", seat=state.current),)
 
 
@@ -85,12 +92,29 @@ def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
     return state, (event("placed_order", rule, seat=seat, order=action.order),)
 
 
+def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
+    """``turn.play``: the (kind index, count) plays a hand allows: one to all of the
+    cards of one kind, kind by kind; none means the player must pass (``turn.pass``)."""
+    return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
+
+
+def step_after_pass(pass_order: str, holds_orders: bool) -> str:
+    """``turn.pass``: the draw follows; under ``pass_order=allowed``
+    (``turn.pass_with_order``) an order may be placed first by a player holding one."""
+    return "order" if pass_order == "allowed" and holds_orders else "draw"
+
+
+def cards_to_draw(refill: str, hand_size: int, played: int) -> int:
+    """How many cards the draw may take: up to seven in hand (``turn.draw``) or as many
+    as were put on the oven this turn (``turn.draw_as_played``)."""
+    if refill == "as_many_as_played":
+        return played
+    return max(0, HAND_LIMIT - hand_size)
+
+
 def refill_allowance(state: GameState) -> int:
-    """How many cards the draw may take: up to seven (``turn.draw``) or as many as were
-    played this turn (``turn.draw_as_played``)."""
-    if state.variants["refill"] == "as_many_as_played":
-        return state.played
-    return max(0, HAND_LIMIT - state.hands[state.current].size)
+    """:func:`cards_to_draw` for the player whose turn it is."""
+    return cards_to_draw(state.variants["refill"], state.hands[state.current].size, state.played)
 
 
 def draw(state: GameState, action: Draw) -> Step:
@@ -166,11 +190,11 @@ def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Ste
     """After the draw: the round ends if the supply is exhausted, or (``round_end.stall``)
     after a full cycle of turns that moved no card; otherwise the left neighbour plays
     (``turn.clockwise``)."""
-    quiet_turns = min(state.players, state.quiet_turns + 1) if quiet else 0
+    quiet_turns = quiet_turns_after(quiet, state.quiet_turns, state.players)
     state = replace(state, quiet_turns=quiet_turns)
     if round_is_over(state):
         return replace(state, phase="round_end", step="supply"), events
-    if state.variants["stall"] == "cut" and quiet_turns >= state.players:
+    if stalls(state.variants["stall"], quiet_turns, state.players):
         return stall(state, events)
     seat = (state.current + 1) % state.players
     state = replace(state, current=seat, step="play", played=0)

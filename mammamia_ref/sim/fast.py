@@ -39,8 +39,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
-from operator import add, ge
 from typing import Any
 
 from mammamia_ref.errors import IllegalActionError
@@ -56,20 +54,38 @@ from mammamia_ref.rules.actions import (
     Play,
     Shuffle,
 )
-from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal
+from mammamia_ref.rules.oven import (
+    NAMED_NEEDS,
+    Outcome,
+    bombastica_outcome,
+    bombastica_shortfall,
+    fixed_order_outcome,
+    nameable_kinds,
+    ways_to_take,
+)
+from mammamia_ref.rules.round import (
+    game_ends,
+    leftovers_to_oven,
+    next_supply,
+    quiet_turns_after,
+    stalls,
+    supply_runs_out,
+)
+from mammamia_ref.rules.scoring import winning_seats
+from mammamia_ref.rules.setup import deal_order, trimmed_per_kind
+from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal, refuse_unclaimed
+from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
-    HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
-    ORDER_TYPES,
     ORDERS,
     ORDERS_OF,
-    ROUNDS,
     STARTING_INGREDIENTS,
     STARTING_ORDERS,
-    TRIMMING,
+    covers,
+    shortfall,
 )
 
 # -- cards ---------------------------------------------------------------------------
@@ -86,7 +102,6 @@ NO_KINDS = (0,) * N_KINDS
 STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
 _TYPE_CODES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
                "monotoni": MONOTONI, "minimale": MINIMALE}
-BOMBASTICA_TOTAL: int = ORDER_TYPES["bombastica"]["total"]
 
 
 def _order_table(value: Any) -> list[Any]:
@@ -102,9 +117,9 @@ ORDER_COLOUR: list[int] = _order_table(lambda order: COLOUR_INDEX[order.colour])
 ORDER_PERSONAL: list[int] = _order_table(lambda order: KINDS.index(order.personal))
 ORDER_NEED: list[tuple[int, ...] | None] = _order_table(  # fixed requirements only
     lambda order: order.requirement() if order.type in ("standard", "one_of_each") else None)
-ORDER_NEED_NAMED: list[tuple[tuple[int, ...] | None, ...] | None] = _order_table(
-    lambda order: tuple(order.requirement(kind) if kind != order.personal else None
-                        for kind in KINDS) if order.type in ("monotoni", "minimale") else None)
+ORDER_TYPE_NAME: list[str] = _order_table(lambda order: order.type)
+ORDER_NEED_NAMED: list[tuple[tuple[int, ...], ...]] = _order_table(
+    lambda order: NAMED_NEEDS[order.id])
 WAITER_OF_COLOUR: list[tuple[int, ...]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
                                            for colour in COLOURS]
 
@@ -199,29 +214,48 @@ def action_code(action: Action) -> int:
 # -- the state -----------------------------------------------------------------------
 
 
+_MAX_HELD = 64  # more cards than a hand holds or a turn plays (a larger count is computed)
+
+
 class Rules:
-    """The variant flags of one game as booleans, each named for the non-default
-    ruling it selects (all False under the defaults)."""
+    """The variant flags of one game, as the kernel functions of the chapters take
+    them (flag values), and as booleans where the engine's representation branches.
+    Built once per set of variants, refusing the flags the fast engine does not claim
+    in ``spec/disputes.yaml`` (``models:``)."""
 
-    __slots__ = ("bombastica_table_only", "draw_any", "leftovers_on_table", "mandatory",
-                 "minimale_all_kinds", "mm_before_deal", "monotoni_on_table", "pass_order",
-                 "refill_as_played", "round_end_last_ingredient", "stall_letter",
-                 "tie_seat_order", "trimming_off")
+    __slots__ = ("allowance", "bombastica_hand", "completion", "draw_any", "final_tie",
+                 "leftovers", "mandatory", "minimale_lowest", "mm_before_deal", "monotoni_kind",
+                 "pass_order", "quiet_after", "refill", "round_end", "round_end_last_ingredient",
+                 "stall", "stall_letter", "stalls", "trimming")
 
-    def __init__(self, variants: Any) -> None:
-        self.trimming_off = variants["trimming"] == "off"
+    def __init__(self, variants: Any, players: int) -> None:
+        refuse_unclaimed("fast", variants, carries_information=True)
+        self.trimming: str = variants["trimming"]
+        self.refill: str = variants["refill"]
+        self.minimale_lowest: str = variants["minimale_lowest"]
+        self.monotoni_kind: str = variants["monotoni_kind"]
+        self.completion: str = variants["completion"]
+        self.bombastica_hand: str = variants["bombastica_hand"]
+        self.round_end: str = variants["round_end"]
+        self.stall: str = variants["stall"]
+        self.final_tie: str = variants["final_tie"]
+        self.leftovers: str = variants["leftovers"]
+        self.pass_order: str = variants["pass_order"]
         self.mm_before_deal = variants["mamma_mia_shuffle"] == "before_deal"
-        self.refill_as_played = variants["refill"] == "as_many_as_played"
-        self.minimale_all_kinds = variants["minimale_lowest"] == "all_kinds"
-        self.mandatory = variants["completion"] == "mandatory"
-        self.round_end_last_ingredient = variants["round_end"] == "last_ingredient"
-        self.stall_letter = variants["stall"] == "letter"
-        self.tie_seat_order = variants["final_tie"] == "seat_order"
+        self.mandatory = self.completion == "mandatory"
+        self.round_end_last_ingredient = self.round_end == "last_ingredient"
+        self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
-        self.leftovers_on_table = variants["leftovers"] == "table"
-        self.pass_order = variants["pass_order"] == "allowed"
-        self.monotoni_on_table = variants["monotoni_kind"] == "on_table"
-        self.bombastica_table_only = variants["bombastica_hand"] == "forbidden"
+        # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
+        # is ``cards_to_draw``, ``quiet_after[quiet][count]`` is ``quiet_turns_after`` and
+        # ``stalls[count]`` is ``stalls`` at this many players.
+        self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
+                                     for size in range(_MAX_HELD))
+                               for played in range(_MAX_HELD))
+        self.quiet_after = tuple(tuple(quiet_turns_after(quiet, count, players)
+                                       for count in range(players + 1))
+                                 for quiet in (False, True))
+        self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
 
 
 class FastState:
@@ -344,15 +378,16 @@ class FastState:
         }
 
 
-_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key): Rules are never changed
+_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: never changed
 
 
 def _blank(config: GameConfig) -> FastState:
     state = object.__new__(FastState)  # no __init__: the callers fill every slot
     state.config = config
-    rules = _RULES.get(config.variants)
+    key = (config.variants, config.players)
+    rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[config.variants] = Rules(config.variants)
+        rules = _RULES[key] = Rules(config.variants, config.players)
     state.rules = rules
     state.players = config.players
     seats = [-1] * len(COLOURS)
@@ -391,7 +426,7 @@ def new_game(config: GameConfig) -> FastState:
     starting place, the deck (with the Mamma Mia! card under ``setup.supply_before_deal``)
     in the supply slot, awaiting its shuffle."""
     state = _blank(config)
-    removed = 0 if state.rules.trimming_off else TRIMMING[config.players]
+    removed = trimmed_per_kind(config.players, state.rules.trimming)
     state.box = (removed,) * N_KINDS
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
@@ -471,8 +506,7 @@ def play_choices(hand: tuple[int, ...]) -> tuple[int, ...]:
     choices = _PLAY_CHOICES.get(hand)
     if choices is None:
         choices = _PLAY_CHOICES[hand] = tuple(
-            play_code(kind, count) for kind in range(N_KINDS)
-            for count in range(1, hand[kind] + 1)) or (PASS,)
+            play_code(kind, count) for kind, count in play_options(hand)) or (PASS,)
     return choices
 
 
@@ -592,7 +626,7 @@ def deal(state: FastState) -> None:
     receiver's waiter and is replaced (``mamma_mia.dealt``)."""
     deck = state.supply
     players, first = state.players, state.config.first_player
-    order = [(first + i) % players for i in range(players)]
+    order = deal_order(first, players)
     hands = [[0] * N_KINDS for _ in range(players)]
     position = 0
     for _ in range(STARTING_INGREDIENTS):
@@ -637,8 +671,7 @@ def turn_pass(state: FastState) -> None:
     """``turn.pass``: no ingredient card, no play; an order may follow only under
     ``turn.pass_with_order``."""
     state.played = 0
-    state.step = "order" if state.rules.pass_order and state.hand_orders[state.current] \
-        else "draw"
+    state.step = step_after_pass(state.rules.pass_order, bool(state.hand_orders[state.current]))
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -655,11 +688,11 @@ def turn_place_order(state: FastState, order: int) -> None:
 def refill_allowance(state: FastState) -> int:
     """``turn.draw``: up to seven cards in hand; ``turn.draw_as_played``: as many as
     were put on the oven this turn."""
-    if state.rules.refill_as_played:
-        return state.played
-    seat = state.current
-    room = HAND_LIMIT - sum(state.hands[seat]) - len(state.hand_orders[seat])
-    return room if room > 0 else 0
+    seat, played = state.current, state.played
+    size = sum(state.hands[seat]) + len(state.hand_orders[seat])
+    if size < _MAX_HELD and played < _MAX_HELD:
+        return state.rules.allowance[played][size]
+    return cards_to_draw(state.rules.refill, size, played)
 
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
@@ -714,14 +747,20 @@ def draw_from_supply(state: FastState, wanted: int) -> int:
     return moved
 
 
+_EXHAUSTED: dict[tuple[str, tuple[int, ...]], bool] = {
+    (round_end, supply): supply_runs_out(round_end, len(supply), sum(c < MM for c in supply))
+    for round_end in ("last_card", "last_ingredient")
+    for supply in ((), (MM,), *((kind,) for kind in range(N_KINDS)))}
+"""``supply_runs_out`` for every supply of at most one card, by ruling. The supply
+holds ingredients and at most the Mamma Mia! card, so a supply of two cards or more
+holds an ingredient and ends no round: only the last card needs looking up."""
+
+
 def supply_exhausted(state: FastState) -> bool:
-    """``round_end.last_card``: the supply is empty; ``round_end.last_ingredient``: it
-    holds no ingredient card (the supply holds only ingredients and at most the
-    Mamma Mia! card, so: empty, or that card alone)."""
+    """``round_end.last_card`` / ``round_end.last_ingredient``: :func:`supply_runs_out`
+    (looked up in ``_EXHAUSTED``)."""
     supply = state.supply
-    if not supply:
-        return True
-    return state.rules.round_end_last_ingredient and len(supply) == 1 and supply[0] == MM
+    return len(supply) < 2 and _EXHAUSTED[state.rules.round_end, tuple(supply)]
 
 
 def take_last_mamma_mia(state: FastState, seat: int) -> None:
@@ -736,17 +775,14 @@ def end_turn(state: FastState, *, quiet: bool) -> None:
     """After the draw: the round ends if the supply is exhausted, or after a full cycle
     of turns that moved no card (``round_end.stall``); else the left neighbour plays
     (``turn.clockwise``)."""
-    players = state.players
-    if quiet:  # capped at the number of players
-        state.quiet_turns = state.quiet_turns + 1 if state.quiet_turns < players else players
-    else:
-        state.quiet_turns = 0
+    rules = state.rules
+    state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
     if supply_exhausted(state):
         state.phase, state.step = "round_end", "supply"
-    elif not state.rules.stall_letter and state.quiet_turns >= players:
+    elif rules.stalls[count]:
         stall(state)
     else:
-        state.current = (state.current + 1) % players
+        state.current = (state.current + 1) % state.players
         state.step = "play"
         state.played = 0
 
@@ -816,38 +852,13 @@ def reveal_next(state: FastState) -> None:
         bake_or_ask(state)
 
 
-def kind_choices(state: FastState) -> list[int]:
-    """The kinds the owner may name for the revealed Monotoni (``oven.monotoni``,
-    ``oven.monotoni_on_table``) or Minimale (``oven.minimale``,
-    ``oven.minimale_all_kinds``); under ``oven.complete_mandatory`` only those the
-    table and hand can make, if any."""
-    order, table = state.reveal, state.table
-    personal = ORDER_PERSONAL[order]
-    if ORDER_TYPE[order] == MONOTONI:
-        on_table = state.rules.monotoni_on_table
-        kinds = [kind for kind in range(N_KINDS)
-                 if kind != personal and (not on_table or table[kind] > 0)]
-    else:
-        kinds = minimale_kinds(table, personal, state.rules.minimale_all_kinds)
-    if state.rules.mandatory and kinds:
-        hand = state.hands[state.current]
-        needs = ORDER_NEED_NAMED[order]
-        makeable = [kind for kind in kinds
-                    if all(table[k] + hand[k] >= n for k, n in enumerate(needs[kind]))]
-        return makeable or kinds
-    return kinds
-
-
-def minimale_kinds(table: Sequence[int], personal: int, all_kinds: bool) -> list[int]:
-    """``oven.minimale``: the non-personal kinds at the lowest non-zero count, the lowest
-    taken over the eligible kinds (over every kind present under
-    ``oven.minimale_all_kinds``)."""
-    present = [kind for kind in range(N_KINDS) if table[kind] > 0]
-    candidates = present if all_kinds else [kind for kind in present if kind != personal]
-    if not candidates:
-        return []
-    lowest = min(table[kind] for kind in candidates)
-    return [kind for kind in candidates if table[kind] == lowest and kind != personal]
+def kind_choices(state: FastState) -> tuple[int, ...]:
+    """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
+    for the revealed order."""
+    order, rules = state.reveal, state.rules
+    return nameable_kinds(ORDER_TYPE_NAME[order], tuple(state.table), ORDER_PERSONAL[order],
+                          state.hands[state.current], ORDER_NEED_NAMED[order],
+                          rules.monotoni_kind, rules.minimale_lowest, rules.completion)
 
 
 def name_kind(state: FastState, kind: int) -> None:
@@ -864,38 +875,33 @@ def requirement(state: FastState) -> tuple[int, ...]:
 
 
 def bake_or_ask(state: FastState) -> None:
-    """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
-    owner may complete it from hand (``oven.complete_from_hand``; forced under
-    ``oven.complete_mandatory``); else ``oven.fail``."""
-    need, table = requirement(state), state.table
-    if all(map(ge, table, need)):
+    """An order with a fixed requirement, judged by
+    :func:`~mammamia_ref.rules.oven.fixed_order_outcome`."""
+    need, table = requirement(state), tuple(state.table)
+    outcome = fixed_order_outcome(need, table, state.hands[state.current], state.rules.completion)
+    if outcome is Outcome.BAKE:
         bake(state, need, NO_KINDS)
-        return
-    hand = state.hands[state.current]
-    if not all(map(ge, map(add, table, hand), need)):
+    elif outcome is Outcome.FAIL:
         oven_fail(state)
-    elif state.rules.mandatory:
-        missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
+    elif outcome is Outcome.FORCED:
+        missing = shortfall(need, table)
         bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
         state.step = "complete"
 
 
 def pizza_bombastica(state: FastState) -> None:
-    """``oven.bombastica``: at least 15 ingredients; it takes the whole table, a
-    shortfall made up from hand (``oven.bombastica_table_only`` forbids that)."""
-    short = BOMBASTICA_TOTAL - sum(state.table)
-    if short <= 0:
+    """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
+    it takes the whole table."""
+    rules, hand = state.rules, state.hands[state.current]
+    outcome = bombastica_outcome(tuple(state.table), hand, rules.bombastica_hand,
+                                 rules.completion)
+    if outcome is Outcome.BAKE:
         bake(state, state.table[:], NO_KINDS)
-        return
-    if state.rules.bombastica_table_only:
+    elif outcome is Outcome.FAIL or outcome is Outcome.FAIL_TABLE_ONLY:
         oven_fail(state)
-        return
-    hand = state.hands[state.current]
-    if sum(hand) < short:  # no way to make up the shortfall (and none to list)
-        oven_fail(state)
-    elif state.rules.mandatory and len(options := hand_choices(hand, short)) == 1:
-        bake(state, state.table[:], options[0])
+    elif outcome is Outcome.FORCED:
+        bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
         state.step = "complete"
 
@@ -904,15 +910,11 @@ _HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = 
 
 
 def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to take ``total`` cards from ``hand``: ``oven.ways_to_take``, in its
-    order (most of the first kind first, then of the next...), which is the order in
-    which ``product`` counts down each kind. Cached: there are few hands."""
+    """:func:`~mammamia_ref.rules.oven.ways_to_take`, cached: there are few hands."""
     key = (hand, total)
     ways = _HAND_CHOICES.get(key)
     if ways is None:
-        ways = _HAND_CHOICES[key] = tuple(
-            way for way in product(*(range(count, -1, -1) for count in hand))
-            if sum(way) == total)
+        ways = _HAND_CHOICES[key] = tuple(ways_to_take(hand, total))
     return ways
 
 
@@ -921,10 +923,9 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
     for a Bombastica any choice making up the shortfall."""
     hand = state.hands[state.current]
     if ORDER_TYPE[state.reveal] == BOMBASTICA:
-        return hand_choices(hand, BOMBASTICA_TOTAL - sum(state.table))
-    need, table = requirement(state), state.table
-    missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
-    return [missing] if all(h >= m for h, m in zip(hand, missing, strict=True)) else []
+        return hand_choices(hand, bombastica_shortfall(state.table))
+    missing = shortfall(requirement(state), tuple(state.table))
+    return [missing] if covers(hand, missing) else []
 
 
 def oven_complete(state: FastState, cards: Sequence[int]) -> None:
@@ -973,18 +974,18 @@ def after_resolution(state: FastState) -> None:
     pile, the rest of the supply and the Mamma Mia! card make the next supply
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
-    if state.resolutions >= ROUNDS:
+    if game_ends(state.resolutions):
         state.phase, state.step = "over", "over"
         state.reveal = state.reveal_kind = None
         return
-    if not state.rules.leftovers_on_table:
+    if leftovers_to_oven(state.rules.leftovers):
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
-    pool = state.used
+    left = [0] * N_KINDS
     for card in state.supply:
         if card < MM:
-            pool[card] += 1
-    state.supply = cards_of(pool) + [MM]
+            left[card] += 1
+    state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
     state.used = [0] * N_KINDS
     state.phase, state.step = "shuffle", "supply"
     state.current = state.mamma_mia
@@ -1007,19 +1008,9 @@ def winners(state: FastState) -> tuple[tuple[int, ...], str]:
     in hand), then ``game_end.shared_win`` or ``game_end.seat_order_win``."""
     if state.phase != "over":
         raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
-    most = max(len(stack) for stack in state.delivered)
-    leaders = [seat for seat in range(state.players) if len(state.delivered[seat]) == most]
-    if len(leaders) == 1:
-        return tuple(leaders), "game_end.most_delivered"
-    best = max(sum(state.hands[seat]) for seat in leaders)
-    leaders = [seat for seat in leaders if sum(state.hands[seat]) == best]
-    if len(leaders) == 1:
-        return tuple(leaders), "game_end.tie_break"
-    if not state.rules.tie_seat_order:
-        return tuple(leaders), "game_end.shared_win"
     start = state.mamma_mia if state.mamma_mia is not None else state.current
-    return (min(leaders, key=lambda seat: (seat - start) % state.players),), \
-        "game_end.seat_order_win"
+    return winning_seats(tuple(len(stack) for stack in state.delivered),
+                         tuple(sum(hand) for hand in state.hands), state.rules.final_tie, start)
 
 
 # -- chance, the benchmark policy, whole games, counting -----------------------------

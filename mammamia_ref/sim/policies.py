@@ -50,7 +50,7 @@ from mammamia_ref.rules.actions import (
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
 from mammamia_ref.rules.oven import pizza_minimale_kinds, pizza_monotoni_kinds
-from mammamia_ref.rules.state import GameState, Hand
+from mammamia_ref.rules.state import GameState, Hand, Variants, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -81,7 +81,21 @@ class ObservingPolicy:
     choose: Chooser
 
     def __call__(self, state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
+        check_variants(state.variants)
         return self.choose(observation(state, to_move(state)), legal, rng)
+
+
+_CHECKED: set[Variants] = set()
+
+
+def check_variants(variants: Variants) -> None:
+    """Refuse (``VariantError``) a non-default value of a flag the policies do not claim
+    in ``spec/disputes.yaml`` (``models:``); each set of variants is checked once. A
+    flag that only changes what players see is not refused: a policy that ignores some
+    of what it may see still plays by the rules."""
+    if variants not in _CHECKED:
+        refuse_unclaimed("policies", variants, carries_information=True)
+        _CHECKED.add(variants)
 
 
 # --- random: the benchmark ------------------------------------------------------------
@@ -91,6 +105,7 @@ def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random)
     """The benchmark policy: uniform among legal actions, except the draw, which takes the
     supply with probability 0.8 and the waiter otherwise. (``mammamia_ref.sim.fast`` repeats
     it on action codes, drawing the same numbers.)"""
+    check_variants(state.variants)
     draws = [a for a in legal if isinstance(a, Draw)]
     if draws and len(draws) == len(legal):
         source = "supply" if rng.random() < 0.8 else "waiter"
