@@ -174,7 +174,7 @@ def _refuses(model: str, variants: dict[str, str]) -> bool:
         if model == "fast":
             fast.new_game(config)
         elif model == "policies":
-            play_game(config, 0, [POLICIES["random"]] * 2, max_steps=STEPS)
+            play_game(config, 0, [POLICIES["careful"]] * 2, max_steps=STEPS)
         else:
             raise AssertionError(f"no refusal check for model {model}")
     except VariantError:
