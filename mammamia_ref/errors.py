@@ -48,3 +48,7 @@ class IllegalActionError(MammamiaError):
         super().__init__(f"{message} [{rule}]")
         self.rule = rule
         self.action = action
+
+
+class InternalError(Exception):
+    """A state the rules make impossible: a bug in mammamia, not bad input."""

@@ -9,13 +9,14 @@ Bombastica, with which cards) to complete it from hand. Everything else follows.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState, Reveal
+from mammamia_ref.rules.state import GameState, Reveal, Step, holder, revealed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -30,7 +31,7 @@ from mammamia_ref.rules.vocabulary import (
     subtract,
 )
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
 
 ORDER_TYPE_OF: dict[str, str] = {order_id: order.type for order_id, order in ORDERS.items()}
 NAMED_NEEDS: dict[str, tuple[Counts, ...]] = {
@@ -44,7 +45,7 @@ TYPE_RULES = {"standard": "oven.standard", "one_of_each": "oven.one_of_each",
               "minimale": "oven.minimale"}
 
 
-def reveal_next(state: GameState) -> Step:
+def reveal_next(state: GameState) -> Transition:
     """``oven.open``: turn up the next card. An ingredient goes to the table, sorted by
     kind (``oven.sort``); an order is judged at once."""
     card, rest = state.oven[0], state.oven[1:]
@@ -57,9 +58,9 @@ def reveal_next(state: GameState) -> Step:
     return state, (event("revealed", "oven.open", card=card, owner=owner), *events)
 
 
-def judge(state: GameState) -> Step:
+def judge(state: GameState) -> Transition:
     """Judge the revealed order by its type, asking its owner where there is a choice."""
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type == "bombastica":
         state, events = pizza_bombastica(state)
         total = ORDER_TYPES["bombastica"]["total"]
@@ -69,7 +70,7 @@ def judge(state: GameState) -> Step:
         if not kinds:
             return fail(state, kind_rule(state), "no kind can be named")
         if len(kinds) > 1:
-            return replace(state, step="name_kind"), ()
+            return replace(state, step=Step.NAME_KIND), ()
         return name_kind(state, NameKind(kinds[0]))
     needs = event("needs", TYPE_RULES[order.type], order=order.id,
                   cards=format_counts(order.requirement()))
@@ -80,7 +81,7 @@ def judge(state: GameState) -> Step:
 def kind_choices(state: GameState) -> tuple[str, ...]:
     """The kinds the owner may name for the revealed Monotoni or Minimale (see
     :func:`nameable_kinds`)."""
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     kinds = nameable_kinds(ORDER_TYPE_OF[order.id], state.table, KIND_INDEX[order.personal],
                            state.hands[state.current].ingredients, NAMED_NEEDS[order.id],
                            state.variants["monotoni_kind"], state.variants["minimale_lowest"],
@@ -88,8 +89,8 @@ def kind_choices(state: GameState) -> tuple[str, ...]:
     return tuple(KINDS[kind] for kind in kinds)
 
 
-def nameable_kinds(order_type: str, table: Counts, personal: int, hand: Counts,
-                   needs: tuple[Counts, ...], monotoni_kind: str, minimale_lowest: str,
+def nameable_kinds(order_type: str, table: Sequence[int], personal: int, hand: Sequence[int],
+                   needs: Sequence[Sequence[int]], monotoni_kind: str, minimale_lowest: str,
                    completion: str) -> tuple[int, ...]:
     """``oven.monotoni`` / ``oven.minimale``: the kind indices the owner may name. Under
     ``oven.complete_mandatory`` an owner who can bake it must: only the kinds that the
@@ -100,20 +101,20 @@ def nameable_kinds(order_type: str, table: Counts, personal: int, hand: Counts,
     else:
         kinds = minimale_kinds(table, personal, minimale_lowest)
     if completion == "mandatory" and kinds:
-        have = add(table, hand)
+        have = tuple(map(operator.add, table, hand))
         makeable = tuple(kind for kind in kinds if covers(have, needs[kind]))
         return makeable or kinds
     return kinds
 
 
-def monotoni_kinds(table: Counts, personal: int, monotoni_kind: str) -> tuple[int, ...]:
+def monotoni_kinds(table: Sequence[int], personal: int, monotoni_kind: str) -> tuple[int, ...]:
     """``oven.monotoni``: any kind index but the personal one; under
     ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the table."""
     return tuple(kind for kind in range(len(table)) if kind != personal
                  and (monotoni_kind == "any_other" or table[kind] > 0))
 
 
-def minimale_kinds(table: Counts, personal: int, minimale_lowest: str) -> tuple[int, ...]:
+def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) -> tuple[int, ...]:
     """``oven.minimale``: the kind indices with the lowest non-zero count on the table,
     never the personal kind. The lowest is taken over the eligible kinds; under
     ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
@@ -146,7 +147,7 @@ def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tupl
 
 
 def kind_rule(state: GameState) -> str:
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type == "monotoni":
         return "oven.monotoni_on_table" if state.variants["monotoni_kind"] == "on_table" \
             else "oven.monotoni"
@@ -154,14 +155,14 @@ def kind_rule(state: GameState) -> str:
         else "oven.minimale"
 
 
-def name_kind(state: GameState, action: NameKind) -> Step:
+def name_kind(state: GameState, action: NameKind) -> Transition:
     """The owner names the kind of a Monotoni or Minimale; then it is judged as fixed."""
     rule = kind_rule(state)
     if action.kind not in kind_choices(state):
-        raise IllegalActionError(f"{action.kind} cannot be named for {state.reveal.order} here",
+        raise IllegalActionError(f"{action.kind} cannot be named for {revealed(state).order} here",
                                  rule=rule, action=action)
-    state = replace(state, reveal=replace(state.reveal, kind=action.kind))
-    order = ORDERS[state.reveal.order]
+    state = replace(state, reveal=replace(revealed(state), kind=action.kind))
+    order = ORDERS[revealed(state).order]
     settled, events = settle(state)
     return settled, (event("named_kind", rule, order=order.id, kind=action.kind),
                      event("needs", TYPE_RULES[order.type], order=order.id,
@@ -170,7 +171,7 @@ def name_kind(state: GameState, action: NameKind) -> Step:
 
 
 def requirement(state: GameState) -> Counts:
-    return ORDERS[state.reveal.order].requirement(state.reveal.kind)
+    return ORDERS[revealed(state).order].requirement(revealed(state).kind)
 
 
 class Outcome(StrEnum):
@@ -183,23 +184,24 @@ class Outcome(StrEnum):
     FORCED = "forced"      # the owner must complete it, and there is one way
 
 
-def fixed_order_outcome(need: Counts, table: Counts, hand: Counts, completion: str) -> Outcome:
+def fixed_order_outcome(need: Sequence[int], table: Sequence[int], hand: Sequence[int],
+                        completion: str) -> Outcome:
     """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
     owner may complete it from hand (``oven.complete_from_hand``; forced under
     ``completion=mandatory``, ``oven.complete_mandatory``); else ``oven.fail``."""
     if covers(table, need):
         return Outcome.BAKE
-    if not covers(tuple(map(operator.add, table, hand)), need):
+    if not covers(map(operator.add, table, hand), need):
         return Outcome.FAIL
     return Outcome.FORCED if completion == "mandatory" else Outcome.ASK
 
 
-def bombastica_shortfall(table: Counts) -> int:
+def bombastica_shortfall(table: Sequence[int]) -> int:
     """``oven.bombastica``: how many more ingredients the table needs (0 if none)."""
     return max(0, ORDER_TYPES["bombastica"]["total"] - sum(table))
 
 
-def bombastica_outcome(table: Counts, hand: Counts, bombastica_hand: str,
+def bombastica_outcome(table: Sequence[int], hand: Counts, bombastica_hand: str,
                        completion: str) -> Outcome:
     """``oven.bombastica``: baked on a table of at least 15; a shortfall may be made up
     from hand (not under ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``),
@@ -216,7 +218,7 @@ def bombastica_outcome(table: Counts, hand: Counts, bombastica_hand: str,
     return Outcome.ASK
 
 
-def settle(state: GameState) -> Step:
+def settle(state: GameState) -> Transition:
     """An order with a fixed requirement, judged by :func:`fixed_order_outcome`."""
     need = requirement(state)
     outcome = fixed_order_outcome(need, state.table, state.hands[state.current].ingredients,
@@ -229,10 +231,10 @@ def settle(state: GameState) -> Step:
         missing = shortfall(need, state.table)
         return bake(state, from_table=subtract(need, missing), from_hand=missing,
                     completion_rule="oven.complete_mandatory")
-    return replace(state, step="complete"), ()
+    return replace(state, step=Step.COMPLETE), ()
 
 
-def pizza_bombastica(state: GameState) -> Step:
+def pizza_bombastica(state: GameState) -> Transition:
     """``oven.bombastica``, judged by :func:`bombastica_outcome`. It takes the whole
     table, however many."""
     outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients,
@@ -246,14 +248,14 @@ def pizza_bombastica(state: GameState) -> Step:
     if outcome is Outcome.FORCED:
         return bake(state, from_table=state.table, from_hand=completions(state)[0],
                     completion_rule="oven.complete_mandatory")
-    return replace(state, step="complete"), ()
+    return replace(state, step=Step.COMPLETE), ()
 
 
 def completions(state: GameState) -> tuple[Counts, ...]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice of hand cards that makes up the shortfall."""
     hand = state.hands[state.current].ingredients
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type != "bombastica":
         missing = shortfall(requirement(state), state.table)
         return (missing,) if covers(hand, missing) else ()
@@ -269,20 +271,20 @@ def ways_to_take(hand: Counts, total: int) -> list[Counts]:
     """
     if not hand:
         return [()] if total == 0 else []
-    ways = []
+    ways: list[Counts] = []
     for first in range(min(hand[0], total), -1, -1):
         ways.extend((first, *rest) for rest in ways_to_take(hand[1:], total - first))
     return ways
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
-    if state.step == "name_kind":
+    if state.step == Step.NAME_KIND:
         return tuple(NameKind(kind) for kind in kind_choices(state))
     options = tuple(Complete(cards) for cards in completions(state))
     return options if state.variants["completion"] == "mandatory" else (*options, Decline())
 
 
-def complete(state: GameState, action: Complete | Decline) -> Step:
+def complete(state: GameState, action: Complete | Decline) -> Transition:
     """The owner completes the revealed order from hand, or declines and it fails."""
     rule = "oven.complete_from_hand"
     if isinstance(action, Decline):
@@ -290,7 +292,7 @@ def complete(state: GameState, action: Complete | Decline) -> Step:
             raise IllegalActionError("an owner who can complete must complete",
                                      rule="oven.complete_mandatory", action=action)
         return fail(state, rule, "the owner declined")
-    bombastica = ORDERS[state.reveal.order].type == "bombastica"
+    bombastica = ORDERS[revealed(state).order].type == "bombastica"
     if action.cards not in completions(state):
         raise IllegalActionError("these hand cards do not complete the order exactly",
                                  rule="oven.bombastica" if bombastica else rule, action=action)
@@ -303,16 +305,16 @@ def complete(state: GameState, action: Complete | Decline) -> Step:
 
 
 def bake(state: GameState, *, from_table: Counts, from_hand: Counts,
-         completion_rule: str | None = None) -> Step:
+         completion_rule: str | None = None) -> Transition:
     """``oven.bake``: the order goes to its owner's delivered stack and the ingredients it
     uses, from table and hand, to the used pile. Unused ones stay (``oven.leftovers``)."""
-    seat, order = state.current, state.reveal.order
+    seat, order = state.current, revealed(state).order
     hand = state.hands[seat]
     state = state.with_hand(seat, replace(hand, ingredients=subtract(hand.ingredients, from_hand)))
     state = state.with_delivered(seat, state.delivered[seat] + (order,))
     state = replace(state, table=subtract(state.table, from_table),
-                    used=add(state.used, add(from_table, from_hand)), reveal=None, step="reveal",
-                    current=state.mamma_mia)
+                    used=add(state.used, add(from_table, from_hand)), reveal=None, step=Step.REVEAL,
+                    current=holder(state))
     events = []
     if any(from_hand):
         events.append(event("completed_from_hand", completion_rule or "oven.complete_from_hand",
@@ -323,10 +325,10 @@ def bake(state: GameState, *, from_table: Counts, from_hand: Counts,
     return state, tuple(events)
 
 
-def fail(state: GameState, rule: str, why: str) -> Step:
+def fail(state: GameState, rule: str, why: str) -> Transition:
     """``oven.fail``: the order goes face down under its owner's waiter; the table keeps
     every card."""
-    seat, order = state.current, state.reveal.order
+    seat, order = state.current, revealed(state).order
     state = state.with_waiter(seat, state.waiters[seat] + (order,))
-    state = replace(state, reveal=None, step="reveal", current=state.mamma_mia)
+    state = replace(state, reveal=None, step=Step.REVEAL, current=holder(state))
     return state, (event("failed", rule, seat=seat, order=order, why=why),)

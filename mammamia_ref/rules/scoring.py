@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState
+from mammamia_ref.rules.state import GameState, Phase, Step
 
 
 def end_game(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
     """``game_end.three_resolutions``: the third opening of the oven ends the game."""
-    state = replace(state, phase="over", step="over", reveal=None)
+    state = replace(state, phase=Phase.OVER, step=Step.OVER, reveal=None)
     seats, rule = winners(state)
     return state, (event("game_ended", "game_end.three_resolutions", resolutions=state.resolutions),
                    event("winners", rule, seats=list(seats),

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]  # no stubs in the venv
 
 from mammamia_ref.errors import SpecError
 
@@ -43,17 +43,20 @@ def load_schema(name: str) -> dict[str, Any]:
     """A JSON Schema of ours, by file name under ``spec/schemas/``."""
     path = spec_path(f"schemas/{name}")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return schema
     except (OSError, ValueError) as exc:
         raise SpecError(f"cannot read spec/schemas/{name}: {exc}") from exc
 
 
 def cards() -> dict[str, Any]:
-    return load_yaml("cards.yaml")
+    manifest: dict[str, Any] = load_yaml("cards.yaml")
+    return manifest
 
 
 def rules() -> list[dict[str, Any]]:
-    return load_yaml("rules.yaml")["rules"]
+    entries: list[dict[str, Any]] = load_yaml("rules.yaml")["rules"]
+    return entries
 
 
 @cache
@@ -69,11 +72,13 @@ def rule(rule_id: str) -> dict[str, Any]:
 
 
 def disputes() -> list[dict[str, Any]]:
-    return load_yaml("disputes.yaml")["disputes"]
+    entries: list[dict[str, Any]] = load_yaml("disputes.yaml")["disputes"]
+    return entries
 
 
 def variant_flags() -> list[dict[str, Any]]:
-    return load_yaml("disputes.yaml")["variants"]
+    entries: list[dict[str, Any]] = load_yaml("disputes.yaml")["variants"]
+    return entries
 
 
 MODELS: tuple[str, ...] = ("reference", "fast", "policies", "oven_model", "game_model")

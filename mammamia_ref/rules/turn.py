@@ -20,7 +20,7 @@ from mammamia_ref.rules.round import (
     supply_exhausted,
     take_last_mamma_mia,
 )
-from mammamia_ref.rules.state import GameState, Hand
+from mammamia_ref.rules.state import GameState, Hand, Phase, Step
 from mammamia_ref.rules.vocabulary import (
     HAND_LIMIT,
     KINDS,
@@ -31,18 +31,19 @@ from mammamia_ref.rules.vocabulary import (
     with_kind,
 )
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
 
-STEP_RULES = {"play": "turn.play", "order": "turn.place_order", "draw": "turn.draw"}
+STEP_RULES: dict[str, str] = {Step.PLAY: "turn.play", Step.ORDER: "turn.place_order",
+                              Step.DRAW: "turn.draw"}
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     hand = state.hands[state.current]
-    if state.step == "play":
+    if state.step == Step.PLAY:
         if not any(hand.ingredients):
             return (Pass(),)
         return tuple(Play(KINDS[kind], count) for kind, count in play_options(hand.ingredients))
-    if state.step == "order":
+    if state.step == Step.ORDER:
         return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
     if state.variants["draw_amount"] == "fill":
         return (Draw("supply"), Draw("waiter"))
@@ -50,7 +51,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
                  for count in range(refill_allowance(state) + 1))
 
 
-def play(state: GameState, action: Play) -> Step:
+def play(state: GameState, action: Play) -> Transition:
     """``turn.play``: one or more ingredient cards of one kind onto the oven, announced."""
     seat, hand = state.current, state.hands[state.current]
     held = hand.ingredients[KINDS.index(action.kind)]
@@ -59,11 +60,11 @@ def play(state: GameState, action: Play) -> Step:
                                  rule="turn.play", action=action)
     hand = replace(hand, ingredients=with_kind(hand.ingredients, action.kind, -action.count))
     state = replace(state.with_hand(seat, hand), oven=state.oven + (action.kind,) * action.count,
-                    played=action.count, step="order" if hand.orders else "draw")
+                    played=action.count, step=Step.ORDER if hand.orders else Step.DRAW)
     return state, (event("played", "turn.play", seat=seat, kind=action.kind, count=action.count),)
 
 
-def pass_turn(state: GameState) -> Step:
+def pass_turn(state: GameState) -> Transition:
     """``turn.pass``: only a player without ingredient cards passes; under the default
     no order follows (``pass_order=allowed`` selects ``turn.pass_with_order``)."""
     hand = state.hands[state.current]
@@ -75,10 +76,10 @@ def pass_turn(state: GameState) -> Step:
     return state, (event("passed", "turn.pass", seat=state.current),)
 
 
-def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
+def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Transition:
     """``turn.place_order``: at most one order card from hand, face up onto the oven."""
     if isinstance(action, NoOrder):
-        return replace(state, step="draw"), ()
+        return replace(state, step=Step.DRAW), ()
     seat, hand = state.current, state.hands[state.current]
     if action.order not in hand.orders:
         raise IllegalActionError(f"{action.order} is not in the hand", rule="turn.place_order",
@@ -88,7 +89,7 @@ def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
     rule = "turn.place_order" if state.played or state.variants["pass_order"] == "forbidden" \
         else "turn.pass_with_order"
     state = replace(state.with_hand(seat, replace(hand, orders=tuple(orders))),
-                    oven=state.oven + (action.order,), played=state.played + 1, step="draw")
+                    oven=state.oven + (action.order,), played=state.played + 1, step=Step.DRAW)
     return state, (event("placed_order", rule, seat=seat, order=action.order),)
 
 
@@ -98,10 +99,10 @@ def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
     return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
 
 
-def step_after_pass(pass_order: str, holds_orders: bool) -> str:
+def step_after_pass(pass_order: str, holds_orders: bool) -> Step:
     """``turn.pass``: the draw follows; under ``pass_order=allowed``
     (``turn.pass_with_order``) an order may be placed first by a player holding one."""
-    return "order" if pass_order == "allowed" and holds_orders else "draw"
+    return Step.ORDER if pass_order == "allowed" and holds_orders else Step.DRAW
 
 
 def cards_to_draw(refill: str, hand_size: int, played: int) -> int:
@@ -117,7 +118,7 @@ def refill_allowance(state: GameState) -> int:
     return cards_to_draw(state.variants["refill"], state.hands[state.current].size, state.played)
 
 
-def draw(state: GameState, action: Draw) -> Step:
+def draw(state: GameState, action: Draw) -> Transition:
     """``turn.draw``: refill from one source only; a short source gives what it has
     (``turn.draw_short``). Ends the turn, and perhaps the round."""
     allowance = refill_allowance(state)
@@ -186,16 +187,16 @@ def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[E
     return state, tuple(events), moved
 
 
-def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Step:
+def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Transition:
     """After the draw: the round ends if the supply is exhausted, or (``round_end.stall``)
     after a full cycle of turns that moved no card; otherwise the left neighbour plays
     (``turn.clockwise``)."""
     quiet_turns = quiet_turns_after(quiet, state.quiet_turns, state.players)
     state = replace(state, quiet_turns=quiet_turns)
     if round_is_over(state):
-        return replace(state, phase="round_end", step="supply"), events
+        return replace(state, phase=Phase.ROUND_END, step=Step.SUPPLY), events
     if stalls(state.variants["stall"], quiet_turns, state.players):
         return stall(state, events)
     seat = (state.current + 1) % state.players
-    state = replace(state, current=seat, step="play", played=0)
+    state = replace(state, current=seat, step=Step.PLAY, played=0)
     return state, (*events, event("turn_begins", "turn.clockwise", seat=seat, round=state.round))

@@ -18,7 +18,7 @@ Conventions used throughout the package:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import ge
 from typing import Any
@@ -146,7 +146,7 @@ def shortfall(need: Counts, have: Counts) -> Counts:
     return tuple(max(0, n - h) for n, h in zip(need, have, strict=True))
 
 
-def covers(have: Sequence[int], need: Sequence[int]) -> bool:
+def covers(have: Iterable[int], need: Iterable[int]) -> bool:
     """Whether ``have`` holds at least ``need`` of every kind (both in ``KINDS`` order)."""
     return all(map(ge, have, need))
 

@@ -37,11 +37,11 @@ The API mirrors :mod:`mammamia_ref.rules.game`: :func:`new_game`, :func:`is_chan
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.errors import IllegalActionError, InternalError
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -73,7 +73,17 @@ from mammamia_ref.rules.round import (
 )
 from mammamia_ref.rules.scoring import winning_seats
 from mammamia_ref.rules.setup import deal_order, trimmed_per_kind
-from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal, refuse_unclaimed
+from mammamia_ref.rules.state import (
+    WAITER_PILE,
+    GameConfig,
+    GameState,
+    Hand,
+    Phase,
+    Reveal,
+    Step,
+    refuse_unclaimed,
+    waiter_pile,
+)
 from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
@@ -204,7 +214,7 @@ def action_code(action: Action) -> int:
             return NAME_BASE + KINDS.index(kind)
         case Draw(source, None):
             return DRAW_SUPPLY + SOURCES.index(source)
-        case Draw(source, count):
+        case Draw(source, int() as count):
             return DRAW_N_BASE + 64 * SOURCES.index(source) + count
         case Complete(cards):
             return COMPLETE_BASE + pack(cards)
@@ -265,7 +275,8 @@ class FastState:
     lists of five ints, a hand is split into ``hands`` (ingredient counts) and
     ``hand_orders`` (sorted order codes), ``reveal`` is an order code or None and
     ``reveal_kind`` the named kind or None. Phases and steps are the reference's
-    strings (and, between decisions, its ``"round_end"`` phase and ``"reveal"`` step).
+    :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members (and, between decisions,
+    its ``Phase.ROUND_END`` and ``Step.REVEAL``).
 
     What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
     tuple, replaced when it changes: copying a state then copies only the outer lists."""
@@ -279,7 +290,7 @@ class FastState:
     rules: Rules
     players: int
     seat_of_colour: list[int]
-    phase: str
+    phase: Phase
     step: str
     current: int
     round: int
@@ -359,8 +370,8 @@ class FastState:
             ],
             "first_player": config.first_player,
             "variants": config.variants.as_dict(),
-            "phase": self.phase,
-            "step": self.step,
+            "phase": str(self.phase),
+            "step": str(self.step),
             "current": self.current,
             "round": self.round,
             "resolutions": self.resolutions,
@@ -431,7 +442,7 @@ def new_game(config: GameConfig) -> FastState:
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
         state.supply.append(MM)
-    state.phase, state.step, state.current = "shuffle", "ingredients", config.first_player
+    state.phase, state.step, state.current = Phase.SHUFFLE, Step.INGREDIENTS, config.first_player
     state.round, state.resolutions = 1, 0
     state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
     state.mamma_mia = None
@@ -445,47 +456,47 @@ def new_game(config: GameConfig) -> FastState:
 
 
 def is_chance(state: FastState) -> bool:
-    return state.phase == "shuffle"
+    return state.phase == Phase.SHUFFLE
 
 
 def is_over(state: FastState) -> bool:
-    return state.phase == "over"
+    return state.phase == Phase.OVER
 
 
 def to_move(state: FastState) -> int | None:
-    return state.current if state.phase in ("turn", "oven") else None
+    return state.current if state.phase in (Phase.TURN, Phase.OVEN) else None
 
 
 def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     """At a chance node: the pile to shuffle and its cards, in the reference's order."""
     step = state.step
-    if state.phase != "shuffle":
+    if state.phase != Phase.SHUFFLE:
         raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
-    if step.startswith("waiter."):
+    if step.startswith(WAITER_PILE):
         return step, state.waiters[_waiter_seat(state, step)]
     return step, state.supply
 
 
 def _waiter_seat(state: FastState, pile: str) -> int:
-    return state.seat_of_colour[COLOUR_INDEX[pile[7:]]]
+    return state.seat_of_colour[COLOUR_INDEX[pile[len(WAITER_PILE):]]]
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
     """The action codes of :func:`mammamia_ref.rules.game.legal_actions`, in its order.
     The sequence returned may be shared: do not change it."""
     step = state.step
-    if state.phase == "turn":
-        if step == "play":
+    if state.phase == Phase.TURN:
+        if step == Step.PLAY:
             hand = state.hands[state.current]
             return _PLAY_CHOICES.get(hand) or play_choices(hand)
-        if step == "order":
+        if step == Step.ORDER:
             orders = state.hand_orders[state.current]
             return _ORDER_CHOICES.get(orders) or order_choices(orders)
         if state.rules.draw_any:
             return _DRAW_ANY[refill_allowance(state)]
         return DRAW_FILL
-    if state.phase == "oven":
-        if step == "name_kind":
+    if state.phase == Phase.OVEN:
+        if step == Step.NAME_KIND:
             return [NAME_BASE + kind for kind in kind_choices(state)]
         options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
         if not state.rules.mandatory:
@@ -524,31 +535,31 @@ def apply(state: FastState, action: int) -> None:
     """Apply a legal action code (from :func:`legal_actions`; not checked: see
     :func:`apply_checked`), then every automatic step up to the next decision."""
     step = state.step
-    if step == "play":
+    if step == Step.PLAY:
         if action == PASS:
             turn_pass(state)
         else:
             kind, count = _PLAY_OF[action]
             turn_play(state, kind, count)
-    elif step == "order":
+    elif step == Step.ORDER:
         if action == NO_ORDER:
-            state.step = "draw"
+            state.step = Step.DRAW
         else:
             turn_place_order(state, action - PLACE_BASE)
-    elif step == "draw":
+    elif step == Step.DRAW:
         if action < DRAW_N_BASE:
             turn_draw(state, action - DRAW_SUPPLY, None)
         else:
             source, count = divmod(action - DRAW_N_BASE, 64)
             turn_draw(state, source, count)
-    elif step == "name_kind":
+    elif step == Step.NAME_KIND:
         name_kind(state, action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
             oven_fail(state)
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
-    if state.phase != "turn":
+    if state.phase != Phase.TURN:
         settle(state)
 
 
@@ -572,7 +583,7 @@ def apply_shuffle(state: FastState, order: Sequence[int]) -> None:
     """Chance: the pending pile now lies in ``order`` (card codes, top first); then the
     setup (``setup.after_shuffle``) or the round (``next_round.first_player``) goes on."""
     pile = state.step
-    if pile.startswith("waiter."):
+    if pile.startswith(WAITER_PILE):
         state.waiters[_waiter_seat(state, pile)] = tuple(order)
     else:
         state.supply = list(order)
@@ -596,17 +607,17 @@ def after_setup_shuffle(state: FastState) -> None:
     joining the rest of the deck (``setup.supply``), each waiter's shuffle
     (``setup.waiter``), the first orders."""
     pile = state.step
-    if pile == "ingredients":
+    if pile == Step.INGREDIENTS:
         deal(state)
         if not state.rules.mm_before_deal:
             rest = [0] * N_KINDS
             for card in state.supply:
                 rest[card] += 1
             state.supply = cards_of(rest) + [MM]
-            state.step = "supply"
+            state.step = Step.SUPPLY
             return
         state.step = _waiter_pile(state, 0)
-    elif pile == "supply":
+    elif pile == Step.SUPPLY:
         state.step = _waiter_pile(state, 0)
     else:
         seat = _waiter_seat(state, pile) + 1
@@ -617,7 +628,7 @@ def after_setup_shuffle(state: FastState) -> None:
 
 
 def _waiter_pile(state: FastState, seat: int) -> str:
-    return f"waiter.{state.config.colours[seat]}"
+    return waiter_pile(state.config.colours[seat])
 
 
 def deal(state: FastState) -> None:
@@ -649,7 +660,7 @@ def take_first_orders(state: FastState) -> None:
         waiter = state.waiters[seat]
         state.hand_orders[seat] = tuple(sorted(waiter[:STARTING_ORDERS]))
         state.waiters[seat] = waiter[STARTING_ORDERS:]
-    state.phase, state.step = "turn", "play"
+    state.phase, state.step = Phase.TURN, Step.PLAY
     state.current = state.config.first_player
     state.played = state.quiet_turns = 0
 
@@ -664,7 +675,7 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = "order" if state.hand_orders[state.current] else "draw"
+    state.step = Step.ORDER if state.hand_orders[state.current] else Step.DRAW
 
 
 def turn_pass(state: FastState) -> None:
@@ -682,7 +693,7 @@ def turn_place_order(state: FastState, order: int) -> None:
     state.hand_orders[state.current] = tuple(orders)
     state.oven.append(order)
     state.played += 1
-    state.step = "draw"
+    state.step = Step.DRAW
 
 
 def refill_allowance(state: FastState) -> int:
@@ -778,12 +789,12 @@ def end_turn(state: FastState, *, quiet: bool) -> None:
     rules = state.rules
     state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
     if supply_exhausted(state):
-        state.phase, state.step = "round_end", "supply"
+        state.phase, state.step = Phase.ROUND_END, Step.SUPPLY
     elif rules.stalls[count]:
         stall(state)
     else:
         state.current = (state.current + 1) % state.players
-        state.step = "play"
+        state.step = Step.PLAY
         state.played = 0
 
 
@@ -793,7 +804,7 @@ def stall(state: FastState) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = (state.current + 1) % state.players
-    state.phase, state.step = "round_end", "stall"
+    state.phase, state.step = Phase.ROUND_END, Step.STALL
 
 
 # -- the oven ------------------------------------------------------------------------
@@ -804,9 +815,9 @@ def settle(state: FastState) -> None:
     card after card, and what follows the last one."""
     while True:
         phase = state.phase
-        if phase == "round_end":
+        if phase == Phase.ROUND_END:
             open_the_oven(state)
-        elif phase == "oven" and state.reveal is None:
+        elif phase == Phase.OVEN and state.reveal is None:
             if state.oven:
                 reveal_next(state)
             else:
@@ -817,9 +828,25 @@ def settle(state: FastState) -> None:
 
 def open_the_oven(state: FastState) -> None:
     """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven."""
-    state.phase, state.step = "oven", "reveal"
+    state.phase, state.step = Phase.OVEN, Step.REVEAL
     state.reveal = None
-    state.current = state.mamma_mia
+    state.current = _holder(state)
+
+
+def _revealed(state: FastState) -> int:
+    """The code of the order awaiting its owner's decision (``rules.state.revealed``)."""
+    order = state.reveal
+    if order is None:
+        raise InternalError(f"no revealed order in phase {state.phase}, step {state.step}")
+    return order
+
+
+def _holder(state: FastState) -> int:
+    """The Mamma Mia! holder, who opens the oven (``rules.state.holder``)."""
+    seat = state.mamma_mia
+    if seat is None:
+        raise InternalError(f"no Mamma Mia! holder in phase {state.phase}")
+    return seat
 
 
 def reveal_next(state: FastState) -> None:
@@ -845,7 +872,7 @@ def reveal_next(state: FastState) -> None:
         if not kinds:
             oven_fail(state)
         elif len(kinds) > 1:
-            state.step = "name_kind"
+            state.step = Step.NAME_KIND
         else:
             name_kind(state, kinds[0])
     else:  # oven.standard, oven.one_of_each
@@ -855,8 +882,8 @@ def reveal_next(state: FastState) -> None:
 def kind_choices(state: FastState) -> tuple[int, ...]:
     """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
     for the revealed order."""
-    order, rules = state.reveal, state.rules
-    return nameable_kinds(ORDER_TYPE_NAME[order], tuple(state.table), ORDER_PERSONAL[order],
+    order, rules = _revealed(state), state.rules
+    return nameable_kinds(ORDER_TYPE_NAME[order], state.table, ORDER_PERSONAL[order],
                           state.hands[state.current], ORDER_NEED_NAMED[order],
                           rules.monotoni_kind, rules.minimale_lowest, rules.completion)
 
@@ -868,33 +895,36 @@ def name_kind(state: FastState, kind: int) -> None:
 
 
 def requirement(state: FastState) -> tuple[int, ...]:
-    need = ORDER_NEED[state.reveal]
+    order = _revealed(state)
+    need = ORDER_NEED[order]
     if need is None:
-        return ORDER_NEED_NAMED[state.reveal][state.reveal_kind]
+        if state.reveal_kind is None:
+            raise InternalError("a Monotoni or Minimale is judged only once its kind is named")
+        return ORDER_NEED_NAMED[order][state.reveal_kind]
     return need
 
 
 def bake_or_ask(state: FastState) -> None:
     """An order with a fixed requirement, judged by
     :func:`~mammamia_ref.rules.oven.fixed_order_outcome`."""
-    need, table = requirement(state), tuple(state.table)
+    need, table = requirement(state), state.table
     outcome = fixed_order_outcome(need, table, state.hands[state.current], state.rules.completion)
     if outcome is Outcome.BAKE:
         bake(state, need, NO_KINDS)
     elif outcome is Outcome.FAIL:
         oven_fail(state)
     elif outcome is Outcome.FORCED:
-        missing = shortfall(need, table)
+        missing = shortfall(need, tuple(table))
         bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
-        state.step = "complete"
+        state.step = Step.COMPLETE
 
 
 def pizza_bombastica(state: FastState) -> None:
     """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
     it takes the whole table."""
     rules, hand = state.rules, state.hands[state.current]
-    outcome = bombastica_outcome(tuple(state.table), hand, rules.bombastica_hand,
+    outcome = bombastica_outcome(state.table, hand, rules.bombastica_hand,
                                  rules.completion)
     if outcome is Outcome.BAKE:
         bake(state, state.table[:], NO_KINDS)
@@ -903,7 +933,7 @@ def pizza_bombastica(state: FastState) -> None:
     elif outcome is Outcome.FORCED:
         bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
-        state.step = "complete"
+        state.step = Step.COMPLETE
 
 
 _HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
@@ -922,7 +952,7 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice making up the shortfall."""
     hand = state.hands[state.current]
-    if ORDER_TYPE[state.reveal] == BOMBASTICA:
+    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
         return hand_choices(hand, bombastica_shortfall(state.table))
     missing = shortfall(requirement(state), tuple(state.table))
     return [missing] if covers(hand, missing) else []
@@ -931,7 +961,7 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
 def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
     hand cards and the order bakes."""
-    if ORDER_TYPE[state.reveal] == BOMBASTICA:
+    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
         bake(state, state.table[:], cards)
     else:
         bake(state, [n - c for n, c in zip(requirement(state), cards, strict=True)], cards)
@@ -950,18 +980,18 @@ def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) 
         for kind, count in enumerate(from_hand):
             used[kind] += count
         state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
-    state.delivered[seat] += (state.reveal,)
+    state.delivered[seat] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = "reveal"
-    state.current = state.mamma_mia
+    state.step = Step.REVEAL
+    state.current = _holder(state)
 
 
 def oven_fail(state: FastState) -> None:
     """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
-    state.waiters[state.current] += (state.reveal,)
+    state.waiters[state.current] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = "reveal"
-    state.current = state.mamma_mia
+    state.step = Step.REVEAL
+    state.current = _holder(state)
 
 
 # -- the next round and the end ------------------------------------------------------
@@ -975,7 +1005,7 @@ def after_resolution(state: FastState) -> None:
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
     if game_ends(state.resolutions):
-        state.phase, state.step = "over", "over"
+        state.phase, state.step = Phase.OVER, Step.OVER
         state.reveal = state.reveal_kind = None
         return
     if leftovers_to_oven(state.rules.leftovers):
@@ -987,8 +1017,8 @@ def after_resolution(state: FastState) -> None:
             left[card] += 1
     state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
     state.used = [0] * N_KINDS
-    state.phase, state.step = "shuffle", "supply"
-    state.current = state.mamma_mia
+    state.phase, state.step = Phase.SHUFFLE, Step.SUPPLY
+    state.current = _holder(state)
     state.mamma_mia = None
     state.round += 1
 
@@ -996,17 +1026,17 @@ def after_resolution(state: FastState) -> None:
 def start_round(state: FastState) -> None:
     """``next_round.first_player``: the last Mamma Mia! holder opens the round. A supply
     with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
-    state.phase, state.step = "turn", "play"
+    state.phase, state.step = Phase.TURN, Step.PLAY
     state.played = state.quiet_turns = 0
     if supply_exhausted(state):
         take_last_mamma_mia(state, state.current)
-        state.phase, state.step = "round_end", "supply"
+        state.phase, state.step = Phase.ROUND_END, Step.SUPPLY
 
 
 def winners(state: FastState) -> tuple[tuple[int, ...], str]:
     """``game_end.most_delivered``, then ``game_end.tie_break`` (most ingredient cards
     in hand), then ``game_end.shared_win`` or ``game_end.seat_order_win``."""
-    if state.phase != "over":
+    if state.phase != Phase.OVER:
         raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
     start = state.mamma_mia if state.mamma_mia is not None else state.current
     return winning_seats(tuple(len(stack) for stack in state.delivered),
@@ -1059,7 +1089,7 @@ def _inline_ok() -> bool:
     return True
 
 
-def _below(getrandbits: Any, n: int) -> int:
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``Random._randbelow(n)``."""
     bits = n.bit_length()
     r = getrandbits(bits)
@@ -1099,7 +1129,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
     ``seq[_randbelow(len(seq))]``.)"""
     first = 0
     n = len(legal)
-    if state.step == "draw":
+    if state.step == Step.DRAW:
         source = SUPPLY if rng.random() < 0.8 else WAITER
         if legal is DRAW_FILL:  # one draw from that source: still a choice among one
             n, first = 1, source
@@ -1107,7 +1137,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
             n //= 2
             first = n if source == WAITER else 0
     if not _INLINE_OK:
-        return legal[first + rng._randbelow(n)]
+        return legal[first + rng.randrange(n)]  # which is rng._randbelow(n)
     bits = _BITS[n]
     r = rng.getrandbits(bits)
     while r >= n:
@@ -1127,7 +1157,7 @@ class FastGameResult:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return winners(self.state)[0] if self.state.phase == "over" else ()
+        return winners(self.state)[0] if self.state.phase == Phase.OVER else ()
 
 
 def play_random_game(config: GameConfig, seed: int | str, *,
@@ -1152,18 +1182,18 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             result.stalled = True
             break
         phase = state.phase
-        if phase == "turn" and inline:  # the turn's decisions: see the docstring
+        if phase == Phase.TURN and inline:  # the turn's decisions: see the docstring
             decisions += 1
             step = state.step
-            if step == "draw":  # the source, then the one draw from it: a choice among one
+            if step == Step.DRAW:  # the source, then the one draw from it: a choice among one
                 source = SUPPLY if uniform() < 0.8 else WAITER
                 while getrandbits(1):
                     pass
                 turn_draw(state, source, None)
-                if state.phase != "turn":
+                if state.phase != Phase.TURN:
                     settle(state)
                 continue
-            if step == "play":
+            if step == Step.PLAY:
                 turns += 1
                 hand = state.hands[state.current]
                 legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
@@ -1177,7 +1207,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 r = getrandbits(bits)
             action = legal[r]
             if action == NO_ORDER:
-                state.step = "draw"
+                state.step = Step.DRAW
             elif action >= PLACE_BASE:
                 turn_place_order(state, action - PLACE_BASE)
             elif action == PASS:
@@ -1185,12 +1215,12 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             else:
                 kind, count = _PLAY_OF[action]
                 turn_play(state, kind, count)
-        elif phase == "turn" or phase == "oven":
-            if state.step == "play":
+        elif phase == Phase.TURN or phase == Phase.OVEN:
+            if state.step == Step.PLAY:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
             decisions += 1
-        elif phase == "shuffle":
+        elif phase == Phase.SHUFFLE:
             apply_shuffle(state, shuffled(chance, chance_pile(state)[1]))
             shuffles += 1
         else:  # over
@@ -1203,7 +1233,7 @@ def perft(state: FastState, depth: int) -> int:
     """:func:`mammamia_ref.sim.perft.perft` on the fast engine (the last level is counted
     from the number of legal actions, as chess programs do: the same number). ``state``
     is left as it was."""
-    if depth == 0 or state.phase == "shuffle" or state.phase == "over":
+    if depth == 0 or state.phase == Phase.SHUFFLE or state.phase == Phase.OVER:
         return 1
     if depth == 1:
         return len(legal_actions(state))
@@ -1220,7 +1250,7 @@ def _perft_into(state: FastState, depth: int) -> int:
         child = state.copy() if index < last else state
         apply(child, action)
         phase = child.phase
-        if phase == "shuffle" or phase == "over":
+        if phase == Phase.SHUFFLE or phase == Phase.OVER:
             total += 1
         elif depth == 2:
             total += len(legal_actions(child))

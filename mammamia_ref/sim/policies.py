@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -137,9 +137,11 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
     if isinstance(first, Draw):
         wants_orders = not hand.orders and _own_waiter(seen)
         source = "waiter" if wants_orders else "supply"
-        return max((a for a in legal if a.source == source), key=lambda a: a.count or 0)
+        return max((a for a in legal if isinstance(a, Draw) and a.source == source),
+                   key=lambda a: a.count or 0)
     if isinstance(first, NameKind):
-        return max(legal, key=lambda a: seen.table[KIND_INDEX[a.kind]]
+        names = [a for a in legal if isinstance(a, NameKind)]
+        return max(names, key=lambda a: seen.table[KIND_INDEX[a.kind]]
                    + hand.ingredients[KIND_INDEX[a.kind]])
     completes = [a for a in legal if isinstance(a, Complete)]
     return completes[0] if completes else next(a for a in legal if isinstance(a, Decline))
@@ -192,7 +194,7 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
     completes = [a for a in legal if isinstance(a, Complete)]
     if completes:
         _, reserve = forecast(seen)
-        need = add(reserve, _hand_needs(seen))
+        need = add(reserve, tuple(_hand_needs(seen)))
         return min(completes, key=lambda a: (sum(n * c for n, c in zip(need, a.cards,
                                                                         strict=True)),
                                              [-c for c in a.cards]))
@@ -343,6 +345,8 @@ def _careful_draw(seen: Observation, draws: list[Draw]) -> Action:
 
 
 def _careful_kind(seen: Observation, legal: list[NameKind]) -> Action:
+    if seen.reveal is None:
+        raise InternalError("a kind is named only for a revealed order")
     order = ORDERS[seen.reveal.order]
     hand = _hand(seen).ingredients
 
