@@ -281,14 +281,14 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.step == Step.NAME_KIND:
         return tuple(NameKind(kind) for kind in kind_choices(state))
     options = tuple(Complete(cards) for cards in completions(state))
-    return options if state.variants["completion"] == "mandatory" else (*options, Decline())
+    return (*options, Decline()) if may_decline(state.variants["completion"]) else options
 
 
 def complete(state: GameState, action: Complete | Decline) -> Transition:
     """The owner completes the revealed order from hand, or declines and it fails."""
     rule = "oven.complete_from_hand"
     if isinstance(action, Decline):
-        if state.variants["completion"] == "mandatory":
+        if not may_decline(state.variants["completion"]):
             raise IllegalActionError("an owner who can complete must complete",
                                      rule="oven.complete_mandatory", action=action)
         return fail(state, rule, "the owner declined")
@@ -302,6 +302,12 @@ def complete(state: GameState, action: Complete | Decline) -> Transition:
         return bake(state, from_table=state.table, from_hand=action.cards, completion_rule=rule)
     return bake(state, from_table=subtract(requirement(state), action.cards),
                 from_hand=action.cards, completion_rule=rule)
+
+
+def may_decline(completion: str) -> bool:
+    """``oven.complete_from_hand``: the owner may decline to complete from hand, and the
+    order fails; not under ``completion=mandatory`` (``oven.complete_mandatory``)."""
+    return completion != "mandatory"
 
 
 def bake(state: GameState, *, from_table: Counts, from_hand: Counts,

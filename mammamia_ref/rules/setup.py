@@ -47,7 +47,7 @@ def new_game(config: GameConfig) -> GameState:
     """
     box = (trimmed_per_kind(config.players, config.variants["trimming"]),) * len(KINDS)
     deck = cards_of(subtract(COPIES, box))
-    if config.variants["mamma_mia_shuffle"] == "before_deal":
+    if mamma_mia_dealt_with_deck(config.variants["mamma_mia_shuffle"]):
         deck += (MAMMA_MIA,)  # setup.supply_before_deal
     return GameState(
         config=config, phase=Phase.SHUFFLE, step=Step.INGREDIENTS, current=config.first_player,
@@ -64,6 +64,13 @@ def trimmed_per_kind(players: int, trimming: str) -> int:
     return TRIMMING[players] if trimming == "on" else 0
 
 
+def mamma_mia_dealt_with_deck(mamma_mia_shuffle: str) -> bool:
+    """``setup.supply_before_deal``: the Mamma Mia! card is shuffled into the deck before
+    the deal (``mamma_mia_shuffle=before_deal``); by default (``setup.supply``) it joins
+    the undealt cards after it."""
+    return mamma_mia_shuffle == "before_deal"
+
+
 def deal_order(first_player: int, players: int) -> list[int]:
     """``setup.deal``: the seats in the order cards are dealt, from the first player."""
     return [(first_player + i) % players for i in range(players)]
@@ -72,7 +79,7 @@ def deal_order(first_player: int, players: int) -> list[int]:
 def shuffle_rule(state: GameState, pile: str) -> str:
     """The rule that calls for shuffling this setup pile."""
     if pile == Step.INGREDIENTS:
-        before = state.variants["mamma_mia_shuffle"] == "before_deal"
+        before = mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"])
         return "setup.supply_before_deal" if before else "setup.deal"
     return "setup.supply" if pile == Step.SUPPLY else "setup.waiter"
 
@@ -82,7 +89,7 @@ def after_shuffle(state: GameState) -> Transition:
     pile = state.step
     if pile == Step.INGREDIENTS:
         state, events = deal(state)
-        if state.variants["mamma_mia_shuffle"] == "after_deal":
+        if not mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"]):
             supply = cards_of(counts_of(state.supply)) + (MAMMA_MIA,)
             state = replace(state, supply=supply, step=Step.SUPPLY)
             return state, (*events, event("mamma_mia_joined_supply", "setup.supply"))

@@ -60,7 +60,7 @@ def play(state: GameState, action: Play) -> Transition:
                                  rule="turn.play", action=action)
     hand = replace(hand, ingredients=with_kind(hand.ingredients, action.kind, -action.count))
     state = replace(state.with_hand(seat, hand), oven=state.oven + (action.kind,) * action.count,
-                    played=action.count, step=Step.ORDER if hand.orders else Step.DRAW)
+                    played=action.count, step=step_after_play(bool(hand.orders)))
     return state, (event("played", "turn.play", seat=seat, kind=action.kind, count=action.count),)
 
 
@@ -97,6 +97,12 @@ def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
     """``turn.play``: the (kind index, count) plays a hand allows: one to all of the
     cards of one kind, kind by kind; none means the player must pass (``turn.pass``)."""
     return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
+
+
+def step_after_play(holds_orders: bool) -> Step:
+    """``turn.place_order``: after the play a player holding an order may place one;
+    otherwise the draw follows at once."""
+    return Step.ORDER if holds_orders else Step.DRAW
 
 
 def step_after_pass(pass_order: str, holds_orders: bool) -> Step:

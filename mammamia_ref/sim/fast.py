@@ -27,10 +27,10 @@ The API mirrors :mod:`mammamia_ref.rules.game`: :func:`new_game`, :func:`is_chan
 
 >>> from mammamia_ref.rules.state import make_config
 >>> game = new_game(make_config(3))
->>> chance_pile(game)[0]
-'ingredients'
+>>> chance_pile(game)[0] == "ingredients"
+True
 >>> result = play_random_game(make_config(4), seed=7)
->>> result.state.phase, result.state.resolutions
+>>> str(result.state.phase), result.state.resolutions
 ('over', 3)
 """
 
@@ -60,6 +60,7 @@ from mammamia_ref.rules.oven import (
     bombastica_outcome,
     bombastica_shortfall,
     fixed_order_outcome,
+    may_decline,
     nameable_kinds,
     ways_to_take,
 )
@@ -72,7 +73,7 @@ from mammamia_ref.rules.round import (
     supply_runs_out,
 )
 from mammamia_ref.rules.scoring import winning_seats
-from mammamia_ref.rules.setup import deal_order, trimmed_per_kind
+from mammamia_ref.rules.setup import deal_order, mamma_mia_dealt_with_deck, trimmed_per_kind
 from mammamia_ref.rules.state import (
     WAITER_PILE,
     GameConfig,
@@ -84,7 +85,7 @@ from mammamia_ref.rules.state import (
     refuse_unclaimed,
     waiter_pile,
 )
-from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass
+from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass, step_after_play
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -251,8 +252,8 @@ class Rules:
         self.final_tie: str = variants["final_tie"]
         self.leftovers: str = variants["leftovers"]
         self.pass_order: str = variants["pass_order"]
-        self.mm_before_deal = variants["mamma_mia_shuffle"] == "before_deal"
-        self.mandatory = self.completion == "mandatory"
+        self.mm_before_deal = mamma_mia_dealt_with_deck(variants["mamma_mia_shuffle"])
+        self.mandatory = not may_decline(self.completion)
         self.round_end_last_ingredient = self.round_end == "last_ingredient"
         self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
@@ -675,7 +676,7 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = Step.ORDER if state.hand_orders[state.current] else Step.DRAW
+    state.step = step_after_play(bool(state.hand_orders[state.current]))
 
 
 def turn_pass(state: FastState) -> None:

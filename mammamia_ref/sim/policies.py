@@ -49,7 +49,13 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
-from mammamia_ref.rules.oven import pizza_minimale_kinds, pizza_monotoni_kinds
+from mammamia_ref.rules.oven import (
+    Outcome,
+    bombastica_outcome,
+    bombastica_shortfall,
+    pizza_minimale_kinds,
+    pizza_monotoni_kinds,
+)
 from mammamia_ref.rules.state import GameState, Hand, Variants, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
@@ -280,10 +286,10 @@ def hand_shortfall(order_id: str, table: Counts, hand: Counts, seen: Observation
     the best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
     order = ORDERS[order_id]
     if order.type == "bombastica":
-        short = max(0, BOMBASTICA_TOTAL - sum(table))
-        if short and seen.variants["bombastica_hand"] == "forbidden":
-            return None
-        return short if short <= sum(hand) else None
+        outcome = bombastica_outcome(table, hand, seen.variants["bombastica_hand"], "optional")
+        if outcome is Outcome.BAKE:
+            return 0
+        return bombastica_shortfall(table) if outcome is Outcome.ASK else None
     best = None
     for kind in _kinds_for(order_id, table, seen):
         missing = shortfall(order.requirement(kind), table)
