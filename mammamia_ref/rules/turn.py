@@ -99,16 +99,19 @@ def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
     return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
 
 
+_ORDER, _DRAW = Step.ORDER, Step.DRAW  # looked up once: the fast engine calls these often
+
+
 def step_after_play(holds_orders: bool) -> Step:
     """``turn.place_order``: after the play a player holding an order may place one;
     otherwise the draw follows at once."""
-    return Step.ORDER if holds_orders else Step.DRAW
+    return _ORDER if holds_orders else _DRAW
 
 
 def step_after_pass(pass_order: str, holds_orders: bool) -> Step:
     """``turn.pass``: the draw follows; under ``pass_order=allowed``
     (``turn.pass_with_order``) an order may be placed first by a player holding one."""
-    return Step.ORDER if pass_order == "allowed" and holds_orders else Step.DRAW
+    return _ORDER if pass_order == "allowed" and holds_orders else _DRAW
 
 
 def cards_to_draw(refill: str, hand_size: int, played: int) -> int:

@@ -99,6 +99,16 @@ from mammamia_ref.rules.vocabulary import (
     shortfall,
 )
 
+# Phases and steps as module constants: an Enum class attribute costs a tenth of a
+# microsecond a lookup, too much for the hot loop.
+_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE, Phase.TURN, Phase.OVEN,
+                                             Phase.ROUND_END, Phase.OVER)
+_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY, Step.ORDER, Step.DRAW, Step.NAME_KIND,
+                                               Step.COMPLETE)
+_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL, Step.STALL,
+                                                           Step.INGREDIENTS, Step.SUPPLY,
+                                                           Step.OVER)
+
 # -- cards ---------------------------------------------------------------------------
 
 N_KINDS = len(KINDS)
@@ -234,9 +244,9 @@ class Rules:
     Built once per set of variants, refusing the flags the fast engine does not claim
     in ``spec/disputes.yaml`` (``models:``)."""
 
-    __slots__ = ("allowance", "bombastica_hand", "completion", "draw_any", "final_tie",
-                 "leftovers", "mandatory", "minimale_lowest", "mm_before_deal", "monotoni_kind",
-                 "pass_order", "quiet_after", "refill", "round_end", "round_end_last_ingredient",
+    __slots__ = ("after_pass", "allowance", "bombastica_hand", "completion", "draw_any",
+                 "final_tie", "leftovers", "mandatory", "minimale_lowest", "mm_before_deal",
+                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end", "round_end_last_ingredient",
                  "stall", "stall_letter", "stalls", "trimming")
 
     def __init__(self, variants: Any, players: int) -> None:
@@ -259,13 +269,16 @@ class Rules:
         self.draw_any = variants["draw_amount"] == "any"
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
         # is ``cards_to_draw``, ``quiet_after[quiet][count]`` is ``quiet_turns_after`` and
-        # ``stalls[count]`` is ``stalls`` at this many players.
+        # ``stalls[count]`` is ``stalls`` at this many players, ``after_pass[holds_orders]``
+        # is ``step_after_pass``.
         self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
                                      for size in range(_MAX_HELD))
                                for played in range(_MAX_HELD))
         self.quiet_after = tuple(tuple(quiet_turns_after(quiet, count, players)
                                        for count in range(players + 1))
                                  for quiet in (False, True))
+        self.after_pass = (step_after_pass(self.pass_order, False),
+                           step_after_pass(self.pass_order, True))
         self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
 
 
@@ -443,7 +456,7 @@ def new_game(config: GameConfig) -> FastState:
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
         state.supply.append(MM)
-    state.phase, state.step, state.current = Phase.SHUFFLE, Step.INGREDIENTS, config.first_player
+    state.phase, state.step, state.current = _SHUFFLE, _INGREDIENTS, config.first_player
     state.round, state.resolutions = 1, 0
     state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
     state.mamma_mia = None
@@ -457,21 +470,21 @@ def new_game(config: GameConfig) -> FastState:
 
 
 def is_chance(state: FastState) -> bool:
-    return state.phase == Phase.SHUFFLE
+    return state.phase == _SHUFFLE
 
 
 def is_over(state: FastState) -> bool:
-    return state.phase == Phase.OVER
+    return state.phase == _OVER
 
 
 def to_move(state: FastState) -> int | None:
-    return state.current if state.phase in (Phase.TURN, Phase.OVEN) else None
+    return state.current if state.phase in (_TURN, _OVEN) else None
 
 
 def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     """At a chance node: the pile to shuffle and its cards, in the reference's order."""
     step = state.step
-    if state.phase != Phase.SHUFFLE:
+    if state.phase != _SHUFFLE:
         raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
     if step.startswith(WAITER_PILE):
         return step, state.waiters[_waiter_seat(state, step)]
@@ -486,18 +499,18 @@ def legal_actions(state: FastState) -> Sequence[int]:
     """The action codes of :func:`mammamia_ref.rules.game.legal_actions`, in its order.
     The sequence returned may be shared: do not change it."""
     step = state.step
-    if state.phase == Phase.TURN:
-        if step == Step.PLAY:
+    if state.phase == _TURN:
+        if step == _PLAY:
             hand = state.hands[state.current]
             return _PLAY_CHOICES.get(hand) or play_choices(hand)
-        if step == Step.ORDER:
+        if step == _ORDER:
             orders = state.hand_orders[state.current]
             return _ORDER_CHOICES.get(orders) or order_choices(orders)
         if state.rules.draw_any:
             return _DRAW_ANY[refill_allowance(state)]
         return DRAW_FILL
-    if state.phase == Phase.OVEN:
-        if step == Step.NAME_KIND:
+    if state.phase == _OVEN:
+        if step == _NAME_KIND:
             return [NAME_BASE + kind for kind in kind_choices(state)]
         options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
         if not state.rules.mandatory:
@@ -536,31 +549,31 @@ def apply(state: FastState, action: int) -> None:
     """Apply a legal action code (from :func:`legal_actions`; not checked: see
     :func:`apply_checked`), then every automatic step up to the next decision."""
     step = state.step
-    if step == Step.PLAY:
+    if step == _PLAY:
         if action == PASS:
             turn_pass(state)
         else:
             kind, count = _PLAY_OF[action]
             turn_play(state, kind, count)
-    elif step == Step.ORDER:
+    elif step == _ORDER:
         if action == NO_ORDER:
-            state.step = Step.DRAW
+            state.step = _DRAW
         else:
             turn_place_order(state, action - PLACE_BASE)
-    elif step == Step.DRAW:
+    elif step == _DRAW:
         if action < DRAW_N_BASE:
             turn_draw(state, action - DRAW_SUPPLY, None)
         else:
             source, count = divmod(action - DRAW_N_BASE, 64)
             turn_draw(state, source, count)
-    elif step == Step.NAME_KIND:
+    elif step == _NAME_KIND:
         name_kind(state, action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
             oven_fail(state)
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
-    if state.phase != Phase.TURN:
+    if state.phase != _TURN:
         settle(state)
 
 
@@ -608,17 +621,17 @@ def after_setup_shuffle(state: FastState) -> None:
     joining the rest of the deck (``setup.supply``), each waiter's shuffle
     (``setup.waiter``), the first orders."""
     pile = state.step
-    if pile == Step.INGREDIENTS:
+    if pile == _INGREDIENTS:
         deal(state)
         if not state.rules.mm_before_deal:
             rest = [0] * N_KINDS
             for card in state.supply:
                 rest[card] += 1
             state.supply = cards_of(rest) + [MM]
-            state.step = Step.SUPPLY
+            state.step = _SUPPLY_PILE
             return
         state.step = _waiter_pile(state, 0)
-    elif pile == Step.SUPPLY:
+    elif pile == _SUPPLY_PILE:
         state.step = _waiter_pile(state, 0)
     else:
         seat = _waiter_seat(state, pile) + 1
@@ -661,12 +674,15 @@ def take_first_orders(state: FastState) -> None:
         waiter = state.waiters[seat]
         state.hand_orders[seat] = tuple(sorted(waiter[:STARTING_ORDERS]))
         state.waiters[seat] = waiter[STARTING_ORDERS:]
-    state.phase, state.step = Phase.TURN, Step.PLAY
+    state.phase, state.step = _TURN, _PLAY
     state.current = state.config.first_player
     state.played = state.quiet_turns = 0
 
 
 # -- the turn ------------------------------------------------------------------------
+
+
+_STEP_AFTER_PLAY = (step_after_play(False), step_after_play(True))  # by whether orders are held
 
 
 def turn_play(state: FastState, kind: int, count: int) -> None:
@@ -676,14 +692,14 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = step_after_play(bool(state.hand_orders[state.current]))
+    state.step = _STEP_AFTER_PLAY[bool(state.hand_orders[state.current])]
 
 
 def turn_pass(state: FastState) -> None:
     """``turn.pass``: no ingredient card, no play; an order may follow only under
     ``turn.pass_with_order``."""
     state.played = 0
-    state.step = step_after_pass(state.rules.pass_order, bool(state.hand_orders[state.current]))
+    state.step = state.rules.after_pass[bool(state.hand_orders[state.current])]
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -694,7 +710,7 @@ def turn_place_order(state: FastState, order: int) -> None:
     state.hand_orders[state.current] = tuple(orders)
     state.oven.append(order)
     state.played += 1
-    state.step = Step.DRAW
+    state.step = _DRAW
 
 
 def refill_allowance(state: FastState) -> int:
@@ -790,12 +806,12 @@ def end_turn(state: FastState, *, quiet: bool) -> None:
     rules = state.rules
     state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
     if supply_exhausted(state):
-        state.phase, state.step = Phase.ROUND_END, Step.SUPPLY
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
     elif rules.stalls[count]:
         stall(state)
     else:
         state.current = (state.current + 1) % state.players
-        state.step = Step.PLAY
+        state.step = _PLAY
         state.played = 0
 
 
@@ -805,7 +821,7 @@ def stall(state: FastState) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = (state.current + 1) % state.players
-    state.phase, state.step = Phase.ROUND_END, Step.STALL
+    state.phase, state.step = _ROUND_END, _STALL
 
 
 # -- the oven ------------------------------------------------------------------------
@@ -816,9 +832,9 @@ def settle(state: FastState) -> None:
     card after card, and what follows the last one."""
     while True:
         phase = state.phase
-        if phase == Phase.ROUND_END:
+        if phase == _ROUND_END:
             open_the_oven(state)
-        elif phase == Phase.OVEN and state.reveal is None:
+        elif phase == _OVEN and state.reveal is None:
             if state.oven:
                 reveal_next(state)
             else:
@@ -829,7 +845,7 @@ def settle(state: FastState) -> None:
 
 def open_the_oven(state: FastState) -> None:
     """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven."""
-    state.phase, state.step = Phase.OVEN, Step.REVEAL
+    state.phase, state.step = _OVEN, _REVEAL
     state.reveal = None
     state.current = _holder(state)
 
@@ -873,7 +889,7 @@ def reveal_next(state: FastState) -> None:
         if not kinds:
             oven_fail(state)
         elif len(kinds) > 1:
-            state.step = Step.NAME_KIND
+            state.step = _NAME_KIND
         else:
             name_kind(state, kinds[0])
     else:  # oven.standard, oven.one_of_each
@@ -918,7 +934,7 @@ def bake_or_ask(state: FastState) -> None:
         missing = shortfall(need, tuple(table))
         bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
-        state.step = Step.COMPLETE
+        state.step = _COMPLETE
 
 
 def pizza_bombastica(state: FastState) -> None:
@@ -934,7 +950,7 @@ def pizza_bombastica(state: FastState) -> None:
     elif outcome is Outcome.FORCED:
         bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
-        state.step = Step.COMPLETE
+        state.step = _COMPLETE
 
 
 _HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
@@ -983,7 +999,7 @@ def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) 
         state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
     state.delivered[seat] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = Step.REVEAL
+    state.step = _REVEAL
     state.current = _holder(state)
 
 
@@ -991,7 +1007,7 @@ def oven_fail(state: FastState) -> None:
     """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
     state.waiters[state.current] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = Step.REVEAL
+    state.step = _REVEAL
     state.current = _holder(state)
 
 
@@ -1006,7 +1022,7 @@ def after_resolution(state: FastState) -> None:
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
     if game_ends(state.resolutions):
-        state.phase, state.step = Phase.OVER, Step.OVER
+        state.phase, state.step = _OVER, _OVER_STEP
         state.reveal = state.reveal_kind = None
         return
     if leftovers_to_oven(state.rules.leftovers):
@@ -1018,7 +1034,7 @@ def after_resolution(state: FastState) -> None:
             left[card] += 1
     state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
     state.used = [0] * N_KINDS
-    state.phase, state.step = Phase.SHUFFLE, Step.SUPPLY
+    state.phase, state.step = _SHUFFLE, _SUPPLY_PILE
     state.current = _holder(state)
     state.mamma_mia = None
     state.round += 1
@@ -1027,17 +1043,17 @@ def after_resolution(state: FastState) -> None:
 def start_round(state: FastState) -> None:
     """``next_round.first_player``: the last Mamma Mia! holder opens the round. A supply
     with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
-    state.phase, state.step = Phase.TURN, Step.PLAY
+    state.phase, state.step = _TURN, _PLAY
     state.played = state.quiet_turns = 0
     if supply_exhausted(state):
         take_last_mamma_mia(state, state.current)
-        state.phase, state.step = Phase.ROUND_END, Step.SUPPLY
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
 
 
 def winners(state: FastState) -> tuple[tuple[int, ...], str]:
     """``game_end.most_delivered``, then ``game_end.tie_break`` (most ingredient cards
     in hand), then ``game_end.shared_win`` or ``game_end.seat_order_win``."""
-    if state.phase != Phase.OVER:
+    if state.phase != _OVER:
         raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
     start = state.mamma_mia if state.mamma_mia is not None else state.current
     return winning_seats(tuple(len(stack) for stack in state.delivered),
@@ -1130,7 +1146,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
     ``seq[_randbelow(len(seq))]``.)"""
     first = 0
     n = len(legal)
-    if state.step == Step.DRAW:
+    if state.step == _DRAW:
         source = SUPPLY if rng.random() < 0.8 else WAITER
         if legal is DRAW_FILL:  # one draw from that source: still a choice among one
             n, first = 1, source
@@ -1158,7 +1174,7 @@ class FastGameResult:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return winners(self.state)[0] if self.state.phase == Phase.OVER else ()
+        return winners(self.state)[0] if self.state.phase == _OVER else ()
 
 
 def play_random_game(config: GameConfig, seed: int | str, *,
@@ -1183,18 +1199,18 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             result.stalled = True
             break
         phase = state.phase
-        if phase == Phase.TURN and inline:  # the turn's decisions: see the docstring
+        if phase == _TURN and inline:  # the turn's decisions: see the docstring
             decisions += 1
             step = state.step
-            if step == Step.DRAW:  # the source, then the one draw from it: a choice among one
+            if step == _DRAW:  # the source, then the one draw from it: a choice among one
                 source = SUPPLY if uniform() < 0.8 else WAITER
                 while getrandbits(1):
                     pass
                 turn_draw(state, source, None)
-                if state.phase != Phase.TURN:
+                if state.phase != _TURN:
                     settle(state)
                 continue
-            if step == Step.PLAY:
+            if step == _PLAY:
                 turns += 1
                 hand = state.hands[state.current]
                 legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
@@ -1208,7 +1224,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 r = getrandbits(bits)
             action = legal[r]
             if action == NO_ORDER:
-                state.step = Step.DRAW
+                state.step = _DRAW
             elif action >= PLACE_BASE:
                 turn_place_order(state, action - PLACE_BASE)
             elif action == PASS:
@@ -1216,12 +1232,12 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             else:
                 kind, count = _PLAY_OF[action]
                 turn_play(state, kind, count)
-        elif phase == Phase.TURN or phase == Phase.OVEN:
-            if state.step == Step.PLAY:
+        elif phase in (_TURN, _OVEN):
+            if state.step == _PLAY:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
             decisions += 1
-        elif phase == Phase.SHUFFLE:
+        elif phase == _SHUFFLE:
             apply_shuffle(state, shuffled(chance, chance_pile(state)[1]))
             shuffles += 1
         else:  # over
@@ -1234,7 +1250,7 @@ def perft(state: FastState, depth: int) -> int:
     """:func:`mammamia_ref.sim.perft.perft` on the fast engine (the last level is counted
     from the number of legal actions, as chess programs do: the same number). ``state``
     is left as it was."""
-    if depth == 0 or state.phase == Phase.SHUFFLE or state.phase == Phase.OVER:
+    if depth == 0 or state.phase == _SHUFFLE or state.phase == _OVER:
         return 1
     if depth == 1:
         return len(legal_actions(state))
@@ -1251,7 +1267,7 @@ def _perft_into(state: FastState, depth: int) -> int:
         child = state.copy() if index < last else state
         apply(child, action)
         phase = child.phase
-        if phase == Phase.SHUFFLE or phase == Phase.OVER:
+        if phase in (_SHUFFLE, _OVER):
             total += 1
         elif depth == 2:
             total += len(legal_actions(child))
