@@ -246,8 +246,8 @@ class Rules:
 
     __slots__ = ("after_pass", "allowance", "bombastica_hand", "completion", "draw_any",
                  "final_tie", "leftovers", "mandatory", "minimale_lowest", "mm_before_deal",
-                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end", "round_end_last_ingredient",
-                 "stall", "stall_letter", "stalls", "trimming")
+                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end",
+                 "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
 
     def __init__(self, variants: Any, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
