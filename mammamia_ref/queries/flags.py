@@ -26,8 +26,7 @@ Z3_MODELS = ("oven_model", "game_model")
 
 def implemented_flags(model: str) -> frozenset[str]:
     """The flags whose ``models:`` list in ``spec/disputes.yaml`` names ``model``."""
-    return frozenset(entry["flag"] for entry in specdata.variant_flags()
-                     if model in entry.get("models", ()))
+    return specdata.flags_of(model)
 
 
 def model_variants(model: str, variants: Mapping[str, str] | None) -> dict[str, str]:

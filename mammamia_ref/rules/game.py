@@ -27,9 +27,9 @@ from mammamia_ref.rules.actions import (
     check_action,
 )
 from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.state import GameConfig, GameState
+from mammamia_ref.rules.state import WAITER_PILE, GameConfig, GameState, Phase, Step
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
 
 
 def new_game(config: GameConfig) -> GameState:
@@ -38,32 +38,32 @@ def new_game(config: GameConfig) -> GameState:
 
 
 def is_chance(state: GameState) -> bool:
-    return state.phase == "shuffle"
+    return state.phase == Phase.SHUFFLE
 
 
 def is_over(state: GameState) -> bool:
-    return state.phase == "over"
+    return state.phase == Phase.OVER
 
 
 def to_move(state: GameState) -> int | None:
     """The seat that must decide now; None at a chance node or when the game is over."""
-    return state.current if state.phase in ("turn", "oven") else None
+    return state.current if state.phase in (Phase.TURN, Phase.OVEN) else None
 
 
 def chance_pile(state: GameState) -> tuple[str, tuple[str, ...]]:
     """At a chance node: the pile to shuffle and its cards (any order of them is legal)."""
     if not is_chance(state):
         raise IllegalActionError("no pile is waiting to be shuffled", rule=decision_rule(state))
-    if state.step.startswith("waiter."):
-        return state.step, state.waiters[state.seat_of(state.step.removeprefix("waiter."))]
+    if state.step.startswith(WAITER_PILE):
+        return state.step, state.waiters[state.seat_of(state.step.removeprefix(WAITER_PILE))]
     return state.step, state.supply
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player who must decide; () at chance nodes and at the end."""
-    if state.phase == "turn":
+    if state.phase == Phase.TURN:
         return turn.legal_actions(state)
-    if state.phase == "oven":
+    if state.phase == Phase.OVEN:
         return oven.legal_actions(state)
     return ()
 
@@ -75,7 +75,7 @@ def winners(state: GameState) -> tuple[tuple[int, ...], str]:
     return scoring.winners(state)
 
 
-def apply(state: GameState, action: Action) -> Step:
+def apply(state: GameState, action: Action) -> Transition:
     """The state after ``action`` and the events it caused. An illegal action raises
     :class:`IllegalActionError` naming the rule it breaks; ``state`` is never changed."""
     check_action(action)
@@ -83,22 +83,22 @@ def apply(state: GameState, action: Action) -> Step:
     return _settle(state, events)
 
 
-def _route(state: GameState, action: Action) -> Step:
+def _route(state: GameState, action: Action) -> Transition:
     phase, step = state.phase, state.step
     match action:
-        case Shuffle() if phase == "shuffle":
+        case Shuffle() if phase == Phase.SHUFFLE:
             return shuffle(state, action)
-        case Play() if phase == "turn" and step == "play":
+        case Play() if phase == Phase.TURN and step == Step.PLAY:
             return turn.play(state, action)
-        case Pass() if phase == "turn" and step == "play":
+        case Pass() if phase == Phase.TURN and step == Step.PLAY:
             return turn.pass_turn(state)
-        case PlaceOrder() | NoOrder() if phase == "turn" and step == "order":
+        case PlaceOrder() | NoOrder() if phase == Phase.TURN and step == Step.ORDER:
             return turn.place_order(state, action)
-        case Draw() if phase == "turn" and step == "draw":
+        case Draw() if phase == Phase.TURN and step == Step.DRAW:
             return turn.draw(state, action)
-        case NameKind() if phase == "oven" and step == "name_kind":
+        case NameKind() if phase == Phase.OVEN and step == Step.NAME_KIND:
             return oven.name_kind(state, action)
-        case Complete() | Decline() if phase == "oven" and step == "complete":
+        case Complete() | Decline() if phase == Phase.OVEN and step == Step.COMPLETE:
             return oven.complete(state, action)
     raise IllegalActionError(f"{type(action).__name__} is not the decision here "
                              f"({_decision_name(state)})", rule=_misplaced_rule(state, action),
@@ -109,33 +109,33 @@ def _misplaced_rule(state: GameState, action: Action) -> str:
     """The rule an action breaks when it is not the decision pending: an order after a
     pass breaks ``turn.pass``, a second order ``turn.place_order``; otherwise the rule
     of the pending decision."""
-    if isinstance(action, PlaceOrder) and state.phase == "turn" and state.step == "draw":
+    if isinstance(action, PlaceOrder) and state.phase == Phase.TURN and state.step == Step.DRAW:
         return "turn.pass" if state.played == 0 else "turn.place_order"
     return decision_rule(state)
 
 
 def _decision_name(state: GameState) -> str:
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return "the game is over"
-    if state.phase == "shuffle":
+    if state.phase == Phase.SHUFFLE:
         return f"the {state.step} pile must be shuffled"
     return f"seat {state.current} must decide: {state.step}"
 
 
 def decision_rule(state: GameState) -> str:
     """The rule that governs the decision pending in ``state``."""
-    if state.phase == "shuffle":
+    if state.phase == Phase.SHUFFLE:
         if state.resolutions:
             return "next_round.supply"
         return setup.shuffle_rule(state, state.step)
-    if state.phase == "turn":
+    if state.phase == Phase.TURN:
         return turn.STEP_RULES[state.step]
-    if state.phase == "oven":
-        return oven.kind_rule(state) if state.step == "name_kind" else "oven.complete_from_hand"
+    if state.phase == Phase.OVEN:
+        return oven.kind_rule(state) if state.step == Step.NAME_KIND else "oven.complete_from_hand"
     return "game_end.three_resolutions"
 
 
-def shuffle(state: GameState, action: Shuffle) -> Step:
+def shuffle(state: GameState, action: Shuffle) -> Transition:
     """Chance: the pending pile takes the given order, which must hold exactly its cards."""
     pile, cards = chance_pile(state)
     rule = decision_rule(state)
@@ -154,12 +154,12 @@ def shuffle(state: GameState, action: Shuffle) -> Step:
     return round.start_round(state)
 
 
-def _settle(state: GameState, events: tuple[Event, ...]) -> Step:
+def _settle(state: GameState, events: tuple[Event, ...]) -> Transition:
     """Run the steps that need no decision (reveals, the round's end, the next supply)."""
     while True:
-        if state.phase == "round_end":
+        if state.phase == Phase.ROUND_END:
             state, more = round.open_the_oven(state)
-        elif state.phase == "oven" and state.reveal is None:
+        elif state.phase == Phase.OVEN and state.reveal is None:
             state, more = oven.reveal_next(state) if state.oven else round.after_resolution(state)
         else:
             return state, events

@@ -28,7 +28,15 @@ import jsonschema
 
 from mammamia_ref.errors import MalformedError, VariantError
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal, Variants, make_config
+from mammamia_ref.rules.state import (
+    GameConfig,
+    GameState,
+    Hand,
+    Phase,
+    Reveal,
+    Variants,
+    make_config,
+)
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -135,7 +143,7 @@ def observation(state: GameState, player: int | None) -> Observation:
     used_open = variants["used_pile"] == "open"        # information.used_open
     remembered = variants["oven_memory"] == "seen"     # information.oven_seen
     mine = None if player is None else state.colour(player)
-    on_view = state.phase != "oven" and bool(state.oven)  # information.oven_announced
+    on_view = state.phase != Phase.OVEN and bool(state.oven)  # information.oven_announced
     oven, size = state.oven, len(state.oven)
     stack: list[OvenEntry] = []
     index = 0
@@ -184,8 +192,8 @@ def format_observation(seen: Observation) -> dict[str, Any]:
         "player": seen.player,
         "first_player": seen.config.first_player,
         "variants": seen.variants.as_dict(),
-        "phase": seen.phase,
-        "step": seen.step,
+        "phase": str(seen.phase),
+        "step": str(seen.step),
         "current": seen.current,
         "round": seen.round,
         "resolutions": seen.resolutions,

@@ -8,12 +8,15 @@ Bombastica, with which cards) to complete it from hand. Everything else follows.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import replace
+from enum import StrEnum
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState, Reveal
+from mammamia_ref.rules.state import GameState, Reveal, Step, holder, revealed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -28,14 +31,21 @@ from mammamia_ref.rules.vocabulary import (
     subtract,
 )
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
+
+ORDER_TYPE_OF: dict[str, str] = {order_id: order.type for order_id, order in ORDERS.items()}
+NAMED_NEEDS: dict[str, tuple[Counts, ...]] = {
+    order_id: tuple(order.requirement(kind) if kind != order.personal else NO_CARDS
+                    for kind in KINDS) if order.type in ("monotoni", "minimale") else ()
+    for order_id, order in ORDERS.items()}
+"""For a Monotoni or Minimale, its requirement with each kind named (by kind index)."""
 
 TYPE_RULES = {"standard": "oven.standard", "one_of_each": "oven.one_of_each",
               "bombastica": "oven.bombastica", "monotoni": "oven.monotoni",
               "minimale": "oven.minimale"}
 
 
-def reveal_next(state: GameState) -> Step:
+def reveal_next(state: GameState) -> Transition:
     """``oven.open``: turn up the next card. An ingredient goes to the table, sorted by
     kind (``oven.sort``); an order is judged at once."""
     card, rest = state.oven[0], state.oven[1:]
@@ -48,9 +58,9 @@ def reveal_next(state: GameState) -> Step:
     return state, (event("revealed", "oven.open", card=card, owner=owner), *events)
 
 
-def judge(state: GameState) -> Step:
+def judge(state: GameState) -> Transition:
     """Judge the revealed order by its type, asking its owner where there is a choice."""
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type == "bombastica":
         state, events = pizza_bombastica(state)
         total = ORDER_TYPES["bombastica"]["total"]
@@ -60,7 +70,7 @@ def judge(state: GameState) -> Step:
         if not kinds:
             return fail(state, kind_rule(state), "no kind can be named")
         if len(kinds) > 1:
-            return replace(state, step="name_kind"), ()
+            return replace(state, step=Step.NAME_KIND), ()
         return name_kind(state, NameKind(kinds[0]))
     needs = event("needs", TYPE_RULES[order.type], order=order.id,
                   cards=format_counts(order.requirement()))
@@ -69,49 +79,75 @@ def judge(state: GameState) -> Step:
 
 
 def kind_choices(state: GameState) -> tuple[str, ...]:
-    """The kinds the owner may name for the revealed Monotoni or Minimale. Under
+    """The kinds the owner may name for the revealed Monotoni or Minimale (see
+    :func:`nameable_kinds`)."""
+    order = ORDERS[revealed(state).order]
+    kinds = nameable_kinds(ORDER_TYPE_OF[order.id], state.table, KIND_INDEX[order.personal],
+                           state.hands[state.current].ingredients, NAMED_NEEDS[order.id],
+                           state.variants["monotoni_kind"], state.variants["minimale_lowest"],
+                           state.variants["completion"])
+    return tuple(KINDS[kind] for kind in kinds)
+
+
+def nameable_kinds(order_type: str, table: Sequence[int], personal: int, hand: Sequence[int],
+                   needs: Sequence[Sequence[int]], monotoni_kind: str, minimale_lowest: str,
+                   completion: str) -> tuple[int, ...]:
+    """``oven.monotoni`` / ``oven.minimale``: the kind indices the owner may name. Under
     ``oven.complete_mandatory`` an owner who can bake it must: only the kinds that the
-    table and hand can make are offered, if there are any."""
-    order = ORDERS[state.reveal.order]
-    if order.type == "monotoni":
-        kinds = pizza_monotoni_kinds(state.table, order.personal, state.variants["monotoni_kind"])
+    table and hand can make (``needs[kind]`` is the requirement when ``kind`` is named)
+    are offered, if there are any."""
+    if order_type == "monotoni":
+        kinds = monotoni_kinds(table, personal, monotoni_kind)
     else:
-        kinds = pizza_minimale_kinds(state.table, order.personal,
-                                     state.variants["minimale_lowest"])
-    if state.variants["completion"] == "mandatory":
-        have = add(state.table, state.hands[state.current].ingredients)
-        makeable = tuple(kind for kind in kinds if covers(have, order.requirement(kind)))
+        kinds = minimale_kinds(table, personal, minimale_lowest)
+    if completion == "mandatory" and kinds:
+        have = tuple(map(operator.add, table, hand))
+        makeable = tuple(kind for kind in kinds if covers(have, needs[kind]))
         return makeable or kinds
     return kinds
 
 
+def monotoni_kinds(table: Sequence[int], personal: int, monotoni_kind: str) -> tuple[int, ...]:
+    """``oven.monotoni``: any kind index but the personal one; under
+    ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the table."""
+    return tuple(kind for kind in range(len(table)) if kind != personal
+                 and (monotoni_kind == "any_other" or table[kind] > 0))
+
+
+def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) -> tuple[int, ...]:
+    """``oven.minimale``: the kind indices with the lowest non-zero count on the table,
+    never the personal kind. The lowest is taken over the eligible kinds; under
+    ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
+    so a personal kind alone at the lowest count leaves no choice.
+
+    >>> minimale_kinds((2, 3, 2, 2, 0), 3, "eligible_kinds")
+    (0, 2)
+    """
+    present = [kind for kind in range(len(table)) if table[kind] > 0]
+    candidates = present if minimale_lowest == "all_kinds" \
+        else [kind for kind in present if kind != personal]
+    if not candidates:
+        return ()
+    lowest = min(table[kind] for kind in candidates)
+    return tuple(kind for kind in candidates if table[kind] == lowest and kind != personal)
+
+
 def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: str) -> tuple[str, ...]:
-    """``oven.monotoni``: any kind but the personal one; under ``monotoni_kind=on_table``
-    (``oven.monotoni_on_table``) only kinds with a card on the table."""
-    return tuple(kind for kind in KINDS if kind != personal
-                 and (rule_variant == "any_other" or table[KIND_INDEX[kind]] > 0))
+    """:func:`monotoni_kinds` by kind name."""
+    return tuple(KINDS[k] for k in monotoni_kinds(table, KIND_INDEX[personal], rule_variant))
 
 
 def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tuple[str, ...]:
-    """``oven.minimale``: the kinds with the lowest non-zero count on the table, never
-    the personal kind. The lowest is taken over the eligible kinds; under
-    ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
-    so a personal kind alone at the lowest count leaves no choice.
+    """:func:`minimale_kinds` by kind name.
 
     >>> pizza_minimale_kinds((2, 3, 2, 2, 0), "pepper", "eligible_kinds")
     ('salami', 'mushroom')
     """
-    present = [kind for kind in KINDS if table[KIND_INDEX[kind]] > 0]
-    candidates = present if lowest_over == "all_kinds" else [k for k in present if k != personal]
-    if not candidates:
-        return ()
-    lowest = min(table[KIND_INDEX[kind]] for kind in candidates)
-    return tuple(kind for kind in candidates
-                 if table[KIND_INDEX[kind]] == lowest and kind != personal)
+    return tuple(KINDS[k] for k in minimale_kinds(table, KIND_INDEX[personal], lowest_over))
 
 
 def kind_rule(state: GameState) -> str:
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type == "monotoni":
         return "oven.monotoni_on_table" if state.variants["monotoni_kind"] == "on_table" \
             else "oven.monotoni"
@@ -119,14 +155,14 @@ def kind_rule(state: GameState) -> str:
         else "oven.minimale"
 
 
-def name_kind(state: GameState, action: NameKind) -> Step:
+def name_kind(state: GameState, action: NameKind) -> Transition:
     """The owner names the kind of a Monotoni or Minimale; then it is judged as fixed."""
     rule = kind_rule(state)
     if action.kind not in kind_choices(state):
-        raise IllegalActionError(f"{action.kind} cannot be named for {state.reveal.order} here",
+        raise IllegalActionError(f"{action.kind} cannot be named for {revealed(state).order} here",
                                  rule=rule, action=action)
-    state = replace(state, reveal=replace(state.reveal, kind=action.kind))
-    order = ORDERS[state.reveal.order]
+    state = replace(state, reveal=replace(revealed(state), kind=action.kind))
+    order = ORDERS[revealed(state).order]
     settled, events = settle(state)
     return settled, (event("named_kind", rule, order=order.id, kind=action.kind),
                      event("needs", TYPE_RULES[order.type], order=order.id,
@@ -135,80 +171,128 @@ def name_kind(state: GameState, action: NameKind) -> Step:
 
 
 def requirement(state: GameState) -> Counts:
-    return ORDERS[state.reveal.order].requirement(state.reveal.kind)
+    return ORDERS[revealed(state).order].requirement(revealed(state).kind)
 
 
-def settle(state: GameState) -> Step:
-    """An order with a fixed requirement: baked if the table meets it (``oven.bake``);
-    else the owner may complete it from hand (``oven.complete_from_hand``; forced under
-    ``oven.complete_mandatory``); else it fails (``oven.fail``)."""
-    missing = shortfall(requirement(state), state.table)
-    if not any(missing):
-        return bake(state, from_table=requirement(state), from_hand=NO_CARDS)
-    if not covers(state.hands[state.current].ingredients, missing):
+class Outcome(StrEnum):
+    """What the chapter makes of a revealed order before its owner says anything."""
+
+    BAKE = "bake"          # the table alone makes it
+    FAIL = "fail"          # table and hand cannot make it (or the variant forbids the hand)
+    FAIL_TABLE_ONLY = "fail_table_only"  # a Bombastica short under bombastica_hand=forbidden
+    ASK = "ask"            # the owner may complete it from hand, or decline
+    FORCED = "forced"      # the owner must complete it, and there is one way
+
+
+def fixed_order_outcome(need: Sequence[int], table: Sequence[int], hand: Sequence[int],
+                        completion: str) -> Outcome:
+    """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
+    owner may complete it from hand (``oven.complete_from_hand``; forced under
+    ``completion=mandatory``, ``oven.complete_mandatory``); else ``oven.fail``."""
+    if covers(table, need):
+        return Outcome.BAKE
+    if not covers(map(operator.add, table, hand), need):
+        return Outcome.FAIL
+    return Outcome.FORCED if completion == "mandatory" else Outcome.ASK
+
+
+def bombastica_shortfall(table: Sequence[int]) -> int:
+    """``oven.bombastica``: how many more ingredients the table needs (0 if none)."""
+    return max(0, ORDER_TYPES["bombastica"]["total"] - sum(table))
+
+
+def bombastica_outcome(table: Sequence[int], hand: Counts, bombastica_hand: str,
+                       completion: str) -> Outcome:
+    """``oven.bombastica``: baked on a table of at least 15; a shortfall may be made up
+    from hand (not under ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``),
+    forced under ``completion=mandatory`` when there is a single way."""
+    short = bombastica_shortfall(table)
+    if not short:
+        return Outcome.BAKE
+    if bombastica_hand == "forbidden":
+        return Outcome.FAIL_TABLE_ONLY
+    if sum(hand) < short:
+        return Outcome.FAIL
+    if completion == "mandatory" and len(ways_to_take(hand, short)) == 1:
+        return Outcome.FORCED
+    return Outcome.ASK
+
+
+def settle(state: GameState) -> Transition:
+    """An order with a fixed requirement, judged by :func:`fixed_order_outcome`."""
+    need = requirement(state)
+    outcome = fixed_order_outcome(need, state.table, state.hands[state.current].ingredients,
+                                  state.variants["completion"])
+    if outcome is Outcome.BAKE:
+        return bake(state, from_table=need, from_hand=NO_CARDS)
+    if outcome is Outcome.FAIL:
         return fail(state, "oven.fail", "the table and the hand fall short")
-    if state.variants["completion"] == "mandatory":
-        return bake(state, from_table=subtract(requirement(state), missing), from_hand=missing,
+    if outcome is Outcome.FORCED:
+        missing = shortfall(need, state.table)
+        return bake(state, from_table=subtract(need, missing), from_hand=missing,
                     completion_rule="oven.complete_mandatory")
-    return replace(state, step="complete"), ()
+    return replace(state, step=Step.COMPLETE), ()
 
 
-def pizza_bombastica(state: GameState) -> Step:
-    """``oven.bombastica``: at least 15 ingredients of any kinds. It takes the whole
-    table, however many; a shortfall may be made up from hand (not under
-    ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``)."""
-    short = ORDER_TYPES["bombastica"]["total"] - sum(state.table)
-    if short <= 0:
+def pizza_bombastica(state: GameState) -> Transition:
+    """``oven.bombastica``, judged by :func:`bombastica_outcome`. It takes the whole
+    table, however many."""
+    outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients,
+                                 state.variants["bombastica_hand"], state.variants["completion"])
+    if outcome is Outcome.BAKE:
         return bake(state, from_table=state.table, from_hand=NO_CARDS)
-    if state.variants["bombastica_hand"] == "forbidden":
+    if outcome is Outcome.FAIL_TABLE_ONLY:
         return fail(state, "oven.bombastica_table_only", "the table holds fewer than 15")
-    options = completions(state)
-    if not options:
+    if outcome is Outcome.FAIL:
         return fail(state, "oven.fail", "the table and the hand hold fewer than 15")
-    if state.variants["completion"] == "mandatory" and len(options) == 1:
-        return bake(state, from_table=state.table, from_hand=options[0],
+    if outcome is Outcome.FORCED:
+        return bake(state, from_table=state.table, from_hand=completions(state)[0],
                     completion_rule="oven.complete_mandatory")
-    return replace(state, step="complete"), ()
+    return replace(state, step=Step.COMPLETE), ()
 
 
 def completions(state: GameState) -> tuple[Counts, ...]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice of hand cards that makes up the shortfall."""
     hand = state.hands[state.current].ingredients
-    order = ORDERS[state.reveal.order]
+    order = ORDERS[revealed(state).order]
     if order.type != "bombastica":
         missing = shortfall(requirement(state), state.table)
         return (missing,) if covers(hand, missing) else ()
-    short = ORDER_TYPES["bombastica"]["total"] - sum(state.table)
-    return tuple(ways_to_take(hand, short))
+    return tuple(ways_to_take(hand, bombastica_shortfall(state.table)))
 
 
 def ways_to_take(hand: Counts, total: int) -> list[Counts]:
-    """Every way to take ``total`` cards from ``hand``, as count maps."""
+    """``oven.bombastica``: every way to take ``total`` cards from ``hand``, as count
+    maps, the most of the first kind first (the order the owner's choices are listed in).
+
+    >>> ways_to_take((1, 2), 2)
+    [(1, 1), (0, 2)]
+    """
     if not hand:
         return [()] if total == 0 else []
-    ways = []
+    ways: list[Counts] = []
     for first in range(min(hand[0], total), -1, -1):
         ways.extend((first, *rest) for rest in ways_to_take(hand[1:], total - first))
     return ways
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
-    if state.step == "name_kind":
+    if state.step == Step.NAME_KIND:
         return tuple(NameKind(kind) for kind in kind_choices(state))
     options = tuple(Complete(cards) for cards in completions(state))
-    return options if state.variants["completion"] == "mandatory" else (*options, Decline())
+    return (*options, Decline()) if may_decline(state.variants["completion"]) else options
 
 
-def complete(state: GameState, action: Complete | Decline) -> Step:
+def complete(state: GameState, action: Complete | Decline) -> Transition:
     """The owner completes the revealed order from hand, or declines and it fails."""
     rule = "oven.complete_from_hand"
     if isinstance(action, Decline):
-        if state.variants["completion"] == "mandatory":
+        if not may_decline(state.variants["completion"]):
             raise IllegalActionError("an owner who can complete must complete",
                                      rule="oven.complete_mandatory", action=action)
         return fail(state, rule, "the owner declined")
-    bombastica = ORDERS[state.reveal.order].type == "bombastica"
+    bombastica = ORDERS[revealed(state).order].type == "bombastica"
     if action.cards not in completions(state):
         raise IllegalActionError("these hand cards do not complete the order exactly",
                                  rule="oven.bombastica" if bombastica else rule, action=action)
@@ -220,17 +304,23 @@ def complete(state: GameState, action: Complete | Decline) -> Step:
                 from_hand=action.cards, completion_rule=rule)
 
 
+def may_decline(completion: str) -> bool:
+    """``oven.complete_from_hand``: the owner may decline to complete from hand, and the
+    order fails; not under ``completion=mandatory`` (``oven.complete_mandatory``)."""
+    return completion != "mandatory"
+
+
 def bake(state: GameState, *, from_table: Counts, from_hand: Counts,
-         completion_rule: str | None = None) -> Step:
+         completion_rule: str | None = None) -> Transition:
     """``oven.bake``: the order goes to its owner's delivered stack and the ingredients it
     uses, from table and hand, to the used pile. Unused ones stay (``oven.leftovers``)."""
-    seat, order = state.current, state.reveal.order
+    seat, order = state.current, revealed(state).order
     hand = state.hands[seat]
     state = state.with_hand(seat, replace(hand, ingredients=subtract(hand.ingredients, from_hand)))
     state = state.with_delivered(seat, state.delivered[seat] + (order,))
     state = replace(state, table=subtract(state.table, from_table),
-                    used=add(state.used, add(from_table, from_hand)), reveal=None, step="reveal",
-                    current=state.mamma_mia)
+                    used=add(state.used, add(from_table, from_hand)), reveal=None, step=Step.REVEAL,
+                    current=holder(state))
     events = []
     if any(from_hand):
         events.append(event("completed_from_hand", completion_rule or "oven.complete_from_hand",
@@ -241,10 +331,10 @@ def bake(state: GameState, *, from_table: Counts, from_hand: Counts,
     return state, tuple(events)
 
 
-def fail(state: GameState, rule: str, why: str) -> Step:
+def fail(state: GameState, rule: str, why: str) -> Transition:
     """``oven.fail``: the order goes face down under its owner's waiter; the table keeps
     every card."""
-    seat, order = state.current, state.reveal.order
+    seat, order = state.current, revealed(state).order
     state = state.with_waiter(seat, state.waiters[seat] + (order,))
-    state = replace(state, reveal=None, step="reveal", current=state.mamma_mia)
+    state = replace(state, reveal=None, step=Step.REVEAL, current=holder(state))
     return state, (event("failed", rule, seat=seat, order=order, why=why),)

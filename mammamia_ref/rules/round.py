@@ -13,25 +13,67 @@ from dataclasses import replace
 
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.scoring import end_game
-from mammamia_ref.rules.state import GameState, Variants
-from mammamia_ref.rules.vocabulary import MAMMA_MIA, NO_CARDS, ROUNDS, add, cards_of, counts_of
+from mammamia_ref.rules.state import GameState, Phase, Step, Variants, holder
+from mammamia_ref.rules.vocabulary import (
+    MAMMA_MIA,
+    NO_CARDS,
+    ROUNDS,
+    Counts,
+    add,
+    cards_of,
+    counts_of,
+)
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
+
+
+def supply_runs_out(round_end: str, cards: int, ingredients: int) -> bool:
+    """Whether a supply of ``cards`` cards, ``ingredients`` of them ingredient cards, ends
+    the round: empty (``round_end.last_card``), or holding no ingredient card
+    (``round_end.last_ingredient``)."""
+    return cards == 0 if round_end == "last_card" else ingredients == 0
 
 
 def supply_exhausted(variants: Variants, supply: tuple[str, ...]) -> bool:
-    """Whether this supply ends the round: empty (``round_end.last_card``), or holding no
-    ingredient card (``round_end.last_ingredient``)."""
-    if variants["round_end"] == "last_card":
-        return not supply
-    return not any(counts_of(supply))
+    """:func:`supply_runs_out` for this supply."""
+    return supply_runs_out(variants["round_end"], len(supply), sum(counts_of(supply)))
+
+
+def quiet_turns_after(quiet: bool, quiet_turns: int, players: int) -> int:
+    """``round_end.stall``: the count of consecutive turns that moved no card, after a
+    turn (``quiet`` if it moved none); a turn that moves a card starts it again. Capped
+    at the number of players: a full cycle is all the rule asks about."""
+    return min(players, quiet_turns + 1) if quiet else 0
+
+
+def stalls(stall: str, quiet_turns: int, players: int) -> bool:
+    """``round_end.stall``: a full cycle of quiet turns ends the round (``stall=cut``);
+    under ``stall=letter`` nothing does."""
+    return stall == "cut" and quiet_turns >= players
+
+
+def game_ends(resolutions: int) -> bool:
+    """``game_end.three_resolutions``: the third opening of the oven ends the game."""
+    return resolutions >= ROUNDS
+
+
+def leftovers_to_oven(leftovers: str) -> bool:
+    """``next_round.oven``: the table's leftovers go back into the oven for the next
+    round; under ``leftovers=table`` (``next_round.leftovers_on_table``) they stay."""
+    return leftovers == "oven"
+
+
+def next_supply(used: Counts, supply_left: Counts) -> Counts:
+    """``next_round.supply``: the used pile and what is left of the supply make the next
+    supply's ingredients (the Mamma Mia! card joins them)."""
+    return add(used, supply_left)
 
 
 def round_is_over(state: GameState) -> bool:
-    return state.phase == "turn" and supply_exhausted(state.variants, state.supply)
+    return state.phase == Phase.TURN and supply_exhausted(state.variants, state.supply)
 
 
-def take_last_mamma_mia(state: GameState, seat: int) -> Step:
+def take_last_mamma_mia(state: GameState, seat: int) -> Transition:
     """``round_end.last_ingredient``: a Mamma Mia! card left alone in the supply goes to
     the player who emptied the supply of ingredients (or who starts the round)."""
     if MAMMA_MIA not in state.supply:
@@ -40,7 +82,7 @@ def take_last_mamma_mia(state: GameState, seat: int) -> Step:
     return state, (event("mamma_mia_taken", "round_end.last_ingredient", seat=seat),)
 
 
-def stall(state: GameState, events: tuple[Event, ...]) -> Step:
+def stall(state: GameState, events: tuple[Event, ...]) -> Transition:
     """``round_end.stall``: every player in succession took a turn that moved no card.
     The round ends; if the Mamma Mia! card is still in the supply, the player whose
     turn it would be takes it. The rest of the supply waits for the next round."""
@@ -50,50 +92,50 @@ def stall(state: GameState, events: tuple[Event, ...]) -> Step:
         supply = tuple(c for c in state.supply if c != MAMMA_MIA)
         state = replace(state, supply=supply, mamma_mia=following)
         more = (event("mamma_mia_taken", "round_end.stall", seat=following),)
-    return replace(state, phase="round_end", step="stall"), (*events, *more)
+    return replace(state, phase=Phase.ROUND_END, step=Step.STALL), (*events, *more)
 
 
-def open_the_oven(state: GameState) -> Step:
+def open_the_oven(state: GameState) -> Transition:
     """The round has ended: the Mamma Mia! holder opens the oven (``mamma_mia.holder``,
     ``oven.open``) and reveals it from the first card played."""
-    if state.step == "stall":
+    if state.step == Step.STALL:
         cause = "round_end.stall"
     else:
         cause = f"round_end.{state.variants['round_end']}"
-    holder = state.mamma_mia
-    state = replace(state, phase="oven", step="reveal", reveal=None, current=holder)
+    seat = holder(state)
+    state = replace(state, phase=Phase.OVEN, step=Step.REVEAL, reveal=None, current=seat)
     return state, (event("round_ended", cause, round=state.round),
-                   event("oven_opened", "mamma_mia.holder", seat=holder, cards=len(state.oven)))
+                   event("oven_opened", "mamma_mia.holder", seat=seat, cards=len(state.oven)))
 
 
-def after_resolution(state: GameState) -> Step:
+def after_resolution(state: GameState) -> Transition:
     """The oven is empty. After the third resolution the game ends; otherwise the next
     round is prepared: leftovers (``next_round.oven`` or ``next_round.leftovers_on_table``),
     the new supply (``next_round.supply``) awaiting its shuffle."""
     state = replace(state, resolutions=state.resolutions + 1)
-    if state.resolutions >= ROUNDS:
+    if game_ends(state.resolutions):
         return end_game(state)
     events: list[Event] = []
-    if state.variants["leftovers"] == "oven":
+    if leftovers_to_oven(state.variants["leftovers"]):
         events.append(event("leftovers_to_oven", "next_round.oven", cards=sum(state.table)))
         state = replace(state, oven=cards_of(state.table), table=NO_CARDS)
     else:
         events.append(event("leftovers_stay", "next_round.leftovers_on_table",
                             cards=sum(state.table)))
-    holder = state.mamma_mia
-    supply = cards_of(add(state.used, counts_of(state.supply))) + (MAMMA_MIA,)
+    seat = holder(state)
+    supply = cards_of(next_supply(state.used, counts_of(state.supply))) + (MAMMA_MIA,)
     events.append(event("supply_gathered", "next_round.supply", cards=len(supply)))
-    state = replace(state, phase="shuffle", step="supply", supply=supply, used=NO_CARDS,
-                    mamma_mia=None, current=holder, round=state.round + 1)
+    state = replace(state, phase=Phase.SHUFFLE, step=Step.SUPPLY, supply=supply, used=NO_CARDS,
+                    mamma_mia=None, current=seat, round=state.round + 1)
     return state, tuple(events)
 
 
-def start_round(state: GameState) -> Step:
+def start_round(state: GameState) -> Transition:
     """``next_round.first_player``: the last Mamma Mia! holder opens the new round."""
-    state = replace(state, phase="turn", step="play", played=0, quiet_turns=0)
+    state = replace(state, phase=Phase.TURN, step=Step.PLAY, played=0, quiet_turns=0)
     events: tuple[Event, ...] = (event("turn_begins", "next_round.first_player",
                                        seat=state.current, round=state.round),)
     if supply_exhausted(state.variants, state.supply):  # only under last_ingredient
         state, more = take_last_mamma_mia(state, state.current)
-        return replace(state, phase="round_end", step="supply"), events + more
+        return replace(state, phase=Phase.ROUND_END, step=Step.SUPPLY), events + more
     return state, events

@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameConfig, GameState, Hand
+from mammamia_ref.rules.state import (
+    WAITER_PILE,
+    GameConfig,
+    GameState,
+    Hand,
+    Phase,
+    Step,
+    waiter_pile,
+)
 from mammamia_ref.rules.vocabulary import (
     COPIES,
     KINDS,
@@ -27,7 +35,7 @@ from mammamia_ref.rules.vocabulary import (
     with_kind,
 )
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
 
 
 def new_game(config: GameConfig) -> GameState:
@@ -37,13 +45,12 @@ def new_game(config: GameConfig) -> GameState:
     players some cards of each kind go back to the box (not under ``trimming=off``,
     rule ``setup.full_deck``). The deck lies in the supply slot until it is dealt.
     """
-    removed = TRIMMING[config.players] if config.variants["trimming"] == "on" else 0
-    box = (removed,) * len(KINDS)
+    box = (trimmed_per_kind(config.players, config.variants["trimming"]),) * len(KINDS)
     deck = cards_of(subtract(COPIES, box))
-    if config.variants["mamma_mia_shuffle"] == "before_deal":
+    if mamma_mia_dealt_with_deck(config.variants["mamma_mia_shuffle"]):
         deck += (MAMMA_MIA,)  # setup.supply_before_deal
     return GameState(
-        config=config, phase="shuffle", step="ingredients", current=config.first_player,
+        config=config, phase=Phase.SHUFFLE, step=Step.INGREDIENTS, current=config.first_player,
         round=1, resolutions=0, supply=deck, oven=(), table=NO_CARDS, used=NO_CARDS, box=box,
         mamma_mia=None, hands=(Hand(),) * config.players,
         waiters=tuple(ORDERS_OF[colour] for colour in config.colours),
@@ -51,33 +58,51 @@ def new_game(config: GameConfig) -> GameState:
     )
 
 
+def trimmed_per_kind(players: int, trimming: str) -> int:
+    """``setup.trim``: how many cards of each kind go back to the box for this many
+    players (none under ``trimming=off``, ``setup.full_deck``)."""
+    return TRIMMING[players] if trimming == "on" else 0
+
+
+def mamma_mia_dealt_with_deck(mamma_mia_shuffle: str) -> bool:
+    """``setup.supply_before_deal``: the Mamma Mia! card is shuffled into the deck before
+    the deal (``mamma_mia_shuffle=before_deal``); by default (``setup.supply``) it joins
+    the undealt cards after it."""
+    return mamma_mia_shuffle == "before_deal"
+
+
+def deal_order(first_player: int, players: int) -> list[int]:
+    """``setup.deal``: the seats in the order cards are dealt, from the first player."""
+    return [(first_player + i) % players for i in range(players)]
+
+
 def shuffle_rule(state: GameState, pile: str) -> str:
     """The rule that calls for shuffling this setup pile."""
-    if pile == "ingredients":
-        before = state.variants["mamma_mia_shuffle"] == "before_deal"
+    if pile == Step.INGREDIENTS:
+        before = mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"])
         return "setup.supply_before_deal" if before else "setup.deal"
-    return "setup.supply" if pile == "supply" else "setup.waiter"
+    return "setup.supply" if pile == Step.SUPPLY else "setup.waiter"
 
 
-def after_shuffle(state: GameState) -> Step:
+def after_shuffle(state: GameState) -> Transition:
     """What follows a setup shuffle: the deal, the next shuffle, or the first turn."""
     pile = state.step
-    if pile == "ingredients":
+    if pile == Step.INGREDIENTS:
         state, events = deal(state)
-        if state.variants["mamma_mia_shuffle"] == "after_deal":
+        if not mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"]):
             supply = cards_of(counts_of(state.supply)) + (MAMMA_MIA,)
-            state = replace(state, supply=supply, step="supply")
+            state = replace(state, supply=supply, step=Step.SUPPLY)
             return state, (*events, event("mamma_mia_joined_supply", "setup.supply"))
         return replace(state, step=_waiter_pile(state, 0)), events
-    if pile == "supply":
+    if pile == Step.SUPPLY:
         return replace(state, step=_waiter_pile(state, 0)), ()
-    seat = state.config.colours.index(pile.removeprefix("waiter.")) + 1
+    seat = state.config.colours.index(pile.removeprefix(WAITER_PILE)) + 1
     if seat < state.players:
         return replace(state, step=_waiter_pile(state, seat)), ()
     return take_first_orders(state)
 
 
-def deal(state: GameState) -> Step:
+def deal(state: GameState) -> Transition:
     """``setup.deal``: six ingredient cards each, one at a time round the table from the
     first player. Under ``mamma_mia_shuffle=before_deal`` a dealt Mamma Mia! card is
     laid face up beside its receiver's waiter and replaced (``mamma_mia.dealt``)."""
@@ -85,7 +110,7 @@ def deal(state: GameState) -> Step:
     hands = [Hand() for _ in range(state.players)]
     holder = state.mamma_mia
     events: list[Event] = []
-    order = [(state.config.first_player + i) % state.players for i in range(state.players)]
+    order = deal_order(state.config.first_player, state.players)
     for _ in range(STARTING_INGREDIENTS):
         for seat in order:
             card = deck.pop(0)
@@ -98,18 +123,18 @@ def deal(state: GameState) -> Step:
     return replace(state, supply=tuple(deck), hands=tuple(hands), mamma_mia=holder), tuple(events)
 
 
-def take_first_orders(state: GameState) -> Step:
+def take_first_orders(state: GameState) -> Transition:
     """``setup.waiter``: each player takes the top order of their waiter into hand;
     then the first player begins (``setup.first_player``)."""
     hands, waiters = [], []
     for hand, waiter in zip(state.hands, state.waiters, strict=True):
         hands.append(replace(hand, orders=tuple(sorted(waiter[:STARTING_ORDERS]))))
         waiters.append(waiter[STARTING_ORDERS:])
-    state = replace(state, hands=tuple(hands), waiters=tuple(waiters), phase="turn", step="play",
-                    current=state.config.first_player, played=0, quiet_turns=0)
+    state = replace(state, hands=tuple(hands), waiters=tuple(waiters), phase=Phase.TURN,
+                    step=Step.PLAY, current=state.config.first_player, played=0, quiet_turns=0)
     return state, (event("took_first_orders", "setup.waiter"),
                    event("turn_begins", "setup.first_player", seat=state.current, round=1))
 
 
 def _waiter_pile(state: GameState, seat: int) -> str:
-    return f"waiter.{state.colour(seat)}"
+    return waiter_pile(state.colour(seat))

@@ -43,17 +43,20 @@ def load_schema(name: str) -> dict[str, Any]:
     """A JSON Schema of ours, by file name under ``spec/schemas/``."""
     path = spec_path(f"schemas/{name}")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return schema
     except (OSError, ValueError) as exc:
         raise SpecError(f"cannot read spec/schemas/{name}: {exc}") from exc
 
 
 def cards() -> dict[str, Any]:
-    return load_yaml("cards.yaml")
+    manifest: dict[str, Any] = load_yaml("cards.yaml")
+    return manifest
 
 
 def rules() -> list[dict[str, Any]]:
-    return load_yaml("rules.yaml")["rules"]
+    entries: list[dict[str, Any]] = load_yaml("rules.yaml")["rules"]
+    return entries
 
 
 @cache
@@ -69,8 +72,49 @@ def rule(rule_id: str) -> dict[str, Any]:
 
 
 def disputes() -> list[dict[str, Any]]:
-    return load_yaml("disputes.yaml")["disputes"]
+    entries: list[dict[str, Any]] = load_yaml("disputes.yaml")["disputes"]
+    return entries
 
 
 def variant_flags() -> list[dict[str, Any]]:
-    return load_yaml("disputes.yaml")["variants"]
+    entries: list[dict[str, Any]] = load_yaml("disputes.yaml")["variants"]
+    return entries
+
+
+MODELS: tuple[str, ...] = ("reference", "fast", "policies", "oven_model", "game_model")
+"""The models that may claim a variant flag in ``spec/disputes.yaml`` (``models:``):
+the reference (``rules/``), the fast engine, the policies, and the two z3 models of
+``queries/``."""
+
+
+@cache
+def flag_models() -> dict[str, tuple[str, ...]]:
+    """Every variant flag with the models that implement its values (``models:`` in
+    ``spec/disputes.yaml``): the one list every encoding of a flag reads."""
+    claims: dict[str, tuple[str, ...]] = {}
+    for entry in variant_flags():
+        models = entry.get("models")
+        if not isinstance(models, list) or not models or set(models) - set(MODELS):
+            raise SpecError(f"spec/disputes.yaml: flag {entry.get('flag')!r} needs a models list "
+                            f"drawn from {', '.join(MODELS)}")
+        claims[entry["flag"]] = tuple(models)
+    return claims
+
+
+def models_of(flag: str) -> tuple[str, ...]:
+    """The models that implement ``flag`` (KeyError for an unknown flag)."""
+    return flag_models()[flag]
+
+
+def flags_of(model: str) -> frozenset[str]:
+    """The flags ``model`` claims."""
+    return frozenset(flag for flag, models in flag_models().items() if model in models)
+
+
+@cache
+def information_only(flag: str) -> bool:
+    """Whether every value of ``flag`` is a rule of the information chapter: it changes
+    what the players may see, never where a card goes, so an engine without observations
+    carries it through unchanged (to the observation its states are turned into)."""
+    entry = next(e for e in variant_flags() if e["flag"] == flag)
+    return all(str(value["rule"]).startswith("information.") for value in entry["values"])

@@ -10,18 +10,52 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
-from mammamia_ref.errors import VariantError
+from mammamia_ref.errors import InternalError, VariantError
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_CARDS, Counts
 
-# Phases: "shuffle" (a chance node: the pile named by ``step`` must be shuffled),
-# "turn" (step "play", "order" or "draw"), "oven" (step "name_kind" or "complete":
-# the owner of the revealed order decides), "over" (the game has ended).
-PHASES = ("shuffle", "turn", "oven", "over")
-TURN_STEPS = ("play", "order", "draw")
-OVEN_STEPS = ("name_kind", "complete")
+
+class Phase(StrEnum):
+    """Where the game stands. A ``StrEnum``: its members are the strings of the JSON
+    forms, and compare equal to them."""
+
+    SHUFFLE = "shuffle"      # a chance node: the pile named by ``step`` must be shuffled
+    TURN = "turn"            # step play, order or draw
+    OVEN = "oven"            # step name_kind or complete: the revealed order's owner decides
+    ROUND_END = "round_end"  # between decisions only: the round has just ended
+    OVER = "over"            # the game has ended
+
+
+class Step(StrEnum):
+    """The step within a phase. A shuffle's step is the pile: ``INGREDIENTS``,
+    ``SUPPLY`` or a waiter, ``waiter_pile(colour)`` (not a member: one per colour)."""
+
+    INGREDIENTS = "ingredients"
+    SUPPLY = "supply"        # also: a round ended by its supply (phase round_end)
+    PLAY = "play"
+    ORDER = "order"
+    DRAW = "draw"
+    NAME_KIND = "name_kind"
+    COMPLETE = "complete"
+    REVEAL = "reveal"        # between decisions only: the oven reveals its next card
+    STALL = "stall"          # a round ended by a stall (phase round_end)
+    OVER = "over"
+
+
+WAITER_PILE = "waiter."
+
+
+def waiter_pile(colour: str) -> str:
+    """The shuffle step of a player's waiter."""
+    return f"{WAITER_PILE}{colour}"
+
+
+PHASES = (Phase.SHUFFLE, Phase.TURN, Phase.OVEN, Phase.OVER)  # the phases a state rests in
+TURN_STEPS = (Step.PLAY, Step.ORDER, Step.DRAW)
+OVEN_STEPS = (Step.NAME_KIND, Step.COMPLETE)
 
 
 def variant_defaults() -> dict[str, str]:
@@ -52,6 +86,18 @@ class Variants:
     def non_default(self) -> dict[str, str]:
         defaults = variant_defaults()
         return {flag: value for flag, value in self.values if defaults[flag] != value}
+
+
+def refuse_unclaimed(model: str, variants: Variants, *, carries_information: bool = False) -> None:
+    """Refuse (``VariantError``) a non-default value of a flag that ``model`` does not
+    claim in ``spec/disputes.yaml`` (``models:``). An engine without observations
+    (``carries_information``) passes an information-only flag through untouched."""
+    for flag, value in variants.non_default().items():
+        claimed = specdata.models_of(flag)
+        if model in claimed or (carries_information and specdata.information_only(flag)):
+            continue
+        raise VariantError(f"the {model} model does not implement {flag}={value} (implemented "
+                           f"by: {', '.join(claimed)}; spec/disputes.yaml)")
 
 
 def make_variants(overrides: Mapping[str, str] | None = None) -> Variants:
@@ -125,8 +171,8 @@ class Reveal:
 @dataclass(frozen=True, slots=True)
 class GameState:
     config: GameConfig
-    phase: str
-    step: str
+    phase: Phase
+    step: str               # a Step, or a waiter's pile at a shuffle (``waiter_pile``)
     current: int            # the seat whose turn or decision it is (or will be, at a shuffle)
     round: int              # 1 to 3
     resolutions: int        # how many times the oven has been resolved
@@ -165,6 +211,22 @@ class GameState:
 
     def with_delivered(self, seat: int, stack: tuple[str, ...]) -> GameState:
         return replace(self, delivered=_put(self.delivered, seat, stack))
+
+
+def revealed(state: GameState) -> Reveal:
+    """The order awaiting its owner's decision at the oven: there is one exactly in the
+    oven phase while a decision (or a judgement) is pending."""
+    if state.reveal is None:
+        raise InternalError(f"no revealed order in phase {state.phase}, step {state.step}")
+    return state.reveal
+
+
+def holder(state: GameState) -> int:
+    """The seat holding the Mamma Mia! card, once the round has ended: someone always
+    does by then (it is drawn, taken with the last ingredient, or taken at a stall)."""
+    if state.mamma_mia is None:
+        raise InternalError(f"no Mamma Mia! holder in phase {state.phase}")
+    return state.mamma_mia
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

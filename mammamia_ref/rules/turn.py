@@ -12,30 +12,38 @@ from dataclasses import replace
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Draw, NoOrder, Pass, PlaceOrder, Play
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.round import round_is_over, stall, supply_exhausted, take_last_mamma_mia
-from mammamia_ref.rules.state import GameState, Hand
+from mammamia_ref.rules.round import (
+    quiet_turns_after,
+    round_is_over,
+    stall,
+    stalls,
+    supply_exhausted,
+    take_last_mamma_mia,
+)
+from mammamia_ref.rules.state import GameState, Hand, Phase, Step
 from mammamia_ref.rules.vocabulary import (
     HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
+    Counts,
     counts_of,
     format_counts,
     with_kind,
 )
 
-Step = tuple[GameState, tuple[Event, ...]]
+Transition = tuple[GameState, tuple[Event, ...]]
 
-STEP_RULES = {"play": "turn.play", "order": "turn.place_order", "draw": "turn.draw"}
+STEP_RULES: dict[str, str] = {Step.PLAY: "turn.play", Step.ORDER: "turn.place_order",
+                              Step.DRAW: "turn.draw"}
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     hand = state.hands[state.current]
-    if state.step == "play":
+    if state.step == Step.PLAY:
         if not any(hand.ingredients):
             return (Pass(),)
-        return tuple(Play(kind, count) for kind, held in zip(KINDS, hand.ingredients, strict=True)
-                     for count in range(1, held + 1))
-    if state.step == "order":
+        return tuple(Play(KINDS[kind], count) for kind, count in play_options(hand.ingredients))
+    if state.step == Step.ORDER:
         return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
     if state.variants["draw_amount"] == "fill":
         return (Draw("supply"), Draw("waiter"))
@@ -43,7 +51,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
                  for count in range(refill_allowance(state) + 1))
 
 
-def play(state: GameState, action: Play) -> Step:
+def play(state: GameState, action: Play) -> Transition:
     """``turn.play``: one or more ingredient cards of one kind onto the oven, announced."""
     seat, hand = state.current, state.hands[state.current]
     held = hand.ingredients[KINDS.index(action.kind)]
@@ -52,26 +60,26 @@ def play(state: GameState, action: Play) -> Step:
                                  rule="turn.play", action=action)
     hand = replace(hand, ingredients=with_kind(hand.ingredients, action.kind, -action.count))
     state = replace(state.with_hand(seat, hand), oven=state.oven + (action.kind,) * action.count,
-                    played=action.count, step="order" if hand.orders else "draw")
+                    played=action.count, step=step_after_play(bool(hand.orders)))
     return state, (event("played", "turn.play", seat=seat, kind=action.kind, count=action.count),)
 
 
-def pass_turn(state: GameState) -> Step:
+def pass_turn(state: GameState) -> Transition:
     """``turn.pass``: only a player without ingredient cards passes; under the default
     no order follows (``pass_order=allowed`` selects ``turn.pass_with_order``)."""
     hand = state.hands[state.current]
     if any(hand.ingredients):
         raise IllegalActionError("a player holding ingredient cards must play at least one",
                                  rule="turn.pass", action=Pass())
-    may_order = state.variants["pass_order"] == "allowed" and hand.orders
-    state = replace(state, played=0, step="order" if may_order else "draw")
+    state = replace(state, played=0,
+                    step=step_after_pass(state.variants["pass_order"], bool(hand.orders)))
     return state, (event("passed", "turn.pass", seat=state.current),)
 
 
-def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
+def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Transition:
     """``turn.place_order``: at most one order card from hand, face up onto the oven."""
     if isinstance(action, NoOrder):
-        return replace(state, step="draw"), ()
+        return replace(state, step=Step.DRAW), ()
     seat, hand = state.current, state.hands[state.current]
     if action.order not in hand.orders:
         raise IllegalActionError(f"{action.order} is not in the hand", rule="turn.place_order",
@@ -81,19 +89,45 @@ def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Step:
     rule = "turn.place_order" if state.played or state.variants["pass_order"] == "forbidden" \
         else "turn.pass_with_order"
     state = replace(state.with_hand(seat, replace(hand, orders=tuple(orders))),
-                    oven=state.oven + (action.order,), played=state.played + 1, step="draw")
+                    oven=state.oven + (action.order,), played=state.played + 1, step=Step.DRAW)
     return state, (event("placed_order", rule, seat=seat, order=action.order),)
 
 
+def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
+    """``turn.play``: the (kind index, count) plays a hand allows: one to all of the
+    cards of one kind, kind by kind; none means the player must pass (``turn.pass``)."""
+    return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
+
+
+_ORDER, _DRAW = Step.ORDER, Step.DRAW  # looked up once: the fast engine calls these often
+
+
+def step_after_play(holds_orders: bool) -> Step:
+    """``turn.place_order``: after the play a player holding an order may place one;
+    otherwise the draw follows at once."""
+    return _ORDER if holds_orders else _DRAW
+
+
+def step_after_pass(pass_order: str, holds_orders: bool) -> Step:
+    """``turn.pass``: the draw follows; under ``pass_order=allowed``
+    (``turn.pass_with_order``) an order may be placed first by a player holding one."""
+    return _ORDER if pass_order == "allowed" and holds_orders else _DRAW
+
+
+def cards_to_draw(refill: str, hand_size: int, played: int) -> int:
+    """How many cards the draw may take: up to seven in hand (``turn.draw``) or as many
+    as were put on the oven this turn (``turn.draw_as_played``)."""
+    if refill == "as_many_as_played":
+        return played
+    return max(0, HAND_LIMIT - hand_size)
+
+
 def refill_allowance(state: GameState) -> int:
-    """How many cards the draw may take: up to seven (``turn.draw``) or as many as were
-    played this turn (``turn.draw_as_played``)."""
-    if state.variants["refill"] == "as_many_as_played":
-        return state.played
-    return max(0, HAND_LIMIT - state.hands[state.current].size)
+    """:func:`cards_to_draw` for the player whose turn it is."""
+    return cards_to_draw(state.variants["refill"], state.hands[state.current].size, state.played)
 
 
-def draw(state: GameState, action: Draw) -> Step:
+def draw(state: GameState, action: Draw) -> Transition:
     """``turn.draw``: refill from one source only; a short source gives what it has
     (``turn.draw_short``). Ends the turn, and perhaps the round."""
     allowance = refill_allowance(state)
@@ -162,16 +196,16 @@ def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[E
     return state, tuple(events), moved
 
 
-def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Step:
+def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Transition:
     """After the draw: the round ends if the supply is exhausted, or (``round_end.stall``)
     after a full cycle of turns that moved no card; otherwise the left neighbour plays
     (``turn.clockwise``)."""
-    quiet_turns = min(state.players, state.quiet_turns + 1) if quiet else 0
+    quiet_turns = quiet_turns_after(quiet, state.quiet_turns, state.players)
     state = replace(state, quiet_turns=quiet_turns)
     if round_is_over(state):
-        return replace(state, phase="round_end", step="supply"), events
-    if state.variants["stall"] == "cut" and quiet_turns >= state.players:
+        return replace(state, phase=Phase.ROUND_END, step=Step.SUPPLY), events
+    if stalls(state.variants["stall"], quiet_turns, state.players):
         return stall(state, events)
     seat = (state.current + 1) % state.players
-    state = replace(state, current=seat, step="play", played=0)
+    state = replace(state, current=seat, step=Step.PLAY, played=0)
     return state, (*events, event("turn_begins", "turn.clockwise", seat=seat, round=state.round))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import ge
 from typing import Any
 
 from mammamia_ref.errors import MalformedError, SpecError
@@ -145,8 +146,9 @@ def shortfall(need: Counts, have: Counts) -> Counts:
     return tuple(max(0, n - h) for n, h in zip(need, have, strict=True))
 
 
-def covers(have: Counts, need: Counts) -> bool:
-    return all(h >= n for h, n in zip(have, need, strict=True))
+def covers(have: Iterable[int], need: Iterable[int]) -> bool:
+    """Whether ``have`` holds at least ``need`` of every kind (both in ``KINDS`` order)."""
+    return all(map(ge, have, need))
 
 
 def with_kind(counts: Counts, kind: str, delta: int) -> Counts:

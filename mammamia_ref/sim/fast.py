@@ -27,23 +27,21 @@ The API mirrors :mod:`mammamia_ref.rules.game`: :func:`new_game`, :func:`is_chan
 
 >>> from mammamia_ref.rules.state import make_config
 >>> game = new_game(make_config(3))
->>> chance_pile(game)[0]
-'ingredients'
+>>> chance_pile(game)[0] == "ingredients"
+True
 >>> result = play_random_game(make_config(4), seed=7)
->>> result.state.phase, result.state.resolutions
+>>> str(result.state.phase), result.state.resolutions
 ('over', 3)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import product
-from operator import add, ge
 from typing import Any
 
-from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.errors import IllegalActionError, InternalError
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -56,21 +54,60 @@ from mammamia_ref.rules.actions import (
     Play,
     Shuffle,
 )
-from mammamia_ref.rules.state import GameConfig, GameState, Hand, Reveal
+from mammamia_ref.rules.oven import (
+    NAMED_NEEDS,
+    Outcome,
+    bombastica_outcome,
+    bombastica_shortfall,
+    fixed_order_outcome,
+    may_decline,
+    nameable_kinds,
+    ways_to_take,
+)
+from mammamia_ref.rules.round import (
+    game_ends,
+    leftovers_to_oven,
+    next_supply,
+    quiet_turns_after,
+    stalls,
+    supply_runs_out,
+)
+from mammamia_ref.rules.scoring import winning_seats
+from mammamia_ref.rules.setup import deal_order, mamma_mia_dealt_with_deck, trimmed_per_kind
+from mammamia_ref.rules.state import (
+    WAITER_PILE,
+    GameConfig,
+    GameState,
+    Hand,
+    Phase,
+    Reveal,
+    Step,
+    refuse_unclaimed,
+    waiter_pile,
+)
+from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass, step_after_play
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
-    HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
-    ORDER_TYPES,
     ORDERS,
     ORDERS_OF,
-    ROUNDS,
     STARTING_INGREDIENTS,
     STARTING_ORDERS,
-    TRIMMING,
+    covers,
+    shortfall,
 )
+
+# Phases and steps as module constants: an Enum class attribute costs a tenth of a
+# microsecond a lookup, too much for the hot loop.
+_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE, Phase.TURN, Phase.OVEN,
+                                             Phase.ROUND_END, Phase.OVER)
+_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY, Step.ORDER, Step.DRAW, Step.NAME_KIND,
+                                               Step.COMPLETE)
+_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL, Step.STALL,
+                                                           Step.INGREDIENTS, Step.SUPPLY,
+                                                           Step.OVER)
 
 # -- cards ---------------------------------------------------------------------------
 
@@ -86,7 +123,6 @@ NO_KINDS = (0,) * N_KINDS
 STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
 _TYPE_CODES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
                "monotoni": MONOTONI, "minimale": MINIMALE}
-BOMBASTICA_TOTAL: int = ORDER_TYPES["bombastica"]["total"]
 
 
 def _order_table(value: Any) -> list[Any]:
@@ -102,9 +138,9 @@ ORDER_COLOUR: list[int] = _order_table(lambda order: COLOUR_INDEX[order.colour])
 ORDER_PERSONAL: list[int] = _order_table(lambda order: KINDS.index(order.personal))
 ORDER_NEED: list[tuple[int, ...] | None] = _order_table(  # fixed requirements only
     lambda order: order.requirement() if order.type in ("standard", "one_of_each") else None)
-ORDER_NEED_NAMED: list[tuple[tuple[int, ...] | None, ...] | None] = _order_table(
-    lambda order: tuple(order.requirement(kind) if kind != order.personal else None
-                        for kind in KINDS) if order.type in ("monotoni", "minimale") else None)
+ORDER_TYPE_NAME: list[str] = _order_table(lambda order: order.type)
+ORDER_NEED_NAMED: list[tuple[tuple[int, ...], ...]] = _order_table(
+    lambda order: NAMED_NEEDS[order.id])
 WAITER_OF_COLOUR: list[tuple[int, ...]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
                                            for colour in COLOURS]
 
@@ -189,7 +225,7 @@ def action_code(action: Action) -> int:
             return NAME_BASE + KINDS.index(kind)
         case Draw(source, None):
             return DRAW_SUPPLY + SOURCES.index(source)
-        case Draw(source, count):
+        case Draw(source, int() as count):
             return DRAW_N_BASE + 64 * SOURCES.index(source) + count
         case Complete(cards):
             return COMPLETE_BASE + pack(cards)
@@ -199,29 +235,51 @@ def action_code(action: Action) -> int:
 # -- the state -----------------------------------------------------------------------
 
 
+_MAX_HELD = 64  # more cards than a hand holds or a turn plays (a larger count is computed)
+
+
 class Rules:
-    """The variant flags of one game as booleans, each named for the non-default
-    ruling it selects (all False under the defaults)."""
+    """The variant flags of one game, as the kernel functions of the chapters take
+    them (flag values), and as booleans where the engine's representation branches.
+    Built once per set of variants, refusing the flags the fast engine does not claim
+    in ``spec/disputes.yaml`` (``models:``)."""
 
-    __slots__ = ("bombastica_table_only", "draw_any", "leftovers_on_table", "mandatory",
-                 "minimale_all_kinds", "mm_before_deal", "monotoni_on_table", "pass_order",
-                 "refill_as_played", "round_end_last_ingredient", "stall_letter",
-                 "tie_seat_order", "trimming_off")
+    __slots__ = ("after_pass", "allowance", "bombastica_hand", "completion", "draw_any",
+                 "final_tie", "leftovers", "mandatory", "minimale_lowest", "mm_before_deal",
+                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end",
+                 "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
 
-    def __init__(self, variants: Any) -> None:
-        self.trimming_off = variants["trimming"] == "off"
-        self.mm_before_deal = variants["mamma_mia_shuffle"] == "before_deal"
-        self.refill_as_played = variants["refill"] == "as_many_as_played"
-        self.minimale_all_kinds = variants["minimale_lowest"] == "all_kinds"
-        self.mandatory = variants["completion"] == "mandatory"
-        self.round_end_last_ingredient = variants["round_end"] == "last_ingredient"
-        self.stall_letter = variants["stall"] == "letter"
-        self.tie_seat_order = variants["final_tie"] == "seat_order"
+    def __init__(self, variants: Any, players: int) -> None:
+        refuse_unclaimed("fast", variants, carries_information=True)
+        self.trimming: str = variants["trimming"]
+        self.refill: str = variants["refill"]
+        self.minimale_lowest: str = variants["minimale_lowest"]
+        self.monotoni_kind: str = variants["monotoni_kind"]
+        self.completion: str = variants["completion"]
+        self.bombastica_hand: str = variants["bombastica_hand"]
+        self.round_end: str = variants["round_end"]
+        self.stall: str = variants["stall"]
+        self.final_tie: str = variants["final_tie"]
+        self.leftovers: str = variants["leftovers"]
+        self.pass_order: str = variants["pass_order"]
+        self.mm_before_deal = mamma_mia_dealt_with_deck(variants["mamma_mia_shuffle"])
+        self.mandatory = not may_decline(self.completion)
+        self.round_end_last_ingredient = self.round_end == "last_ingredient"
+        self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
-        self.leftovers_on_table = variants["leftovers"] == "table"
-        self.pass_order = variants["pass_order"] == "allowed"
-        self.monotoni_on_table = variants["monotoni_kind"] == "on_table"
-        self.bombastica_table_only = variants["bombastica_hand"] == "forbidden"
+        # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
+        # is ``cards_to_draw``, ``quiet_after[quiet][count]`` is ``quiet_turns_after`` and
+        # ``stalls[count]`` is ``stalls`` at this many players, ``after_pass[holds_orders]``
+        # is ``step_after_pass``.
+        self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
+                                     for size in range(_MAX_HELD))
+                               for played in range(_MAX_HELD))
+        self.quiet_after = tuple(tuple(quiet_turns_after(quiet, count, players)
+                                       for count in range(players + 1))
+                                 for quiet in (False, True))
+        self.after_pass = (step_after_pass(self.pass_order, False),
+                           step_after_pass(self.pass_order, True))
+        self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
 
 
 class FastState:
@@ -231,7 +289,8 @@ class FastState:
     lists of five ints, a hand is split into ``hands`` (ingredient counts) and
     ``hand_orders`` (sorted order codes), ``reveal`` is an order code or None and
     ``reveal_kind`` the named kind or None. Phases and steps are the reference's
-    strings (and, between decisions, its ``"round_end"`` phase and ``"reveal"`` step).
+    :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members (and, between decisions,
+    its ``Phase.ROUND_END`` and ``Step.REVEAL``).
 
     What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
     tuple, replaced when it changes: copying a state then copies only the outer lists."""
@@ -245,7 +304,7 @@ class FastState:
     rules: Rules
     players: int
     seat_of_colour: list[int]
-    phase: str
+    phase: Phase
     step: str
     current: int
     round: int
@@ -325,8 +384,8 @@ class FastState:
             ],
             "first_player": config.first_player,
             "variants": config.variants.as_dict(),
-            "phase": self.phase,
-            "step": self.step,
+            "phase": str(self.phase),
+            "step": str(self.step),
             "current": self.current,
             "round": self.round,
             "resolutions": self.resolutions,
@@ -344,15 +403,16 @@ class FastState:
         }
 
 
-_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key): Rules are never changed
+_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: never changed
 
 
 def _blank(config: GameConfig) -> FastState:
     state = object.__new__(FastState)  # no __init__: the callers fill every slot
     state.config = config
-    rules = _RULES.get(config.variants)
+    key = (config.variants, config.players)
+    rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[config.variants] = Rules(config.variants)
+        rules = _RULES[key] = Rules(config.variants, config.players)
     state.rules = rules
     state.players = config.players
     seats = [-1] * len(COLOURS)
@@ -391,12 +451,12 @@ def new_game(config: GameConfig) -> FastState:
     starting place, the deck (with the Mamma Mia! card under ``setup.supply_before_deal``)
     in the supply slot, awaiting its shuffle."""
     state = _blank(config)
-    removed = 0 if state.rules.trimming_off else TRIMMING[config.players]
+    removed = trimmed_per_kind(config.players, state.rules.trimming)
     state.box = (removed,) * N_KINDS
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
         state.supply.append(MM)
-    state.phase, state.step, state.current = "shuffle", "ingredients", config.first_player
+    state.phase, state.step, state.current = _SHUFFLE, _INGREDIENTS, config.first_player
     state.round, state.resolutions = 1, 0
     state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
     state.mamma_mia = None
@@ -410,47 +470,47 @@ def new_game(config: GameConfig) -> FastState:
 
 
 def is_chance(state: FastState) -> bool:
-    return state.phase == "shuffle"
+    return state.phase == _SHUFFLE
 
 
 def is_over(state: FastState) -> bool:
-    return state.phase == "over"
+    return state.phase == _OVER
 
 
 def to_move(state: FastState) -> int | None:
-    return state.current if state.phase in ("turn", "oven") else None
+    return state.current if state.phase in (_TURN, _OVEN) else None
 
 
 def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     """At a chance node: the pile to shuffle and its cards, in the reference's order."""
     step = state.step
-    if state.phase != "shuffle":
+    if state.phase != _SHUFFLE:
         raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
-    if step.startswith("waiter."):
+    if step.startswith(WAITER_PILE):
         return step, state.waiters[_waiter_seat(state, step)]
     return step, state.supply
 
 
 def _waiter_seat(state: FastState, pile: str) -> int:
-    return state.seat_of_colour[COLOUR_INDEX[pile[7:]]]
+    return state.seat_of_colour[COLOUR_INDEX[pile[len(WAITER_PILE):]]]
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
     """The action codes of :func:`mammamia_ref.rules.game.legal_actions`, in its order.
     The sequence returned may be shared: do not change it."""
     step = state.step
-    if state.phase == "turn":
-        if step == "play":
+    if state.phase == _TURN:
+        if step == _PLAY:
             hand = state.hands[state.current]
             return _PLAY_CHOICES.get(hand) or play_choices(hand)
-        if step == "order":
+        if step == _ORDER:
             orders = state.hand_orders[state.current]
             return _ORDER_CHOICES.get(orders) or order_choices(orders)
         if state.rules.draw_any:
             return _DRAW_ANY[refill_allowance(state)]
         return DRAW_FILL
-    if state.phase == "oven":
-        if step == "name_kind":
+    if state.phase == _OVEN:
+        if step == _NAME_KIND:
             return [NAME_BASE + kind for kind in kind_choices(state)]
         options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
         if not state.rules.mandatory:
@@ -471,8 +531,7 @@ def play_choices(hand: tuple[int, ...]) -> tuple[int, ...]:
     choices = _PLAY_CHOICES.get(hand)
     if choices is None:
         choices = _PLAY_CHOICES[hand] = tuple(
-            play_code(kind, count) for kind in range(N_KINDS)
-            for count in range(1, hand[kind] + 1)) or (PASS,)
+            play_code(kind, count) for kind, count in play_options(hand)) or (PASS,)
     return choices
 
 
@@ -490,31 +549,31 @@ def apply(state: FastState, action: int) -> None:
     """Apply a legal action code (from :func:`legal_actions`; not checked: see
     :func:`apply_checked`), then every automatic step up to the next decision."""
     step = state.step
-    if step == "play":
+    if step == _PLAY:
         if action == PASS:
             turn_pass(state)
         else:
             kind, count = _PLAY_OF[action]
             turn_play(state, kind, count)
-    elif step == "order":
+    elif step == _ORDER:
         if action == NO_ORDER:
-            state.step = "draw"
+            state.step = _DRAW
         else:
             turn_place_order(state, action - PLACE_BASE)
-    elif step == "draw":
+    elif step == _DRAW:
         if action < DRAW_N_BASE:
             turn_draw(state, action - DRAW_SUPPLY, None)
         else:
             source, count = divmod(action - DRAW_N_BASE, 64)
             turn_draw(state, source, count)
-    elif step == "name_kind":
+    elif step == _NAME_KIND:
         name_kind(state, action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
             oven_fail(state)
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
-    if state.phase != "turn":
+    if state.phase != _TURN:
         settle(state)
 
 
@@ -538,7 +597,7 @@ def apply_shuffle(state: FastState, order: Sequence[int]) -> None:
     """Chance: the pending pile now lies in ``order`` (card codes, top first); then the
     setup (``setup.after_shuffle``) or the round (``next_round.first_player``) goes on."""
     pile = state.step
-    if pile.startswith("waiter."):
+    if pile.startswith(WAITER_PILE):
         state.waiters[_waiter_seat(state, pile)] = tuple(order)
     else:
         state.supply = list(order)
@@ -562,17 +621,17 @@ def after_setup_shuffle(state: FastState) -> None:
     joining the rest of the deck (``setup.supply``), each waiter's shuffle
     (``setup.waiter``), the first orders."""
     pile = state.step
-    if pile == "ingredients":
+    if pile == _INGREDIENTS:
         deal(state)
         if not state.rules.mm_before_deal:
             rest = [0] * N_KINDS
             for card in state.supply:
                 rest[card] += 1
             state.supply = cards_of(rest) + [MM]
-            state.step = "supply"
+            state.step = _SUPPLY_PILE
             return
         state.step = _waiter_pile(state, 0)
-    elif pile == "supply":
+    elif pile == _SUPPLY_PILE:
         state.step = _waiter_pile(state, 0)
     else:
         seat = _waiter_seat(state, pile) + 1
@@ -583,7 +642,7 @@ def after_setup_shuffle(state: FastState) -> None:
 
 
 def _waiter_pile(state: FastState, seat: int) -> str:
-    return f"waiter.{state.config.colours[seat]}"
+    return waiter_pile(state.config.colours[seat])
 
 
 def deal(state: FastState) -> None:
@@ -592,7 +651,7 @@ def deal(state: FastState) -> None:
     receiver's waiter and is replaced (``mamma_mia.dealt``)."""
     deck = state.supply
     players, first = state.players, state.config.first_player
-    order = [(first + i) % players for i in range(players)]
+    order = deal_order(first, players)
     hands = [[0] * N_KINDS for _ in range(players)]
     position = 0
     for _ in range(STARTING_INGREDIENTS):
@@ -615,12 +674,15 @@ def take_first_orders(state: FastState) -> None:
         waiter = state.waiters[seat]
         state.hand_orders[seat] = tuple(sorted(waiter[:STARTING_ORDERS]))
         state.waiters[seat] = waiter[STARTING_ORDERS:]
-    state.phase, state.step = "turn", "play"
+    state.phase, state.step = _TURN, _PLAY
     state.current = state.config.first_player
     state.played = state.quiet_turns = 0
 
 
 # -- the turn ------------------------------------------------------------------------
+
+
+_STEP_AFTER_PLAY = (step_after_play(False), step_after_play(True))  # by whether orders are held
 
 
 def turn_play(state: FastState, kind: int, count: int) -> None:
@@ -630,15 +692,14 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = "order" if state.hand_orders[state.current] else "draw"
+    state.step = _STEP_AFTER_PLAY[bool(state.hand_orders[state.current])]
 
 
 def turn_pass(state: FastState) -> None:
     """``turn.pass``: no ingredient card, no play; an order may follow only under
     ``turn.pass_with_order``."""
     state.played = 0
-    state.step = "order" if state.rules.pass_order and state.hand_orders[state.current] \
-        else "draw"
+    state.step = state.rules.after_pass[bool(state.hand_orders[state.current])]
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -649,17 +710,17 @@ def turn_place_order(state: FastState, order: int) -> None:
     state.hand_orders[state.current] = tuple(orders)
     state.oven.append(order)
     state.played += 1
-    state.step = "draw"
+    state.step = _DRAW
 
 
 def refill_allowance(state: FastState) -> int:
     """``turn.draw``: up to seven cards in hand; ``turn.draw_as_played``: as many as
     were put on the oven this turn."""
-    if state.rules.refill_as_played:
-        return state.played
-    seat = state.current
-    room = HAND_LIMIT - sum(state.hands[seat]) - len(state.hand_orders[seat])
-    return room if room > 0 else 0
+    seat, played = state.current, state.played
+    size = sum(state.hands[seat]) + len(state.hand_orders[seat])
+    if size < _MAX_HELD and played < _MAX_HELD:
+        return state.rules.allowance[played][size]
+    return cards_to_draw(state.rules.refill, size, played)
 
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
@@ -714,14 +775,20 @@ def draw_from_supply(state: FastState, wanted: int) -> int:
     return moved
 
 
+_EXHAUSTED: dict[tuple[str, tuple[int, ...]], bool] = {
+    (round_end, supply): supply_runs_out(round_end, len(supply), sum(c < MM for c in supply))
+    for round_end in ("last_card", "last_ingredient")
+    for supply in ((), (MM,), *((kind,) for kind in range(N_KINDS)))}
+"""``supply_runs_out`` for every supply of at most one card, by ruling. The supply
+holds ingredients and at most the Mamma Mia! card, so a supply of two cards or more
+holds an ingredient and ends no round: only the last card needs looking up."""
+
+
 def supply_exhausted(state: FastState) -> bool:
-    """``round_end.last_card``: the supply is empty; ``round_end.last_ingredient``: it
-    holds no ingredient card (the supply holds only ingredients and at most the
-    Mamma Mia! card, so: empty, or that card alone)."""
+    """``round_end.last_card`` / ``round_end.last_ingredient``: :func:`supply_runs_out`
+    (looked up in ``_EXHAUSTED``)."""
     supply = state.supply
-    if not supply:
-        return True
-    return state.rules.round_end_last_ingredient and len(supply) == 1 and supply[0] == MM
+    return len(supply) < 2 and _EXHAUSTED[state.rules.round_end, tuple(supply)]
 
 
 def take_last_mamma_mia(state: FastState, seat: int) -> None:
@@ -736,18 +803,15 @@ def end_turn(state: FastState, *, quiet: bool) -> None:
     """After the draw: the round ends if the supply is exhausted, or after a full cycle
     of turns that moved no card (``round_end.stall``); else the left neighbour plays
     (``turn.clockwise``)."""
-    players = state.players
-    if quiet:  # capped at the number of players
-        state.quiet_turns = state.quiet_turns + 1 if state.quiet_turns < players else players
-    else:
-        state.quiet_turns = 0
+    rules = state.rules
+    state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
     if supply_exhausted(state):
-        state.phase, state.step = "round_end", "supply"
-    elif not state.rules.stall_letter and state.quiet_turns >= players:
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
+    elif rules.stalls[count]:
         stall(state)
     else:
-        state.current = (state.current + 1) % players
-        state.step = "play"
+        state.current = (state.current + 1) % state.players
+        state.step = _PLAY
         state.played = 0
 
 
@@ -757,7 +821,7 @@ def stall(state: FastState) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = (state.current + 1) % state.players
-    state.phase, state.step = "round_end", "stall"
+    state.phase, state.step = _ROUND_END, _STALL
 
 
 # -- the oven ------------------------------------------------------------------------
@@ -768,9 +832,9 @@ def settle(state: FastState) -> None:
     card after card, and what follows the last one."""
     while True:
         phase = state.phase
-        if phase == "round_end":
+        if phase == _ROUND_END:
             open_the_oven(state)
-        elif phase == "oven" and state.reveal is None:
+        elif phase == _OVEN and state.reveal is None:
             if state.oven:
                 reveal_next(state)
             else:
@@ -781,9 +845,25 @@ def settle(state: FastState) -> None:
 
 def open_the_oven(state: FastState) -> None:
     """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven."""
-    state.phase, state.step = "oven", "reveal"
+    state.phase, state.step = _OVEN, _REVEAL
     state.reveal = None
-    state.current = state.mamma_mia
+    state.current = _holder(state)
+
+
+def _revealed(state: FastState) -> int:
+    """The code of the order awaiting its owner's decision (``rules.state.revealed``)."""
+    order = state.reveal
+    if order is None:
+        raise InternalError(f"no revealed order in phase {state.phase}, step {state.step}")
+    return order
+
+
+def _holder(state: FastState) -> int:
+    """The Mamma Mia! holder, who opens the oven (``rules.state.holder``)."""
+    seat = state.mamma_mia
+    if seat is None:
+        raise InternalError(f"no Mamma Mia! holder in phase {state.phase}")
+    return seat
 
 
 def reveal_next(state: FastState) -> None:
@@ -809,45 +889,20 @@ def reveal_next(state: FastState) -> None:
         if not kinds:
             oven_fail(state)
         elif len(kinds) > 1:
-            state.step = "name_kind"
+            state.step = _NAME_KIND
         else:
             name_kind(state, kinds[0])
     else:  # oven.standard, oven.one_of_each
         bake_or_ask(state)
 
 
-def kind_choices(state: FastState) -> list[int]:
-    """The kinds the owner may name for the revealed Monotoni (``oven.monotoni``,
-    ``oven.monotoni_on_table``) or Minimale (``oven.minimale``,
-    ``oven.minimale_all_kinds``); under ``oven.complete_mandatory`` only those the
-    table and hand can make, if any."""
-    order, table = state.reveal, state.table
-    personal = ORDER_PERSONAL[order]
-    if ORDER_TYPE[order] == MONOTONI:
-        on_table = state.rules.monotoni_on_table
-        kinds = [kind for kind in range(N_KINDS)
-                 if kind != personal and (not on_table or table[kind] > 0)]
-    else:
-        kinds = minimale_kinds(table, personal, state.rules.minimale_all_kinds)
-    if state.rules.mandatory and kinds:
-        hand = state.hands[state.current]
-        needs = ORDER_NEED_NAMED[order]
-        makeable = [kind for kind in kinds
-                    if all(table[k] + hand[k] >= n for k, n in enumerate(needs[kind]))]
-        return makeable or kinds
-    return kinds
-
-
-def minimale_kinds(table: Sequence[int], personal: int, all_kinds: bool) -> list[int]:
-    """``oven.minimale``: the non-personal kinds at the lowest non-zero count, the lowest
-    taken over the eligible kinds (over every kind present under
-    ``oven.minimale_all_kinds``)."""
-    present = [kind for kind in range(N_KINDS) if table[kind] > 0]
-    candidates = present if all_kinds else [kind for kind in present if kind != personal]
-    if not candidates:
-        return []
-    lowest = min(table[kind] for kind in candidates)
-    return [kind for kind in candidates if table[kind] == lowest and kind != personal]
+def kind_choices(state: FastState) -> tuple[int, ...]:
+    """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
+    for the revealed order."""
+    order, rules = _revealed(state), state.rules
+    return nameable_kinds(ORDER_TYPE_NAME[order], state.table, ORDER_PERSONAL[order],
+                          state.hands[state.current], ORDER_NEED_NAMED[order],
+                          rules.monotoni_kind, rules.minimale_lowest, rules.completion)
 
 
 def name_kind(state: FastState, kind: int) -> None:
@@ -857,62 +912,56 @@ def name_kind(state: FastState, kind: int) -> None:
 
 
 def requirement(state: FastState) -> tuple[int, ...]:
-    need = ORDER_NEED[state.reveal]
+    order = _revealed(state)
+    need = ORDER_NEED[order]
     if need is None:
-        return ORDER_NEED_NAMED[state.reveal][state.reveal_kind]
+        if state.reveal_kind is None:
+            raise InternalError("a Monotoni or Minimale is judged only once its kind is named")
+        return ORDER_NEED_NAMED[order][state.reveal_kind]
     return need
 
 
 def bake_or_ask(state: FastState) -> None:
-    """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
-    owner may complete it from hand (``oven.complete_from_hand``; forced under
-    ``oven.complete_mandatory``); else ``oven.fail``."""
+    """An order with a fixed requirement, judged by
+    :func:`~mammamia_ref.rules.oven.fixed_order_outcome`."""
     need, table = requirement(state), state.table
-    if all(map(ge, table, need)):
+    outcome = fixed_order_outcome(need, table, state.hands[state.current], state.rules.completion)
+    if outcome is Outcome.BAKE:
         bake(state, need, NO_KINDS)
-        return
-    hand = state.hands[state.current]
-    if not all(map(ge, map(add, table, hand), need)):
+    elif outcome is Outcome.FAIL:
         oven_fail(state)
-    elif state.rules.mandatory:
-        missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
+    elif outcome is Outcome.FORCED:
+        missing = shortfall(need, tuple(table))
         bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
-        state.step = "complete"
+        state.step = _COMPLETE
 
 
 def pizza_bombastica(state: FastState) -> None:
-    """``oven.bombastica``: at least 15 ingredients; it takes the whole table, a
-    shortfall made up from hand (``oven.bombastica_table_only`` forbids that)."""
-    short = BOMBASTICA_TOTAL - sum(state.table)
-    if short <= 0:
+    """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
+    it takes the whole table."""
+    rules, hand = state.rules, state.hands[state.current]
+    outcome = bombastica_outcome(state.table, hand, rules.bombastica_hand,
+                                 rules.completion)
+    if outcome is Outcome.BAKE:
         bake(state, state.table[:], NO_KINDS)
-        return
-    if state.rules.bombastica_table_only:
+    elif outcome is Outcome.FAIL or outcome is Outcome.FAIL_TABLE_ONLY:
         oven_fail(state)
-        return
-    hand = state.hands[state.current]
-    if sum(hand) < short:  # no way to make up the shortfall (and none to list)
-        oven_fail(state)
-    elif state.rules.mandatory and len(options := hand_choices(hand, short)) == 1:
-        bake(state, state.table[:], options[0])
+    elif outcome is Outcome.FORCED:
+        bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
-        state.step = "complete"
+        state.step = _COMPLETE
 
 
 _HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
 def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to take ``total`` cards from ``hand``: ``oven.ways_to_take``, in its
-    order (most of the first kind first, then of the next...), which is the order in
-    which ``product`` counts down each kind. Cached: there are few hands."""
+    """:func:`~mammamia_ref.rules.oven.ways_to_take`, cached: there are few hands."""
     key = (hand, total)
     ways = _HAND_CHOICES.get(key)
     if ways is None:
-        ways = _HAND_CHOICES[key] = tuple(
-            way for way in product(*(range(count, -1, -1) for count in hand))
-            if sum(way) == total)
+        ways = _HAND_CHOICES[key] = tuple(ways_to_take(hand, total))
     return ways
 
 
@@ -920,17 +969,16 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice making up the shortfall."""
     hand = state.hands[state.current]
-    if ORDER_TYPE[state.reveal] == BOMBASTICA:
-        return hand_choices(hand, BOMBASTICA_TOTAL - sum(state.table))
-    need, table = requirement(state), state.table
-    missing = [n - t if n > t else 0 for n, t in zip(need, table, strict=True)]
-    return [missing] if all(h >= m for h, m in zip(hand, missing, strict=True)) else []
+    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
+        return hand_choices(hand, bombastica_shortfall(state.table))
+    missing = shortfall(requirement(state), tuple(state.table))
+    return [missing] if covers(hand, missing) else []
 
 
 def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
     hand cards and the order bakes."""
-    if ORDER_TYPE[state.reveal] == BOMBASTICA:
+    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
         bake(state, state.table[:], cards)
     else:
         bake(state, [n - c for n, c in zip(requirement(state), cards, strict=True)], cards)
@@ -949,18 +997,18 @@ def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) 
         for kind, count in enumerate(from_hand):
             used[kind] += count
         state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
-    state.delivered[seat] += (state.reveal,)
+    state.delivered[seat] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = "reveal"
-    state.current = state.mamma_mia
+    state.step = _REVEAL
+    state.current = _holder(state)
 
 
 def oven_fail(state: FastState) -> None:
     """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
-    state.waiters[state.current] += (state.reveal,)
+    state.waiters[state.current] += (_revealed(state),)
     state.reveal = state.reveal_kind = None
-    state.step = "reveal"
-    state.current = state.mamma_mia
+    state.step = _REVEAL
+    state.current = _holder(state)
 
 
 # -- the next round and the end ------------------------------------------------------
@@ -973,21 +1021,21 @@ def after_resolution(state: FastState) -> None:
     pile, the rest of the supply and the Mamma Mia! card make the next supply
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
-    if state.resolutions >= ROUNDS:
-        state.phase, state.step = "over", "over"
+    if game_ends(state.resolutions):
+        state.phase, state.step = _OVER, _OVER_STEP
         state.reveal = state.reveal_kind = None
         return
-    if not state.rules.leftovers_on_table:
+    if leftovers_to_oven(state.rules.leftovers):
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
-    pool = state.used
+    left = [0] * N_KINDS
     for card in state.supply:
         if card < MM:
-            pool[card] += 1
-    state.supply = cards_of(pool) + [MM]
+            left[card] += 1
+    state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
     state.used = [0] * N_KINDS
-    state.phase, state.step = "shuffle", "supply"
-    state.current = state.mamma_mia
+    state.phase, state.step = _SHUFFLE, _SUPPLY_PILE
+    state.current = _holder(state)
     state.mamma_mia = None
     state.round += 1
 
@@ -995,31 +1043,21 @@ def after_resolution(state: FastState) -> None:
 def start_round(state: FastState) -> None:
     """``next_round.first_player``: the last Mamma Mia! holder opens the round. A supply
     with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
-    state.phase, state.step = "turn", "play"
+    state.phase, state.step = _TURN, _PLAY
     state.played = state.quiet_turns = 0
     if supply_exhausted(state):
         take_last_mamma_mia(state, state.current)
-        state.phase, state.step = "round_end", "supply"
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
 
 
 def winners(state: FastState) -> tuple[tuple[int, ...], str]:
     """``game_end.most_delivered``, then ``game_end.tie_break`` (most ingredient cards
     in hand), then ``game_end.shared_win`` or ``game_end.seat_order_win``."""
-    if state.phase != "over":
+    if state.phase != _OVER:
         raise IllegalActionError("the game has not ended", rule="game_end.three_resolutions")
-    most = max(len(stack) for stack in state.delivered)
-    leaders = [seat for seat in range(state.players) if len(state.delivered[seat]) == most]
-    if len(leaders) == 1:
-        return tuple(leaders), "game_end.most_delivered"
-    best = max(sum(state.hands[seat]) for seat in leaders)
-    leaders = [seat for seat in leaders if sum(state.hands[seat]) == best]
-    if len(leaders) == 1:
-        return tuple(leaders), "game_end.tie_break"
-    if not state.rules.tie_seat_order:
-        return tuple(leaders), "game_end.shared_win"
     start = state.mamma_mia if state.mamma_mia is not None else state.current
-    return (min(leaders, key=lambda seat: (seat - start) % state.players),), \
-        "game_end.seat_order_win"
+    return winning_seats(tuple(len(stack) for stack in state.delivered),
+                         tuple(sum(hand) for hand in state.hands), state.rules.final_tie, start)
 
 
 # -- chance, the benchmark policy, whole games, counting -----------------------------
@@ -1068,7 +1106,7 @@ def _inline_ok() -> bool:
     return True
 
 
-def _below(getrandbits: Any, n: int) -> int:
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``Random._randbelow(n)``."""
     bits = n.bit_length()
     r = getrandbits(bits)
@@ -1108,7 +1146,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
     ``seq[_randbelow(len(seq))]``.)"""
     first = 0
     n = len(legal)
-    if state.step == "draw":
+    if state.step == _DRAW:
         source = SUPPLY if rng.random() < 0.8 else WAITER
         if legal is DRAW_FILL:  # one draw from that source: still a choice among one
             n, first = 1, source
@@ -1116,7 +1154,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
             n //= 2
             first = n if source == WAITER else 0
     if not _INLINE_OK:
-        return legal[first + rng._randbelow(n)]
+        return legal[first + rng.randrange(n)]  # which is rng._randbelow(n)
     bits = _BITS[n]
     r = rng.getrandbits(bits)
     while r >= n:
@@ -1136,7 +1174,7 @@ class FastGameResult:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return winners(self.state)[0] if self.state.phase == "over" else ()
+        return winners(self.state)[0] if self.state.phase == _OVER else ()
 
 
 def play_random_game(config: GameConfig, seed: int | str, *,
@@ -1161,18 +1199,18 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             result.stalled = True
             break
         phase = state.phase
-        if phase == "turn" and inline:  # the turn's decisions: see the docstring
+        if phase == _TURN and inline:  # the turn's decisions: see the docstring
             decisions += 1
             step = state.step
-            if step == "draw":  # the source, then the one draw from it: a choice among one
+            if step == _DRAW:  # the source, then the one draw from it: a choice among one
                 source = SUPPLY if uniform() < 0.8 else WAITER
                 while getrandbits(1):
                     pass
                 turn_draw(state, source, None)
-                if state.phase != "turn":
+                if state.phase != _TURN:
                     settle(state)
                 continue
-            if step == "play":
+            if step == _PLAY:
                 turns += 1
                 hand = state.hands[state.current]
                 legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
@@ -1186,7 +1224,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 r = getrandbits(bits)
             action = legal[r]
             if action == NO_ORDER:
-                state.step = "draw"
+                state.step = _DRAW
             elif action >= PLACE_BASE:
                 turn_place_order(state, action - PLACE_BASE)
             elif action == PASS:
@@ -1194,12 +1232,12 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             else:
                 kind, count = _PLAY_OF[action]
                 turn_play(state, kind, count)
-        elif phase == "turn" or phase == "oven":
-            if state.step == "play":
+        elif phase in (_TURN, _OVEN):
+            if state.step == _PLAY:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
             decisions += 1
-        elif phase == "shuffle":
+        elif phase == _SHUFFLE:
             apply_shuffle(state, shuffled(chance, chance_pile(state)[1]))
             shuffles += 1
         else:  # over
@@ -1212,7 +1250,7 @@ def perft(state: FastState, depth: int) -> int:
     """:func:`mammamia_ref.sim.perft.perft` on the fast engine (the last level is counted
     from the number of legal actions, as chess programs do: the same number). ``state``
     is left as it was."""
-    if depth == 0 or state.phase == "shuffle" or state.phase == "over":
+    if depth == 0 or state.phase == _SHUFFLE or state.phase == _OVER:
         return 1
     if depth == 1:
         return len(legal_actions(state))
@@ -1229,7 +1267,7 @@ def _perft_into(state: FastState, depth: int) -> int:
         child = state.copy() if index < last else state
         apply(child, action)
         phase = child.phase
-        if phase == "shuffle" or phase == "over":
+        if phase in (_SHUFFLE, _OVER):
             total += 1
         elif depth == 2:
             total += len(legal_actions(child))

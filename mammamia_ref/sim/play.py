@@ -10,7 +10,7 @@ from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game, winners
-from mammamia_ref.rules.state import GameConfig, GameState
+from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step
 from mammamia_ref.sim.policies import POLICIES, Policy
 
 
@@ -48,11 +48,12 @@ def play_game(config: GameConfig, seed: int | str, policies: list[Policy] | None
         if state.variants["stall"] == "letter" and state.quiet_turns >= state.players:
             record.stalled = True
             break
+        action: Action
         if is_chance(state):
             action = chance.shuffle(state)
         else:
             action = chosen[state.current](state, legal_actions(state), rng)
-        if state.phase == "turn" and state.step == "play":
+        if state.phase == Phase.TURN and state.step == Step.PLAY:
             record.turns += 1
         state, events = apply(state, action)
         record.steps.append((action, events))

@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -49,8 +49,14 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
-from mammamia_ref.rules.oven import pizza_minimale_kinds, pizza_monotoni_kinds
-from mammamia_ref.rules.state import GameState, Hand
+from mammamia_ref.rules.oven import (
+    Outcome,
+    bombastica_outcome,
+    bombastica_shortfall,
+    pizza_minimale_kinds,
+    pizza_monotoni_kinds,
+)
+from mammamia_ref.rules.state import GameState, Hand, Variants, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -81,7 +87,21 @@ class ObservingPolicy:
     choose: Chooser
 
     def __call__(self, state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
+        check_variants(state.variants)
         return self.choose(observation(state, to_move(state)), legal, rng)
+
+
+_CHECKED: set[Variants] = set()
+
+
+def check_variants(variants: Variants) -> None:
+    """Refuse (``VariantError``) a non-default value of a flag the policies do not claim
+    in ``spec/disputes.yaml`` (``models:``); each set of variants is checked once. A
+    flag that only changes what players see is not refused: a policy that ignores some
+    of what it may see still plays by the rules."""
+    if variants not in _CHECKED:
+        refuse_unclaimed("policies", variants, carries_information=True)
+        _CHECKED.add(variants)
 
 
 # --- random: the benchmark ------------------------------------------------------------
@@ -90,7 +110,8 @@ class ObservingPolicy:
 def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
     """The benchmark policy: uniform among legal actions, except the draw, which takes the
     supply with probability 0.8 and the waiter otherwise. (``mammamia_ref.sim.fast`` repeats
-    it on action codes, drawing the same numbers.)"""
+    it on action codes, drawing the same numbers.) It reads no rule, so it refuses no
+    variant."""
     draws = [a for a in legal if isinstance(a, Draw)]
     if draws and len(draws) == len(legal):
         source = "supply" if rng.random() < 0.8 else "waiter"
@@ -122,9 +143,11 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
     if isinstance(first, Draw):
         wants_orders = not hand.orders and _own_waiter(seen)
         source = "waiter" if wants_orders else "supply"
-        return max((a for a in legal if a.source == source), key=lambda a: a.count or 0)
+        return max((a for a in legal if isinstance(a, Draw) and a.source == source),
+                   key=lambda a: a.count or 0)
     if isinstance(first, NameKind):
-        return max(legal, key=lambda a: seen.table[KIND_INDEX[a.kind]]
+        names = [a for a in legal if isinstance(a, NameKind)]
+        return max(names, key=lambda a: seen.table[KIND_INDEX[a.kind]]
                    + hand.ingredients[KIND_INDEX[a.kind]])
     completes = [a for a in legal if isinstance(a, Complete)]
     return completes[0] if completes else next(a for a in legal if isinstance(a, Decline))
@@ -177,7 +200,7 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
     completes = [a for a in legal if isinstance(a, Complete)]
     if completes:
         _, reserve = forecast(seen)
-        need = add(reserve, _hand_needs(seen))
+        need = add(reserve, tuple(_hand_needs(seen)))
         return min(completes, key=lambda a: (sum(n * c for n, c in zip(need, a.cards,
                                                                         strict=True)),
                                              [-c for c in a.cards]))
@@ -263,10 +286,10 @@ def hand_shortfall(order_id: str, table: Counts, hand: Counts, seen: Observation
     the best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
     order = ORDERS[order_id]
     if order.type == "bombastica":
-        short = max(0, BOMBASTICA_TOTAL - sum(table))
-        if short and seen.variants["bombastica_hand"] == "forbidden":
-            return None
-        return short if short <= sum(hand) else None
+        outcome = bombastica_outcome(table, hand, seen.variants["bombastica_hand"], "optional")
+        if outcome is Outcome.BAKE:
+            return 0
+        return bombastica_shortfall(table) if outcome is Outcome.ASK else None
     best = None
     for kind in _kinds_for(order_id, table, seen):
         missing = shortfall(order.requirement(kind), table)
@@ -328,6 +351,8 @@ def _careful_draw(seen: Observation, draws: list[Draw]) -> Action:
 
 
 def _careful_kind(seen: Observation, legal: list[NameKind]) -> Action:
+    if seen.reveal is None:
+        raise InternalError("a kind is named only for a revealed order")
     order = ORDERS[seen.reveal.order]
     hand = _hand(seen).ingredients
 
