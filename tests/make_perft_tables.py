@@ -18,6 +18,7 @@ from mammamia_ref.rules.state import GameState
 from mammamia_ref.sim.perft import table
 
 FOLDER = Path(__file__).resolve().parent.parent / "scenarios" / "perft"
+SCHEMA_LINE = "# yaml-language-server: $schema=../../spec/schemas/perft.schema.json\n"
 
 
 def reach(players: int, seed: int, wanted, variants=None, limit: int = 5000) -> GameState:
@@ -57,7 +58,7 @@ def main() -> None:
     for table_id, description, position, max_nodes in POSITIONS:
         doc = table(table_id, position(), description, max_nodes)
         path = FOLDER / f"{table_id}.yaml"
-        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        path.write_text(SCHEMA_LINE + yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
         print(path, [row["nodes"] for row in doc["counts"]])
 
 

@@ -369,7 +369,6 @@ def action_validator():
     registry = Registry()
     for name in ("state.schema.json", "action.schema.json"):
         schema = specdata.load_schema(name)
-        registry = registry.with_resource(schema["$id"], Resource.from_contents(schema))
         registry = registry.with_resource(name, Resource.from_contents(schema))
     return jsonschema.Draft202012Validator(specdata.load_schema("action.schema.json"),
                                            registry=registry)

@@ -1,18 +1,102 @@
-"""Every Python package under mammamia_ref/ is listed in pyproject.toml, so that an
-installed (not editable) copy has all of it, spec files included."""
+"""What an installed (not editable) copy holds: every Python package under mammamia_ref/
+is listed in pyproject.toml, spec files included; the metadata a package index shows
+(an SPDX license with its file, classifiers); the changelog's form."""
 
 from __future__ import annotations
 
+import email.parser
+import re
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
 def test_every_package_is_listed() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    config = project()
     listed = set(config["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for p in (ROOT / "mammamia_ref").rglob("__init__.py")}
     assert found <= listed, f"not listed in pyproject.toml: {sorted(found - listed)}"
     assert {"mammamia_ref.spec", "mammamia_ref.spec.schemas"} <= listed
+
+
+def test_the_license_is_an_spdx_expression_with_its_file() -> None:
+    """PEP 639: a plain expression, the files it names, and no License classifier (which
+    setuptools refuses beside an expression)."""
+    config = project()
+    meta = config["project"]
+    assert meta["license"] == "MIT"
+    assert [(ROOT / name).is_file() for name in meta["license-files"]] == [True]
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the mammamia authors" in text
+    assert not [c for c in meta["classifiers"] if c.startswith("License ::")]
+    needed = [r for r in config["build-system"]["requires"] if r.startswith("setuptools")]
+    assert needed == ["setuptools>=77"], "license expressions need setuptools 77 or later"
+
+
+def test_classifiers_match_the_project() -> None:
+    meta = project()["project"]
+    low = re.fullmatch(r">=3\.(\d+)", meta["requires-python"])
+    assert low, meta["requires-python"]
+    versions = [c.rsplit(" :: ", 1)[1] for c in meta["classifiers"]
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert versions and all(int(v.split(".")[1]) >= int(low[1]) for v in versions)
+    assert meta["keywords"] and len(set(meta["classifiers"])) == len(meta["classifiers"])
+
+
+def test_the_changelog_keeps_its_form() -> None:
+    """Keep a Changelog: an Unreleased section first, then releases, and only its kinds
+    of change."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## \[([^\]]+)\]", text, flags=re.MULTILINE)
+    assert releases and releases[0] == "Unreleased"
+    kinds = set(re.findall(r"^### (.+)$", text, flags=re.MULTILINE))
+    assert kinds and kinds <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+    unreleased = text.split("## [Unreleased]", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"^- ", unreleased, flags=re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_everything_an_installed_copy_needs(tmp_path: Path) -> None:
+    """Build the wheel from a copy of the sources (so the tree is left clean) and find in
+    it every module, every spec file and schema, the license and the metadata."""
+    import setuptools
+
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip(f"setuptools {setuptools.__version__} here; the test extra asks for 77+")
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("mammamia_ref", "spec"):
+        shutil.copytree(ROOT / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "--no-build-isolation", "--quiet", "-w", str(tmp_path / "dist"),
+                           str(source)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    [wheel] = (tmp_path / "dist").glob("mammamia-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mammamia_ref").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    spec = {"mammamia_ref/spec/" + p.relative_to(ROOT / "spec").as_posix()
+            for p in [*(ROOT / "spec").glob("*.yaml"), *(ROOT / "spec" / "schemas").glob("*.json")]}
+    assert modules and not modules - names, sorted(modules - names)
+    assert len(spec) > 8 and not spec - names, sorted(spec - names)
+    info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+    assert f"{info}/licenses/LICENSE" in names
+    metadata = email.parser.Parser().parsestr(
+        zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode("utf-8"))
+    assert metadata["License-Expression"] == "MIT"
+    assert set(metadata.get_all("Classifier")) == set(project()["project"]["classifiers"])

@@ -82,12 +82,11 @@ SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scen
 
 @cache
 def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
-    """A validator for one of our schemas; the others resolve by file name or ``$id``."""
+    """A validator for one of our schemas; a ``$ref`` names another by its file name."""
     registry = Registry()
     for name in SCHEMAS:
         resource = Resource.from_contents(specdata.load_schema(name))
-        registry = registry.with_resources([(resource.contents["$id"], resource),
-                                            (name, resource)])
+        registry = registry.with_resource(name, resource)
     return jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
 
 

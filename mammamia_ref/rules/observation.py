@@ -232,8 +232,7 @@ def _validator() -> jsonschema.Draft202012Validator:
     registry = Registry()
     for name in ("state.schema.json", "observation.schema.json"):
         resource = Resource.from_contents(specdata.load_schema(name))
-        registry = registry.with_resources([(resource.contents["$id"], resource),
-                                            (name, resource)])
+        registry = registry.with_resource(name, resource)
     return jsonschema.Draft202012Validator(specdata.load_schema("observation.schema.json"),
                                            registry=registry)
 
