@@ -88,9 +88,11 @@ settings.load_profile(_chosen_profile())
 class ExploreBudget:
     """The time an exploration run may spend drawing examples. Each test gets, at its
     first example, an equal share of the time left among the tests still to come. Once
-    its share is spent, the next example of a test that has not failed skips the test
-    instead; a test that has failed goes on (its shrinking is bounded separately), so a
-    failure found is always printed. Outside the explore profile it never runs out."""
+    its share is spent, a test that has not failed is skipped at the end of its next
+    passing example (not before: an example cut short after some of its draws would look
+    to hypothesis like flaky data generation); a test that has failed goes on (its
+    shrinking is bounded separately), so a failure found is always printed. Outside the
+    explore profile it never runs out."""
 
     def __init__(self, seconds: float | None) -> None:
         self.until = None if seconds is None else time.monotonic() + seconds
@@ -101,16 +103,18 @@ class ExploreBudget:
 
     def example(self, test: str) -> None:
         """Called at the start of each example of ``test``."""
-        if self.until is not None:
+        if self.until is not None and test not in self.deadlines:
             now = time.monotonic()
-            if test not in self.deadlines:
-                share = max(0.0, self.until - now) / max(1, self.tests_left)
-                self.tests_left -= 1
-                self.deadlines[test] = now + share
-            elif test not in self.failing and now > self.deadlines[test]:
-                pytest.skip(f"explore: {test}: time share spent after "
-                            f"{self.examples[test]} examples")
+            self.deadlines[test] = now + max(0.0, self.until - now) / max(1, self.tests_left)
+            self.tests_left -= 1
         self.examples[test] += 1
+
+    def passed(self, test: str) -> None:
+        """Called when an example of ``test`` has passed, all its data drawn."""
+        if self.until is not None and test not in self.failing and \
+                time.monotonic() > self.deadlines[test]:
+            pytest.skip(f"explore: {test}: time share spent after "
+                        f"{self.examples[test]} examples")
 
     def failed(self, test: str, exc: BaseException | None) -> None:
         """Note a failure of ``test`` (not hypothesis' own control flow, nor a skip)."""
@@ -125,10 +129,12 @@ class ExploreBudget:
         def budgeted(*args: Any, **kwargs: Any) -> Any:
             self.example(test)
             try:
-                return inner(*args, **kwargs)
+                result = inner(*args, **kwargs)
             except BaseException as exc:
                 self.failed(test, exc)
                 raise
+            self.passed(test)
+            return result
 
         return budgeted
 

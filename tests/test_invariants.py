@@ -490,12 +490,19 @@ class GamePlay(RuleBasedStateMachine):
     def teardown(self) -> None:
         """Exact replay of the whole game, the global random generator disturbed between
         steps: same shuffles from the same seed, same states, same events."""
-        if self.budget is not None:
-            self.budget.failed("GamePlay", sys.exc_info()[1])
-        if not getattr(self, "history", None):
-            return
-        replay_and_compare(self.config, self.seed, self.history, disturb=True,
-                           start=self.origin)
+        failure = sys.exc_info()[1]  # hypothesis calls teardown in a finally clause
+        try:
+            if getattr(self, "history", None):
+                replay_and_compare(self.config, self.seed, self.history, disturb=True,
+                                   start=self.origin)
+        except BaseException as exc:
+            failure = exc
+            raise
+        finally:
+            if self.budget is not None and failure is not None:
+                self.budget.failed("GamePlay", failure)
+        if self.budget is not None and failure is None:
+            self.budget.passed("GamePlay")  # may end the run: the share is spent
 
     def check_every_invariant(self) -> None:
         """What hypothesis does after each step, for a game driven by hand."""
