@@ -391,12 +391,15 @@ class OvenWalk:
         elif e.name == "supply_gathered":
             self.used = dict.fromkeys(KINDS, 0)
 
+    JUDGED = frozenset({"named_kind", "completed_from_hand", "baked", "failed"})
+
     def through(self, events: tuple[Event, ...]) -> list[tuple[Event, OvenWalk]]:
-        """Each event with the walk as it stood just before it; afterwards this walk
-        stands after the last event."""
+        """Each event judging an order (JUDGED) with the walk as it stood just before
+        it; afterwards this walk stands after the last event."""
         seen = []
         for e in events:
-            seen.append((e, self.copy()))
+            if e.name in self.JUDGED:
+                seen.append((e, self.copy()))
             self.then(e)
         return seen
 
@@ -478,6 +481,15 @@ class GamePlay(RuleBasedStateMachine):
         self.history.append((state, action, events))
         self.mamma_mia = follow_mamma_mia(events, *self.mamma_mia)
         self.version += 1
+
+    def walked(self) -> tuple[list[tuple[Event, OvenWalk]], OvenWalk]:
+        """The last step's events, each with the OvenWalk just before it, and the walk
+        after them all; walked once per step, shared by the checks of the oven."""
+        if getattr(self, "_walked", (None,))[0] != self.version:
+            assert self.prev is not None
+            walk = OvenWalk(self.prev)
+            self._walked = (self.version, walk.through(self.events), walk)
+        return self._walked[1], self._walked[2]
 
     def fresh(self, name: str) -> bool:
         """True once per applied action for the invariant ``name`` (a finished game is
@@ -831,7 +843,7 @@ class GamePlay(RuleBasedStateMachine):
             assert sorted(offered) == sorted(own) and len(own) > 1, (offered, own)
         if prev is None or not self.fresh("named"):
             return
-        for e, walk in OvenWalk(prev).through(self.events):
+        for e, walk in self.walked()[0]:
             if e.name == "named_kind":
                 order, kind = e.get("order"), e.get("kind")
                 assert order == walk.order and order_type(order) in ("monotoni", "minimale")
@@ -867,7 +879,7 @@ class GamePlay(RuleBasedStateMachine):
             assert declines == (state.variants["completion"] == "optional")
         if prev is None or not self.fresh("completions"):
             return
-        for e, walk in OvenWalk(prev).through(self.events):
+        for e, walk in self.walked()[0]:
             if e.name != "completed_from_hand":
                 continue
             order, cards = e.get("order"), e.get("cards")
@@ -885,7 +897,7 @@ class GamePlay(RuleBasedStateMachine):
         every kind bakes it from the table alone."""
         if self.prev is None or not self.fresh("one_of_each"):
             return
-        for e, walk in OvenWalk(self.prev).through(self.events):
+        for e, walk in self.walked()[0]:
             if e.name not in ("baked", "failed") or order_type(e.get("order")) != "one_of_each":
                 continue
             every = all(walk.table[k] >= 1 for k in KINDS)
@@ -903,9 +915,9 @@ class GamePlay(RuleBasedStateMachine):
         state, prev = self.state, self.prev
         if prev is None or not self.fresh("failed"):
             return
-        walk = OvenWalk(prev)
+        steps, walk = self.walked()
         failed = False
-        for e, before in walk.through(self.events):
+        for e, before in steps:
             if e.name != "failed":
                 continue
             failed = True
