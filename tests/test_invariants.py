@@ -798,7 +798,6 @@ class GamePlay(RuleBasedStateMachine):
             seat = next(e.get("seat") for e in self.events if e.name == "completed_from_hand")
             assert as_map(state.hands[seat].ingredients) == hands[seat]
 
-
     # -- plays ---------------------------------------------------------------------------------
 
     @invariant()
