@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import json
 import random
 import subprocess
@@ -31,17 +32,22 @@ from hypothesis.stateful import (
     initialize,
     invariant,
     rule,
+    run_state_machine_as_test,
 )
 
 from mammamia_ref import (
     Action,
+    Complete,
+    Decline,
     Draw,
     Event,
     GameConfig,
     GameState,
     IllegalActionError,
+    NameKind,
     NoOrder,
     Pass,
+    Play,
     Shuffle,
     apply,
     chance_pile,
@@ -55,7 +61,12 @@ from mammamia_ref import (
 )
 from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.formats.regression import write_regression_scenario
-from mammamia_ref.formats.scenario import complete_state, load_scenario, run_scenario
+from mammamia_ref.formats.scenario import (
+    complete_state,
+    given_state,
+    load_scenario,
+    run_scenario,
+)
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.sim.play import play_game
@@ -89,6 +100,7 @@ IN_PLAY = {5: 65, 4: 60, 3: 50, 2: 40}
 PER_KIND = {5: 13, 4: 12, 3: 10, 2: 8}
 ALL_INGREDIENTS = 65
 ORDERS_PER_COLOUR = 8
+BOMBASTICA_TOTAL = int(CARDS["order_types"]["bombastica"]["total"])
 
 
 def orders_of(colour: str) -> tuple[str, ...]:
@@ -172,9 +184,43 @@ def where(places: dict[str, Counter[str]], card: str) -> list[str]:
     return [name for name, counter in places.items() for _ in range(counter[card])]
 
 
+# How the Mamma Mia! card reaches a player: (event, rule) -> where it comes from.
+MAMMA_MIA_MOVES = {
+    ("mamma_mia_dealt", "mamma_mia.dealt"): "deal",          # before_deal: dealt, replaced
+    ("mamma_mia_drawn", "mamma_mia.draw"): "supply",         # drawn from the supply
+    ("mamma_mia_taken", "round_end.stall"): "stall",         # the next player, at a stall
+    ("mamma_mia_taken", "round_end.last_ingredient"): "last",  # left to the drawer
+}
+
+
+def follow_mamma_mia(events: tuple[Event, ...] | list[Event], holder: int | None = None,
+                     opener: int | None = None) -> tuple[int | None, int | None]:
+    """The Mamma Mia! holder and the seat that opened the oven last, after ``events``,
+    from the events alone: every way the card reaches a player (MAMMA_MIA_MOVES), the
+    holder opening the oven (mamma_mia.holder), the card going back into the supply
+    (next_round.supply)."""
+    for e in events:
+        if e.name.startswith("mamma_mia_") and e.name != "mamma_mia_joined_supply":
+            assert (e.name, e.rule) in MAMMA_MIA_MOVES, (e.name, e.rule)
+            assert holder is None, f"the Mamma Mia! card was taken twice: {e}"
+            holder = e.get("seat")
+        elif e.name == "oven_opened":
+            assert holder is not None and e.get("seat") == holder, (e, holder)
+            opener = holder
+        elif e.name == "supply_gathered":
+            holder = None
+    return holder, opener
+
+
+def last_opener(events: list[Event]) -> int | None:
+    """game_end.seat_order_win counts from the player who held the Mamma Mia! card at the
+    last opening: the seat of the last oven_opened, followed from the whole game."""
+    return follow_mamma_mia(events)[1]
+
+
 def own_winners(state: GameState, last_holder: int | None) -> tuple[set[int], str]:
     """game_end.*: most delivered; then most ingredient cards in hand; then shared, or
-    the first clockwise from the last Mamma Mia! holder."""
+    the first clockwise from the last Mamma Mia! holder (that holder counting first)."""
     n = state.players
     most = max(len(d) for d in state.delivered)
     leaders = [s for s in range(n) if len(state.delivered[s]) == most]
@@ -257,6 +303,106 @@ class Passed:
 LEGALITY_PASSED = Passed()
 JSON_PASSED = Passed()
 
+# --- our own model of the special orders ------------------------------------------------
+
+
+def order_type(order: str) -> str:
+    key = order.split(".")[1]
+    return "standard" if key.endswith("4") else key
+
+
+def own_kind_choices(order: str, table: dict[str, int], hand: dict[str, int],
+                     variants: Any) -> list[str]:
+    """The kinds an owner may name for a revealed Monotoni or Minimale (oven.monotoni,
+    oven.monotoni_on_table, oven.minimale, oven.minimale_all_kinds), narrowed under
+    oven.complete_mandatory to the kinds the table and hand can make, if any."""
+    personal = PERSONAL[ALL_ORDERS[order]]
+    present = [k for k in KINDS if table[k] > 0]
+    if order_type(order) == "monotoni":
+        on_table = variants["monotoni_kind"] == "on_table"
+        kinds = [k for k in KINDS if k != personal and (table[k] > 0 or not on_table)]
+    else:
+        over = present if variants["minimale_lowest"] == "all_kinds" else \
+            [k for k in present if k != personal]
+        lowest = min((table[k] for k in over), default=0)
+        kinds = [k for k in over if table[k] == lowest and k != personal]
+    if variants["completion"] == "mandatory":
+        makeable = [k for k in kinds if all(table[x] + hand[x] >= n
+                                            for x, n in requirement(order, k).items())]
+        return makeable or kinds
+    return kinds
+
+
+def lacking(need: dict[str, int], table: dict[str, int]) -> dict[str, int]:
+    return {k: max(0, need[k] - table[k]) for k in KINDS}
+
+
+def ways_to_make_up(hand: dict[str, int], short: int) -> int:
+    """How many different hand-card choices (count maps) add up to ``short`` cards."""
+    ways = [1] + [0] * short
+    for kind in KINDS:
+        ways = [sum(ways[total - c] for c in range(min(hand[kind], total) + 1))
+                for total in range(short + 1)]
+    return ways[short]
+
+
+class OvenWalk:
+    """The table, used pile, hands, revealed order and named kind as a step's events tell
+    them, event by event: for checks that need the table at the moment of a decision."""
+
+    def __init__(self, prev: GameState) -> None:
+        self.table = dict(as_map(prev.table))
+        self.used = dict(as_map(prev.used))
+        self.hands = {s: dict(as_map(h.ingredients)) for s, h in enumerate(prev.hands)}
+        self.order = prev.reveal.order if prev.reveal else None
+        self.named = prev.reveal.kind if prev.reveal else None
+        self.from_hand = dict.fromkeys(KINDS, 0)  # completed_from_hand precedes its baked
+
+    def copy(self) -> OvenWalk:
+        other = copy.copy(self)
+        other.table, other.used, other.from_hand = \
+            dict(self.table), dict(self.used), dict(self.from_hand)
+        other.hands = {s: dict(h) for s, h in self.hands.items()}
+        return other
+
+    def then(self, e: Event) -> None:
+        if e.name == "revealed":
+            card = e.get("card")
+            if card in self.table:
+                self.table[card] += 1
+            else:
+                self.order, self.named = card, None
+        elif e.name == "named_kind":
+            self.named = e.get("kind")
+        elif e.name == "drew" and e.get("source") == "supply":
+            for kind in KINDS:
+                self.hands[e.get("seat")][kind] += e.get("cards")[kind]
+        elif e.name == "completed_from_hand":
+            self.from_hand = dict(e.get("cards"))
+            for kind in KINDS:
+                self.hands[e.get("seat")][kind] -= self.from_hand[kind]
+        elif e.name == "baked":
+            for kind in KINDS:
+                self.table[kind] -= e.get("used")[kind] - self.from_hand[kind]
+                self.used[kind] += e.get("used")[kind]
+            self.from_hand = dict.fromkeys(KINDS, 0)
+        elif e.name == "leftovers_to_oven":
+            self.table = dict.fromkeys(KINDS, 0)
+        elif e.name == "supply_gathered":
+            self.used = dict.fromkeys(KINDS, 0)
+
+    JUDGED = frozenset({"named_kind", "completed_from_hand", "baked", "failed"})
+
+    def through(self, events: tuple[Event, ...]) -> list[tuple[Event, OvenWalk]]:
+        """Each event judging an order (JUDGED) with the walk as it stood just before
+        it; afterwards this walk stands after the last event."""
+        seen = []
+        for e in events:
+            if e.name in self.JUDGED:
+                seen.append((e, self.copy()))
+            self.then(e)
+        return seen
+
 
 # --- the state machine ---------------------------------------------------------------
 
@@ -266,8 +412,9 @@ class GamePlay(RuleBasedStateMachine):
     after every step. Shuffles come from a seeded ChanceSource or, for some games, are
     drawn permutations (which shrink towards the unshuffled pile)."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Any = None) -> None:
         super().__init__()
+        self.budget = budget  # the explore profile's time budget (tests/conftest.py)
         self.version = 0
         self.checked: dict[str, int] = {}
 
@@ -275,18 +422,29 @@ class GamePlay(RuleBasedStateMachine):
 
     @initialize(config=configs(), seed=st.integers(0, 2**32 - 1), drawn=st.booleans())
     def start(self, config: GameConfig, seed: int, drawn: bool) -> None:
-        self.config = config
+        if self.budget is not None:
+            self.budget.example("GamePlay")
+        self.begin(new_game(config), None if drawn else seed)
+
+    def begin(self, state: GameState, seed: int | None) -> None:
+        """Play on from ``state`` (a new game, or a scenario's position), its shuffles from
+        ``ChanceSource(seed)`` or, without a seed, drawn."""
+        self.origin = state
+        self.config = state.config
         self.seed = seed
-        self.chance = None if drawn else ChanceSource(seed)
-        self.state = new_game(config)
+        self.chance = None if seed is None else ChanceSource(seed)
+        self.state = state
         self.prev: GameState | None = None
         self.action: Action | None = None
         self.events: tuple[Event, ...] = ()
         self.history: list[tuple[GameState, Action, tuple[Event, ...]]] = []
         self.initial_total = all_cards(self.state).total()
-        self.opener: int | None = None
+        # (holder, last opener), followed from the events as each step is taken
+        opening = state.mamma_mia if state.phase == "oven" else None
+        self.mamma_mia: tuple[int | None, int | None] = (state.mamma_mia, opening)
+        self.mamma_mia_at_origin = self.mamma_mia
         self.round_turns = 0
-        self.round_supply = 0
+        self.round_supply = len(state.supply)
         self.loop_checked = False
 
     @property
@@ -313,10 +471,25 @@ class GamePlay(RuleBasedStateMachine):
                 Shuffle(pile, tuple(data.draw(st.permutations(cards), label="shuffle")))
         else:
             action = data.draw(st.sampled_from(legal_actions(state)), label="action")
+        self.take(action)
+
+    def take(self, action: Action) -> None:
+        """Apply a legal action; the invariants then see the step and its events."""
+        state = self.state
         after, events = apply(state, action)
         self.prev, self.action, self.events, self.state = state, action, events, after
         self.history.append((state, action, events))
+        self.mamma_mia = follow_mamma_mia(events, *self.mamma_mia)
         self.version += 1
+
+    def walked(self) -> tuple[list[tuple[Event, OvenWalk]], OvenWalk]:
+        """The last step's events, each with the OvenWalk just before it, and the walk
+        after them all; walked once per step, shared by the checks of the oven."""
+        if getattr(self, "_walked", (None,))[0] != self.version:
+            assert self.prev is not None
+            walk = OvenWalk(self.prev)
+            self._walked = (self.version, walk.through(self.events), walk)
+        return self._walked[1], self._walked[2]
 
     def fresh(self, name: str) -> bool:
         """True once per applied action for the invariant ``name`` (a finished game is
@@ -329,10 +502,24 @@ class GamePlay(RuleBasedStateMachine):
     def teardown(self) -> None:
         """Exact replay of the whole game, the global random generator disturbed between
         steps: same shuffles from the same seed, same states, same events."""
-        if not getattr(self, "history", None):
-            return
-        replay_and_compare(self.config, self.seed if self.chance else None, self.history,
-                           disturb=True)
+        failure = sys.exc_info()[1]  # hypothesis calls teardown in a finally clause
+        try:
+            if getattr(self, "history", None):
+                replay_and_compare(self.config, self.seed, self.history, disturb=True,
+                                   start=self.origin)
+        except BaseException as exc:
+            failure = exc
+            raise
+        finally:
+            if self.budget is not None and failure is not None:
+                self.budget.failed("GamePlay", failure)
+        if self.budget is not None and failure is None:
+            self.budget.passed("GamePlay")  # may end the run: the share is spent
+
+    def check_every_invariant(self) -> None:
+        """What hypothesis does after each step, for a game driven by hand."""
+        for check in self.invariants:
+            check.function(self)
 
     # -- card conservation -----------------------------------------------------------------
 
@@ -439,25 +626,27 @@ class GamePlay(RuleBasedStateMachine):
         state, prev = self.state, self.prev
         in_supply = state.supply.count(MAMMA_MIA)
         assert in_supply + (state.mamma_mia is not None) + _mamma_mia_aside(state) == 1
-        if prev is None or not self.fresh("mamma_mia"):
-            return
-        holder = prev.mamma_mia
-        for e in self.events:
-            if e.name in ("mamma_mia_dealt", "mamma_mia_drawn", "mamma_mia_taken"):
-                assert holder is None, "the Mamma Mia! card was taken twice"
-                holder = e.get("seat")
-            elif e.name == "oven_opened":
-                assert holder is not None and e.get("seat") == holder, (e, holder)
-                self.opener = holder
-            elif e.name == "supply_gathered":
-                assert state.current == self.opener, "the next round's starter"
-                holder = None
-            elif e.name == "turn_begins" and e.rule == "next_round.first_player":
-                assert e.get("seat") == self.opener, (e, self.opener)
+        holder, opener = self.mamma_mia  # followed from the events (follow_mamma_mia)
         if state.phase in ("turn", "oven", "over"):
             assert state.mamma_mia == holder, (state.mamma_mia, holder)
         if state.phase == "oven":
-            assert state.mamma_mia == self.opener
+            assert state.mamma_mia == opener
+        if prev is None or not self.fresh("mamma_mia"):
+            return
+        drawer = prev.current
+        for e in self.events:
+            move = MAMMA_MIA_MOVES.get((e.name, e.rule))
+            if move == "supply":
+                assert e.get("seat") == drawer and isinstance(self.action, Draw)
+            elif move == "stall":  # the player whose turn would come next
+                assert e.get("seat") == (drawer + 1) % state.players, (e, drawer)
+            elif move == "last":  # the drawer of the last ingredient, or the round's starter
+                starts = [s.get("seat") for s in self.events if s.name == "turn_begins"]
+                assert e.get("seat") == (starts[0] if starts else drawer), (e, starts, drawer)
+            elif e.name == "supply_gathered":
+                assert state.current == opener, "the next round's starter"
+            elif e.name == "turn_begins" and e.rule == "next_round.first_player":
+                assert e.get("seat") == opener, (e, opener)
 
     # -- legality ----------------------------------------------------------------------------------
 
@@ -530,9 +719,13 @@ class GamePlay(RuleBasedStateMachine):
         if is_over(state):
             opened = sum(1 for _, _, events in self.history for e in events
                          if e.name == "round_ended")
+            opened += self.origin.resolutions + (self.origin.phase == "oven")
             assert opened == ROUNDS and names.count("game_ended") == 1
             assert names[-2:] == ["game_ended", "winners"]
-            seats, rule = own_winners(state, self.opener)
+            opener = follow_mamma_mia([e for _, _, events in self.history for e in events],
+                                      *self.mamma_mia_at_origin)[1]
+            assert opener == self.mamma_mia[1] == state.mamma_mia, (opener, self.mamma_mia)
+            seats, rule = own_winners(state, opener)
             assert (set(self.events[-1].get("seats")), self.events[-1].rule) == (seats, rule)
             assert (set(winners(state)[0]), winners(state)[1]) == (seats, rule)
         if self.stalled and not self.loop_checked:  # stall=letter: a true loop
@@ -605,6 +798,150 @@ class GamePlay(RuleBasedStateMachine):
             seat = next(e.get("seat") for e in self.events if e.name == "completed_from_hand")
             assert as_map(state.hands[seat].ingredients) == hands[seat]
 
+    # -- plays ---------------------------------------------------------------------------------
+
+    @invariant()
+    def plays_take_one_kind_and_the_count_named(self) -> None:
+        """turn.play: one kind per play, the count it names, from the hand onto the oven;
+        a pass only with no ingredient card in hand."""
+        state, prev = self.state, self.prev
+        if state.phase == "turn" and state.step == "play" and not is_chance(state):
+            hand = as_map(state.hands[state.current].ingredients)
+            own = {Play(k, c) for k in KINDS for c in range(1, hand[k] + 1)} or {Pass()}
+            assert set(legal_actions(state)) == own, (hand, legal_actions(state))
+        if prev is None or not self.fresh("plays"):
+            return
+        for e in self.events:
+            if e.name == "passed":
+                assert not any(prev.hands[prev.current].ingredients), "passed holding cards"
+            if e.name != "played":
+                continue
+            seat, kind, count = e.get("seat"), e.get("kind"), e.get("count")
+            assert isinstance(self.action, Play) and prev.step == "play" and seat == prev.current
+            assert (kind, count) == (self.action.kind, self.action.count) and count >= 1, e
+            before = Counter(as_map(prev.hands[seat].ingredients))
+            after = Counter(as_map(state.hands[seat].ingredients))
+            assert before - after == Counter({kind: count}) and not after - before, \
+                (e, before, after)
+            assert state.oven == prev.oven + (kind,) * count, "the oven got other cards"
+            assert state.played == count, (state.played, count)
+
+    # -- the special orders ------------------------------------------------------------------
+
+    @invariant()
+    def named_kinds_follow_the_ruling(self) -> None:
+        """oven.monotoni / oven.minimale (and their variants): the kind named is never the
+        owner's personal kind, a Minimale's kind has the lowest count by the ruling in
+        force, and the owner is offered exactly the kinds the rules allow."""
+        state, prev = self.state, self.prev
+        variants = state.variants
+        if state.step == "name_kind":
+            own = own_kind_choices(state.reveal.order, as_map(state.table),
+                                   as_map(state.hands[state.current].ingredients), variants)
+            offered = [a.kind for a in legal_actions(state) if isinstance(a, NameKind)]
+            assert sorted(offered) == sorted(own) and len(own) > 1, (offered, own)
+        if prev is None or not self.fresh("named"):
+            return
+        for e, walk in self.walked()[0]:
+            if e.name == "named_kind":
+                order, kind = e.get("order"), e.get("kind")
+                assert order == walk.order and order_type(order) in ("monotoni", "minimale")
+                assert kind != PERSONAL[ALL_ORDERS[order]], "named the personal kind"
+                seat = state.seat_of(ALL_ORDERS[order])
+                own = own_kind_choices(order, walk.table, walk.hands[seat], variants)
+                assert kind in own, (order, kind, own, walk.table)
+            elif e.name == "failed" and e.get("why") == "no kind can be named":
+                order = e.get("order")
+                own = own_kind_choices(order, walk.table, walk.hands[e.get("seat")], variants)
+                assert order_type(order) in ("monotoni", "minimale") and not own, (order, own)
+
+    @invariant()
+    def completions_take_exactly_what_the_table_lacks(self) -> None:
+        """oven.complete_from_hand: exactly the missing cards, never more; a Bombastica
+        exactly 15 minus the table (oven.bombastica). The owner is offered exactly those."""
+        state, prev = self.state, self.prev
+        if state.step == "complete":
+            order = state.reveal.order
+            table = as_map(state.table)
+            hand = as_map(state.hands[state.current].ingredients)
+            offered = [dict(as_map(a.cards)) for a in legal_actions(state)
+                       if isinstance(a, Complete)]
+            if order_type(order) == "bombastica":
+                short = BOMBASTICA_TOTAL - sum(table.values())
+                assert short > 0 and state.variants["bombastica_hand"] == "allowed"
+                assert all(sum(c.values()) == short and all(c[k] <= hand[k] for k in KINDS)
+                           for c in offered), (short, offered)
+                assert len(offered) == ways_to_make_up(hand, short) > 0, (short, hand)
+            else:
+                assert offered == [lacking(requirement(order, state.reveal.kind), table)]
+            declines = any(isinstance(a, Decline) for a in legal_actions(state))
+            assert declines == (state.variants["completion"] == "optional")
+        if prev is None or not self.fresh("completions"):
+            return
+        for e, walk in self.walked()[0]:
+            if e.name != "completed_from_hand":
+                continue
+            order, cards = e.get("order"), e.get("cards")
+            assert order == walk.order and any(cards.values()), e
+            if order_type(order) == "bombastica":
+                short = BOMBASTICA_TOTAL - sum(walk.table.values())
+                assert sum(cards.values()) == short > 0, (cards, walk.table)
+            else:
+                assert cards == lacking(requirement(order, walk.named), walk.table), \
+                    (order, walk.named, cards, walk.table)
+
+    @invariant()
+    def one_of_each_takes_one_of_every_kind(self) -> None:
+        """oven.one_of_each: baked with exactly one card of every kind; a table holding
+        every kind bakes it from the table alone."""
+        if self.prev is None or not self.fresh("one_of_each"):
+            return
+        for e, walk in self.walked()[0]:
+            if e.name not in ("baked", "failed") or order_type(e.get("order")) != "one_of_each":
+                continue
+            every = all(walk.table[k] >= 1 for k in KINDS)
+            if e.name == "baked":
+                assert e.get("used") == dict.fromkeys(KINDS, 1), e
+                assert every or any(walk.from_hand.values()), (e, walk.table)
+            else:
+                assert not every, ("failed with every kind on the table", walk.table)
+
+    @invariant()
+    def failed_orders_leave_the_table_as_it_was(self) -> None:
+        """oven.fail: a failed order moves no ingredient card: the table, the used pile
+        and every hand are what the bakes alone make them; and it fails only for a
+        reason the rules give."""
+        state, prev = self.state, self.prev
+        if prev is None or not self.fresh("failed"):
+            return
+        steps, walk = self.walked()
+        failed = False
+        for e, before in steps:
+            if e.name != "failed":
+                continue
+            failed = True
+            seat, order, why = e.get("seat"), e.get("order"), e.get("why")
+            assert order == before.order, (e, before.order)
+            table, hand = before.table, before.hands[seat]
+            if e.rule == "oven.bombastica_table_only":
+                assert state.variants["bombastica_hand"] == "forbidden"
+                assert sum(table.values()) < BOMBASTICA_TOTAL, table
+            elif why == "the owner declined":
+                assert isinstance(self.action, Decline)
+                assert state.variants["completion"] == "optional"
+            elif why == "no kind can be named":
+                pass  # named_kinds_follow_the_ruling checks that no kind was allowed
+            elif order_type(order) == "bombastica":
+                assert sum(table.values()) + sum(hand.values()) < BOMBASTICA_TOTAL, (table, hand)
+            else:
+                need = requirement(order, before.named)
+                assert any(table[k] + hand[k] < need[k] for k in KINDS), (order, table, hand)
+        if failed:
+            assert as_map(state.table) == walk.table, ("the table moved", walk.table)
+            assert as_map(state.used) == walk.used, ("the used pile moved", walk.used)
+            assert [as_map(h.ingredients) for h in state.hands] == \
+                [walk.hands[s] for s in range(state.players)], "a hand moved"
+
 
 def _sample(items: tuple[Action, ...], most: int) -> tuple[Action, ...]:
     """All of ``items``, or ``most`` of them spread evenly (first and last included)."""
@@ -627,11 +964,12 @@ def check_rejected(state: GameState, action: Action) -> None:
 
 def replay_and_compare(config: GameConfig, seed: int | None,
                        history: list[tuple[GameState, Action, tuple[Event, ...]]], *,
-                       disturb: bool) -> None:
-    """Replay ``history`` from a new game: the same shuffles from the same seed (if the
-    game used a ChanceSource), the same states and the same events at every step."""
+                       disturb: bool, start: GameState | None = None) -> None:
+    """Replay ``history`` from ``start`` or a new game: the same shuffles from the same
+    seed (if the game used a ChanceSource), the same states and the same events at every
+    step."""
     chance = ChanceSource(seed) if seed is not None else None
-    state = new_game(config)
+    state = new_game(config) if start is None else start
     for index, (recorded, action, events) in enumerate(history):
         if disturb:
             random.seed(index * 7919 + 1)
@@ -643,8 +981,41 @@ def replay_and_compare(config: GameConfig, seed: int | None,
         assert again == events, f"other events at step {index}"
 
 
-TestGamePlay = GamePlay.TestCase
-TestGamePlay.settings = settings(max_examples=max(2, settings().max_examples // 4))
+class TestGamePlay:
+    """The state machine under the loaded profile; under explore, within its budget."""
+
+    def test_games(self, explore_budget: Any) -> None:
+        run_state_machine_as_test(
+            lambda: GamePlay(explore_budget),
+            settings=settings(max_examples=max(2, settings().max_examples // 4)))
+
+
+SEAT_ORDER_AFTER_STALL = ROOT / "scenarios" / "game_end" / "seat-order-after-stall.yaml"
+
+
+def test_seat_order_counts_from_the_stall_taker() -> None:
+    """The game of issue 20, kept as an explicit example: its last position (from the
+    regression scenario) driven through the state machine, every invariant after every
+    step. A stall ends round 3, red (seat 0) takes the Mamma Mia! card and opens the oven,
+    brown and purple stay level: under seat_order brown wins, counting from red, although
+    purple opened the oven before. The model follows the holder from the events, so it
+    does not matter in which order the invariants run."""
+    scenario = load_scenario(SEAT_ORDER_AFTER_STALL)
+    expected = {"seat_order": ({3}, "game_end.seat_order_win"),
+                "shared": ({3, 4}, "game_end.shared_win")}
+    for run in scenario.runs:
+        machine = GamePlay()
+        machine.begin(given_state(scenario, run), seed=None)
+        machine.check_every_invariant()
+        for step in run.steps:
+            if step.action is not None:
+                machine.take(step.action)
+                machine.check_every_invariant()
+        final = machine.state
+        assert is_over(final) and machine.mamma_mia == (0, 0)
+        assert own_winners(final, machine.mamma_mia[1]) == \
+            expected[final.variants["final_tie"]]
+        machine.teardown()
 
 
 # --- whole games by seed -------------------------------------------------------------------
@@ -677,14 +1048,11 @@ def check_whole_game(config: GameConfig, steps: list[Action],
     """A finished game: three round ends, three openings by the holders, one game end as
     the very last events, the winners of our own scoring, and no round over the bound."""
     state = new_game(config)
-    opener = None
     turns, supply, stall_cut = 0, 0, config.variants["stall"] == "cut"
     for action, produced in zip(steps, events, strict=True):
         state, again = apply(state, action)
         assert again == produced
         for e in produced:
-            if e.name == "oven_opened":
-                opener = e.get("seat")
             if e.name == "turn_begins":
                 if e.rule in ("setup.first_player", "next_round.first_player"):
                     turns, supply = 0, len(state.supply)
@@ -695,7 +1063,7 @@ def check_whole_game(config: GameConfig, steps: list[Action],
     assert is_over(state) and state.resolutions == ROUNDS
     assert names.count("round_ended") == names.count("oven_opened") == ROUNDS
     assert names.count("game_ended") == 1 and names[-2:] == ["game_ended", "winners"]
-    seats, rule = own_winners(state, opener)
+    seats, rule = own_winners(state, last_opener([e for produced in events for e in produced]))
     assert (set(winners(state)[0]), winners(state)[1]) == (seats, rule)
 
 
