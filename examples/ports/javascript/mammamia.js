@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+'use strict';
+// A port of Mamma Mia! speaking mammamia-protocol/1 (docs/porting.md): one JSON request
+// per line on stdin, one answer per line on stdout. Node standard library only.
+const readline = require('readline');
+const game = require('./lib/game');
+const { observation } = require('./lib/observation');
+const { VARIANTS } = require('./lib/cards');
+const S = require('./lib/state');
+
+const PROTOCOL = 'mammamia-protocol/1';
+let current = null;
+
+function needGame() {
+  if (current === null) throw new S.BadRequest('no game yet: send new_game or load_state');
+  return current;
+}
+
+const OPS = {
+  hello(req) {
+    if (req.protocol !== PROTOCOL) throw new S.BadRequest(`this program speaks ${PROTOCOL}`);
+    return {
+      name: 'mammamia-js', language: 'JavaScript', version: '0.1.0', protocol: PROTOCOL,
+      variants: VARIANTS, features: ['load_state', 'events', 'observation'],
+    };
+  },
+  new_game(req) {
+    current = game.newGame(req.players, req.colours, req.first_player, req.variants);
+    return { state: current };
+  },
+  load_state(req) {
+    current = game.loadState(req.state);
+    return { state: current };
+  },
+  legal_actions() { return { actions: game.legalActions(needGame()) }; },
+  apply(req) {
+    try {
+      const r = game.apply(needGame(), req.action);
+      current = r.state;
+      return r;
+    } catch (e) {
+      if (e instanceof S.Rejected) return { rejected: { rule: e.rule, message: e.message } };
+      throw e;
+    }
+  },
+  state() { return { state: needGame() }; },
+  observation(req) {
+    const s = needGame();
+    const p = req.player;
+    if (p !== null && !(Number.isInteger(p) && p >= 0 && p < s.players.length)) throw new S.BadRequest('player is a seat or null');
+    return { observation: observation(s, p) };
+  },
+  stop() { return {}; },
+};
+
+function answer(line) {
+  let req;
+  try { req = JSON.parse(line); } catch (e) { return { id: null, ok: false, error: { message: 'invalid JSON' } }; }
+  const id = req && typeof req === 'object' ? req.id : null;
+  const op = req && OPS[req.op];
+  if (!op) return { id, ok: false, error: { message: `unknown op ${JSON.stringify(req && req.op)}` } };
+  try {
+    return { id, ok: true, ...op(req) };
+  } catch (e) {
+    return { id, ok: false, error: { message: e instanceof S.BadRequest ? e.message : `internal error: ${e.stack}` } };
+  }
+}
+
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+rl.on('line', (line) => {
+  if (line.trim() === '') return;
+  const out = answer(line);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  if (out.ok && JSON.parse(line).op === 'stop') { rl.close(); process.exit(0); }
+});
