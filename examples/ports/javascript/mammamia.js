@@ -53,23 +53,26 @@ const OPS = {
   stop() { return {}; },
 };
 
+/** The answer to one request line, and whether the program should then stop. */
 function answer(line) {
   let req;
-  try { req = JSON.parse(line); } catch (e) { return { id: null, ok: false, error: { message: 'invalid JSON' } }; }
+  try { req = JSON.parse(line); } catch (e) { return [{ id: null, ok: false, error: { message: 'invalid JSON' } }, false]; }
   const id = req && typeof req === 'object' ? req.id : null;
-  const op = req && OPS[req.op];
-  if (!op) return { id, ok: false, error: { message: `unknown op ${JSON.stringify(req && req.op)}` } };
+  const op = req && typeof req.op === 'string' && Object.hasOwn(OPS, req.op) ? OPS[req.op] : null;
+  if (!op) return [{ id, ok: false, error: { message: `unknown op ${JSON.stringify(req && req.op)}` } }, false];
   try {
-    return { id, ok: true, ...op(req) };
+    return [{ id, ok: true, ...op(req) }, req.op === 'stop'];
   } catch (e) {
-    return { id, ok: false, error: { message: e instanceof S.BadRequest ? e.message : `internal error: ${e.stack}` } };
+    const message = e instanceof S.BadRequest ? e.message : `internal error: ${e.stack}`;
+    return [{ id, ok: false, error: { message } }, false];
   }
 }
 
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {
   if (line.trim() === '') return;
-  const out = answer(line);
-  process.stdout.write(`${JSON.stringify(out)}\n`);
-  if (out.ok && JSON.parse(line).op === 'stop') { rl.close(); process.exit(0); }
+  const [out, stop] = answer(line);
+  if (!stop) { process.stdout.write(`${JSON.stringify(out)}\n`); return; }
+  rl.close();
+  process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0)); // exit once the answer is out
 });

@@ -199,7 +199,7 @@ function applyDecision(s, action, ev) {
   }
   if (action.type !== 'complete') throw new S.Rejected('oven.complete_from_hand', `${action.type} is not the decision here (complete or decline)`);
   let cards;
-  try { cards = S.fullCountsStrict(action.cards); } catch (e) { cards = null; }
+  try { cards = S.fullCounts(action.cards, 'cards'); } catch (e) { cards = null; }
   const ways = completions(s);
   if (cards === null || !ways.some((w) => sameCounts(w, cards))) {
     throw new S.Rejected(bombastica ? 'oven.bombastica' : 'oven.complete_from_hand', `these cards do not complete ${order}`);

@@ -11,8 +11,7 @@ const scoring = require('./scoring');
 function endRound(s, rule, ev) {
   ev.push({ event: 'round_ended', rule, round: s.round });
   s.phase = 'oven';
-  s.step = 'complete';
-  s.current = s.mamma_mia;
+  s.current = s.mamma_mia; // until an owner must decide; resolve() sets the step it waits at
   ev.push({ event: 'oven_opened', rule: 'mamma_mia.holder', seat: s.mamma_mia, cards: s.oven.length });
   carryOn(s, ev);
 }

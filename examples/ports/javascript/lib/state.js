@@ -92,6 +92,5 @@ function loadState(doc) {
 }
 
 module.exports = {
-  Rejected, BadRequest, clone, seats, handSize, seatOfColour, ownerOf, sortOrders, fullVariants, loadState,
+  Rejected, BadRequest, clone, seats, handSize, seatOfColour, ownerOf, sortOrders, fullVariants, fullCounts, loadState,
 };
-module.exports.fullCountsStrict = fullCounts;
