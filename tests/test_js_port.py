@@ -1,0 +1,81 @@
+"""The example JavaScript port (examples/ports/javascript) against the conformance kit.
+
+The port was written from the documents, not from our Python; these tests keep it
+honest as the rules and the kit move: every scenario, every counting table and a
+batch of differential random games must pass, with nothing skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+PORT = ROOT / "examples" / "ports" / "javascript" / "mammamia.js"
+NODE = shutil.which("node")
+
+pytestmark = [
+    pytest.mark.slow,  # drives the port, a Node program, as a subprocess
+    pytest.mark.skipif(NODE is None, reason="node is not installed: the JavaScript port "
+                       "needs Node.js (Debian: apt-get install nodejs)"),
+]
+
+
+def session(*requests: dict[str, Any]) -> list[dict[str, Any]]:
+    """Send requests to the port, one JSON line each; its answers, in order."""
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    result = subprocess.run([str(NODE), str(PORT)], input=lines, capture_output=True,
+                            text=True, timeout=60, check=True)
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_kit_passes_scenarios_tables_and_random_games(tmp_path: Path) -> None:
+    report = tmp_path / "report.jsonl"
+    command = [sys.executable, "-m", "mammamia_ref", "conform", "-q",
+               "--random-games", "50", "--jsonl", str(report), "--", str(NODE), str(PORT)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1800,
+                            cwd=ROOT, check=False)
+    records = [json.loads(line) for line in report.read_text().splitlines()]
+    statuses = Counter((r["kind"], r["status"]) for r in records)
+    unexpected = [f"{r['name']}: {r['status']} {r['message']}" for r in records
+                  if r["status"] != "pass"]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert unexpected == []
+    assert statuses[("scenario", "pass")] > 0
+    assert statuses[("perft", "pass")] == len(list((ROOT / "scenarios" / "perft").glob("*.yaml")))
+    assert statuses[("random", "pass")] == 200  # 50 games for each of 2 to 5 players
+
+
+def test_hello_offers_every_variant_flag_and_value_of_the_spec() -> None:
+    spec = yaml.safe_load((ROOT / "spec" / "disputes.yaml").read_text(encoding="utf-8"))
+    wanted = {v["flag"]: [value["value"] for value in v["values"]] for v in spec["variants"]}
+    [hello] = session({"id": 1, "op": "hello", "protocol": "mammamia-protocol/1"})
+    assert hello["ok"] is True
+    assert {flag: sorted(values) for flag, values in hello["variants"].items()} == \
+        {flag: sorted(values) for flag, values in wanted.items()}
+    assert set(hello["features"]) == {"load_state", "events", "observation"}
+
+
+def test_bad_requests_are_errors_and_illegal_actions_are_rejections() -> None:
+    answers = session(
+        {"id": 1, "op": "legal_actions"},
+        {"id": 2, "op": "fly"},
+        {"id": 3, "op": "new_game", "players": 2, "colours": ["red", "green"],
+         "first_player": 0, "variants": {"trimming": "sometimes"}},
+        {"id": 4, "op": "new_game", "players": 2, "colours": ["red", "green"],
+         "first_player": 0, "variants": {}},
+        {"id": 5, "op": "apply", "action": {"type": "play", "kind": "salami", "count": 1}},
+        {"id": 6, "op": "stop"},
+    )
+    assert [a["id"] for a in answers] == [1, 2, 3, 4, 5, 6]
+    assert [a["ok"] for a in answers] == [False, False, False, True, True, True]
+    assert answers[4]["rejected"]["rule"] == "setup.deal"
+    assert answers[3]["state"]["step"] == "ingredients"
