@@ -1297,6 +1297,86 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
                    f"{model.schedule[0]} turns")
 
 
+def _q04_game() -> tuple[dict[str, Any], Any] | None:
+    """Q04's witness game (its certificate re-checked, or searched in full) and the
+    state it ends in."""
+    q04 = next(q for q in load_catalogue() if q["id"] == "Q04-all-orders-delivered")
+    found = q04_all_orders_delivered(q04, q04["answers"][0])
+    if found.witness is None:
+        return None
+    return found.witness, final_state(found.witness)
+
+
+def _relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
+             title: str, description: str, rules: Sequence[str]) -> dict[str, Any]:
+    """Another query's witness game as this query's witness: the same steps."""
+    out = _base_doc(query, answer, title, description, rules)
+    out["given"] = doc["given"]
+    out["steps"] = doc["steps"]
+    return out
+
+
+def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q04's game answers it: red delivers all eight orders, yellow, placing none,
+    nothing."""
+    found = _q04_game()
+    if found is None:
+        return Verdict("unsat", detail="Q04 found no game")
+    doc, state = found
+    counts = sorted(len(d) for d in state.delivered)
+    if counts != [0, 8]:
+        return Verdict("unsat", detail=f"Q04's game ends with {counts} delivered")
+    witness = _relabel(doc, query, answer, "All eight orders against none",
+                       "The game of Q04: red, starting every round, places an order on each "
+                       "of its turns and delivers all eight; yellow places none and ends the "
+                       "game with nothing delivered.",
+                       ["game_end.most_delivered", "turn.place_order", "oven.bake"])
+    return Verdict("sat", witness=witness, detail="Q04's witness game, re-checked: "
+                   "delivered 8 and 0")
+
+
+def q21_fewest_turns_all_orders(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    """At least eight of the player's turns (a turn places at most one order,
+    turn.place_order); Q04's game takes exactly eight of red's turns."""
+    found = _q04_game()
+    if found is None:
+        return Verdict("value", value=None, detail="Q04 found no game")
+    doc, state = found
+    if len(state.delivered[0]) != 8:
+        return Verdict("value", value=None, detail="Q04's game: red delivers fewer than 8")
+    from mammamia_ref.rules.actions import parse_action
+
+    turns = sum(1 for step in doc["steps"]
+                if parse_action(step["do"]).__class__.__name__ in ("Play", "Pass"))
+    red_turns = _turns_of(doc, 0)
+    witness = _relabel(doc, query, answer, "All eight orders in eight of one's turns",
+                       f"The game of Q04: red delivers all eight orders in {red_turns} of its "
+                       f"own turns ({turns} turns of the game in all), one order placed on "
+                       "each; no player can do it in fewer, since a turn places at most one "
+                       "order.", ["turn.place_order", "oven.bake", "game_end.three_resolutions"])
+    return Verdict("value", value=red_turns, witness=witness,
+                   detail=f"{red_turns} of red's turns, {turns} turns of the game")
+
+
+def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
+    """How many turns ``seat`` plays in a one-run witness game."""
+    from mammamia_ref.rules.actions import Pass, Play, parse_action
+    from mammamia_ref.rules.game import apply, new_game
+    from mammamia_ref.rules.state import make_config
+
+    setup = doc["given"]["setup"]
+    state = new_game(make_config(setup["players"], first_player=setup.get("first_player", 0),
+                                 variants=doc.get("variants", {})))
+    count = 0
+    for step in doc["steps"]:
+        action = parse_action(step["do"])
+        if isinstance(action, Play | Pass) and state.current == seat:
+            count += 1
+        state, _events = apply(state, action)
+    return count
+
+
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
     "Q01-minimale-impossible": q01_minimale_impossible,
     "Q02-minimale-tie-decides": q02_minimale_tie_decides,
@@ -1317,6 +1397,8 @@ IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verd
     "Q17-all-rounds-end-by-stall": q17_all_rounds_end_by_stall,
     "Q18-all-players-tied": q18_all_players_tied,
     "Q19-completion-costs-own-order": q19_completion_costs_own_order,
+    "Q20-nothing-versus-all": q20_nothing_versus_all,
+    "Q21-fewest-turns-all-orders": q21_fewest_turns_all_orders,
 }
 
 
