@@ -447,3 +447,23 @@ def test_witness_scenarios_load_as_written() -> None:
         data = load_file(path).data
         assert dump_scenario(data) == path.read_text(encoding="utf-8"), path
 
+
+
+def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
+    """The re-check of a long search's certificate can fail: a claim the committed game
+    does not meet gives no answer (the caller then searches in full), and a Q19 witness
+    whose runs are swapped is no certificate."""
+    from mammamia_ref.queries.catalogue import _q19_claim, certificate, recheck
+
+    q04 = next(q for q in CATALOGUE if q["id"] == "Q04-all-orders-delivered")
+    assert recheck(q04, q04["answers"][0], lambda state: len(state.delivered[1]) == 8,
+                   "yellow delivers all eight") is None
+    assert recheck(q04, q04["answers"][0], lambda state: len(state.delivered[0]) == 8,
+                   "red delivers all eight") is not None
+    q19 = next(q for q in CATALOGUE if q["id"] == "Q19-completion-costs-own-order")
+    doc = certificate(q19, q19["answers"][0])
+    assert doc is not None and _q19_claim(doc)
+    names = [run["name"] for run in doc["runs"]]
+    swapped = {**doc, "runs": [{**run, "name": name} for run, name
+                               in zip(doc["runs"], reversed(names), strict=True)]}
+    assert not _q19_claim(swapped)
