@@ -140,6 +140,57 @@ def test_witness_is_committed(query_id: str, name: str) -> None:
         f"{path} is stale: run `mammamia query run {query_id} --write-witnesses`"
 
 
+@pytest.mark.parametrize(("query_id", "name"), list(_answers()))
+def test_a_witness_is_a_game_or_says_it_is_not(query_id: str, name: str) -> None:
+    """A witness from the setup is a game (evidence ``game``); one from a position is
+    marked position-level, in its evidence, its tags and its description."""
+    result = answered(query_id, name)
+    if result.scenario is None:
+        assert result.evidence in ("bound", "statement", "induction", "ranking")
+        return
+    from_setup = "setup" in result.scenario["given"]
+    assert result.evidence == ("game" if from_setup else "position")
+    assert ("position-level" in result.scenario["tags"]) is not from_setup
+    if not from_setup:
+        assert result.scenario["description"].startswith("Position-level witness")
+
+
+@pytest.mark.parametrize(("query_id", "name"), list(_answers()))
+def test_a_witness_names_every_ruling_it_uses(query_id: str, name: str) -> None:
+    """Every flag whose ruling the witness's events name is among the query's flags."""
+    query = next(q for q in CATALOGUE if q["id"] == query_id)
+    result = answered(query_id, name)
+    assert set(result.rulings) <= set(query["flags"]), (set(result.rulings) - set(query["flags"]))
+    assert set(result.variants) <= set(query["flags"])
+
+
+def test_every_stall_dependent_witness_is_answered_under_the_letter() -> None:
+    """A witness that ends a round by the stall rule (D7, stall=cut) depends on that
+    ruling: its query answers under stall=letter too, or says why not (``unanswered``)."""
+    from mammamia_ref.queries.catalogue import ruling_rules
+
+    stall_rules = {rule for rule, flag in ruling_rules().items() if flag == "stall"}
+    assert stall_rules
+    for query in CATALOGUE:
+        for answer in query["answers"]:
+            if answer.get("slow") and not SLOW:
+                continue
+            result = answered(query["id"], answer["name"])
+            if "stall" not in result.rulings:
+                continue
+            letter = {**answer["variants"], "stall": "letter"}
+            declared = [u for u in query.get("unanswered", ())
+                        if u["variants"] == {"stall": "letter"}]
+            assert any(a["variants"] == letter for a in query["answers"]) or declared, \
+                (query["id"], answer["name"])
+
+
+def test_committed_witnesses_are_games_or_marked() -> None:
+    for path in (ROOT / "scenarios" / "queries").glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert "setup" in doc["given"] or "position-level" in doc["tags"], path.name
+
+
 def test_committed_witnesses_belong_to_the_catalogue() -> None:
     from mammamia_ref.queries.witness import scenario_file_id
 
@@ -396,3 +447,23 @@ def test_witness_scenarios_load_as_written() -> None:
         data = load_file(path).data
         assert dump_scenario(data) == path.read_text(encoding="utf-8"), path
 
+
+
+def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
+    """The re-check of a long search's certificate can fail: a claim the committed game
+    does not meet gives no answer (the caller then searches in full), and a Q19 witness
+    whose runs are swapped is no certificate."""
+    from mammamia_ref.queries.catalogue import _q19_claim, certificate, recheck
+
+    q04 = next(q for q in CATALOGUE if q["id"] == "Q04-all-orders-delivered")
+    assert recheck(q04, q04["answers"][0], lambda state: len(state.delivered[1]) == 8,
+                   "yellow delivers all eight") is None
+    assert recheck(q04, q04["answers"][0], lambda state: len(state.delivered[0]) == 8,
+                   "red delivers all eight") is not None
+    q19 = next(q for q in CATALOGUE if q["id"] == "Q19-completion-costs-own-order")
+    doc = certificate(q19, q19["answers"][0])
+    assert doc is not None and _q19_claim(doc)
+    names = [run["name"] for run in doc["runs"]]
+    swapped = {**doc, "runs": [{**run, "name": name} for run, name
+                               in zip(doc["runs"], reversed(names), strict=True)]}
+    assert not _q19_claim(swapped)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,16 +21,17 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.errors import InternalError
+from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
 from mammamia_ref.queries.errors import UnknownQueryError
-from mammamia_ref.queries.game_model import OVER, GameModel, free_step
+from mammamia_ref.queries.game_model import OVER, ROUNDS, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
     NK,
+    NO_KIND,
     T_MINIMALE,
     T_ONE_OF_EACH,
     T_STANDARD,
@@ -68,6 +70,7 @@ class Verdict:
     value: int | None = None
     witness: dict[str, Any] | None = None  # a scenario document
     detail: str = ""
+    evidence: str | None = None           # see EVIDENCE; derived when not given
 
 
 @dataclass
@@ -87,11 +90,17 @@ class Answer:
     witness_file: str | None = None    # where the witness scenario is (to be) written
     reference: str = "not run"         # "agrees", "disagrees" or "not run"
     reference_detail: str = ""
+    evidence: str = "none"
+    rulings: list[str] = field(default_factory=list)   # flags whose rules the witness fires
+    also: dict[str, list[str]] = field(default_factory=dict)  # other rulings it holds under
+    cpu: float = 0.0                   # CPU seconds of this process (time.process_time)
     scenario: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def matches_expected(self) -> bool:
         if self.verdict != self.expected.get("verdict"):
+            return False
+        if self.evidence != self.expected.get("evidence", self.evidence):
             return False
         if "value" in self.expected and self.value != self.expected["value"]:
             return False
@@ -103,6 +112,8 @@ class Answer:
                 "value": self.value, "expected": self.expected,
                 "matches_expected": self.matches_expected, "seconds": round(self.seconds, 3),
                 "bound": self.bound, "method": self.method, "detail": self.detail,
+                "evidence": self.evidence, "cpu_seconds": round(self.cpu, 3),
+                "rulings_used": self.rulings, "also_holds_under": self.also,
                 "witness": self.witness_file, "reference": self.reference,
                 "reference_detail": self.reference_detail}
 
@@ -126,6 +137,31 @@ class QueryResult:
 
 
 # ----------------------------------------------------------------------- helpers
+
+
+EVIDENCE = {
+    "game": "a witness game: from a new game, the deal given as explicit chance, every "
+            "action legal, replayed by the reference",
+    "position": "a position-level witness: a position the model allows but no game is "
+                "shown to reach (the model over-approximates the game); sound for upper "
+                "bounds and 'impossible' answers only",
+    "bound": "a bounded search that finds nothing within the bound stated",
+    "statement": "a statement about every table, hand and decision (or every state and "
+                 "step), unsatisfiable for all of them",
+    "induction": "an invariant proved by induction over the transition relation",
+    "ranking": "a ranking function that decreases at every turn",
+}
+
+
+def evidence_of(verdict: Verdict, method: str) -> str:
+    """What kind of evidence backs an answer: a witness is a game when it starts from
+    the setup, else position-level; without a witness the method says."""
+    if verdict.evidence:
+        return verdict.evidence
+    if verdict.witness is not None:
+        return "game" if "setup" in verdict.witness["given"] else "position"
+    return {"induction": "induction", "ranking": "ranking", "rules": "statement"}.get(
+        method, "bound")
 
 
 def load_catalogue() -> list[dict[str, Any]]:
@@ -259,6 +295,128 @@ def _turn_end(played: Replay, step: int) -> int:
     return max(i for i, p in enumerate(played.played) if p.model_step == step)
 
 
+# ------------------------------------------------- openings lifted to whole games
+
+
+def reveal_hand(model: GameModel, step: Any) -> list[Any]:
+    """The hand of a reveal step's order owner when its order turns up."""
+    owner = step.facts["owner"]
+    before = model.S[step.before]
+    return [_sel_seat([before.hand[p][k] for p in range(model.n)], owner) for k in range(NK)]
+
+
+def _sel_seat(values: Sequence[Any], seat: Any) -> Any:
+    if isinstance(seat, int):
+        return values[seat]
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = N.If(seat == i, values[i], out)
+    return out
+
+
+def search_opening(players: int, v: Mapping[str, str], goal: Callable[[GameModel, Any], Any],
+                   *, orders: Mapping[int, Sequence[str]] | None,
+                   turns: Iterable[int] = range(1, 9),
+                   extra: Callable[[GameModel], Sequence[Any]] | None = None
+                   ) -> tuple[GameModel, z3.ModelRef, Any] | None:
+    """A game from the setup whose first opening has a reveal meeting ``goal`` (a
+    condition on the model and one reveal step), the first round as short as
+    ``turns`` allow: the model, z3's model and that reveal step. This lifts a
+    position-level question (:mod:`.oven_model`) to a game every player could play."""
+    for t in turns:
+        if not first_round_can_end(players, v, t):
+            continue
+        model = GameModel(players, v, schedule=(t,), orders=orders)
+        with N.building(model.ctx):
+            reveals = model.of("reveal")
+            goals = [goal(model, step) for step in reveals]
+            more = list(extra(model)) if extra else []
+        result, zm = _check([*model.constraints, *more, z3.Or(*goals)])
+        if zm is not None:
+            step = next(s for s, g in zip(reveals, goals, strict=True) if N.truth(zm, g))
+            return model, zm, step
+        if result != z3.unsat:   # pragma: no cover - z3 gave up
+            raise InternalError(f"z3 answered {result} for a first round of {t} turns")
+    return None
+
+
+@dataclass
+class AltReveal:
+    """One reveal of the first opening under a second set of owners' decisions."""
+
+    step: Any            # the model's reveal step it shadows
+    sel: Any
+    facts: dict[str, Any]
+
+
+def alternative_opening(model: GameModel) -> tuple[list[AltReveal], list[Any]]:
+    """The first opening of ``model`` again, the same cards revealed in the same order,
+    with decisions of its own: to compare two choices of the owners in one game."""
+    from mammamia_ref.queries.game_model import Selectors
+
+    out, constraints = [], []
+    with N.building(model.ctx):
+        reveals = [s for s in model.of("reveal") if s.round == 1]
+        state = model.S[reveals[0].before]
+        for step in reveals:
+            sel = Selectors.fresh(f"{model.p}_alt{step.index}")
+            state, facts, legal = model.reveal(state, sel, step.facts["block"])
+            constraints.append(legal)
+            out.append(AltReveal(step, sel, facts))
+    return out, constraints
+
+
+def same_decision(x: Decision, y: Decision) -> Any:
+    return z3.And(x.named == y.named, x.complete == y.complete,
+                  *[p == q for p, q in zip(x.take, y.take, strict=True)])
+
+
+def alternative_trace(trace: Any, alts: Sequence[AltReveal], zm: z3.ModelRef) -> Any:
+    """``trace`` (round 1 only) with the owners' decisions of ``alts``."""
+    import dataclasses
+
+    from mammamia_ref.queries.decode import RevealChoice
+
+    by_step = {a.step.index: a for a in alts}
+    steps = []
+    for choice in trace.steps:
+        alt = by_step.get(choice.step) if isinstance(choice, RevealChoice) else None
+        if alt is None:
+            steps.append(choice)
+            continue
+        named = N.value(zm, alt.sel.decision.named)
+        steps.append(dataclasses.replace(
+            choice, named=None if named == NO_KIND else KINDS[named],
+            complete=N.truth(zm, alt.sel.decision.complete),
+            take=tuple(N.value(zm, x) for x in alt.sel.decision.take),
+            baked=N.truth(zm, alt.facts["baked"]),
+            from_hand=tuple(N.value(zm, x) for x in alt.facts["from_hand"])))
+    return dataclasses.replace(trace, steps=steps, supplies=trace.supplies[:1])
+
+
+def game_runs_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: GameModel,
+                  traces: Sequence[tuple[str, Any]], title: str, description: str,
+                  rules: Sequence[str], expects: Callable[[int, Replay], Mapping[int, Any]]
+                  ) -> dict[str, Any]:
+    """A witness from the setup with several runs: one game, the owners deciding
+    differently at its first opening (each run stops when the round is resolved)."""
+    doc = _base_doc(query, answer, title, description, rules)
+    doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
+    variants = doc.pop("variants", {})
+    doc["runs"] = []
+    for r, (name, trace) in enumerate(traces):
+        played = replay(trace)
+        doc["runs"].append({"name": name, "variants": variants,
+                            "steps": action_steps(played.actions, expects(r, played))})
+    return doc
+
+
+def first_round_only(trace: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(trace, supplies=trace.supplies[:1])
+
+
 # --------------------------------------------------------------- oven witnesses
 
 
@@ -268,7 +426,10 @@ def oven_doc(query: Mapping[str, Any], answer: Mapping[str, Any], run: OvenRun, 
              runs: Sequence[str] | None = None) -> dict[str, Any]:
     """A witness from the state before the last turn of the round (see
     :mod:`.oven_model`); with ``runs``, one run per copy of the owners' decisions."""
-    doc = _base_doc(query, answer, title, description, rules)
+    doc = _base_doc(query, answer, title, "Position-level witness: it starts from a position "
+                    "the oven model allows (cards it does not place lie in the used pile), "
+                    "which no game is shown to reach. " + description, rules)
+    doc["tags"].append("position-level")
     doc["given"] = {"state": run.given_state()}
     if runs:
         doc["runs"] = []
@@ -319,40 +480,46 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
         return Verdict("unsat", detail="for every table with a non-personal kind some hand "
                        "completes the Minimale (z3: the ∃table ∀hand statement is unsat)")
     example = [N.value(s.model(), t) for t in table]
-    # the witness: an opening whose last revealed order is red's Minimale on such a table
-    # ... where red's hand would save it under the other reading (eligible kinds)
+    # the witness: a game whose first opening turns up red's Minimale on such a table,
+    # where red's hand would save it under the other reading (eligible kinds)
     eligible = {**v, "minimale_lowest": "eligible_kinds"}
-    for turns in (3, 5):
-        m = OvenModel(2, v, turns=turns, orders={0: ["red.minimale"], 1: []})
-        last = m.runs[0][-1]
-        other = Decision.fresh("q01_other")
-        saved = resolve_order(last.table, last.hand, last.terms, other, eligible)
-        goal = [last.order == ORDERS_OF["red"].index("red.minimale"),
-                z3.Not(z3.Or(*last.outcome.permitted)),
-                z3.Or(*[last.table[k] > 0 for k in range(NK) if k != personal]),
-                saved.legal, saved.baked]
-        _result, zm = _check([*m.constraints, *goal])
-        if zm is not None:
-            break
-    run = m.read(zm)
-    table_seen = run.runs[0][-1]["table"]
-    named = KINDS[N.value(zm, other.named)]
+    saves: dict[int, Decision] = {}
 
-    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
-        return expect_events(played, [{"event": "failed", "rule": "oven.minimale_all_kinds",
-                                       "order": "red.minimale"}],
-                             {len(played) - 1: {"state": {"players": {"red": {
-                                 "hand": {"ingredients": _counts(run.hands[0])}}}}}})
+    def goal(model: GameModel, step: Any) -> Any:
+        out_here = step.facts["outcome"]
+        table_here = step.facts["table"]
+        other = Decision.fresh(f"q01_other{step.index}")
+        saves[step.index] = other
+        saved = resolve_order(table_here, reveal_hand(model, step), order, other, eligible)
+        return z3.And(step.facts["has_order"], z3.Not(z3.Or(*out_here.permitted)),
+                      z3.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
+                      saved.legal, saved.baked)
 
-    doc = oven_doc(query, answer, run,
+    found = search_opening(2, v, goal, orders={0: ["red.minimale"], 1: []})
+    if found is None:
+        return Verdict("sat", detail="position-level only: no first round of up to 8 turns "
+                       f"reaches such a table; e.g. table {_describe(example)}")
+    model, zm, step = found
+    table_seen = [N.value(zm, x) for x in step.facts["table"]]
+    named = KINDS[N.value(zm, saves[step.index].named)]
+    held = [N.value(zm, x) for x in reveal_hand(model, step)]
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        return expect_events(played.played, [
+            {"event": "failed", "rule": "oven.minimale_all_kinds", "order": "red.minimale"}])
+
+    doc = game_doc(query, answer, model, zm,
                    "A Pizza Minimale no hand can save (lowest over all kinds)",
-                   f"Red's Minimale turns up with {_describe(table_seen)} on the table. Under "
-                   "minimale_lowest=all_kinds the lowest count is the personal salami's alone, "
-                   "so no kind may be named and the order fails whatever red holds; red's hand "
-                   f"would have made it bake under eligible_kinds, naming {named}. (z3's "
-                   f"∃table ∀hand search found such tables, e.g. {_describe(example)}.)",
+                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"Minimale turns up with {_describe(table_seen)} on the table and red holding "
+                   f"{_describe(held)}. Under minimale_lowest=all_kinds the lowest count is the "
+                   "personal salami's alone, so no kind may be named and the order fails "
+                   "whatever red holds; red's hand would have made it bake under "
+                   f"eligible_kinds, naming {named}. (z3's ∃table ∀hand search found such "
+                   f"tables, e.g. {_describe(example)}.)",
                    ["oven.minimale_all_kinds", "oven.fail"], expects)
-    return Verdict("sat", witness=doc, detail=f"e.g. table {_describe(example)}")
+    return Verdict("sat", witness=doc, detail=f"e.g. table {_describe(example)}; first round "
+                   f"of {model.schedule[0]} turns")
 
 
 def _describe(counts: Sequence[int]) -> str:
@@ -362,55 +529,51 @@ def _describe(counts: Sequence[int]) -> str:
 
 def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    for turns in range(2, 5):
-        m = OvenModel(2, v, turns=turns, decisions=2)
-        a, b = m.runs
-        options = []
-        for i in range(turns):
-            for j in range(i + 1, turns):
-                same = []
-                for t in range(turns):
-                    if t == i:
-                        continue
-                    x, y = a[t].decision, b[t].decision
-                    same.append(z3.And(x.named == y.named, x.complete == y.complete,
-                                       *[p == q for p, q in zip(x.take, y.take, strict=True)]))
-                later = a[j].terms.type
-                options.append(z3.And(
-                    *same, a[i].order >= 0, a[i].terms.type == T_MINIMALE,
-                    a[i].decision.named != b[i].decision.named, a[i].baked, b[i].baked,
-                    a[j].order >= 0, z3.Or(later == T_STANDARD, later == T_ONE_OF_EACH),
-                    a[j].baked, z3.Not(b[j].baked)))
-        _result, zm = _check([*m.constraints, z3.Or(options)])
-        if zm is not None:
-            break
-    else:
-        return Verdict("unsat", detail="no opening of up to 4 turns")
-    run = m.read(zm)
-    orders = [o for _k, _c, o in run.turns if o]
-    pairs = list(zip(run.runs[0], run.runs[1], strict=True))
-    tie = next(n for n, (x, y) in enumerate(pairs) if x["named"] != y["named"])
-    minimale, later = orders[tie], next(o for n, o in enumerate(orders)
-                                        if n > tie and pairs[n][0]["baked"] != pairs[n][1]["baked"])
+    minimale_types = (T_STANDARD, T_ONE_OF_EACH)
 
-    def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
-        named = run.runs[r][tie]["named"]
-        baked = run.runs[r][orders.index(later)]["baked"]
-        return expect_events(played, [{"event": "named_kind", "order": minimale, "kind": named},
-                                      {"event": "baked" if baked else "failed", "order": later}])
+    def differs(i: int, j: int, a: list[Any], b: list[Any]) -> Any:
+        x, y = a[i].facts, b[i].facts
+        later, later_b = a[j].facts, b[j].facts
+        return z3.And(x["has_order"], _order_type(a[i]) == T_MINIMALE,
+                      a[i].sel.decision.named != b[i].sel.decision.named, x["baked"], y["baked"],
+                      later["has_order"], z3.Or(*[_order_type(a[j]) == t for t in minimale_types]),
+                      later["baked"], z3.Not(later_b["baked"]))
 
-    names = [f"name-{run.runs[r][tie]['named']}" for r in (0, 1)]
-    doc = oven_doc(query, answer, run,
-                   "The Minimale's tied kind decides a later order",
-                   f"{minimale} turns up with {_describe(run.runs[0][tie]['table'])} on the "
-                   f"table: {run.runs[0][tie]['named']} and {run.runs[1][tie]['named']} tie for "
-                   f"the lowest count. Naming {run.runs[0][tie]['named']} leaves the cards "
-                   f"{later} needs, so it bakes; naming {run.runs[1][tie]['named']} uses them "
-                   "up and it fails.",
-                   ["oven.minimale_all_kinds" if v["minimale_lowest"] == "all_kinds"
-                    else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
-                   expects, runs=names)
-    return Verdict("sat", witness=doc, detail=f"{minimale} then {later}")
+    found = two_decisions(2, v, differs, orders=None, pairs=True, turns=range(2, 9),
+                          names=("first", "second"))
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm, traces, (tie, later_at) = found
+    reveals = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
+    alt = [c for c in traces[1][1].steps if type(c).__name__ == "RevealChoice"]
+    minimale, later = reveals[tie].order, reveals[later_at].order
+    names = [reveals[tie].named, alt[tie].named]
+    table = [N.value(zm, x) for x in model.of("reveal")[tie].facts["table"]]
+    runs = [(f"name-{names[r]}", trace) for r, (_n, trace) in enumerate(traces)]
+
+    def expects(r: int, played: Replay) -> dict[int, dict[str, Any]]:
+        baked = (reveals, alt)[r][later_at].baked
+        return expect_events(played.played, [
+            {"event": "named_kind", "order": minimale, "kind": names[r]},
+            {"event": "baked" if baked else "failed", "order": later}])
+
+    doc = game_runs_doc(query, answer, model, runs,
+                        "The Minimale's tied kind decides a later order",
+                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{minimale} turns up with {_describe(table)} on the table: {names[0]} "
+                        f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
+                        f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
+                        "it fails.",
+                        ["oven.minimale_all_kinds" if v["minimale_lowest"] == "all_kinds"
+                         else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
+                        expects)
+    return Verdict("sat", witness=doc, detail=f"{minimale} then {later}, first round of "
+                   f"{model.schedule[0]} turns")
+
+
+def _order_type(reveal: Any) -> Any:
+    """The type code of the order a reveal step judges."""
+    return reveal.facts["type"]
 
 
 def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -455,10 +618,64 @@ Q04_PLAN = (("red.minimale", "red.pineapple4", "red.bombastica"),
 Q04_SCHEDULE = (6, 6, 4)
 
 
+def full_search() -> bool:
+    """Whether the searches that keep a certificate run in full (``MAMMAMIA_FULL_SEARCH=1``,
+    ``mammamia query run --slow``) rather than re-check the certificate."""
+    return os.environ.get("MAMMAMIA_FULL_SEARCH") == "1"
+
+
+def certificate(query: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The committed witness of an answer (its certificate), if there is one."""
+    several = len(query["answers"]) > 1
+    stem = scenario_file_id(query["id"], answer["name"] if several else None)
+    path = ROOT / WITNESS_DIR / f"{stem}.yaml"
+    if not path.exists():
+        return None
+    from mammamia_ref.formats.safeyaml import load_file
+
+    return dict(load_file(path).data)
+
+
+def final_state(doc: Mapping[str, Any]) -> Any:
+    """The state a one-run witness scenario ends in, as the reference plays it."""
+    from mammamia_ref.rules.actions import parse_action
+    from mammamia_ref.rules.game import apply, new_game
+    from mammamia_ref.rules.state import make_config
+
+    setup = doc["given"]["setup"]
+    state = new_game(make_config(setup["players"], first_player=setup.get("first_player", 0),
+                                 variants=doc.get("variants", {})))
+    for step in doc["steps"]:
+        state, _events = apply(state, parse_action(step["do"]))
+    return state
+
+
+def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
+            holds: Callable[[Any], bool], what: str) -> Verdict | None:
+    """The certificate of a long search re-checked: the committed witness game, replayed
+    by the reference (its expectations met), ends where ``holds`` says (for a witness
+    of several runs, ``holds`` reads the document: the expectations it carries). ``None`` when
+    there is no certificate or it fails (the caller then searches in full)."""
+    doc = certificate(query, answer)
+    if doc is None or "setup" not in doc.get("given", {}):
+        return None
+    passed, _failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    if not passed or not holds(doc if "runs" in doc else final_state(doc)):
+        return None
+    return Verdict("sat", witness=doc, detail=f"certificate re-checked: {what} (the full "
+                   "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
+
+
 def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Searched with a plan, a hint the witness need not follow otherwise: red starts
     every round and places its orders in the order of :data:`Q04_PLAN`, one on each of
-    its turns; yellow places none."""
+    its turns; yellow places none. The search takes about 100 s of CPU: by default its
+    certificate, the committed witness, is re-checked instead (:func:`recheck`)."""
+    if not full_search():
+        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
+                          "the witness game replays and red has delivered all 8 orders")
+        if checked is not None:
+            return checked
     v = _v(answer)
     plan: dict[tuple[int, int], str | None] = {}
     for r, (turns, orders) in enumerate(zip(Q04_SCHEDULE, Q04_PLAN, strict=True), start=1):
@@ -580,8 +797,8 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
 def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
     if v["stall"] == "cut":
-        proof = prove_turns_terminate(2, v)
-        return Verdict("unsat" if proof.holds else "sat",
+        proof = prove_turns_terminate(int(answer.get("players", 2)), v)
+        return Verdict("unsat" if proof.holds else "sat", evidence="ranking",
                        detail="ranking function (cards in hands, supply and waiters; cards in "
                               "supply and waiters; quiet turns left) decreases at every turn: "
                               + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
@@ -626,19 +843,30 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
 
 
 def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Under stall=letter the search takes about 20 s of CPU: by default its
+    certificate, the committed witness game, is re-checked (:func:`recheck`)."""
     v = _v(answer)
+    if v["stall"] == "letter" and not full_search():
+        checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
+                          "both players level on delivered orders and cards in hand")
+        if checked is not None:
+            return checked
 
     def goal(m: GameModel) -> Any:
         last = m.S[-1]
         return z3.And(last.ph == OVER, m.delivered(last, 0) == m.delivered(last, 1),
                       N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
 
-    schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
+    # under the letter of the rules (stall=letter) no round of 2 to 4 turns ends but by
+    # running the supply out, which takes a first round of 5 turns
+    lengths = range(2, 5) if v["stall"] == "cut" else range(1, 6)
+    schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     # the game model does not score: the tie-break is the query's (and the reference's)
     played = {flag: value for flag, value in v.items() if flag != "final_tie"}
     found = search_game(2, played, schedules, goal, orders={0: [], 1: []})
     if found is None:
-        return Verdict("unsat", detail="no game with rounds of up to 4 turns")
+        return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
+                       f"{lengths.stop - 1} turns")
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
     colours = model.colours
@@ -663,13 +891,13 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
 
 
 def q09_hand_above_seven(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    proof = prove_invariant(2, _v(answer), hand_limit, counts=True)
+    proof = prove_invariant(int(answer.get("players", 2)), _v(answer), hand_limit, counts=True)
     return Verdict("unsat" if proof.holds else "sat",
                    detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
 
 
 def q10_opening_without_holder(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    proof = prove_invariant(2, _v(answer), holder_at_opening)
+    proof = prove_invariant(int(answer.get("players", 2)), _v(answer), holder_at_opening)
     return Verdict("unsat" if proof.holds else "sat",
                    detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
 
@@ -680,7 +908,7 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
         model, _before, _after, facts, constraints = free_step(
             2, v, "turn", "q11", contract=oven_contract, who=0)
         result, _ = _check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
-        return Verdict("unsat" if result == z3.unsat else "sat",
+        return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
                        detail=f"no turn from any state draws the Mamma Mia! card last ({result})")
     found = search_game(2, v, [(t,) for t in range(1, 9)],
                         lambda m: z3.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
@@ -711,36 +939,34 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
     return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")
 
 
-def _red_order_opening(v: dict[str, str], order: str, turn_counts: Sequence[int],
-                       wanted: Callable[[Any], Any]) -> tuple[OvenRun, dict[str, Any]]:
-    """A two-player opening in which red's only order, ``order``, meets ``wanted`` (a
-    condition on its symbolic resolution), with as few turns as ``turn_counts`` allow:
-    the decoded run and that order's resolution."""
-    for turns in turn_counts:
-        m = OvenModel(2, v, turns=turns, orders={0: [order], 1: []})
-        _result, zm = _check([*m.constraints, z3.Or([wanted(r) for r in m.runs[0]])])
-        if zm is not None:
-            break
-    run = m.read(zm)
-    return run, run.runs[0][0]
-
-
 def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
                   v: dict[str, str]) -> Verdict:
-    run, got = _red_order_opening(v, "red.monotoni", (1, 2, 3), lambda r: z3.And(
-        r.baked, *[z3.Implies(r.decision.named == k, r.table[k] == 0) for k in range(NK)]))
+    def goal(_m: GameModel, step: Any) -> Any:
+        named, table = step.sel.decision.named, step.facts["table"]
+        return z3.And(step.facts["baked"],
+                      *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
 
-    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
-        return expect_events(played, [
-            {"event": "named_kind", "rule": "oven.monotoni", "kind": got["named"]},
-            {"event": "completed_from_hand", "cards": _counts(got["from_hand"])},
+    found = search_opening(2, v, goal, orders={0: ["red.monotoni"], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm, step = found
+    named = KINDS[N.value(zm, step.sel.decision.named)]
+    table = [N.value(zm, x) for x in step.facts["table"]]
+    from_hand = [N.value(zm, x) for x in step.facts["from_hand"]]
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        return expect_events(played.played, [
+            {"event": "named_kind", "rule": "oven.monotoni", "kind": named},
+            {"event": "completed_from_hand", "cards": _counts(from_hand)},
             {"event": "baked", "rule": "oven.bake", "order": "red.monotoni"}])
 
-    doc = oven_doc(query, answer, run, "A Pizza Monotoni of a kind absent from the table",
-                   f"Red's Monotoni turns up with {_describe(got['table'])} on the table; red "
-                   f"names {got['named']}, of which there is none, and completes the order "
-                   "from hand.", ["oven.monotoni", "oven.complete_from_hand"], expects)
-    return Verdict("sat", witness=doc, detail=f"named {got['named']}")
+    doc = game_doc(query, answer, model, zm, "A Pizza Monotoni of a kind absent from the table",
+                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"Monotoni turns up with {_describe(table)} on the table; red names "
+                   f"{named}, of which there is none, and completes the order from hand.",
+                   ["oven.monotoni", "oven.complete_from_hand"], expects)
+    return Verdict("sat", witness=doc, detail=f"named {named}, first round of "
+                   f"{model.schedule[0]} turns")
 
 
 def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -766,20 +992,28 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
-    run, got = _red_order_opening(v, "red.bombastica", (3, 5),
-                                  lambda r: z3.And(r.baked, N.Sum(r.table) < total))
+    found = search_opening(2, v, lambda _m, step: z3.And(
+        step.facts["baked"], N.Sum(step.facts["table"]) < total),
+        orders={0: ["red.bombastica"], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm, step = found
+    table = [N.value(zm, x) for x in step.facts["table"]]
+    from_hand = [N.value(zm, x) for x in step.facts["from_hand"]]
 
-    def expects(_r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
-        return expect_events(played, [
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        return expect_events(played.played, [
             {"event": "completed_from_hand", "rule": "oven.complete_from_hand",
-             "cards": _counts(got["from_hand"])},
+             "cards": _counts(from_hand)},
             {"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica"}])
 
-    doc = oven_doc(query, answer, run, "A Pizza Bombastica made up from hand",
-                   f"Red's Bombastica turns up with only {sum(got['table'])} cards on the "
-                   f"table; red adds {sum(got['from_hand'])} from hand and it bakes.",
+    doc = game_doc(query, answer, model, zm, "A Pizza Bombastica made up from hand",
+                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"Bombastica turns up with only {sum(table)} cards on the table; red adds "
+                   f"{sum(from_hand)} from hand and it bakes.",
                    ["oven.bombastica", "oven.complete_from_hand"], expects)
-    return Verdict("sat", witness=doc, detail=f"{sum(got['table'])} on the table")
+    return Verdict("sat", witness=doc, detail=f"{sum(table)} on the table, first round of "
+                   f"{model.schedule[0]} turns")
 
 
 def q14_bombastica_leaves_cards(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -805,34 +1039,342 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
                             out.legal, z3.Not(out.baked), alt.legal, alt.baked])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")
-    for turns in (1, 2, 3):
-        m = OvenModel(2, v, turns=turns, decisions=2)
-        a, b = m.runs
-        options = [z3.And(a[t].order >= 0, z3.Not(a[t].baked), b[t].baked,
-                          *[z3.And(a[u].decision.named == b[u].decision.named,
-                                   a[u].decision.complete == b[u].decision.complete)
-                            for u in range(turns) if u != t])
-                   for t in range(turns)]
-        _result, zm = _check([*m.constraints, z3.Or(options)])
+    found = two_decisions(2, v, lambda t, a, b: z3.And(
+        a[t].facts["has_order"], z3.Not(a[t].facts["baked"]), b[t].facts["baked"]),
+        orders=None)
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, _zm, traces, (t, _u) = found
+    first = traces[0][1].steps
+    choice = next(c for c in first if getattr(c, "step", None) == model.of("reveal")[t].index)
+    order_id = choice.order
+
+    def expects(r: int, played: Replay) -> dict[int, dict[str, Any]]:
+        event = {"event": "baked", "order": order_id} if r == 1 else \
+            {"event": "failed", "order": order_id}
+        return expect_events(played.played, [event])
+
+    doc = game_runs_doc(query, answer, model, traces,
+                        "An owner who could complete an order declines",
+                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{order_id} falls short on the table; its owner holds the missing cards "
+                        "and may complete it (run complete) or decline (run decline), and then "
+                        "it fails.", ["oven.complete_from_hand", "oven.fail"], expects)
+    return Verdict("sat", witness=doc, detail=f"{order_id}, first round of "
+                   f"{model.schedule[0]} turns")
+
+
+def two_decisions(players: int, v: Mapping[str, str],
+                  differs: Callable[..., Any], *,
+                  orders: Mapping[int, Sequence[str]] | None, pairs: bool = False,
+                  turns: Iterable[int] = range(1, 9), names: Sequence[str] = ("decline", "complete")
+                  ) -> tuple[GameModel, z3.ModelRef, list[tuple[str, Any]], tuple[int, int]] | None:
+    """One game to its first opening, resolved twice: the owners decide alike at every
+    reveal but reveal ``t`` (and ``u``, with ``pairs``: ``differs(t, u, ...)`` then),
+    where ``differs`` holds. Returns the model, z3's model, the two round-1 traces
+    named by ``names`` (``None`` names: the named kinds), and (t, u)."""
+    for n_turns in turns:
+        if not first_round_can_end(players, v, n_turns):
+            continue
+        model = GameModel(players, v, schedule=(n_turns,), orders=orders)
+        with N.building(model.ctx):
+            alts, legal = alternative_opening(model)
+            a = [step for step in model.of("reveal") if step.round == 1]
+            b = [AltReveal(step, step.sel, step.facts) for step in a]
+            options: list[Any] = []
+            index: dict[int, tuple[int, int]] = {}
+            for t in range(len(a)):
+                for u in (range(t + 1, len(a)) if pairs else (t,)):
+                    same = [same_decision(b[x].sel.decision, alts[x].sel.decision)
+                            for x in range(len(a)) if x != t]
+                    cond = differs(t, b, alts) if not pairs else differs(t, u, b, alts)
+                    index[len(options)] = (t, u)
+                    options.append(z3.And(*same, cond))
+        result, zm = _check([*model.constraints, *legal, z3.Or(*options)])
         if zm is not None:
-            break
-    run = m.read(zm)
-    n = next(i for i, (x, y) in enumerate(zip(run.runs[0], run.runs[1], strict=True))
-             if x["baked"] != y["baked"])
-    order_id = [o for _k, _c, o in run.turns if o][n]
+            chosen = next(i for i, o in enumerate(options) if N.truth(zm, o))
+            trace = first_round_only(decode(model, zm))
+            traces = [(names[0], trace), (names[1], alternative_trace(trace, alts, zm))]
+            return model, zm, traces, index[chosen]
+        if result != z3.unsat:   # pragma: no cover - z3 gave up
+            raise InternalError(f"z3 answered {result} for a first round of {n_turns} turns")
+    return None
 
-    def expects(r: int, played: list[Any]) -> dict[int, dict[str, Any]]:
-        baked = run.runs[r][n]["baked"]
-        event = {"event": "baked", "order": order_id} if baked else \
-            {"event": "failed", "rule": "oven.complete_from_hand", "order": order_id}
-        return expect_events(played, [event])
 
-    doc = oven_doc(query, answer, run, "An owner who could complete an order declines",
-                   f"{order_id} falls short on the table; its owner holds the missing cards and "
-                   "may complete it (run complete) or decline (run decline), and then it fails.",
-                   ["oven.complete_from_hand", "oven.fail"], expects,
-                   runs=["decline", "complete"])
-    return Verdict("sat", witness=doc, detail=f"{order_id}")
+def _no_stall_rule(v: Mapping[str, str]) -> Verdict:
+    """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
+    state ends its round by the stall rule (one step, every state)."""
+    _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")
+    result, _ = _check([*constraints, facts["stall"]])
+    return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
+                   detail=f"no turn from any state ends its round by a stall ({result})")
+
+
+def _stall_story(played: Replay) -> dict[int, dict[str, Any]]:
+    """Each round ended by the stall rule, on the action that ends it."""
+    out: dict[int, dict[str, Any]] = {}
+    for i, p in enumerate(played.played):
+        for e in p.events:
+            if e.name == "round_ended" and e.rule == "round_end.stall":
+                out[i] = {"events": [{"event": "round_ended", "rule": "round_end.stall",
+                                      "round": e.get("round")}]}
+    return out
+
+
+def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["stall"] == "letter":
+        return _no_stall_rule(v)
+
+    def goal(m: GameModel) -> Any:
+        return z3.Or(*[s.facts["stall"] for s in m.of("turn")])
+
+    found = search_game(2, v, [(t,) for t in range(1, 9)], goal, orders={0: [], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no first round of up to 8 turns")
+    model, zm = found
+    doc = game_doc(query, answer, model, zm, "A round ended by the stall rule",
+                   f"From a new game, the first round ends after {model.schedule[0]} turns: "
+                   "a full cycle of turns moves no card, and the stall rule ends the round "
+                   "with supply cards left.", ["round_end.stall", "turn.pass"], _stall_story)
+    return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")
+
+
+def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["stall"] == "letter":
+        return _no_stall_rule(v)
+
+    def goal(m: GameModel) -> Any:
+        last = {}
+        for s in m.of("turn"):
+            last[s.round] = s
+        return z3.And(*[s.facts["stall"] for s in last.values()])
+
+    schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
+    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    if found is None:
+        return Verdict("unsat", detail="no game with rounds of 2 to 4 turns")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        out = _stall_story(played)
+        if len(out) != ROUNDS:
+            raise Disagreement(f"the reference ends {len(out)} rounds by the stall rule")
+        return out
+
+    doc = game_doc(query, answer, model, zm, "Three rounds, each ended by the stall rule",
+                   f"A two-player game whose rounds last {', '.join(map(str, model.schedule))} "
+                   "turns: each ends by the stall rule, a full cycle of turns moving no card.",
+                   ["round_end.stall", "game_end.three_resolutions"], expects)
+    return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
+
+
+def _all_tied(state: Any) -> bool:
+    """The game is over with every player level on delivered orders and on ingredient
+    cards in hand."""
+    delivered = {len(d) for d in state.delivered}
+    held = {sum(h.ingredients) for h in state.hands}
+    return state.phase == "over" and len(delivered) == 1 and len(held) == 1
+
+
+def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """The 3-player search takes about 340 s of CPU: by default its certificate, the
+    committed witness game, is re-checked (:func:`recheck`)."""
+    if not full_search():
+        checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
+                          "every player level on delivered orders and cards in hand")
+        if checked is not None:
+            return checked
+    v = _v(answer)
+    players = int(answer.get("players", 3))
+
+    def goal(m: GameModel) -> Any:
+        last = m.S[-1]
+        return z3.And(last.ph == OVER,
+                      *[m.delivered(last, p) == m.delivered(last, 0) for p in range(1, m.n)],
+                      *[N.Sum(last.hand[p]) == N.Sum(last.hand[0]) for p in range(1, m.n)])
+
+    lengths = range(players, 2 * players + 1)
+    schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
+    played_flags = {flag: value for flag, value in v.items() if flag != "final_tie"}
+    found = search_game(players, played_flags, schedules, goal,
+                        orders={p: [] for p in range(players)})
+    if found is None:
+        return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
+                       f"{lengths.stop - 1} turns")
+    model, zm = found
+    holder = N.value(zm, model.S[-1].mm)
+    if v["final_tie"] == "shared":
+        winners, rule = list(model.colours), "game_end.shared_win"
+    else:
+        winners, rule = [model.colours[holder]], "game_end.seat_order_win"
+    held = N.value(zm, N.Sum(model.S[-1].hand[0]))
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        return {len(played.played) - 1: {"winners": winners, "winner_rule": rule}}
+
+    doc = game_doc(query, answer, model, zm, f"All {players} players tied after the tie-break",
+                   f"A {players}-player game whose rounds last "
+                   f"{', '.join(map(str, model.schedule))} turns: every player ends with the "
+                   f"same number of delivered orders and {held} ingredient cards in hand; "
+                   + ("they all share the win." if rule == "game_end.shared_win" else
+                      f"{model.colours[holder]}, the last Mamma Mia! holder, wins by seat "
+                      "order."),
+                   ["game_end.most_delivered", "game_end.tie_break", rule], expects,
+                   beyond={"final_tie": v["final_tie"]})
+    return Verdict("sat", witness=doc, detail=f"{players} players, rounds of "
+                   f"{model.schedule} turns")
+
+
+def _q19_claim(doc: Mapping[str, Any]) -> bool:
+    """What a Q19 witness must expect: in run complete an order completed from hand bakes
+    and a later order of the same owner fails; in run decline the reverse."""
+    def outcomes(run: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(e["event"], e["order"]) for step in run["steps"]
+                for e in step.get("expect", {}).get("events", ())
+                if e["event"] in ("baked", "failed")]
+
+    runs = {run["name"]: outcomes(run) for run in doc["runs"]}
+    done, declined = runs.get("complete", []), runs.get("decline", [])
+    if len(done) != 2 or len(declined) != 2:
+        return False
+    (e1, early), (e2, later) = done
+    same_owner = early.split(".")[0] == later.split(".")[0] and early != later
+    return same_owner and (e1, e2) == ("baked", "failed") and \
+        declined == [("failed", early), ("baked", later)]
+
+
+def _same(a: Any, b: Any) -> Any:
+    """a == b as a z3 term, though both be plain ints."""
+    return N.BoolVal(a == b) if isinstance(a, int) and isinstance(b, int) else a == b
+
+
+def q19_completion_costs_own_order(query: Mapping[str, Any],
+                                   answer: Mapping[str, Any]) -> Verdict:
+    if not full_search():
+        checked = recheck(query, answer, _q19_claim, "the two runs replay, the completed "
+                          "order baking and a later one of its owner failing in one, the "
+                          "reverse in the other")
+        if checked is not None:
+            return checked
+    v = _v(answer)
+
+    def differs(t: int, u: int, a: list[Any], b: list[Any]) -> Any:
+        x, y = a[t].facts, b[t].facts
+        return z3.And(x["has_order"], x["baked"], N.Sum(x["from_hand"]) > 0, z3.Not(y["baked"]),
+                      a[u].facts["has_order"], _same(x["owner"], a[u].facts["owner"]),
+                      z3.Not(a[u].facts["baked"]), z3.Not(a[u].facts["outcome"].asked),
+                      b[u].facts["baked"])
+
+    # a search hint: red's four standard orders only, yellow's none
+    standard = [o for o in ORDERS_OF["red"] if ORDERS[o].type == "standard"]
+    found = two_decisions(2, v, differs, orders={0: standard, 1: []}, pairs=True,
+                          turns=range(3, 9), names=("complete", "decline"))
+    if found is None:
+        return Verdict("unsat", detail="no first round of 3 to 8 turns")
+    model, _zm, traces, (t, u) = found
+    first = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
+    early, later = first[t].order, first[u].order
+
+    def expects(r: int, played: Replay) -> dict[int, dict[str, Any]]:
+        events = [{"event": "baked", "order": early}, {"event": "failed", "order": later}] \
+            if r == 0 else [{"event": "failed", "order": early},
+                            {"event": "baked", "order": later}]
+        return expect_events(played.played, events)
+
+    owner = early.split(".")[0]
+    doc = game_runs_doc(query, answer, model, traces,
+                        "Completing an order from hand costs a later one",
+                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{early} falls short and {owner} completes it from hand (run "
+                        f"complete): the cards given are those {later}, revealed later, would "
+                        f"have baked with, and it fails, whatever {owner} decides. "
+                        f"Declining (run decline) lets {early} fail and {later} bake.",
+                        ["oven.complete_from_hand", "oven.bake", "oven.fail"], expects)
+    return Verdict("sat", witness=doc, detail=f"{early} then {later}, first round of "
+                   f"{model.schedule[0]} turns")
+
+
+def _q04_game() -> tuple[dict[str, Any], Any] | None:
+    """Q04's witness game (its certificate re-checked, or searched in full) and the
+    state it ends in."""
+    q04 = next(q for q in load_catalogue() if q["id"] == "Q04-all-orders-delivered")
+    found = q04_all_orders_delivered(q04, q04["answers"][0])
+    if found.witness is None:
+        return None
+    return found.witness, final_state(found.witness)
+
+
+def _relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
+             title: str, description: str, rules: Sequence[str]) -> dict[str, Any]:
+    """Another query's witness game as this query's witness: the same steps."""
+    out = _base_doc(query, answer, title, description, rules)
+    out["given"] = doc["given"]
+    out["steps"] = doc["steps"]
+    return out
+
+
+def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q04's game answers it: red delivers all eight orders, yellow, placing none,
+    nothing."""
+    found = _q04_game()
+    if found is None:
+        return Verdict("unsat", detail="Q04 found no game")
+    doc, state = found
+    counts = sorted(len(d) for d in state.delivered)
+    if counts != [0, 8]:
+        return Verdict("unsat", detail=f"Q04's game ends with {counts} delivered")
+    witness = _relabel(doc, query, answer, "All eight orders against none",
+                       "The game of Q04: red, starting every round, places an order on each "
+                       "of its turns and delivers all eight; yellow places none and ends the "
+                       "game with nothing delivered.",
+                       ["game_end.most_delivered", "turn.place_order", "oven.bake"])
+    return Verdict("sat", witness=witness, detail="Q04's witness game, re-checked: "
+                   "delivered 8 and 0")
+
+
+def q21_fewest_turns_all_orders(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    """At least eight of the player's turns (a turn places at most one order,
+    turn.place_order); Q04's game takes exactly eight of red's turns."""
+    found = _q04_game()
+    if found is None:
+        return Verdict("value", value=None, detail="Q04 found no game")
+    doc, state = found
+    if len(state.delivered[0]) != 8:
+        return Verdict("value", value=None, detail="Q04's game: red delivers fewer than 8")
+    from mammamia_ref.rules.actions import parse_action
+
+    turns = sum(1 for step in doc["steps"]
+                if parse_action(step["do"]).__class__.__name__ in ("Play", "Pass"))
+    red_turns = _turns_of(doc, 0)
+    witness = _relabel(doc, query, answer, "All eight orders in eight of one's turns",
+                       f"The game of Q04: red delivers all eight orders in {red_turns} of its "
+                       f"own turns ({turns} turns of the game in all), one order placed on "
+                       "each; no player can do it in fewer, since a turn places at most one "
+                       "order.", ["turn.place_order", "oven.bake", "game_end.three_resolutions"])
+    return Verdict("value", value=red_turns, witness=witness,
+                   detail=f"{red_turns} of red's turns, {turns} turns of the game")
+
+
+def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
+    """How many turns ``seat`` plays in a one-run witness game."""
+    from mammamia_ref.rules.actions import Pass, Play, parse_action
+    from mammamia_ref.rules.game import apply, new_game
+    from mammamia_ref.rules.state import make_config
+
+    setup = doc["given"]["setup"]
+    state = new_game(make_config(setup["players"], first_player=setup.get("first_player", 0),
+                                 variants=doc.get("variants", {})))
+    count = 0
+    for step in doc["steps"]:
+        action = parse_action(step["do"])
+        if isinstance(action, Play | Pass) and state.current == seat:
+            count += 1
+        state, _events = apply(state, action)
+    return count
 
 
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
@@ -851,22 +1393,71 @@ IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verd
     "Q13-bombastica-short-table": q13_bombastica_short_table,
     "Q14-bombastica-leaves-cards": q14_bombastica_leaves_cards,
     "Q15-completion-declined": q15_completion_declined,
+    "Q16-round-ends-by-stall": q16_round_ends_by_stall,
+    "Q17-all-rounds-end-by-stall": q17_all_rounds_end_by_stall,
+    "Q18-all-players-tied": q18_all_players_tied,
+    "Q19-completion-costs-own-order": q19_completion_costs_own_order,
+    "Q20-nothing-versus-all": q20_nothing_versus_all,
+    "Q21-fewest-turns-all-orders": q21_fewest_turns_all_orders,
 }
 
 
 # ------------------------------------------------------------------------ running
 
 
-def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str]:
+def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str, list[str]]:
     """Run a witness scenario in the reference, through its YAML text exactly as it
-    would be written: (every run passed, the first failure)."""
+    would be written: (every run passed, the first failure, the rules its events name)."""
     text = dump_scenario(doc)
     loaded = load_bytes(text.encode("utf-8"), file)
     scenario = parse_scenario(loaded)
+    fired: set[str] = set()
     for result in run_scenario(scenario):
+        fired.update(e.rule for step in result.trace for e in step.events)
         if not result.passed:
-            return False, f"run {result.run}, step {result.step}: {result.failure}"
-    return True, ""
+            return False, f"run {result.run}, step {result.step}: {result.failure}", sorted(fired)
+    return True, "", sorted(fired)
+
+
+def also_holds(doc: Mapping[str, Any], flags: Iterable[str]) -> dict[str, list[str]]:
+    """The other rulings under which a witness game holds as it stands: for each flag
+    of ``flags`` the scenario leaves at its default, the values under which the
+    reference replays it, every expectation met. (A witness that depends on a ruling
+    fails under the others, and the query answers under them separately.)"""
+    entries = {e["flag"]: e for e in specdata.variant_flags()}
+    out: dict[str, list[str]] = {}
+    base = dict(doc.get("variants") or (doc.get("runs") or [{}])[0].get("variants", {}))
+    for flag in flags:
+        if flag in base:
+            continue
+        held = []
+        for value in entries[flag]["values"]:
+            if value["value"] == entries[flag]["default"]:
+                continue
+            variants = {**base, flag: value["value"]}
+            other = {**doc, "variants": variants} if "runs" not in doc else \
+                {**doc, "runs": [{**run, "variants": variants} for run in doc["runs"]]}
+            try:
+                passed, _failure, _fired = reference_replay(other, f"{doc['id']}.yaml")
+            except MammamiaError:
+                passed = False
+            if passed:
+                held.append(value["value"])
+        out[flag] = held
+    return out
+
+
+def ruling_rules() -> dict[str, str]:
+    """The rule each variant flag's value stands for, mapped to its flag: a witness whose
+    events name such a rule depends on that flag's ruling."""
+    return {value["rule"]: entry["flag"] for entry in specdata.variant_flags()
+            for value in entry["values"] if value.get("rule")}
+
+
+def rulings_used(fired: Iterable[str]) -> list[str]:
+    """The flags whose rulings a witness's events name."""
+    rules = ruling_rules()
+    return sorted({rules[r] for r in fired if r in rules})
 
 
 def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
@@ -877,6 +1468,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                     query["method"])
     implementation = IMPLEMENTATIONS.get(query["id"])
     started = time.perf_counter()
+    cpu = time.process_time()
     if implementation is None:
         result.detail = "not implemented"
         return result
@@ -894,12 +1486,17 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
         result.seconds = time.perf_counter() - started
         return result
     result.seconds = time.perf_counter() - started
+    result.cpu = time.process_time() - cpu
     result.verdict, result.value, result.detail = verdict.verdict, verdict.value, verdict.detail
+    result.evidence = evidence_of(verdict, query["method"])
     if verdict.witness is not None:
         doc = verdict.witness
         result.scenario = doc
         file = f"{WITNESS_DIR}/{doc['id']}.yaml"
-        passed, failure = reference_replay(doc, file)
+        passed, failure, fired = reference_replay(doc, file)
+        result.rulings = rulings_used(fired)
+        if passed and "setup" in doc["given"]:
+            result.also = also_holds(doc, query.get("flags", ()))
         result.reference = "agrees" if passed else "disagrees"
         result.reference_detail = failure
         if not passed:

@@ -45,6 +45,12 @@ def _variants(variants: Mapping[str, str]) -> str:
     return ", ".join(f"`{k}={v}`" for k, v in variants.items()) or "the defaults"
 
 
+def _ruling(answer: Mapping[str, Any]) -> str:
+    """An answer's ruling: its variant flags, and its player count where it sets one."""
+    text = _variants(answer.get("variants", {}))
+    return text + (f", {answer['players']} players" if answer.get("players") else "")
+
+
 def _witness(root: Path, query: Mapping[str, Any], answer: Mapping[str, Any]) -> Path | None:
     from mammamia_ref.queries.witness import scenario_file_id
 
@@ -54,48 +60,97 @@ def _witness(root: Path, query: Mapping[str, Any], answer: Mapping[str, Any]) ->
     return path if path.exists() else None
 
 
+EVIDENCE_SHORT = {
+    "game": "witness game (from a new game, replayed by the reference)",
+    "position": "position-level witness (not shown reachable: an upper bound only)",
+    "bound": "bounded search (nothing within the bound)",
+    "statement": "statement over every table, hand and decision (or state and step)",
+    "induction": "induction over the transition relation",
+    "ranking": "ranking function",
+}
+
+KINDS_OF_QUERY = {"question": "edge-case question",
+                  "definition": "definition check (restates a rule)"}
+
+
+def answer_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
+    """``question`` or ``definition``: an answer may override its query's kind."""
+    return str(answer.get("kind", query.get("kind", "question")))
+
+
+def _verdict(exp: Mapping[str, Any]) -> str:
+    verdict = VERDICTS[exp["verdict"]]
+    return verdict + (f" {exp['value']}" if exp["verdict"] == "value" else "")
+
+
+def story(path: Path) -> list[str]:
+    """The witness scenario told step by step, each event with its rule ID (the
+    reference replays it to tell it); a run per decision the owners compare."""
+    from mammamia_ref.formats.narrate import step_lines
+    from mammamia_ref.formats.scenario import load_scenario, run_scenario
+
+    out = []
+    scenario = load_scenario(path)
+    for result in run_scenario(scenario):
+        if len(scenario.runs) > 1:
+            out.append(f"run {result.run}:")
+        for step in result.trace:
+            out += step_lines(step.action, step.events, step.actor, result.config)
+    return out
+
+
 def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
-                    results: Sequence[Any] | None = None, links: Links = Links()) -> str:
+                    results: Sequence[Any] | None = None, links: Links = Links(),
+                    stories: bool = True) -> str:
     """The page for ``catalogue`` (the queries of ``spec/queries.yaml``); ``links``
-    says how rules, disputes and witnesses are referred to."""
+    says how rules, disputes and witnesses are referred to; ``stories`` tells each
+    witness step by step."""
     found = {(r.id, a.name): a for r in results or () for a in r.answers}
     out = [
         "# What the rules make possible: z3 queries\n",
         "<!-- Generated from spec/queries.yaml and scenarios/queries/; do not edit. -->\n",
         "Each question below is answered by the z3 SMT solver over an encoding of the "
-        "rules (`mammamia_ref/queries/`), once per relevant value of the variant flags. "
-        "A *possible* answer comes with a witness: a scenario, under "
-        "`scenarios/queries/`, that the reference implementation replays. An "
-        "*impossible* answer holds within the bound stated, or for games of every "
-        "length where the bound says so; a property-based test also searches the "
-        "reference for it, without success. Run them with `mammamia query run`.\n",
-        "| query | question | answers |",
-        "|---|---|---|",
+        "rules (`mammamia_ref/queries/`), once per ruling that could change the answer "
+        "(the variant flags of the disputes). A *possible* answer comes with a witness "
+        "game: a scenario, under `scenarios/queries/`, that starts from a new game with "
+        "the deal given as explicit chance and that the reference implementation replays; "
+        "a witness that starts from a position no game is shown to reach says so "
+        "(*position-level*) and proves an upper bound only. An *impossible* answer holds "
+        "within the bound stated, or for games of every length where the bound says so. "
+        "Every answer holds under the default of each flag its query lists, unless its "
+        "ruling says otherwise. Run them with `mammamia query run`.\n",
+        "*Questions* are the edge cases designers ask about; *definition checks* restate a "
+        "rule's definition and check the encoding against it.\n",
     ]
-    for query in catalogue:
-        cells = []
-        for answer in query["answers"]:
+    for kind, title in (("question", "Questions"), ("definition", "Definition checks")):
+        rows = [(q, a) for q in catalogue for a in q["answers"] if answer_kind(q, a) == kind]
+        if not rows:
+            continue
+        out += [f"## {title}\n", "| query | ruling | answer | evidence |", "|---|---|---|---|"]
+        for query, answer in rows:
             exp = answer["expected"]
-            verdict = exp["verdict"] if exp["verdict"] != "value" else f"value {exp['value']}"
-            cells.append(f"{answer['name']}: {verdict}")
-        question = " ".join(query["question"].split())
-        out.append(f"| [{query['id']}](#{query['id'].lower()}) | {question} | "
-                   f"{'; '.join(cells)} |")
-    out.append("")
+            out.append(f"| [{query['id']}](#{query['id'].lower()}) | "
+                       f"{_ruling(answer)} | {_verdict(exp)} | "
+                       f"{exp.get('evidence', '')} |")
+        out.append("")
     for query in catalogue:
         out.append(f"## {query['id']}\n")
         out.append(" ".join(query["question"].split()) + "\n")
+        kinds = sorted({answer_kind(query, a) for a in query["answers"]})
+        out.append(f"- Kind: {', '.join(KINDS_OF_QUERY[k] for k in kinds)}")
         out.append(f"- Rules: {', '.join(links.rule(r) for r in query['rules'])}")
         if query.get("disputes"):
             out.append(f"- Disputes: {', '.join(links.dispute(d) for d in query['disputes'])}")
+        out.append(f"- Flags fixed (each at its default unless the ruling says): "
+                   f"{', '.join(f'`{f}`' for f in query.get('flags', ()))}")
         out.append(f"- Method: {METHODS.get(query['method'], query['method'])}")
         out.append(f"- Bound: {' '.join(query['bound'].split())}\n")
         for answer in query["answers"]:
             exp = answer["expected"]
-            verdict = VERDICTS[exp["verdict"]]
-            if exp["verdict"] == "value":
-                verdict += f" {exp['value']}"
-            line = f"- Under {_variants(answer.get('variants', {}))} ({answer['name']}): {verdict}."
+            line = (f"- Under {_ruling(answer)} ({answer['name']}): "
+                    f"{_verdict(exp)}.")
+            if exp.get("evidence"):
+                line += f" Evidence: {EVIDENCE_SHORT[exp['evidence']]}."
             got = found.get((query["id"], answer["name"]))
             if got is not None and not got.matches_expected:
                 line += (f" **The last run disagrees: {got.verdict}, reference "
@@ -108,6 +163,16 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                 title = f"[{doc['title']}]({href})" if href else str(doc["title"])
                 out.append(f"  Witness {title} (`{path.relative_to(root).as_posix()}`): "
                            f"{' '.join(doc.get('description', '').split())}")
+                if stories:
+                    out.append("")
+                    out.append("  <details><summary>The witness step by step</summary>\n")
+                    out.append("  ```text")
+                    out += [f"  {line}" for line in story(path)]
+                    out.append("  ```\n")
+                    out.append("  </details>\n")
+        for missing in query.get("unanswered", ()):
+            out.append(f"- Not answered under {_variants(missing['variants'])}: "
+                       f"{' '.join(missing['why'].split())}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -445,7 +445,7 @@ class GameModel:
         may_order = z3.And(orders_held > 0, z3.Or(z3.Not(is_pass),
                                                   v["pass_order"] == "allowed"))
         placed = a.order >= 0
-        order_ok = z3.Or(a.order == NO, z3.And(may_order, a.order < N_ORDERS,
+        order_ok = z3.Or(a.order == NO, z3.And(may_order, a.order >= 0, a.order < N_ORDERS,
                                                _sel(in_hand, a.order)))
         allowed = getattr(self, "allowed", None)
         if allowed is not None:
@@ -564,8 +564,10 @@ class GameModel:
             order = select_order(self.colours, block.owner, block.order,
                                  getattr(self, "allowed", None))
             out = resolve_order(table, hand, order, a.decision, self.v)
+            typ = order.type
         else:
             out = contract(table, hand)
+            typ = None
         baked = z3.And(has_order, out.baked)
         from_table = [N.If(has_order, x, 0) for x in out.from_table]
         from_hand = [N.If(has_order, x, 0) for x in out.from_hand]
@@ -587,7 +589,7 @@ class GameModel:
                           *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
         legal = z3.And(sel_idle, N.If(has_order, out.legal, canonical))
         facts = {"baked": baked, "has_order": has_order, "owner": block.owner,
-                 "order": block.order, "table": table, "outcome": out,
+                 "order": block.order, "table": table, "outcome": out, "type": typ,
                  "from_table": from_table, "from_hand": from_hand}
         return nx, facts, legal
 

@@ -50,7 +50,7 @@ def benchmark_queries(include_slow: bool = False, *,
     the solving time alone; no witness file is written.
 
     >>> names = [name for name, _ in benchmark_queries()]
-    >>> names[0], "Q04-all-orders-delivered/default" in names
+    >>> names[0], "Q09-hand-above-seven/draw_fewer" in names
     ('Q01-minimale-impossible/eligible_kinds', False)
     >>> len(benchmark_queries(methods=["rules"])) < len(names) < len(benchmark_queries(True))
     True
