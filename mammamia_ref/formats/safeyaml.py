@@ -90,7 +90,7 @@ def read_bounded(path: str | Path, limit: int = MAX_BYTES, *,
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputFileError("a folder, not a file", file=name)
+            raise InputFileError("cannot read: a folder, not a file", file=name)
         if stat.S_ISREG(info.st_mode) and info.st_size > limit:
             raise InputFileError(f"file is {info.st_size} bytes; the limit is {limit}", file=name)
         return _read_fd(fd, limit, timeout, name)
@@ -124,9 +124,9 @@ def _read_fd(fd: int, limit: int, timeout: float, name: str) -> bytes:
 
 def _why_unreadable(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
-        return "no such file"
+        return "cannot read: no such file"
     if isinstance(exc, IsADirectoryError):
-        return "a folder, not a file"
+        return "cannot read: a folder, not a file"
     return f"cannot read: {exc.strerror or type(exc).__name__}"
 
 
