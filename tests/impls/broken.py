@@ -125,13 +125,13 @@ def hostile(kind: str) -> int:
                       "features": ["load_state"]}
             out.write(json.dumps(answer).encode() + b"\n")
             out.flush()
+            if kind == "never_reads":  # after the hello: neither reads nor answers again
+                time.sleep(3600)
             continue
         if kind == "wrong_protocol":
             out.write(json.dumps({"id": request["id"], "ok": True, "name": "old",
                                   "protocol": "mammamia-protocol/0"}).encode() + b"\n")
         elif kind == "never_answers":
-            time.sleep(3600)
-        elif kind == "never_reads":  # after the hello: neither reads nor answers again
             time.sleep(3600)
         elif kind == "exits_leaving_child":
             leave_child()
