@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
 import select
@@ -25,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mammamia_ref.errors import InternalError, MammamiaError
+from mammamia_ref.errors import InternalError, MammamiaError, UsageError
 from mammamia_ref.kit import PROTOCOL
 
 MAX_LINE = 16 * 1024 * 1024
@@ -57,8 +58,8 @@ class Implementation:
                  startup_timeout: float = 30.0, max_line: int = MAX_LINE,
                  cwd: str | None = None, deadline: float | None = None) -> None:
         self.command = list(command)
-        self.timeout = timeout
-        self.startup_timeout = startup_timeout
+        self.timeout = _seconds("--timeout", timeout)
+        self.startup_timeout = _seconds("--startup-timeout", startup_timeout)
         self.max_line = max_line
         self.cwd = cwd
         self.deadline = deadline
@@ -264,6 +265,15 @@ class Implementation:
     def _keep_stderr(self, chunk: bytes) -> bool:
         self._stderr.append(chunk[-1024:])
         return True
+
+
+def _seconds(option: str, value: float) -> float:
+    """A timeout as the waits need it: finite and not negative (``nan`` would never
+    expire, ``inf`` overflows the clock)."""
+    if not math.isfinite(value) or value < 0:
+        raise UsageError(f"{option} must be a finite number of seconds, 0 or more, not "
+                         f"{value!r}", options=(option,), value=value)
+    return value
 
 
 def end_group(process: subprocess.Popen[Any]) -> None:
