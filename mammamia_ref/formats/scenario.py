@@ -196,7 +196,7 @@ def _scenario_validator() -> jsonschema.Draft202012Validator:
     schema: dict[str, Any] = without_actions(specdata.load_schema("scenario.schema.json"))
     schema["$id"] = schema["$id"].replace("scenario.schema.json", "scenario-steps.schema.json")
     return jsonschema.Draft202012Validator(
-        schema, registry=_validator("scenario.schema.json")._registry)
+        schema, registry=_validator("scenario.schema.json")._registry)  # type: ignore[attr-defined]
 
 
 def _actions(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:

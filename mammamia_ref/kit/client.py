@@ -219,13 +219,15 @@ class Implementation:
         after the timeout."""
         exited_at: float | None = None
         while True:
-            now = time.monotonic()
-            if now >= deadline:
-                self._fail()
-                raise ImplementationError("timeout", f"no answer to {op} within {limit:g} s")
-            try:
-                raw = self._lines.get(timeout=min(deadline - now, _POLL_SECONDS))
+            remaining = deadline - time.monotonic()
+            try:  # a line already there is taken even with no time left
+                raw = self._lines.get(timeout=max(0.0, min(remaining, _POLL_SECONDS)))
             except queue.Empty:
+                now = time.monotonic()
+                if now >= deadline:
+                    self._fail()
+                    raise ImplementationError("timeout", f"no answer to {op} within "
+                                              f"{limit:g} s") from None
                 if exited_at is None and not self.alive:
                     exited_at = now
                 if exited_at is not None and now - exited_at > _EXIT_GRACE_SECONDS:

@@ -263,7 +263,7 @@ class Executor:
                     dashboard_address=None)
                 self._client = Client(self._cluster)  # type: ignore[no-untyped-call]
             else:
-                self._client = _connect(Client, self.dask)
+                self._client = _connect(Client, str(self.dask))
         return self._client
 
 
