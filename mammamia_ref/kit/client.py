@@ -120,12 +120,14 @@ class Implementation:
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None and process.stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                os.write(process.stdin.fileno(), b'{"id":-1,"op":"stop"}\n')
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=0.5)
-        self._end(process)
+        try:
+            if process.poll() is None and process.stdin is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    os.write(process.stdin.fileno(), b'{"id":-1,"op":"stop"}\n')
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=0.5)
+        finally:  # a second Ctrl-C during the polite stop must not leave the group running
+            self._end(process)
 
     def __enter__(self) -> Implementation:
         return self
@@ -249,10 +251,13 @@ class Implementation:
         """Kill the implementation's process group (its leader may have exited, leaving
         children), reap the leader, stop the pipe threads, close our ends of the pipes."""
         end_group(process)
-        self._stop.set()
-        for thread in self._threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout=2 * _POLL_SECONDS + 1.0)
+        others = [t for t in self._threads if t is not threading.current_thread()]
+        drain_until = time.monotonic() + _EXIT_GRACE_SECONDS
+        for thread in others:  # the group is gone: the pipes end once read to the end
+            thread.join(timeout=max(0.0, drain_until - time.monotonic()))
+        self._stop.set()  # else something outside the group holds them: stop reading
+        for thread in others:
+            thread.join(timeout=2 * _POLL_SECONDS + 1.0)
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream:
                 with contextlib.suppress(OSError, ValueError):
