@@ -51,7 +51,7 @@ class VariantAssignments(argparse.Action):
         for earlier_name, earlier_value in given:
             if earlier_name == name:
                 raise argparse.ArgumentError(
-                    self, f"{name} given twice ({earlier_value!r} and {value!r}): give it once")
+                    self, f"{name!r} given twice ({earlier_value!r} and {value!r}): give it once")
         setattr(namespace, self.dest, [*given, (name, value)])
 
 
@@ -62,7 +62,8 @@ def unique_variants(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
     for name, value in pairs:
         if name in chosen:
             raise argparse.ArgumentTypeError(
-                f"--variant {name} given twice ({chosen[name]!r} and {value!r}): give it once")
+                f"--variant {name!r} given twice ({chosen[name]!r} and {value!r}): give it "
+                "once")
         chosen[name] = value
     return chosen
 
