@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from mammamia_ref.cli.args import Commands, game_seed, variant_assignment
+from mammamia_ref.cli.args import Commands, add_variant_option, game_seed, player_count
 from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.narrate import step_lines
 from mammamia_ref.rules.game import apply, new_game, to_move
@@ -17,10 +17,10 @@ from mammamia_ref.sim.policies import POLICIES
 
 def add_parser(commands: Commands) -> None:
     play = commands.add_parser("play", help="play a full seeded game and print its log")
-    play.add_argument("--players", type=int, required=True, help="2 to 5")
-    play.add_argument("--seed", required=True, help="the seed of every shuffle and choice")
-    play.add_argument("--variant", type=variant_assignment, action="append", default=[],
-                      metavar="NAME=VALUE", help="select a ruling (see `mammamia disputes`)")
+    play.add_argument("--players", type=player_count, required=True, help="2 to 5")
+    play.add_argument("--seed", type=game_seed, required=True,
+                      help="the seed of every shuffle and choice: a whole number or a word")
+    add_variant_option(play, "select a ruling (see `mammamia disputes`)")
     play.add_argument("--policy", choices=sorted(POLICIES), default="simple")
     play.add_argument("--first-player", type=int, default=0, help="the starting seat")
     play.add_argument("--json", action="store_true", help="print one JSON document")
@@ -30,7 +30,7 @@ def add_parser(commands: Commands) -> None:
 def run_play(args: argparse.Namespace) -> int:
     config = make_config(args.players, first_player=args.first_player,
                          variants=dict(args.variant))
-    record = play_game(config, game_seed(args.seed), [POLICIES[args.policy]] * args.players)
+    record = play_game(config, args.seed, [POLICIES[args.policy]] * args.players)
     if args.json:
         print(json.dumps(game_summary(record), indent=2))
     else:

@@ -10,7 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import Commands, game_seed, positive_number, variant_assignment
+from mammamia_ref.cli.args import (
+    Commands,
+    add_variant_option,
+    game_seed,
+    player_count,
+    positive_number,
+)
 from mammamia_ref.errors import MalformedError, UsageError
 from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.perft_table import perft_table_of
@@ -32,10 +38,11 @@ def add_parser(subparsers: Commands) -> None:
         "(mammamia-state/1, JSON or YAML); without FILE, the first decision of a game "
         "of --players (shuffled from --seed).")
     parser.add_argument("file", metavar="FILE", nargs="?", help="a counting table or a state")
-    parser.add_argument("--players", type=int, metavar="N", help="without FILE: 2 to 5")
-    parser.add_argument("--seed", default="0", help="without FILE: the setup's shuffles")
-    parser.add_argument("--variant", type=variant_assignment, action="append", default=[],
-                        metavar="NAME=VALUE", help="without FILE: a ruling")
+    parser.add_argument("--players", type=player_count, metavar="N",
+                        help="without FILE: 2 to 5")
+    parser.add_argument("--seed", type=game_seed, default=0,
+                        help="without FILE: the setup's shuffles (a whole number or a word)")
+    add_variant_option(parser, "without FILE: a ruling")
     parser.add_argument("--depth", type=positive_number, action="append", metavar="D",
                         help="the depth to count (repeat for several; default: every depth "
                              "the table lists)")
@@ -97,7 +104,7 @@ def run_perft(args: argparse.Namespace) -> int:
             raise UsageError("give a FILE, or --players N and --depth D",
                              options=("FILE", "--players", "--depth"))
         config = make_config(args.players, variants=dict(args.variant))
-        state, listed = setup_state(config, game_seed(args.seed)), dict[int, int]()
+        state, listed = setup_state(config, args.seed), dict[int, int]()
         name = f"{args.players}p seed {args.seed}"
     else:
         if args.players is not None or args.variant:

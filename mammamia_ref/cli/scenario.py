@@ -11,7 +11,7 @@ from pathlib import Path
 from mammamia_ref.cli.args import Commands, OneLineParser
 from mammamia_ref.errors import NoSuchPathError
 from mammamia_ref.formats.narrate import step_lines
-from mammamia_ref.formats.output import write_atomically
+from mammamia_ref.formats.output import check_destination, write_atomically
 from mammamia_ref.formats.scenario import RunResult, export_bundle, load_all, run_scenario
 
 
@@ -35,6 +35,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise NoSuchPathError(missing)
+    if args.scenario_command == "export" and args.output:
+        check_destination(args.output)  # before the scenarios are loaded
     scenarios, errors = load_all(args.paths)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)

@@ -13,20 +13,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import Commands, positive_number, variant_assignment
+from mammamia_ref.cli.args import (
+    Commands,
+    add_variant_option,
+    integer_seed,
+    player_count,
+    positive_number,
+)
+from mammamia_ref.formats.output import check_destination, write_atomically
 from mammamia_ref.rules.state import make_variants
 from mammamia_ref.sim.compare import format_comparison, rulings_of
-from mammamia_ref.sim.impact import plot_comparison, sweep, write_json_atomically
-from mammamia_ref.sim.simulate import Executor, format_summary, simulate
+from mammamia_ref.sim.impact import plot_comparison, sweep
+from mammamia_ref.sim.simulate import Executor, dask_address, format_summary, simulate
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, required=True, help="2 to 5")
+    parser.add_argument("--players", type=player_count, required=True, help="2 to 5")
     parser.add_argument("--games", type=positive_number, required=True, help="games per ruling")
-    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    parser.add_argument("--variant", type=variant_assignment, action="append", default=[],
-                        metavar="NAME=VALUE", help="select a ruling (see `mammamia variants`); "
-                                                   "for compare, the rulings of the other flags")
+    parser.add_argument("--seed", type=integer_seed, default=0,
+                        help="the first game's seed (default 0)")
+    add_variant_option(parser, "select a ruling (see `mammamia variants`); for compare, the "
+                               "rulings of the other flags")
     parser.add_argument("--policy", action="append", default=[], metavar="NAME",
                         help="the policy of every seat, or give one per seat "
                              "(default: random, the benchmark policy)")
@@ -59,7 +66,7 @@ def add_simulate_parsers(subparsers: Commands) -> None:
 
 
 def _executor(args: argparse.Namespace) -> Executor:
-    return Executor(args.jobs, dask=args.dask)
+    return Executor(args.jobs, dask=None if args.dask is None else dask_address(args.dask))
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -82,6 +89,8 @@ def run_compare(args: argparse.Namespace) -> int:
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
     make_variants(dict(args.variant))
+    if args.output:
+        check_destination(args.output)  # a typo in -o costs nothing: refused before the games
     if args.plots:
         try:
             import matplotlib  # noqa: F401  (only when plotting: not loaded at start-up)
@@ -104,7 +113,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     executor=executor, progress=_progress(args), command=command,
                     plots=args.plots, on_dispute=shown)
     if args.output:
-        write_json_atomically(doc, args.output)
+        write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     if args.json:
         print(json.dumps(doc, indent=1))
     else:

@@ -4,11 +4,20 @@ Refused, each with the file and line: anchors and aliases (so no "billion laughs
 tags, duplicate keys, keys that are not strings, non-JSON scalars (dates) and
 floats (our formats use integers only), nesting deeper than ``MAX_DEPTH``, files over ``MAX_BYTES``,
 and text that is not UTF-8.
+
+Files are read by :func:`read_bounded`, which every reader of a file named on the command
+line shares: the size is checked while reading, so ``/dev/zero`` costs ``MAX_BYTES`` of
+memory, not all of it, and a pipe or device that never ends is given up after
+``READ_TIMEOUT`` seconds.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import select
+import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,16 +31,23 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
+READ_TIMEOUT = 10.0  # seconds for a pipe or a device to come to its end
+_CHUNK = 65536
 
 
-class YamlInputError(MalformedError):
-    """A file that is not acceptable YAML for us; ``file`` and ``line`` say where."""
+class InputFileError(MalformedError):
+    """A file that cannot be read for us (missing, a folder, too large, endless, not
+    UTF-8); ``file`` and ``line`` say where."""
 
     def __init__(self, message: str, *, file: str, line: int | None = None) -> None:
         place = f"{file}:{line}" if line else file
         super().__init__(message, where=place)
         self.file = file
         self.line = line
+
+
+class YamlInputError(InputFileError):
+    """A file that is not acceptable YAML for us; ``file`` and ``line`` say where."""
 
 
 @dataclass(frozen=True)
@@ -55,10 +71,63 @@ class Loaded:
 def load_file(path: str | Path) -> Loaded:
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise YamlInputError(f"cannot read: {exc.strerror}", file=str(path)) from exc
+        raw = read_bounded(path)
+    except InputFileError as exc:
+        raise YamlInputError(str(exc).removeprefix(f"{path}: "), file=str(path)) from None
     return load_bytes(raw, str(path))
+
+
+def read_bounded(path: str | Path, limit: int = MAX_BYTES, *,
+                 timeout: float = READ_TIMEOUT) -> bytes:
+    """The bytes of ``path``, at most ``limit`` of them, read within ``timeout`` seconds;
+    else one ``InputFileError``. A regular file's size is checked before reading, a pipe's
+    or device's while reading; opening never waits for a pipe's writer."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise InputFileError(_why_unreadable(exc), file=name) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputFileError("cannot read: a folder, not a file", file=name)
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            raise InputFileError(f"file is {info.st_size} bytes; the limit is {limit}", file=name)
+        return _read_fd(fd, limit, timeout, name)
+    finally:
+        os.close(fd)
+
+
+def _read_fd(fd: int, limit: int, timeout: float, name: str) -> bytes:
+    data = bytearray()
+    deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    while True:
+        try:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - len(data)))
+        except BlockingIOError:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise InputFileError(f"no end of the input within {timeout:g} s (a pipe or "
+                                     "device that does not end?)", file=name) from None
+            poller.poll(min(remaining, 0.5) * 1000)
+            continue
+        except OSError as exc:
+            raise InputFileError(_why_unreadable(exc), file=name) from None
+        if not chunk:
+            return bytes(data)
+        data += chunk
+        if len(data) > limit:
+            raise InputFileError(f"more than {limit} bytes; the limit is {limit}", file=name)
+
+
+def _why_unreadable(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "cannot read: no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "cannot read: a folder, not a file"
+    return f"cannot read: {exc.strerror or type(exc).__name__}"
 
 
 def load_bytes(raw: bytes, file: str) -> Loaded:

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from mammamia_ref.formats.output import write_atomically
+from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
 from mammamia_ref.kit.runner import CaseResult
 
 STATUSES = ("pass", "fail", "skip", "error", "xfail", "xpass")
@@ -16,9 +17,17 @@ UNEXPECTED = ("fail", "error", "xpass")
 
 
 def load_expected_failures(path: Path) -> set[str]:
-    """Case names expected to fail, one per line (``#`` starts a comment)."""
+    """Case names expected to fail, one per line (``#`` starts a comment). The file is
+    read with the size bound and timeout of every input file; a missing, endless or
+    non-UTF-8 file is one ``InputFileError``."""
+    raw = read_bounded(path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError("not UTF-8 text", file=str(path),
+                             line=raw[:exc.start].count(b"\n") + 1) from None
     names = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         name = line.split("#", 1)[0].strip()
         if name:
             names.add(name)

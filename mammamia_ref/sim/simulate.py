@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from typing import Any
 
-from mammamia_ref.errors import VariantError
+from mammamia_ref.errors import UsageError, VariantError
 from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
 from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 from mammamia_ref.sim import fast
@@ -261,9 +261,40 @@ class Executor:
                 self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=self.jobs, threads_per_worker=1, processes=True,
                     dashboard_address=None)
-            self._client = Client(  # type: ignore[no-untyped-call]
-                self._cluster if self._cluster is not None else self.dask)
+                self._client = Client(self._cluster)  # type: ignore[no-untyped-call]
+            else:
+                self._client = _connect(Client, str(self.dask))
         return self._client
+
+
+DASK_CONNECT_SECONDS = 15
+
+
+def dask_address(text: str) -> str:
+    """``--dask``: ``local``, or ``[tcp://|tls://]HOST:PORT`` with a port 1 to 65535; else
+    a ``UsageError`` (checked before any game is played)."""
+    if text == "local":
+        return text
+    scheme, sep, rest = text.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    if (sep and scheme not in ("tcp", "tls")) or not colon or not host or "/" in rest \
+            or not port.isascii() or not port.isdigit() or not 1 <= int(port[:6]) <= 65535:
+        raise UsageError(f"--dask expects 'local' or tcp://HOST:PORT, got {text[:80]!r}",
+                         options=("--dask",), value=text)
+    return text
+
+
+def _connect(client_type: Any, address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; an unreachable or malformed address
+    is one ``UsageError`` after at most ``DASK_CONNECT_SECONDS``."""
+    try:
+        return client_type(dask_address(address), timeout=DASK_CONNECT_SECONDS)
+    except (OSError, ValueError, TypeError) as exc:
+        if isinstance(exc, UsageError):
+            raise
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise UsageError(f"--dask {address[:80]}: cannot reach the scheduler: {reason[:200]}",
+                         options=("--dask",), value=address) from None
 
 
 @contextmanager

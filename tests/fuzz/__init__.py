@@ -8,4 +8,4 @@ atheris (``python -m tests.fuzz.run TARGET``). See docs/reliability.md.
 """
 
 TARGETS = ("yaml_loader", "scenario_file", "state_json", "action_json", "protocol_server",
-           "conform_answers")
+           "conform_answers", "cli_values", "output_writer", "input_file")

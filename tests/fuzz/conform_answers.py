@@ -64,6 +64,9 @@ class _Process:
     def flush(self) -> None:
         pass
 
+    def fileno(self) -> int:
+        raise OSError("a scripted implementation has no pipes")
+
     def close(self) -> None:
         pass
 
@@ -80,7 +83,11 @@ class _Process:
 def connect(respond: Callable[[dict[str, Any]], Any]) -> Implementation:
     """An implementation after its hello, answering through ``respond``."""
     impl = Implementation(["scripted"], timeout=0.0)
-    impl._process = _Process(impl, respond)  # type: ignore[assignment]
+    process = _Process(impl, respond)
+    impl._process = process  # type: ignore[assignment]
+    # no pipes and no process group: requests go straight to the script, ending is a kill
+    impl._send = lambda op, data, deadline, limit: process.write(data)  # type: ignore[method-assign]
+    impl._end = lambda ended: ended.kill()  # type: ignore[method-assign]
     impl.info = ReferenceSession().op_hello({"protocol": "mammamia-protocol/1"})
     return impl
 

@@ -126,6 +126,8 @@ REGRESSIONS = {
                                        _LOADED, {"ok": True, "actions": [{}]}, {"ok": True}])),
     "runner: perft, actions not a list": (
         "conform_answers", json_bytes(["perft", _LOADED, {"ok": True, "actions": 5}])),
+    "cli: a --variant flag with a line break, given twice, made two lines (hypothesis)": (
+        "cli_values", b"\x00\n\x00="),
     "runner: perft, a state that is not a map": (
         "conform_answers", json_bytes(["perft", _LOADED, _SIX, _LOADED, _SIX,
                                        {"ok": True, "state": []}])),

@@ -8,6 +8,7 @@ it breaks, so the tests can check that the kit names it too.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import replace
@@ -92,9 +93,25 @@ def failed_order_on_top() -> None:
     oven.fail = fail
 
 
+def leave_child() -> None:
+    """Fork a child that keeps stdin, stdout and stderr open and sleeps; its pid goes to
+    the file named by MAMMAMIA_CHILD_PIDS (so the tests can check that it was ended)."""
+    child = os.fork()
+    if child == 0:
+        time.sleep(3600)
+        os._exit(0)
+    pid_file = os.environ.get("MAMMAMIA_CHILD_PIDS")
+    if pid_file:
+        with open(pid_file, "a", encoding="utf-8") as out:
+            out.write(f"{child}\n")
+
+
 def hostile(kind: str) -> int:
     """Protocol-level misbehaviour, after a proper hello (except where noted)."""
     out = sys.stdout.buffer
+    if kind == "fork_keeps_pipes":  # no hello: the child holds the pipes, the parent exits
+        leave_child()
+        return 0
     session = ReferenceSession()
     requests = 0
     for raw in sys.stdin.buffer:
@@ -108,12 +125,17 @@ def hostile(kind: str) -> int:
                       "features": ["load_state"]}
             out.write(json.dumps(answer).encode() + b"\n")
             out.flush()
+            if kind == "never_reads":  # after the hello: neither reads nor answers again
+                time.sleep(3600)
             continue
         if kind == "wrong_protocol":
             out.write(json.dumps({"id": request["id"], "ok": True, "name": "old",
                                   "protocol": "mammamia-protocol/0"}).encode() + b"\n")
         elif kind == "never_answers":
             time.sleep(3600)
+        elif kind == "exits_leaving_child":
+            leave_child()
+            return 0
         elif kind == "floods":
             out.write(b"x" * (20 * 1024 * 1024))
         elif kind == "invalid_json":
@@ -132,7 +154,8 @@ def hostile(kind: str) -> int:
 
 
 HOSTILE = ("exit_at_once", "wrong_protocol", "never_answers", "floods", "invalid_json",
-           "invalid_utf8", "wrong_ids", "crashes_halfway")
+           "invalid_utf8", "wrong_ids", "crashes_halfway", "fork_keeps_pipes", "never_reads",
+           "exits_leaving_child")
 
 
 if __name__ == "__main__":
