@@ -1,24 +1,147 @@
 """The one output writer: every report, bundle and divergence file is written through it.
 
-A file is written to a temporary name beside it and renamed into place, so an interrupted
-run (Ctrl-C, a crash) leaves each file complete or absent, never half written.
+A regular file (or a new one) is written to a temporary name beside it and renamed into
+place, so an interrupted run (Ctrl-C, a crash) leaves each file complete or absent, never
+half written; it gets the mode the umask gives a new file. Anything else (a device such
+as ``/dev/null`` or ``/dev/full``, a named pipe, ``/dev/stdout``, a symbolic link) is
+written directly: a rename would replace the device node or the link with a file.
+
+:func:`check_destination` refuses a destination that cannot be written (a folder, a
+parent that is a file, a folder without write permission, a pipe nobody reads) before
+the work starts; a failure while writing (a full device, say) is one ``OutputError``.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from mammamia_ref.errors import MammamiaError
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+
+class OutputError(MammamiaError):
+    """An output file cannot be written; the message names it and says why, in one line."""
+
+
+def check_destination(path: str | Path) -> Path:
+    """``path`` as a :class:`Path` if a report can be written there, else ``OutputError``.
+    Call it before the work that produces the report, so that a typo costs nothing."""
+    target = Path(path)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        _check_new_file(target)
+        return target
+    except OSError as exc:
+        raise _error(target, exc) from None
+    if stat.S_ISLNK(mode):
+        try:
+            mode = os.stat(target).st_mode
+        except OSError as exc:
+            raise _error(target, exc) from None
+    if stat.S_ISDIR(mode):
+        raise OutputError(f"cannot write {target}: it is a folder")
+    if stat.S_ISSOCK(mode):
+        raise OutputError(f"cannot write {target}: it is a socket")
+    if stat.S_ISREG(mode) and not os.path.islink(target):
+        _check_folder_writable(target.parent if str(target.parent) else Path("."), target)
+    elif not os.access(target, os.W_OK):
+        raise OutputError(f"cannot write {target}: permission denied")
+    return target
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path``: through a temporary file and a rename if it is a
+    regular file or new, directly otherwise. Any failure is one ``OutputError``."""
+    target = check_destination(path)
+    data = text.encode("utf-8")
+    try:
+        if _is_regular_or_new(target):
+            _replace(target, data)
+        else:
+            _write_directly(target, data)
+    except OSError as exc:
+        raise _error(target, exc) from None
+
+
+write_output = write_atomically
+
+
+def _is_regular_or_new(target: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(target).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def _replace(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        os.fchmod(handle, 0o666 & ~_umask())
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _write_directly(target: Path, data: bytes) -> None:
+    """A device, a pipe or a link: opened as it is (a pipe without a reader is refused
+    rather than waited on) and written in full."""
+    handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        flags = fcntl.fcntl(handle, fcntl.F_GETFL)
+        fcntl.fcntl(handle, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view):]
+    finally:
+        os.close(handle)
+
+
+def _check_new_file(target: Path) -> None:
+    """A new file: its nearest existing ancestor must be a folder we may write in (the
+    missing folders between are created)."""
+    ancestor = target.parent if str(target.parent) else Path(".")
+    while True:
+        try:
+            mode = os.stat(ancestor).st_mode
+            break
+        except FileNotFoundError:
+            if ancestor.parent == ancestor:
+                raise OutputError(f"cannot write {target}: no such folder") from None
+            ancestor = ancestor.parent
+        except NotADirectoryError:
+            raise OutputError(f"cannot write {target}: a part of the path is a file, "
+                              "not a folder") from None
+        except OSError as exc:
+            raise _error(target, exc) from None
+    if not stat.S_ISDIR(mode):
+        raise OutputError(f"cannot write {target}: {ancestor} is not a folder")
+    _check_folder_writable(ancestor, target)
+
+
+def _check_folder_writable(folder: Path, target: Path) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {target}: the folder {folder} is not writable")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _error(target: Path, exc: OSError) -> OutputError:
+    reason = {errno.ENXIO: "a pipe that nobody reads",
+              errno.ENOSPC: "no space left on the device",
+              errno.EISDIR: "it is a folder",
+              errno.ENOTDIR: "a part of the path is a file, not a folder"}.get(
+        exc.errno or 0, exc.strerror or type(exc).__name__)
+    return OutputError(f"cannot write {target}: {reason}")
