@@ -522,6 +522,38 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[Malforme
     return scenarios, errors
 
 
+# --- where the suite lives -----------------------------------------------------------
+
+# The suite ships inside the installed package (``mammamia_ref/scenarios``); in a clone
+# the same files are the top-level ``scenarios/`` folder.
+_PACKAGE = Path(__file__).resolve().parent.parent
+_INSTALLED_SUITE = _PACKAGE / "scenarios"
+_SOURCE_SUITE = _PACKAGE.parent / "scenarios"
+
+
+class NoCasesError(MammamiaError):
+    """A run that found nothing to check: a verification must never pass on nothing."""
+
+
+def packaged_suite() -> Path:
+    """The scenario folder shipped with this version of the package."""
+    return _INSTALLED_SUITE if _INSTALLED_SUITE.is_dir() else _SOURCE_SUITE
+
+
+def default_suite() -> Path:
+    """``./scenarios`` when the current folder has one (a clone, or a porter's own
+    suite), else the packaged copy."""
+    local = Path("scenarios")
+    return local if local.is_dir() else packaged_suite()
+
+
+def require_cases(found: int, looked: Iterable[str | Path], what: str = "scenarios") -> None:
+    """Refuse an empty run in one line that says where it looked."""
+    if found == 0:
+        places = ", ".join(str(p) for p in looked) or "nowhere"
+        raise NoCasesError(f"no {what} found in {places}")
+
+
 def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
     """All scenarios as one JSON document for porters, with the versions it follows."""
     return {

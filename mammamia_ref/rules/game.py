@@ -111,6 +111,8 @@ def _misplaced_rule(state: GameState, action: Action) -> str:
     of the pending decision."""
     if isinstance(action, PlaceOrder) and state.phase == "turn" and state.step == "draw":
         return "turn.pass" if state.played == 0 else "turn.place_order"
+    if isinstance(action, Play) and state.phase == "turn" and state.played > 0:
+        return "turn.play"  # one play a turn: a second one breaks the play rule itself
     return decision_rule(state)
 
 
