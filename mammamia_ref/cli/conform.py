@@ -50,7 +50,7 @@ from mammamia_ref.kit.runner import (
     run_random_game,
     run_scenario_case,
 )
-from mammamia_ref.rules.state import GameConfig, make_config, variant_values
+from mammamia_ref.rules.state import GameConfig, make_config, variant_defaults, variant_values
 
 
 def add_parsers(commands: Commands) -> None:
@@ -128,10 +128,10 @@ def _features(scenario_given: dict[str, Any], variants: dict[str, str],
 def ruling_configurations(base: dict[str, str], sweep: bool) -> list[dict[str, str]]:
     """The rulings the random games are played under: ``base`` and, with ``sweep``,
     every other value of every flag, one flag changed at a time."""
-    configurations = [base]
+    configurations, defaults = [base], variant_defaults()
     if sweep:
         for flag, values in variant_values().items():
-            chosen = base.get(flag, values[0])
+            chosen = base.get(flag, defaults[flag])
             configurations += [{**base, flag: value} for value in values if value != chosen]
     return configurations
 
