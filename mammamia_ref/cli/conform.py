@@ -68,6 +68,9 @@ def add_parsers(commands: Commands) -> None:
                          "suite)")
     conform.add_argument("--max-nodes", type=non_negative_number, default=20_000,
                          help="skip counting-table depths with more nodes than this")
+    conform.add_argument("--perft-walk", action="store_true",
+                         help="walk the counting trees with legal_actions and apply even if "
+                         "the implementation counts itself (feature perft)")
     conform.add_argument("--random-games", type=non_negative_number, default=5, metavar="N",
                          help="random games per player count and ruling configuration "
                          "(0: none)")
@@ -172,7 +175,8 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
             looked.append(f"counting tables in {perft_dir}")
             for table in load_perft_tables(perft_dir):
                 cases.append(Case(table.id, "perft",
-                                  partial(_perft_body, table=table, max_nodes=args.max_nodes),
+                                  partial(_perft_body, table=table, max_nodes=args.max_nodes,
+                                          walk=args.perft_walk),
                                   file=table.file))
         divergences = Path(args.write_divergences) if args.write_divergences else None
         for config in configs:
@@ -200,8 +204,8 @@ def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
     return run_scenario_case(impl, scenario, run)
 
 
-def _perft_body(impl: Any, *, table: Any, max_nodes: int) -> CaseResult:
-    return run_perft_case(impl, table, max_nodes)
+def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseResult:
+    return run_perft_case(impl, table, max_nodes, walk=walk)
 
 
 def _random_body(impl: Any, *, config: GameConfig, seed: int,

@@ -8,7 +8,7 @@ current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
 - ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
   ``variants`` maps each supported flag to the values supported; ``features`` lists the
   optional operations and facts it supports (``load_state``, ``events``,
-  ``observation``).
+  ``observation``, ``perft``).
 - ``new_game {players, colours, first_player, variants}`` → ``{state}``
 - ``load_state {state}`` → ``{state}`` (feature ``load_state``)
 - ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
@@ -16,6 +16,9 @@ current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
 - ``state`` → ``{state}``
 - ``observation {player}`` → ``{observation}``: what seat ``player`` (null: a spectator)
   may know, in the canonical observation JSON (feature ``observation``)
+- ``perft {depth}`` → ``{nodes}``: the counting-table count from the current state,
+  counted by the implementation itself (feature ``perft``; without it the runner walks
+  the tree with ``legal_actions``, ``apply`` and ``load_state``)
 - ``stop`` → ``{}``, then the implementation exits.
 
 This module also serves the reference implementation behind the protocol.
@@ -36,8 +39,9 @@ from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import apply, legal_actions, new_game
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_values
+from mammamia_ref.sim.perft import perft
 
-FEATURES = ("load_state", "events", "observation")
+FEATURES = ("load_state", "events", "observation", "perft")
 
 
 class ReferenceSession:
@@ -120,6 +124,14 @@ class ReferenceSession:
         if player is not None and type(player) is not int:
             raise MalformedError("player is a seat number or null", value=player)
         return {"observation": observation(self._current(), player).to_json()}
+
+    def op_perft(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Feature ``perft``: the implementation counts from its current state itself,
+        as a chess engine does (the runner then walks only where a count differs)."""
+        depth = request.get("depth")
+        if type(depth) is not int or not 0 <= depth <= 12:
+            raise MalformedError("depth is a whole number from 0 to 12", value=depth)
+        return {"nodes": perft(self._current(), depth)}
 
     def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}

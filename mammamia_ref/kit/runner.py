@@ -575,6 +575,13 @@ def _walk(impl: Connection, state: dict[str, Any], depth: int, level: int,
         _walk(impl, _child(impl, action), depth, level + 1, counts)
 
 
+def _own_count(impl: Connection, depth: int) -> int:
+    nodes = impl.request("perft", depth=depth).get("nodes")
+    if type(nodes) is not int:
+        raise Divergence(depth, f"perft: the answer holds no count of nodes: {nodes!r}")
+    return nodes
+
+
 def _child(impl: Connection, action: Any) -> dict[str, Any]:
     answer = impl.request("apply", action=action)
     if not isinstance(answer.get("state"), dict):
@@ -604,9 +611,11 @@ def impl_divide(impl: Connection, state: dict[str, Any], depth: int) -> dict[str
             for i, action in enumerate(actions)}
 
 
-def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int) -> CaseResult:
-    """Every listed depth up to ``max_nodes`` nodes, counted in one walk to the deepest;
-    at the first depth that differs, the counts per first action (divide)."""
+def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
+                   walk: bool = False) -> CaseResult:
+    """Every listed depth up to ``max_nodes`` nodes: counted by the implementation itself
+    (feature ``perft``) unless ``walk``, else in one walk to the deepest; at the first
+    depth that differs, the counts per first action (divide), always by walking."""
     result = CaseResult("perft", table.id, "pass", file=table.file)
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
@@ -623,7 +632,10 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int) -> CaseR
         return result
     try:
         impl.request("load_state", state=table.state)
-        got = impl_counts(impl, table.state, depths[-1])
+        if "perft" in (impl.info.get("features") or []) and not walk:
+            got = {depth: _own_count(impl, depth) for depth in depths}
+        else:
+            got = impl_counts(impl, table.state, depths[-1])
         wrong = next((d for d in depths if got[d] != table.counts[d]), None)
         theirs = impl_divide(impl, table.state, wrong) if wrong is not None else {}
     except Divergence as exc:
