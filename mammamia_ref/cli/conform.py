@@ -31,6 +31,7 @@ from mammamia_ref.formats.scenario import (
     default_suite,
     load_all,
     needs_observation,
+    needs_seats,
 )
 from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.kit.protocol import serve
@@ -88,7 +89,7 @@ def add_parsers(commands: Commands) -> None:
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
     conform.add_argument("--feature", action="append",
-                         choices=("setup", "load_state", "variants", "observation"),
+                         choices=("setup", "load_state", "variants", "observation", "seats"),
                          help="only cases this feature needs")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
@@ -125,6 +126,8 @@ def _features(scenario_given: dict[str, Any], variants: dict[str, str],
         needed.add("variants")
     if run is not None and needs_observation(run):
         needed.add("observation")
+    if run is not None and needs_seats(run):
+        needed.add("seats")
     return needed
 
 

@@ -22,7 +22,15 @@ from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, format_action, parse_action
 from mammamia_ref.rules.events import Event, format_event
-from mammamia_ref.rules.game import apply, is_over, legal_actions, new_game, to_move, winners
+from mammamia_ref.rules.game import (
+    apply,
+    check_seat,
+    is_over,
+    legal_actions,
+    new_game,
+    to_move,
+    winners,
+)
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, TRIMMING, counts_of
@@ -51,6 +59,7 @@ class Step:
     action: Action | None
     reject: str | None            # the rule ID the action must be rejected with
     expect: dict[str, Any]
+    by: str | None = None         # the colour attempting the action (None: the one to move)
 
 
 @dataclass(frozen=True)
@@ -129,20 +138,25 @@ def parse_scenario(loaded: Loaded) -> Scenario:
                 raise fail(f"unknown rule ID {reject!r}", f"{pointer}/reject/rule")
             _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
             steps.append(Step(s, loaded.line_of(pointer), action, reject,
-                              raw_step.get("expect", {})))
+                              raw_step.get("expect", {}), raw_step.get("by")))
         runs.append(Run(raw.get("name", "default"), variants, tuple(steps)))
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise fail("run names must be different", base)
     scenario = Scenario(doc["id"], doc["title"], tuple(doc["rules"]), file, doc["given"],
                         tuple(runs), doc)
-    for run in scenario.runs:  # the given state must add up under every run's variants
+    for r, run in enumerate(scenario.runs):  # the given state must add up under every run
         try:
-            given_state(scenario, run)
+            colours = given_state(scenario, run).config.colours
         except MammamiaError as exc:
             where = getattr(exc, "where", "")
             raise fail(f"the given state is impossible under run {run.name!r}: {exc}",
                        where if where.startswith("/given") else "/given") from exc
+        for step in run.steps:
+            if step.by is not None and step.by not in colours:
+                raise fail(f"no seat has the colour {step.by}",
+                           f"{base}/{r}/steps/{step.index}/by" if base else
+                           f"/steps/{step.index}/by")
     return scenario
 
 
@@ -338,6 +352,8 @@ def run_one(scenario: Scenario, run: Run) -> RunResult:
         if step.action is not None:
             actor = to_move(state)
             try:
+                if step.by is not None:
+                    check_seat(state, state.seat_of(step.by))
                 after, events = apply(state, step.action)
             except IllegalActionError as exc:
                 if step.reject is None:
@@ -424,6 +440,11 @@ def observation_diff(state: GameState, item: dict[str, Any]) -> list[str]:
     seat = None if colour is None else state.seat_of(colour)
     return [f"{name}{p}" for p in project_diff(observation(state, seat).to_json(),
                                                item["view"], state)]
+
+
+def needs_seats(run: Run) -> bool:
+    """Whether a run has an action attempted by a named seat (the protocol's ``seats``)."""
+    return any(step.by is not None for step in run.steps)
 
 
 def needs_observation(run: Run) -> bool:

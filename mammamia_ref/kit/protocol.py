@@ -8,11 +8,13 @@ current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
 - ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
   ``variants`` maps each supported flag to the values supported; ``features`` lists the
   optional operations and facts it supports (``load_state``, ``events``,
-  ``observation``, ``perft``).
+  ``observation``, ``perft``, ``seats``).
 - ``new_game {players, colours, first_player, variants}`` → ``{state}``
 - ``load_state {state}`` → ``{state}`` (feature ``load_state``)
 - ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
-- ``apply {action}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the state unchanged
+- ``apply {action, player?}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the
+  state unchanged; ``player`` (feature ``seats``) is the seat attempting the action,
+  refused unless it is the seat to decide
 - ``state`` → ``{state}``
 - ``observation {player}`` → ``{observation}``: what seat ``player`` (null: a spectator)
   may know, in the canonical observation JSON (feature ``observation``)
@@ -36,12 +38,12 @@ from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.rules.actions import format_action, parse_action
 from mammamia_ref.rules.events import format_event
-from mammamia_ref.rules.game import apply, legal_actions, new_game
+from mammamia_ref.rules.game import apply, check_seat, legal_actions, new_game
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_values
 from mammamia_ref.sim.perft import perft
 
-FEATURES = ("load_state", "events", "observation", "perft")
+FEATURES = ("load_state", "events", "observation", "perft", "seats")
 
 
 class ReferenceSession:
@@ -108,7 +110,12 @@ class ReferenceSession:
     def op_apply(self, request: dict[str, Any]) -> dict[str, Any]:
         state = self._current()
         action = parse_action(request.get("action"))
+        player = request.get("player")  # feature seats: who attempts it (default: to move)
+        if player is not None and (type(player) is not int or not 0 <= player < state.players):
+            raise MalformedError("player is a seat number or null", value=player)
         try:
+            if player is not None:
+                check_seat(state, player)
             self.state, events = apply(state, action)
         except IllegalActionError as exc:
             return {"rejected": {"rule": exc.rule, "message": str(exc)}}

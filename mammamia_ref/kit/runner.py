@@ -30,6 +30,7 @@ from mammamia_ref.formats.scenario import (
     events_diff,
     given_state,
     needs_observation,
+    needs_seats,
     project_diff,
     run_one,
 )
@@ -40,6 +41,7 @@ from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import (
     apply,
     chance_pile,
+    check_seat,
     decision_rule,
     is_chance,
     is_over,
@@ -303,12 +305,17 @@ class Lockstep:
                                                                for p in problems[:12]),
                                  _information_rules(problems, self.state))
 
-    def step(self, action: Action, index: int | None) -> tuple[str, ...]:
-        """Apply ``action`` on both sides; raise Divergence on any disagreement.
-        Returns the rules of the reference's events (or of its rejection)."""
-        answer = self.impl.request("apply", action=format_action(action))
+    def step(self, action: Action, index: int | None, by: str | None = None) -> tuple[str, ...]:
+        """Apply ``action`` on both sides (attempted by the colour ``by``, if named);
+        raise Divergence on any disagreement. Returns the rules of the reference's events
+        (or of its rejection)."""
+        seat = None if by is None else self.state.seat_of(by)
+        answer = self.impl.request("apply", action=format_action(action),
+                                   **({} if seat is None else {"player": seat}))
         self.last_events = None
         try:
+            if seat is not None:
+                check_seat(self.state, seat)
             after, events = apply(self.state, action)
         except IllegalActionError as exc:
             rejected = answer.get("rejected")
@@ -436,6 +443,8 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
         return _skip(result, "needs the load_state feature")
     if needs_observation(run) and "observation" not in features:
         return _skip(result, "needs the observation feature")
+    if needs_seats(run) and "seats" not in features:
+        return _skip(result, "needs the seats feature")
     reference = given_state(scenario, run)
     why = supports(impl.info, reference.variants.non_default())
     if why:
@@ -454,7 +463,7 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
         lockstep.compare_legal(None)
         for step in run.steps:
             if step.action is not None:
-                lockstep.step(step.action, step.index)
+                lockstep.step(step.action, step.index, step.by)
             lockstep.compare_legal(step.index)
             lockstep.compare_observations([item["player"] for item in
                                            step.expect.get("observation", [])], step.index)
