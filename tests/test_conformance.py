@@ -235,3 +235,34 @@ def test_every_ruling_is_swept(tmp_path: Path) -> None:
         for value in vals:
             if value != defaults[flag]:
                 assert f"random-3p-seed0-{flag}={value}" in names
+
+
+def test_the_bundle_carries_each_runs_complete_start(tmp_path: Path) -> None:
+    from mammamia_ref.formats.jsonform import format_state
+    from mammamia_ref.formats.scenario import given_state
+
+    target = tmp_path / "bundle.json"
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "scenario", "export", "-o",
+                           str(target)], capture_output=True, text=True, check=False,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    bundle = json.loads(target.read_text(encoding="utf-8"))
+    scenarios = {s.id: s for s in load_all([SCENARIOS])[0]}
+    assert {s["id"] for s in bundle["scenarios"]} == set(scenarios)
+    for item in bundle["scenarios"]:
+        scenario = scenarios[item["id"]]
+        assert item["start"] == {run.name: format_state(given_state(scenario, run))
+                                 for run in scenario.runs}
+
+
+def test_a_port_without_the_seats_feature_skips_the_seat_refusals() -> None:
+    from mammamia_ref.kit.client import Implementation
+    from mammamia_ref.kit.runner import run_scenario_case
+
+    [scenario] = load_all([ROOT / "scenarios" / "turn" / "only-the-seat-to-move.yaml"])[0]
+    with Implementation(REFERENCE, cwd=str(ROOT)) as impl:
+        impl.start()
+        assert run_scenario_case(impl, scenario, scenario.runs[0]).status == "pass"
+        impl.info["features"] = [f for f in impl.info["features"] if f != "seats"]
+        skipped = run_scenario_case(impl, scenario, scenario.runs[0])
+    assert skipped.status == "skip" and "seats" in skipped.message

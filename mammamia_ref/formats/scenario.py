@@ -575,6 +575,12 @@ def require_cases(found: int, looked: Iterable[str | Path], what: str = "scenari
         raise NoCasesError(f"no {what} found in {places}")
 
 
+def _starts(scenario: Scenario) -> dict[str, Any]:
+    """Each run's complete starting state, so that a runner in another language need
+    not fill in the documented defaults of a partial ``given.state`` itself."""
+    return {run.name: format_state(given_state(scenario, run)) for run in scenario.runs}
+
+
 def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
     """All scenarios as one JSON document for porters, with the versions it follows."""
     return {
@@ -582,7 +588,8 @@ def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
         "scenario_format": SCENARIO_FORMAT,
         "state_format": STATE_FORMAT,
         "spec_version": specdata.load_yaml("rules.yaml")["spec_version"],
-        "scenarios": [{**s.doc, "file": Path(s.file).name} for s in scenarios],
+        "scenarios": [{**s.doc, "file": Path(s.file).name, "start": _starts(s)}
+                      for s in scenarios],
     }
 
 
