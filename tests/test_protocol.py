@@ -164,3 +164,28 @@ def test_the_sweep_covers_every_value_of_every_flag_once() -> None:
         assert set(values) - {base.get(flag, variant_defaults()[flag])} <= seen, flag
     assert all(len(set(c.items()) - set(base.items())) == 1 for c in configurations[1:])
     assert ruling_configurations(base, sweep=False) == [base]
+
+
+def test_the_summary_names_the_references_rule_with_the_ports_label_beside() -> None:
+    from mammamia_ref.kit.report import summary
+    from mammamia_ref.kit.runner import CaseResult
+
+    failed = CaseResult("scenario", "tie-break", "fail", ("game_end.tie_break",), step=2,
+                        message="m", their_rules=("game_end.most_delivered",))
+    text = summary([failed, CaseResult("random", "r", "pass")], implementation="x",
+                   interrupted=False)
+    assert "  game_end.tie_break: 1  (the port said: game_end.most_delivered)" in text
+    assert "game_end.most_delivered: 1" not in text
+
+
+def test_the_progress_bar_counts_cases_and_failures() -> None:
+    from mammamia_ref.kit.report import Progress
+    from mammamia_ref.kit.runner import CaseResult
+
+    out = io.StringIO()
+    bar = Progress(4, out, width=8)
+    bar.add(CaseResult("scenario", "a", "pass"))
+    bar.add(CaseResult("scenario", "b", "fail"))
+    assert out.getvalue().split("\r")[-1].startswith("[####....] 2/4 cases, 1 failed")
+    bar.close()
+    assert out.getvalue().endswith("\r")
