@@ -35,6 +35,7 @@ from mammamia_ref.formats.scenario import (
     run_one,
 )
 from mammamia_ref.kit.client import Implementation, ImplementationError
+from mammamia_ref.rules import scoring
 from mammamia_ref.rules.actions import Action, format_action, parse_action
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import format_event
@@ -179,19 +180,20 @@ def differences(actual: Any, expected: Any, pointer: str = "") -> list[str]:
                 label = e.get("colour", i) if isinstance(e, dict) else i
                 out += differences(a, e, f"{pointer}/{label}")
             return out
-        return [f"{pointer}: {pile_diff(actual, expected)}"]
+        noun = "colours" if pointer.endswith("/winners") else "cards"
+        return [f"{pointer}: {pile_diff(actual, expected, noun)}"]
     if actual != expected or type(actual) is not type(expected):
         return [f"{pointer}: expected {_short(expected)}, got {_short(actual)}"]
     return []
 
 
-def pile_diff(actual: list[Any], expected: list[Any]) -> str:
+def pile_diff(actual: list[Any], expected: list[Any], noun: str = "cards") -> str:
     """A pile difference in a few words: what is missing or extra, else where the order
     parts (positions from the first card listed)."""
     if Counter(map(_hashable, actual)) != Counter(map(_hashable, expected)):
         missing = Counter(map(_hashable, expected)) - Counter(map(_hashable, actual))
         extra = Counter(map(_hashable, actual)) - Counter(map(_hashable, expected))
-        parts = [f"{len(expected)} cards expected, {len(actual)} got"]
+        parts = [f"{len(expected)} {noun} expected, {len(actual)} got"]
         if missing:
             parts.append("missing " + _tally(missing))
         if extra:
@@ -201,7 +203,7 @@ def pile_diff(actual: list[Any], expected: list[Any]) -> str:
                                       [_hashable(x) for x in actual], autojunk=False)
     changes = [f"at {i1}: expected {_short(expected[i1:i2])}, got {_short(actual[j1:j2])}"
                for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
-    return "same cards, other order: " + "; ".join(changes[:3]) + \
+    return f"same {noun}, other order: " + "; ".join(changes[:3]) + \
         (f"; {len(changes) - 3} more" if len(changes) > 3 else "")
 
 
@@ -342,7 +344,9 @@ class Lockstep:
         try:
             self.compare_state(answer, index, rules, f"after {_show(action)}")
         except Divergence as exc:
-            exc.rules = tuple(dict.fromkeys((*_touching(expected, str(exc)), *rules)))
+            decided = [scoring.winners(after)[1]] if "state/result" in str(exc) and \
+                is_over(after) else []
+            exc.rules = tuple(dict.fromkeys((*decided, *_touching(expected, str(exc)), *rules)))
             raise
         return rules
 
