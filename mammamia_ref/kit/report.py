@@ -45,6 +45,15 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
                          (("pass", "passed"), ("fail", "failed"), ("skip", "skipped"),
                           ("error", "errored"), ("xfail", "expected failures"),
                           ("xpass", "unexpected passes")) if counts[s] or s in ("pass", "fail"))]
+    kinds = [(kind, label) for kind, label in (("scenario", "scenarios"),
+                                               ("perft", "counting tables"),
+                                               ("random", "random games"))
+             if any(r.kind == kind for r in results)]
+    if len(kinds) > 1:  # the split by kind
+        lines.append("  " + "; ".join(
+            f"{label}: " + ", ".join(f"{n} {status}" for status, n in sorted(
+                Counter(r.status for r in results if r.kind == kind).items()))
+            for kind, label in kinds))
     if interrupted:
         lines.append("interrupted: the figures cover the cases finished before the interrupt")
     by_rule: Counter[str] = Counter()
