@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 from mammamia_ref import ChanceSource, format_action, parse_state
 from mammamia_ref.formats.jsonform import schema_errors, specdata
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.protocol import serve
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _talk(requests: list[dict]) -> list[dict]:
@@ -189,3 +192,37 @@ def test_the_progress_bar_counts_cases_and_failures() -> None:
     assert out.getvalue().split("\r")[-1].startswith("[####....] 2/4 cases, 1 failed")
     bar.close()
     assert out.getvalue().endswith("\r")
+
+
+def test_a_stop_for_a_decision_is_said_in_words() -> None:
+    from mammamia_ref.formats.scenario import given_state, load_all
+    from mammamia_ref.kit.runner import pending_in_words
+    from mammamia_ref.rules.actions import Draw
+    from mammamia_ref.rules.game import apply
+
+    [scenario], _ = load_all([ROOT / "scenarios/oven/monotoni-choices.yaml"])
+    state, _ = apply(given_state(scenario, scenario.runs[0]), Draw("supply"))
+    assert pending_in_words(state) == \
+        "yellow must name a kind for the revealed order (oven.monotoni)"
+
+
+def test_a_scenarios_own_expectations_are_checked_on_the_ports_answers_alone() -> None:
+    from mammamia_ref.formats.scenario import Step, given_state, load_all
+    from mammamia_ref.kit.runner import Lockstep, own_expectation_problems
+
+    [scenario], _ = load_all([ROOT / "scenarios/game_end/tie-break.yaml"])
+    lockstep = Lockstep(type("Port", (), {"info": {"features": ["events"]}})(),
+                        given_state(scenario, scenario.runs[0]))
+    lockstep.last_state = {"phase": "over", "current": 0, "players": [{"colour": "red"}],
+                           "result": {"winners": ["red"], "rule": "game_end.tie_break"}}
+    lockstep.last_events, lockstep.last_legal = [], [{"type": "decline"}]
+    step = Step(0, None, None, None, {"winners": ["green"], "winner_rule": "game_end.tie_break",
+                                      "to_move": None, "legal": [{"type": "decline"}],
+                                      "state": {"phase": "over"}})
+    assert own_expectation_problems(lockstep, step) == \
+        ["winners: expected ['green'], got ['red']"]
+    lockstep.last_state = {"phase": "turn", "current": 0, "players": [{"colour": "red"}]}
+    problems = own_expectation_problems(lockstep, step)
+    assert "to_move: expected None, got red" in problems
+    assert any(p.startswith("result: the state names no result") for p in problems)
+    assert any(p.startswith("state/phase") for p in problems)
