@@ -65,8 +65,8 @@ def add_parsers(commands: Commands) -> None:
                          help="scenario files or folders (default: ./scenarios, else the "
                          "suite shipped with the package)")
     conform.add_argument("--perft", metavar="DIR", default=None,
-                         help="counting tables (default: the perft folder of the default "
-                         "suite)")
+                         help="counting tables (default: the perft folder of the (first) "
+                         "scenario suite, if it has one)")
     conform.add_argument("--max-nodes", type=non_negative_number, default=20_000,
                          help="skip counting-table depths with more nodes than this")
     conform.add_argument("--perft-walk", action="store_true",
