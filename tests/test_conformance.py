@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.formats.scenario import load_scenario, run_scenario
+from mammamia_ref.formats.scenario import load_all, load_scenario, run_scenario
+from mammamia_ref.rules.state import variant_defaults, variant_values
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow  # every test here drives implementations as subprocesses
@@ -124,3 +125,144 @@ def test_divergence_is_written_as_a_scenario_that_replays(tmp_path: Path) -> Non
     for path in written:
         scenario = load_scenario(path)
         assert all(r.passed for r in run_scenario(scenario)), path
+
+
+# --- issue 15: the packaged suite, self-checking scenarios, options, reports ------------
+
+
+def test_from_an_empty_folder_the_packaged_suite_is_run(tmp_path: Path) -> None:
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--random-games", "0", "--max-nodes", "50", "--jsonl", str(jsonl),
+                     impl=REFERENCE, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    runs = sum(len(s.runs) for s in load_all([SCENARIOS])[0])
+    assert sum(r["kind"] == "scenario" for r in records) == runs
+    assert sum(r["kind"] == "perft" for r in records) == len(list(Path(SCENARIOS, "perft")
+                                                                  .glob("*.yaml")))
+
+
+def test_a_run_that_finds_no_case_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = conform("--scenarios", str(empty), "--random-games", "0", impl=REFERENCE)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "no case to run" in result.stderr and str(empty) in result.stderr
+    for command in (["scenario", "run", str(empty)], ["scenario", "export", str(empty)],
+                    ["verify", "--scenarios", str(empty)]):
+        done = subprocess.run([sys.executable, "-m", "mammamia_ref", *command],
+                              capture_output=True, text=True, check=False, cwd=ROOT)
+        assert done.returncode == 2, command
+        assert done.stderr == f"mammamia: error: no scenarios found in {empty}\n", command
+
+
+@pytest.mark.parametrize("options", [
+    ["--players", "9"], ["--players", "2", "--players", "1"], ["--timeout", "nan"],
+    ["--timeout", "inf"], ["--timeout", "-1"], ["--budget", "-0.5"], ["--budget", "inf"],
+    ["--startup-timeout", "nan"], ["--variant", "no_such_flag=x"],
+    ["--variant", "final_tie=no_such_value"],
+    ["--variant", "final_tie=shared", "--variant", "final_tie=seat_order"],
+    ["--max-nodes", "-3"], ["--random-games", "x"], ["--jsonl", "/"],
+])
+def test_options_are_checked_before_any_work(options: list[str], tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    impl = [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]
+    result = conform(*options, impl=impl)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("mammamia: error:") and result.stderr.count("\n") == 1
+    assert not result.stdout and not marker.exists(), "work began before the options were checked"
+
+
+def test_the_budget_holds_inside_a_counting_run(tmp_path: Path) -> None:
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--scenarios", str(tmp_path), "--max-nodes", "100000000",
+                     "--random-games", "0", "--perft", SCENARIOS + "/perft", "--budget", "1",
+                     "--jsonl", str(jsonl), impl=REFERENCE)
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert result.returncode == 1
+    assert any(r["status"] == "error" and "budget" in r["message"] for r in records), records
+
+
+def test_jsonl_is_written_as_each_case_finishes(tmp_path: Path) -> None:
+    jsonl = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "mammamia_ref", "conform", "-q", "--random-games", "50",
+               "--scenarios", SCENARIOS + "/turn", "--jsonl", str(jsonl), "--", *REFERENCE]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):  # until a few cases are on disk (or the run ends)
+            if (jsonl.exists() and jsonl.read_text().count("\n") >= 3) or \
+                    process.poll() is not None:
+                break
+            time.sleep(0.1)
+    finally:
+        process.kill()
+        process.wait()
+    lines = jsonl.read_text().splitlines()
+    assert len(lines) >= 3 and all(json.loads(line)["status"] == "pass" for line in lines)
+
+
+def test_a_scenario_the_reference_fails_is_a_defect_of_the_suite(tmp_path: Path) -> None:
+    text = (ROOT / "scenarios" / "game_end" / "tie-break.yaml").read_text(encoding="utf-8")
+    assert "winner_rule: game_end.tie_break" in text
+    (tmp_path / "tie-break.yaml").write_text(
+        text.replace("winner_rule: game_end.tie_break", "winner_rule: game_end.shared_win", 1),
+        encoding="utf-8")
+    result = conform("-q", "--scenarios", str(tmp_path), "--random-games", "0", impl=REFERENCE)
+    assert result.returncode == 1
+    assert "ERROR scenario tie-break" in result.stdout
+    assert "defect of the suite: the reference fails this scenario's own" in result.stdout
+
+
+def test_a_random_game_failure_says_how_to_replay_it(tmp_path: Path) -> None:
+    result = conform("-q", "--scenarios", str(tmp_path), "--random-games", "1", "--players",
+                     "2", "--seed", "4", "--variant", "draw_amount=any",
+                     impl=[*BROKEN, "draw_past_seven"])
+    assert result.returncode == 1
+    assert "replay: mammamia conform --players 2 --seed 4 --random-games 1 " \
+        "--variant draw_amount=any -- COMMAND" in result.stdout, result.stdout
+
+
+def test_every_ruling_is_swept(tmp_path: Path) -> None:
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--scenarios", str(tmp_path), "--random-games", "1", "--players",
+                     "3", "--sweep-variants", "--jsonl", str(jsonl), impl=REFERENCE)
+    assert result.returncode == 0, result.stdout
+    names = [json.loads(line)["name"] for line in jsonl.read_text().splitlines()]
+    values, defaults = variant_values(), variant_defaults()
+    assert len(names) == 1 + sum(len(v) - 1 for v in values.values())
+    for flag, vals in values.items():
+        for value in vals:
+            if value != defaults[flag]:
+                assert f"random-3p-seed0-{flag}={value}" in names
+
+
+def test_the_bundle_carries_each_runs_complete_start(tmp_path: Path) -> None:
+    from mammamia_ref.formats.jsonform import format_state
+    from mammamia_ref.formats.scenario import given_state
+
+    target = tmp_path / "bundle.json"
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "scenario", "export", "-o",
+                           str(target)], capture_output=True, text=True, check=False,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    bundle = json.loads(target.read_text(encoding="utf-8"))
+    scenarios = {s.id: s for s in load_all([SCENARIOS])[0]}
+    assert {s["id"] for s in bundle["scenarios"]} == set(scenarios)
+    for item in bundle["scenarios"]:
+        scenario = scenarios[item["id"]]
+        assert item["start"] == {run.name: format_state(given_state(scenario, run))
+                                 for run in scenario.runs}
+
+
+def test_a_port_without_the_seats_feature_skips_the_seat_refusals() -> None:
+    from mammamia_ref.kit.client import Implementation
+    from mammamia_ref.kit.runner import run_scenario_case
+
+    [scenario] = load_all([ROOT / "scenarios" / "turn" / "only-the-seat-to-move.yaml"])[0]
+    with Implementation(REFERENCE, cwd=str(ROOT)) as impl:
+        impl.start()
+        assert run_scenario_case(impl, scenario, scenario.runs[0]).status == "pass"
+        impl.info["features"] = [f for f in impl.info["features"] if f != "seats"]
+        skipped = run_scenario_case(impl, scenario, scenario.runs[0])
+    assert skipped.status == "skip" and "seats" in skipped.message

@@ -1,34 +1,57 @@
-"""``mammamia conform -- COMMAND...`` and ``mammamia serve``."""
+"""``mammamia conform -- COMMAND...`` and ``mammamia serve``.
+
+Every option is checked, and every case is gathered, before the implementation starts:
+a mistake costs one line and exit code 2, and a run that finds nothing to check is an
+error (a verification never passes on nothing)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import Commands
-from mammamia_ref.errors import UsageError
+from mammamia_ref.cli.args import (
+    Commands,
+    add_variant_option,
+    finite_non_negative_seconds,
+    integer_seed,
+    non_negative_number,
+    player_count,
+)
+from mammamia_ref.errors import NoSuchPathError, UsageError
+from mammamia_ref.formats.output import check_destination
 from mammamia_ref.formats.perft_table import load_perft_tables
-from mammamia_ref.formats.scenario import Run, load_all, needs_observation
+from mammamia_ref.formats.scenario import (
+    NoCasesError,
+    Run,
+    default_suite,
+    load_all,
+    needs_observation,
+    needs_seats,
+)
 from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.kit.protocol import serve
 from mammamia_ref.kit.report import (
     UNEXPECTED,
+    JsonlReport,
+    Progress,
     apply_expected_failures,
     load_expected_failures,
     summary,
-    write_jsonl,
     write_junit,
 )
 from mammamia_ref.kit.runner import (
+    CaseResult,
     ConformRun,
     run_perft_case,
     run_random_game,
     run_scenario_case,
 )
-from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules.state import GameConfig, make_config, variant_defaults, variant_values
 
 
 def add_parsers(commands: Commands) -> None:
@@ -39,35 +62,61 @@ def add_parsers(commands: Commands) -> None:
         "conform", help="run an implementation through the scenarios, counting tables and "
         "random games", usage="mammamia conform [options] -- COMMAND [ARGS...]")
     conform.add_argument("--scenarios", action="append", metavar="PATH",
-                         help="scenario files or folders (default: ./scenarios)")
+                         help="scenario files or folders (default: ./scenarios, else the "
+                         "suite shipped with the package)")
     conform.add_argument("--perft", metavar="DIR", default=None,
-                         help="counting tables (default: ./scenarios/perft if present)")
-    conform.add_argument("--max-nodes", type=int, default=20_000,
+                         help="counting tables (default: the perft folder of the (first) "
+                         "scenario suite, if it has one)")
+    conform.add_argument("--max-nodes", type=non_negative_number, default=20_000,
                          help="skip counting-table depths with more nodes than this")
-    conform.add_argument("--random-games", type=int, default=5, metavar="N",
-                         help="random games per player count (0: none)")
-    conform.add_argument("--players", type=int, action="append",
+    conform.add_argument("--perft-walk", action="store_true",
+                         help="walk the counting trees with legal_actions and apply even if "
+                         "the implementation counts itself (feature perft)")
+    conform.add_argument("--random-games", type=non_negative_number, default=5, metavar="N",
+                         help="random games per player count and ruling configuration "
+                         "(0: none)")
+    conform.add_argument("--players", type=player_count, action="append",
                          help="player counts for the random games (default: 2 to 5)")
-    conform.add_argument("--seed", type=int, default=0, help="the first random game's seed")
+    conform.add_argument("--seed", type=integer_seed, default=0,
+                         help="the first random game's seed")
+    add_variant_option(conform, "play the random games under this ruling (repeatable, once "
+                       "per flag)")
+    conform.add_argument("--sweep-variants", action="store_true",
+                         help="also play the random games under every other value of every "
+                         "variant flag, one flag changed at a time")
     conform.add_argument("--write-divergences", metavar="DIR",
                          help="write a scenario reproducing each random-game divergence")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
     conform.add_argument("--feature", action="append",
-                         help="only cases this feature needs (setup, load_state, variants, "
-                         "observation)")
+                         choices=("setup", "load_state", "variants", "observation", "seats"),
+                         help="only cases this feature needs")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
-    conform.add_argument("--timeout", type=float, default=10.0, help="seconds per operation")
-    conform.add_argument("--startup-timeout", type=float, default=30.0,
+    conform.add_argument("--timeout", type=finite_non_negative_seconds, default=10.0,
+                         help="seconds per operation")
+    conform.add_argument("--startup-timeout", type=finite_non_negative_seconds, default=30.0,
                          help="seconds for the implementation to start and shake hands")
-    conform.add_argument("--budget", type=float, default=1800.0,
-                         help="seconds for the whole run")
-    conform.add_argument("--jsonl", metavar="FILE", help="write one JSON record per case")
-    conform.add_argument("--junit", metavar="FILE", help="write JUnit XML")
-    conform.add_argument("-q", "--quiet", action="store_true", help="only the summary")
+    conform.add_argument("--budget", type=finite_non_negative_seconds, default=1800.0,
+                         help="seconds for the whole run (checked inside each case too)")
+    conform.add_argument("--jsonl", metavar="FILE",
+                         help="write one JSON record per case, as each case finishes")
+    conform.add_argument("--junit", metavar="FILE", help="write JUnit XML at the end")
+    conform.add_argument("-q", "--quiet", action="store_true",
+                         help="only the summary (and a progress bar on a terminal)")
     conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
     conform.set_defaults(handler=run_conform)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case of the plan, gathered before the implementation starts."""
+
+    name: str
+    kind: str
+    body: Callable[..., CaseResult]   # called with the implementation
+    rules: tuple[str, ...] = ()
+    file: str | None = None
 
 
 def _features(scenario_given: dict[str, Any], variants: dict[str, str],
@@ -77,7 +126,94 @@ def _features(scenario_given: dict[str, Any], variants: dict[str, str],
         needed.add("variants")
     if run is not None and needs_observation(run):
         needed.add("observation")
+    if run is not None and needs_seats(run):
+        needed.add("seats")
     return needed
+
+
+def ruling_configurations(base: dict[str, str], sweep: bool) -> list[dict[str, str]]:
+    """The rulings the random games are played under: ``base`` and, with ``sweep``,
+    every other value of every flag, one flag changed at a time."""
+    configurations, defaults = [base], variant_defaults()
+    if sweep:
+        for flag, values in variant_values().items():
+            chosen = base.get(flag, defaults[flag])
+            configurations += [{**base, flag: value} for value in values if value != chosen]
+    return configurations
+
+
+def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
+    """Every case of the run, the places looked in, and how many scenario files failed to
+    load. Raises a one-line error for anything wrong with the options."""
+    configs = random_configs(args)  # the cheapest checks first
+    scenario_paths = args.scenarios or [str(default_suite())]
+    missing = [p for p in scenario_paths if not Path(p).exists()]
+    if missing:
+        raise NoSuchPathError(missing)
+    if args.perft and not Path(args.perft).is_dir():
+        raise NoSuchPathError([args.perft])
+    scenarios, errors = load_all(scenario_paths)
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    cases: list[Case] = []
+    for scenario in scenarios:
+        if args.ids and scenario.id not in args.ids:
+            continue
+        if args.rule and not set(args.rule) & set(scenario.rules):
+            continue
+        for scenario_run in scenario.runs:
+            if args.feature and not _features(scenario.given, scenario_run.variants,
+                                              scenario_run) & set(args.feature):
+                continue
+            case_name = scenario.id if scenario_run.name == "default" else \
+                f"{scenario.id}[{scenario_run.name}]"
+            cases.append(Case(case_name, "scenario",
+                              partial(_scenario_body, scenario=scenario, run=scenario_run),
+                              scenario.rules, scenario.file))
+    looked = [f"scenarios in {', '.join(scenario_paths)}"]
+    if not (args.ids or args.rule or args.feature):
+        # the counting tables: --perft, else the perft folder of the (first) suite
+        perft_dir = Path(args.perft) if args.perft else Path(scenario_paths[0]) / "perft"
+        if perft_dir.is_dir():
+            looked.append(f"counting tables in {perft_dir}")
+            for table in load_perft_tables(perft_dir):
+                cases.append(Case(table.id, "perft",
+                                  partial(_perft_body, table=table, max_nodes=args.max_nodes,
+                                          walk=args.perft_walk),
+                                  file=table.file))
+        divergences = Path(args.write_divergences) if args.write_divergences else None
+        for config in configs:
+            for game in range(args.random_games):
+                seed = args.seed + game
+                cases.append(Case(f"random-{config.players}p-seed{seed}", "random",
+                                  partial(_random_body, config=config, seed=seed,
+                                          write_to=divergences)))
+        looked.append(f"{args.random_games} random games per configuration")
+    return cases, looked, len(errors)
+
+
+def random_configs(args: argparse.Namespace) -> list[GameConfig]:
+    """Every (player count, ruling) the random games cover; unknown flags or values are
+    refused here, before any work."""
+    base = dict(args.variant)
+    configs = []
+    for variants in ruling_configurations(base, args.sweep_variants):
+        for players in args.players or range(2, 6):
+            configs.append(make_config(players, variants=variants))
+    return configs
+
+
+def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
+    return run_scenario_case(impl, scenario, run)
+
+
+def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseResult:
+    return run_perft_case(impl, table, max_nodes, walk=walk)
+
+
+def _random_body(impl: Any, *, config: GameConfig, seed: int,
+                 write_to: Path | None) -> CaseResult:
+    return run_random_game(impl, config, seed, write_to)
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -85,12 +221,14 @@ def run_conform(args: argparse.Namespace) -> int:
     if not command:
         raise UsageError("name the implementation after --, e.g. "
                          "mammamia conform -- ./my-impl --serve", options=("COMMAND",))
-    scenario_paths = args.scenarios or (["scenarios"] if Path("scenarios").exists() else [])
-    scenarios, errors = load_all(scenario_paths)
-    for error in errors:
-        print(f"error: {error}", file=sys.stderr)
+    for destination in (args.jsonl, args.junit):
+        if destination:
+            check_destination(destination)
     expected = load_expected_failures(Path(args.expected_failures)) \
         if args.expected_failures else set()
+    cases, looked, load_errors = plan(args)
+    if not cases:
+        raise NoCasesError(f"no case to run: looked for {'; '.join(looked)}")
     impl = Implementation(command, timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         info = impl.start()
@@ -102,48 +240,39 @@ def run_conform(args: argparse.Namespace) -> int:
         raise
     name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
     run = ConformRun(impl, budget=args.budget)
-    if not args.quiet:
-        run.on_result = lambda r: print(f"{r.status.upper():5} {r.kind} {r.name}", flush=True)
+    jsonl = JsonlReport(Path(args.jsonl)) if args.jsonl else None
+    progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
+    run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
+                            verbose=not args.quiet)
     try:
-        for scenario in scenarios:
-            if args.ids and scenario.id not in args.ids:
-                continue
-            if args.rule and not set(args.rule) & set(scenario.rules):
-                continue
-            for scenario_run in scenario.runs:
-                if args.feature and not _features(scenario.given, scenario_run.variants,
-                                                  scenario_run) & set(args.feature):
-                    continue
-                case_name = scenario.id if scenario_run.name == "default" else \
-                    f"{scenario.id}[{scenario_run.name}]"
-                run.case(case_name, "scenario",
-                         partial(run_scenario_case, impl, scenario, scenario_run),
-                         scenario.rules, scenario.file)
-        if not (args.ids or args.rule or args.feature):
-            perft_dir = Path(args.perft) if args.perft else Path("scenarios/perft")
-            if perft_dir.exists():
-                for table in load_perft_tables(perft_dir):
-                    run.case(table.id, "perft",
-                             partial(run_perft_case, impl, table, args.max_nodes),
-                             file=table.file)
-            divergences = Path(args.write_divergences) if args.write_divergences else None
-            for players in args.players or range(2, 6):
-                for game in range(args.random_games):
-                    config = make_config(players)
-                    seed = args.seed + game
-                    run.case(f"random-{players}p-seed{seed}", "random",
-                             partial(run_random_game, impl, config, seed, divergences))
+        for case in cases:
+            run.case(case.name, case.kind, partial(case.body, run.port), case.rules, case.file)
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
         impl.close()
-    apply_expected_failures(run.results, expected)
+        if jsonl:
+            jsonl.close()
+        if progress:
+            progress.close()
     print(summary(run.results, implementation=name, interrupted=run.interrupted))
-    if args.jsonl:
-        write_jsonl(run.results, Path(args.jsonl))
     if args.junit:
         write_junit(run.results, Path(args.junit), implementation=name)
     if run.interrupted:  # the summary and the reports above cover the finished cases
         raise KeyboardInterrupt(f"after {len(run.results)} cases; "
                                 f"{sum(r.status == 'pass' for r in run.results)} passed")
-    return 1 if any(r.status in UNEXPECTED for r in run.results) or errors else 0
+    return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | None,
+              progress: Progress | None, verbose: bool) -> None:
+    """As each case finishes: its expected-failure status, its JSON line, its line or
+    the progress bar."""
+    apply_expected_failures([result], expected)
+    if jsonl:
+        jsonl.add(result)
+    if progress:
+        progress.add(result)
+    if verbose:
+        seconds = f"{result.seconds:.2f} s"
+        print(f"{result.status.upper():5} {result.kind} {result.name}  ({seconds})", flush=True)

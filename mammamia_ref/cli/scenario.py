@@ -12,7 +12,15 @@ from mammamia_ref.cli.args import Commands, OneLineParser
 from mammamia_ref.errors import NoSuchPathError
 from mammamia_ref.formats.narrate import step_lines
 from mammamia_ref.formats.output import check_destination, write_atomically
-from mammamia_ref.formats.scenario import RunResult, export_bundle, load_all, run_scenario
+from mammamia_ref.formats.scenario import (
+    RunResult,
+    default_suite,
+    export_bundle,
+    load_all,
+    require_cases,
+    run_scenario,
+    scenario_files,
+)
 
 
 def add_parser(commands: Commands) -> None:
@@ -20,23 +28,28 @@ def add_parser(commands: Commands) -> None:
     actions = scenario.add_subparsers(dest="scenario_command", required=True,
                                       parser_class=OneLineParser)
     run = actions.add_parser("run", help="run scenarios against the reference")
-    run.add_argument("paths", nargs="+", metavar="PATH")
+    run.add_argument("paths", nargs="*", metavar="PATH",
+                     help="default: ./scenarios, else the suite shipped with the package")
     run.add_argument("--trace", action="store_true", help="print every step, event and rule")
     run.add_argument("--json", action="store_true", help="one JSON record per run")
     check = actions.add_parser("check", help="validate scenario files without running them")
     check.add_argument("paths", nargs="+", metavar="PATH")
     export = actions.add_parser("export", help="write every scenario as one JSON bundle")
-    export.add_argument("paths", nargs="*", metavar="PATH", default=["scenarios"])
+    export.add_argument("paths", nargs="*", metavar="PATH",
+                        help="default: ./scenarios, else the suite shipped with the package")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
     scenario.set_defaults(handler=run_scenario_command)
 
 
 def run_scenario_command(args: argparse.Namespace) -> int:
+    if not args.paths:  # `check` requires paths; run and export default to the suite
+        args.paths = [str(default_suite())]
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise NoSuchPathError(missing)
     if args.scenario_command == "export" and args.output:
         check_destination(args.output)  # before the scenarios are loaded
+    require_cases(len(list(scenario_files(args.paths))), args.paths)
     scenarios, errors = load_all(args.paths)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)

@@ -12,7 +12,8 @@ def add_parser(commands: Commands) -> None:
     verify = commands.add_parser("verify", help="check the spec, play games, run every scenario")
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--scenarios", action="append", metavar="PATH",
-                        help="scenario files or folders (default: ./scenarios)")
+                        help="scenario files or folders (default: ./scenarios, else the "
+                        "suite shipped with the package)")
     verify.set_defaults(handler=run_verify_command)
 
 

@@ -16,7 +16,7 @@ import jsonschema
 from referencing import Registry, Resource
 
 from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
-from mammamia_ref.rules import specdata
+from mammamia_ref.rules import scoring, specdata
 from mammamia_ref.rules.state import (
     OVEN_STEPS,
     TURN_STEPS,
@@ -44,8 +44,29 @@ from mammamia_ref.rules.vocabulary import (
 STATE_FORMAT = "mammamia-state/1"
 
 
-def format_state(state: GameState) -> dict[str, Any]:
-    """The canonical JSON form (plain dicts, lists, strings and integers)."""
+def format_state(state: GameState, *, result: bool = False) -> dict[str, Any]:
+    """The canonical JSON form (plain dicts, lists, strings and integers). With
+    ``result``, a finished game also carries its ``result`` (as every state sent over the
+    porter protocol does), so that a wrong winner shows in the state alone."""
+    doc = _state_doc(state)
+    if result and state.phase == "over":
+        doc["result"] = format_result(state)
+    return doc
+
+
+def format_result(state: GameState) -> dict[str, Any]:
+    """Who won a finished game, the rule that decided it and the figures it was decided
+    on: pizzas delivered and ingredient cards left in hand, per colour (a seat-order win
+    starts from ``mamma_mia``, already in the state)."""
+    seats, rule = scoring.winners(state)
+    return {"winners": [state.colour(seat) for seat in seats], "rule": rule,
+            "delivered": {state.colour(seat): len(state.delivered[seat])
+                          for seat in range(state.players)},
+            "ingredients_left": {state.colour(seat): sum(state.hands[seat].ingredients)
+                                 for seat in range(state.players)}}
+
+
+def _state_doc(state: GameState) -> dict[str, Any]:
     reveal = None if state.reveal is None else {"order": state.reveal.order,
                                                "kind": state.reveal.kind}
     return {
@@ -129,7 +150,8 @@ def _orders_ok(value: Any) -> bool:
 def state_shape_ok(doc: Any) -> bool:
     """A fast check of exactly what ``state.schema.json`` requires (the schema is slow to
     evaluate; a test keeps the two in agreement). When it fails, the schema explains."""
-    if not isinstance(doc, dict) or doc.keys() != _STATE_KEYS:
+    if not isinstance(doc, dict) or doc.keys() - {"result"} != _STATE_KEYS or \
+            not _result_shape_ok(doc.get("result", {})):
         return False
     players = doc["players"]
     if doc["format"] != STATE_FORMAT or not isinstance(players, list) or \
@@ -163,6 +185,22 @@ def state_shape_ok(doc: Any) -> bool:
                                     and isinstance(reveal["order"], str)
                                     and reveal["order"] in ORDERS
                                     and (reveal["kind"] is None or reveal["kind"] in KINDS))))
+
+
+def _result_shape_ok(result: Any) -> bool:
+    """``result`` as the schema has it (``{}`` stands for an absent one); whether it is
+    the right result is checked against the state by :func:`parse_state`."""
+    if result == {}:
+        return True
+    return (isinstance(result, dict)
+            and result.keys() == {"winners", "rule", "delivered", "ingredients_left"}
+            and isinstance(result["winners"], list)
+            and all(c in COLOURS for c in result["winners"] if isinstance(c, str))
+            and all(isinstance(c, str) for c in result["winners"])
+            and isinstance(result["rule"], str)
+            and all(isinstance(result[key], dict) and all(
+                k in COLOURS and _int(v, 0) for k, v in result[key].items())
+                for key in ("delivered", "ingredients_left")))
 
 
 def _non_integers(doc: Any, pointer: str = "") -> list[tuple[str, str]]:
@@ -205,7 +243,21 @@ def parse_state(doc: Any) -> GameState:
         reveal=None if reveal is None else Reveal(reveal["order"], reveal["kind"]),
     )
     check_state(state)
+    if "result" in doc:
+        _check_result(state, doc["result"])
     return state
+
+
+def _check_result(state: GameState, result: Any) -> None:
+    """A state that names a result must be finished and name the right one."""
+    if state.phase != "over":
+        raise InvalidStateError("only a finished game has a result",
+                                rule="game_end.three_resolutions", where="/result", value=result)
+    expected = format_result(state)
+    for key in ("winners", "rule", "delivered", "ingredients_left"):
+        if result[key] != expected[key]:
+            raise InvalidStateError(f"the result's {key} should be {expected[key]}",
+                                    rule=expected["rule"], where=f"/result/{key}", value=result)
 
 
 def check_state(state: GameState) -> None:

@@ -31,7 +31,15 @@ from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, format_action, parse_action
 from mammamia_ref.rules.events import Event, format_event
-from mammamia_ref.rules.game import apply, is_over, legal_actions, new_game, to_move, winners
+from mammamia_ref.rules.game import (
+    apply,
+    check_seat,
+    is_over,
+    legal_actions,
+    new_game,
+    to_move,
+    winners,
+)
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, TRIMMING, counts_of
@@ -60,6 +68,7 @@ class Step:
     action: Action | None
     reject: str | None            # the rule ID the action must be rejected with
     expect: dict[str, Any]
+    by: str | None = None         # the colour attempting the action (None: the one to move)
 
 
 @dataclass(frozen=True)
@@ -138,20 +147,25 @@ def parse_scenario(loaded: Loaded) -> Scenario:
                 raise fail(f"unknown rule ID {reject!r}", f"{pointer}/reject/rule")
             _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
             steps.append(Step(s, loaded.line_of(pointer), action, reject,
-                              raw_step.get("expect", {})))
+                              raw_step.get("expect", {}), raw_step.get("by")))
         runs.append(Run(raw.get("name", "default"), variants, tuple(steps)))
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise fail("run names must be different", base)
     scenario = Scenario(doc["id"], doc["title"], tuple(doc["rules"]), file, doc["given"],
                         tuple(runs), doc)
-    for run in scenario.runs:  # the given state must add up under every run's variants
+    for r, run in enumerate(scenario.runs):  # the given state must add up under every run
         try:
-            given_state(scenario, run)
+            colours = given_state(scenario, run).config.colours
         except MammamiaError as exc:
             where = getattr(exc, "where", "")
             raise fail(f"the given state is impossible under run {run.name!r}: {exc}",
                        where if where.startswith("/given") else "/given") from exc
+        for step in run.steps:
+            if step.by is not None and step.by not in colours:
+                raise fail(f"no seat has the colour {step.by}",
+                           f"{base}/{r}/steps/{step.index}/by" if base else
+                           f"/steps/{step.index}/by")
     return scenario
 
 
@@ -418,6 +432,8 @@ def run_one(scenario: Scenario, run: Run) -> RunResult:
         if step.action is not None:
             actor = to_move(state)
             try:
+                if step.by is not None:
+                    check_seat(state, state.seat_of(step.by))
                 after, events = apply(state, step.action)
             except IllegalActionError as exc:
                 if step.reject is None:
@@ -504,6 +520,11 @@ def observation_diff(state: GameState, item: dict[str, Any]) -> list[str]:
     seat = None if colour is None else state.seat_of(colour)
     return [f"{name}{p}" for p in project_diff(observation(state, seat).to_json(),
                                                item["view"], state)]
+
+
+def needs_seats(run: Run) -> bool:
+    """Whether a run has an action attempted by a named seat (the protocol's ``seats``)."""
+    return any(step.by is not None for step in run.steps)
 
 
 def needs_observation(run: Run) -> bool:
@@ -602,6 +623,44 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[Malforme
     return scenarios, errors
 
 
+# --- where the suite lives -----------------------------------------------------------
+
+# The suite ships inside the installed package (``mammamia_ref/scenarios``); in a clone
+# the same files are the top-level ``scenarios/`` folder.
+_PACKAGE = Path(__file__).resolve().parent.parent
+_INSTALLED_SUITE = _PACKAGE / "scenarios"
+_SOURCE_SUITE = _PACKAGE.parent / "scenarios"
+
+
+class NoCasesError(MammamiaError):
+    """A run that found nothing to check: a verification must never pass on nothing."""
+
+
+def packaged_suite() -> Path:
+    """The scenario folder shipped with this version of the package."""
+    return _INSTALLED_SUITE if _INSTALLED_SUITE.is_dir() else _SOURCE_SUITE
+
+
+def default_suite() -> Path:
+    """``./scenarios`` when the current folder has one (a clone, or a porter's own
+    suite), else the packaged copy."""
+    local = Path("scenarios")
+    return local if local.is_dir() else packaged_suite()
+
+
+def require_cases(found: int, looked: Iterable[str | Path], what: str = "scenarios") -> None:
+    """Refuse an empty run in one line that says where it looked."""
+    if found == 0:
+        places = ", ".join(str(p) for p in looked) or "nowhere"
+        raise NoCasesError(f"no {what} found in {places}")
+
+
+def _starts(scenario: Scenario) -> dict[str, Any]:
+    """Each run's complete starting state, so that a runner in another language need
+    not fill in the documented defaults of a partial ``given.state`` itself."""
+    return {run.name: format_state(given_state(scenario, run)) for run in scenario.runs}
+
+
 def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
     """All scenarios as one JSON document for porters, with the versions it follows."""
     return {
@@ -609,7 +668,8 @@ def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
         "scenario_format": SCENARIO_FORMAT,
         "state_format": STATE_FORMAT,
         "spec_version": specdata.load_yaml("rules.yaml")["spec_version"],
-        "scenarios": [{**s.doc, "file": Path(s.file).name} for s in scenarios],
+        "scenarios": [{**s.doc, "file": Path(s.file).name, "start": _starts(s)}
+                      for s in scenarios],
     }
 
 

@@ -8,14 +8,19 @@ current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
 - ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
   ``variants`` maps each supported flag to the values supported; ``features`` lists the
   optional operations and facts it supports (``load_state``, ``events``,
-  ``observation``).
+  ``observation``, ``perft``, ``seats``).
 - ``new_game {players, colours, first_player, variants}`` → ``{state}``
 - ``load_state {state}`` → ``{state}`` (feature ``load_state``)
 - ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
-- ``apply {action}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the state unchanged
+- ``apply {action, player?}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the
+  state unchanged; ``player`` (feature ``seats``) is the seat attempting the action,
+  refused unless it is the seat to decide
 - ``state`` → ``{state}``
 - ``observation {player}`` → ``{observation}``: what seat ``player`` (null: a spectator)
   may know, in the canonical observation JSON (feature ``observation``)
+- ``perft {depth}`` → ``{nodes}``: the counting-table count from the current state,
+  counted by the implementation itself (feature ``perft``; without it the runner walks
+  the tree with ``legal_actions``, ``apply`` and ``load_state``)
 - ``stop`` → ``{}``, then the implementation exits.
 
 This module also serves the reference implementation behind the protocol.
@@ -33,11 +38,12 @@ from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.rules.actions import format_action, parse_action
 from mammamia_ref.rules.events import format_event
-from mammamia_ref.rules.game import apply, legal_actions, new_game
+from mammamia_ref.rules.game import apply, check_seat, legal_actions, new_game
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_values
+from mammamia_ref.sim.perft import perft
 
-FEATURES = ("load_state", "events", "observation")
+FEATURES = ("load_state", "events", "observation", "perft", "seats")
 
 
 class ReferenceSession:
@@ -45,6 +51,7 @@ class ReferenceSession:
 
     def __init__(self) -> None:
         self.state: GameState | None = None
+        self._loaded: dict[str, GameState] = {}
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
@@ -76,11 +83,21 @@ class ReferenceSession:
                              colours=tuple(colours) if colours is not None else None,
                              first_player=request.get("first_player", 0), variants=variants)
         self.state = new_game(config)
-        return {"state": format_state(self.state)}
+        return {"state": format_state(self.state, result=True)}
 
     def op_load_state(self, request: dict[str, Any]) -> dict[str, Any]:
-        self.state = parse_state(request.get("state"))
-        return {"state": format_state(self.state)}
+        """A counting run loads the same state before each of its children: checking it
+        once is enough (states are immutable; the cache is keyed by the exact JSON)."""
+        doc = request.get("state")
+        key = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        state = self._loaded.get(key)
+        if state is None:
+            state = parse_state(doc)
+            if len(self._loaded) >= 256:
+                self._loaded.clear()
+            self._loaded[key] = state
+        self.state = state
+        return {"state": format_state(state, result=True)}
 
     def _current(self) -> GameState:
         if self.state is None:
@@ -93,14 +110,20 @@ class ReferenceSession:
     def op_apply(self, request: dict[str, Any]) -> dict[str, Any]:
         state = self._current()
         action = parse_action(request.get("action"))
+        player = request.get("player")  # feature seats: who attempts it (default: to move)
+        if player is not None and (type(player) is not int or not 0 <= player < state.players):
+            raise MalformedError("player is a seat number or null", value=player)
         try:
+            if player is not None:
+                check_seat(state, player)
             self.state, events = apply(state, action)
         except IllegalActionError as exc:
             return {"rejected": {"rule": exc.rule, "message": str(exc)}}
-        return {"state": format_state(self.state), "events": [format_event(e) for e in events]}
+        return {"state": format_state(self.state, result=True),
+                "events": [format_event(e) for e in events]}
 
     def op_state(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"state": format_state(self._current())}
+        return {"state": format_state(self._current(), result=True)}
 
     def op_observation(self, request: dict[str, Any]) -> dict[str, Any]:
         """Feature ``observation``: what one seat (or, for null, a spectator) may know."""
@@ -108,6 +131,14 @@ class ReferenceSession:
         if player is not None and type(player) is not int:
             raise MalformedError("player is a seat number or null", value=player)
         return {"observation": observation(self._current(), player).to_json()}
+
+    def op_perft(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Feature ``perft``: the implementation counts from its current state itself,
+        as a chess engine does (the runner then walks only where a count differs)."""
+        depth = request.get("depth")
+        if type(depth) is not int or not 0 <= depth <= 12:
+            raise MalformedError("depth is a whole number from 0 to 12", value=depth)
+        return {"nodes": perft(self._current(), depth)}
 
     def op_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}

@@ -1,12 +1,14 @@
 """Reports of a conformance run: a human summary (by status and by rule), JSON lines
-with one record per case, and JUnit XML for CI systems. Files are written atomically."""
+with one record per case written as each case finishes (a killed run keeps what it
+did), JUnit XML at the end for CI systems, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
+from typing import IO
 
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
@@ -52,24 +54,76 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
                          (("pass", "passed"), ("fail", "failed"), ("skip", "skipped"),
                           ("error", "errored"), ("xfail", "expected failures"),
                           ("xpass", "unexpected passes")) if counts[s] or s in ("pass", "fail"))]
+    kinds = [(kind, label) for kind, label in (("scenario", "scenarios"),
+                                               ("perft", "counting tables"),
+                                               ("random", "random games"))
+             if any(r.kind == kind for r in results)]
+    if len(kinds) > 1:  # the split by kind
+        lines.append("  " + "; ".join(
+            f"{label}: " + ", ".join(f"{n} {status}" for status, n in sorted(
+                Counter(r.status for r in results if r.kind == kind).items()))
+            for kind, label in kinds))
     if interrupted:
         lines.append("interrupted: the figures cover the cases finished before the interrupt")
     by_rule: Counter[str] = Counter()
+    labels: defaultdict[str, set[str]] = defaultdict(set)
     for result in results:
         if result.status in ("fail", "xpass"):
             by_rule.update(result.rules[:3])
+            if result.rules:  # the port's own label, beside the reference's rule
+                labels[result.rules[0]].update(r for r in result.their_rules
+                                               if r != result.rules[0])
     if by_rule:
-        lines.append("rules involved in unexpected failures:")
-        lines += [f"  {rule}: {count}" for rule, count in by_rule.most_common()]
+        lines.append("rules involved in unexpected failures:")  # the reference's rules
+        lines += [f"  {rule}: {count}" + (f"  (the port said: {', '.join(sorted(labels[rule]))})"
+                                          if labels[rule] else "")
+                  for rule, count in by_rule.most_common()]
     for result in results:
         if result.status in UNEXPECTED:
             where = f" ({result.file})" if result.file else ""
             at = f" at step {result.step}" if result.step is not None else ""
             lines.append(f"{result.status.upper()} {result.kind} {result.name}{where}{at}")
             lines += [f"  {row}" for row in result.message.splitlines()]
+            if result.replay:
+                lines.append(f"  replay: mammamia conform {result.replay} -- COMMAND")
             if result.written:
                 lines.append(f"  reproduced by {result.written}")
     return "\n".join(lines)
+
+
+class JsonlReport:
+    """One JSON record per case, appended and flushed as each case finishes."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle: IO[str] = path.open("w", encoding="utf-8")
+
+    def add(self, result: CaseResult) -> None:
+        self.handle.write(json.dumps(result.as_json()) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+class Progress:
+    """A one-line progress bar on a terminal (stderr), redrawn as each case finishes."""
+
+    def __init__(self, total: int, stream: IO[str], width: int = 30) -> None:
+        self.total, self.stream, self.width = max(total, 1), stream, width
+        self.done = self.unexpected = 0
+
+    def add(self, result: CaseResult) -> None:
+        self.done += 1
+        self.unexpected += result.status in UNEXPECTED
+        filled = self.width * self.done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{self.done}/{self.total} cases, {self.unexpected} failed  "
+                          f"{result.name[:40]:40}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * (self.width + 80) + "\r")
+        self.stream.flush()
 
 
 def write_jsonl(results: list[CaseResult], path: Path) -> None:

@@ -3,13 +3,15 @@ games, in lockstep with the reference, reporting the first divergent step."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -24,16 +26,23 @@ from mammamia_ref.formats.perft_table import load_perft_tables as load_perft_tab
 from mammamia_ref.formats.scenario import (
     Run,
     Scenario,
+    Step,
+    events_diff,
     given_state,
     needs_observation,
+    needs_seats,
     project_diff,
+    run_one,
 )
 from mammamia_ref.kit.client import Implementation, ImplementationError
-from mammamia_ref.rules.actions import Action, format_action
+from mammamia_ref.rules import scoring
+from mammamia_ref.rules.actions import Action, format_action, parse_action
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import (
     apply,
+    chance_pile,
+    check_seat,
     decision_rule,
     is_chance,
     is_over,
@@ -59,20 +68,169 @@ class CaseResult:
     seconds: float = 0.0
     file: str | None = None
     written: str | None = None   # a scenario file written to reproduce a divergence
+    their_rules: tuple[str, ...] = ()   # the port's own labels for the step, beside ours
+    replay: str | None = None    # how to replay a random game: its seed and variants
 
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "status": self.status,
-                "rules": list(self.rules), "step": self.step, "message": self.message,
-                "seconds": round(self.seconds, 4), "file": self.file, "written": self.written}
+                "rules": list(self.rules), "their_rules": list(self.their_rules),
+                "step": self.step, "message": self.message,
+                "seconds": round(self.seconds, 4), "file": self.file, "written": self.written,
+                "replay": self.replay}
 
 
 class Divergence(Exception):
-    """The implementation and the reference disagree; ``rules`` are those involved."""
+    """The implementation and the reference disagree (or the port breaks a scenario's
+    own expectation); ``rules`` are the reference's, ``theirs`` the port's labels."""
 
-    def __init__(self, step: int | None, message: str, rules: Iterable[str] = ()) -> None:
+    def __init__(self, step: int | None, message: str, rules: Iterable[str] = (),
+                 theirs: Iterable[Any] = ()) -> None:
         super().__init__(message)
         self.step = step
         self.rules = tuple(rules)
+        self.theirs = tuple(r for r in theirs if isinstance(r, str) and r)
+
+
+class BudgetSpent(Exception):
+    """The run's time budget ran out, possibly in the middle of a case."""
+
+
+class Connection(Protocol):
+    """What the cases need of an implementation: its hello and its requests."""
+
+    info: dict[str, Any]
+
+    def request(self, op: str, *, timeout: float | None = None,
+                **fields: Any) -> dict[str, Any]: ...
+
+
+class Budgeted:
+    """The implementation seen through the run's budget: no request starts after the
+    deadline and none waits past it, so a long counting run stops in time too."""
+
+    def __init__(self, impl: Implementation, deadline: float) -> None:
+        self.impl = impl
+        self.deadline = deadline
+
+    @property
+    def info(self) -> dict[str, Any]:
+        return self.impl.info
+
+    def request(self, op: str, *, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise BudgetSpent
+        wait = self.impl.timeout if timeout is None else timeout
+        try:
+            return self.impl.request(op, timeout=min(wait, left), **fields)
+        except ImplementationError as exc:
+            if exc.kind == "timeout" and time.monotonic() >= self.deadline:
+                raise BudgetSpent from exc
+            raise
+
+
+# --- what is compared (docs/porting.md, "What must match") ---------------------------
+
+# Free text is never compared: a failed order's ``why`` and a rejection's ``message``.
+FREE_TEXT = frozenset(("why", "message"))
+
+
+def comparable_event(item: Any) -> Any:
+    """An event as compared: every field but the free text."""
+    if not isinstance(item, dict):
+        return item
+    return {k: v for k, v in item.items() if k not in FREE_TEXT}
+
+
+def comparable_state(doc: Any) -> Any:
+    """A state as compared: at a chance node the pile about to be shuffled is compared
+    as a multiset (the shuffle that follows hands over its whole new order)."""
+    if not isinstance(doc, dict) or doc.get("phase") != "shuffle":
+        return doc
+    doc = json.loads(json.dumps(doc))
+    step = doc.get("step")
+    if isinstance(step, str) and step.startswith("waiter."):
+        for player in doc.get("players") or []:
+            if isinstance(player, dict) and player.get("colour") == step.removeprefix("waiter.") \
+                    and isinstance(player.get("waiter"), list):
+                player["waiter"] = sorted(player["waiter"], key=str)
+    elif isinstance(doc.get("supply"), list):
+        doc["supply"] = sorted(doc["supply"], key=str)
+    return doc
+
+
+def differences(actual: Any, expected: Any, pointer: str = "") -> list[str]:
+    """Only the fields that differ, each on one line; a pile as a short diff."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out = []
+        for key in expected:
+            if key not in actual:
+                out.append(f"{pointer}/{key}: missing (expected {_short(expected[key])})")
+            else:
+                out += differences(actual[key], expected[key], f"{pointer}/{key}")
+        out += [f"{pointer}/{key}: not expected (got {_short(actual[key])})"
+                for key in actual if key not in expected]
+        return out
+    if isinstance(expected, list) and isinstance(actual, list):
+        if actual == expected:
+            return []
+        if all(isinstance(x, dict) for x in expected + actual) and len(actual) == len(expected):
+            out = []
+            for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+                label = e.get("colour", i) if isinstance(e, dict) else i
+                out += differences(a, e, f"{pointer}/{label}")
+            return out
+        noun = "colours" if pointer.endswith("/winners") else "cards"
+        return [f"{pointer}: {pile_diff(actual, expected, noun)}"]
+    if actual != expected or type(actual) is not type(expected):
+        return [f"{pointer}: expected {_short(expected)}, got {_short(actual)}"]
+    return []
+
+
+def pile_diff(actual: list[Any], expected: list[Any], noun: str = "cards") -> str:
+    """A pile difference in a few words: what is missing or extra, else where the order
+    parts (positions from the first card listed)."""
+    if Counter(map(_hashable, actual)) != Counter(map(_hashable, expected)):
+        missing = Counter(map(_hashable, expected)) - Counter(map(_hashable, actual))
+        extra = Counter(map(_hashable, actual)) - Counter(map(_hashable, expected))
+        parts = [f"{len(expected)} {noun} expected, {len(actual)} got"]
+        if missing:
+            parts.append("missing " + _tally(missing))
+        if extra:
+            parts.append("extra " + _tally(extra))
+        return "; ".join(parts)
+    matcher = difflib.SequenceMatcher(None, [_hashable(x) for x in expected],
+                                      [_hashable(x) for x in actual], autojunk=False)
+    changes = [f"at {i1}: expected {_short(expected[i1:i2])}, got {_short(actual[j1:j2])}"
+               for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return f"same {noun}, other order: " + "; ".join(changes[:3]) + \
+        (f"; {len(changes) - 3} more" if len(changes) > 3 else "")
+
+
+def _hashable(item: Any) -> str:
+    return item if isinstance(item, str) else json.dumps(item, sort_keys=True)
+
+
+def _tally(counts: Counter[str]) -> str:
+    return ", ".join(f"{n} {card}" if n > 1 else card for card, n in sorted(counts.items()))
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value, separators=(",", ":"))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def pending_in_words(state: GameState) -> str:
+    """What the reference waits for after a step, said in words."""
+    if is_over(state):
+        return "the game is over"
+    if is_chance(state):
+        return f"the {chance_pile(state)[0]} pile must be shuffled (the runner sends the order)"
+    colour = state.colour(state.current)
+    what = {"play": "play ingredients (or pass)", "order": "place an order (or not)",
+            "draw": "draw", "name_kind": "name a kind for the revealed order",
+            "complete": "complete the revealed order from hand (or decline)"}
+    return f"{colour} must {what.get(state.step, state.step)} ({decision_rule(state)})"
 
 
 def supports(info: dict[str, Any], variants: dict[str, str]) -> str | None:
@@ -89,36 +247,44 @@ def supports(info: dict[str, Any], variants: dict[str, str]) -> str | None:
 class Lockstep:
     """The reference and the implementation driven through the same actions."""
 
-    def __init__(self, impl: Implementation, state: GameState) -> None:
+    def __init__(self, impl: Connection, state: GameState) -> None:
         self.impl = impl
         self.state = state
         self.events_feature = "events" in (impl.info.get("features") or [])
+        self.last_state: dict[str, Any] | None = None    # the port's, as last answered
+        self.last_events: list[Any] | None = None
+        self.last_legal: list[Any] | None = None
+        self.last_observations: dict[str | None, dict[str, Any]] = {}
 
     def compare_state(self, answer: dict[str, Any], step: int | None, rules: Iterable[str],
                       what: str) -> None:
-        expected = format_state(self.state)
+        expected = comparable_state(format_state(self.state, result=True))
         actual = answer.get("state")
-        problems = project_diff(actual, expected) if isinstance(actual, dict) else \
-            ["/: the answer holds no state"]
+        self.last_state = actual if isinstance(actual, dict) else None
+        problems = differences(comparable_state(actual), expected) \
+            if isinstance(actual, dict) else ["/: the answer holds no state"]
         if problems:
-            raise Divergence(step, f"{what}: the state differs from the reference:\n"
-                             + "\n".join(f"  state{p}" for p in problems[:20]), rules)
+            raise Divergence(step, f"{what}: the state differs from the reference in "
+                             f"{len(problems)} field{'s' if len(problems) > 1 else ''}:\n"
+                             + "\n".join(f"  state{p}" for p in problems[:12]), rules)
 
     def compare_legal(self, step: int | None) -> None:
+        self.last_legal = None
         if is_chance(self.state) or is_over(self.state):
             return
         answer = self.impl.request("legal_actions")
         actual_raw = answer.get("actions")
         if not isinstance(actual_raw, list):
             raise Divergence(step, "legal_actions: the answer holds no list of actions")
+        self.last_legal = actual_raw
         actual = {action_key(a) for a in actual_raw if isinstance(a, dict)}
         expected = {action_key(format_action(a)) for a in legal_actions(self.state)}
         if actual != expected:
             lines = [f"  legal but not in the reference: {a}" for a in sorted(actual - expected)]
             lines += [f"  missing (legal in the reference): {a}"
                       for a in sorted(expected - actual)]
-            raise Divergence(step, "legal actions differ:\n" + "\n".join(lines[:20]),
-                             [decision_rule(self.state)])
+            raise Divergence(step, f"legal actions differ where {pending_in_words(self.state)}:"
+                             "\n" + "\n".join(lines[:20]), [decision_rule(self.state)])
 
     def compare_observations(self, players: Iterable[str | None], step: int | None) -> None:
         """Feature ``observation``: each named seat's view (None: a spectator's) must be
@@ -130,20 +296,28 @@ class Lockstep:
             answer = self.impl.request("observation", player=seat)
             expected = observation(self.state, seat).to_json()
             actual = answer.get("observation")
-            problems = project_diff(actual, expected) if isinstance(actual, dict) else \
+            if isinstance(actual, dict):
+                self.last_observations[colour] = actual
+            problems = differences(actual, expected) if isinstance(actual, dict) else \
                 ["/: the answer holds no observation"]
             if problems:
                 who = "a spectator" if seat is None else colour
                 raise Divergence(step, f"the observation of {who} differs from the "
                                  "reference:\n" + "\n".join(f"  observation{p}"
-                                                               for p in problems[:20]),
+                                                               for p in problems[:12]),
                                  _information_rules(problems, self.state))
 
-    def step(self, action: Action, index: int | None) -> tuple[str, ...]:
-        """Apply ``action`` on both sides; raise Divergence on any disagreement.
-        Returns the rules of the reference's events (or of its rejection)."""
-        answer = self.impl.request("apply", action=format_action(action))
+    def step(self, action: Action, index: int | None, by: str | None = None) -> tuple[str, ...]:
+        """Apply ``action`` on both sides (attempted by the colour ``by``, if named);
+        raise Divergence on any disagreement. Returns the rules of the reference's events
+        (or of its rejection)."""
+        seat = None if by is None else self.state.seat_of(by)
+        answer = self.impl.request("apply", action=format_action(action),
+                                   **({} if seat is None else {"player": seat}))
+        self.last_events = None
         try:
+            if seat is not None:
+                check_seat(self.state, seat)
             after, events = apply(self.state, action)
         except IllegalActionError as exc:
             rejected = answer.get("rejected")
@@ -153,35 +327,56 @@ class Lockstep:
             if rejected.get("rule") != exc.rule:
                 raise Divergence(index, f"{_show(action)} was rejected under "
                                  f"{rejected.get('rule')!r}; the reference rejects it under "
-                                 f"{exc.rule}", [exc.rule]) from None
+                                 f"{exc.rule}", [exc.rule], [rejected.get("rule")]) from None
             return (exc.rule,)
         rules = tuple(dict.fromkeys(e.rule for e in events))
         if isinstance(answer.get("rejected"), dict):
             theirs = answer["rejected"].get("rule")
             raise Divergence(index, f"{_show(action)} was rejected under {theirs!r}; the "
-                             "reference accepts it",
-                             [theirs if isinstance(theirs, str) and theirs else "turn.play",
-                              *rules])
-        self.state = after
+                             "reference accepts it", rules or [decision_rule(self.state)],
+                             [theirs])
+        before, self.state = self.state, after
         expected = [format_event(e) for e in events]
-        if self.events_feature and answer.get("events") != expected:
-            actual = answer.get("events")
-            actual = actual if isinstance(actual, list) else []
-            first = next((i for i in range(max(len(actual), len(expected)))
-                          if i >= len(actual) or i >= len(expected) or actual[i] != expected[i]),
-                         0)
-            culprits = [e["rule"] for e in (expected[first:first + 1] + actual[first:first + 1])
-                        if isinstance(e, dict) and isinstance(e.get("rule"), str)]
-            raise Divergence(index, f"after {_show(action)} the events differ from event "
-                             f"{first} on:\n  expected {json.dumps(expected[first:first + 3])}"
-                             f"\n  got      {json.dumps(actual[first:first + 3])}",
-                             [*culprits, *rules])
+        if isinstance(answer.get("events"), list):
+            self.last_events = answer["events"]
+        if self.events_feature:
+            self._compare_events(action, index, before, expected, answer.get("events"), rules)
         try:
             self.compare_state(answer, index, rules, f"after {_show(action)}")
         except Divergence as exc:
-            exc.rules = tuple(dict.fromkeys((*_touching(expected, str(exc)), *rules)))
+            decided = [scoring.winners(after)[1]] if "state/result" in str(exc) and \
+                is_over(after) else []
+            exc.rules = tuple(dict.fromkeys((*decided, *_touching(expected, str(exc)), *rules)))
             raise
         return rules
+
+    def _compare_events(self, action: Action, index: int | None, before: GameState,
+                        expected: list[dict[str, Any]], raw: Any,
+                        rules: tuple[str, ...]) -> None:
+        """Events match field for field, free text aside; the first difference is shown,
+        and where the reference's list ends, what it then waits for."""
+        actual = raw if isinstance(raw, list) else []
+        ours = [comparable_event(e) for e in expected]
+        theirs = [comparable_event(e) for e in actual]
+        if ours == theirs:
+            return
+        first = next(i for i in range(max(len(ours), len(theirs)))
+                     if i >= len(ours) or i >= len(theirs) or ours[i] != theirs[i])
+        if first >= len(ours):
+            what = (f"the reference's events end here: it stops, and "
+                    f"{pending_in_words(self.state)}; the port goes on with "
+                    f"{_short(theirs[first:first + 3])}")
+        elif first >= len(theirs):
+            what = (f"the port's events end here; the reference goes on with "
+                    f"{_short(ours[first:first + 3])}")
+        else:
+            fields = differences(theirs[first], ours[first])
+            what = (f"event {first} ({ours[first].get('event')}): "
+                    + "; ".join(f"{f.lstrip('/')}" for f in fields[:6]))
+        our_rule = [e["rule"] for e in expected[first:first + 1]]
+        their_rule = [e.get("rule") for e in actual[first:first + 1] if isinstance(e, dict)]
+        raise Divergence(index, f"after {_show(action)} the events differ from event "
+                         f"{first} on: {what}", [*our_rule, *rules], their_rule)
 
 
 # Which parts of the state each event changes, most telling events first: used to
@@ -228,7 +423,7 @@ def _show(action: Action) -> str:
     return json.dumps(format_action(action), separators=(",", ":"))
 
 
-def start_game(impl: Implementation, state: GameState, *, from_setup: bool) -> dict[str, Any]:
+def start_game(impl: Connection, state: GameState, *, from_setup: bool) -> dict[str, Any]:
     """Put the implementation in ``state``: by ``new_game`` or by ``load_state``."""
     if from_setup:
         config = state.config
@@ -240,7 +435,10 @@ def start_game(impl: Implementation, state: GameState, *, from_setup: bool) -> d
 # --- scenarios ----------------------------------------------------------------------
 
 
-def run_scenario_case(impl: Implementation, scenario: Scenario, run: Run) -> CaseResult:
+def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseResult:
+    """One scenario run: first the reference against the scenario's own expectations (a
+    failure there is a defect of the suite), then the port in lockstep with the
+    reference, and at every step the port against the scenario's own expectations."""
     name = scenario.id if run.name == "default" else f"{scenario.id}[{run.name}]"
     result = CaseResult("scenario", name, "pass", scenario.rules, file=scenario.file)
     features = impl.info.get("features") or []
@@ -249,10 +447,19 @@ def run_scenario_case(impl: Implementation, scenario: Scenario, run: Run) -> Cas
         return _skip(result, "needs the load_state feature")
     if needs_observation(run) and "observation" not in features:
         return _skip(result, "needs the observation feature")
+    if needs_seats(run) and "seats" not in features:
+        return _skip(result, "needs the seats feature")
     reference = given_state(scenario, run)
     why = supports(impl.info, reference.variants.non_default())
     if why:
         return _skip(result, why)
+    own = run_one(scenario, run)
+    if not own.passed:
+        result.status, result.step = "error", own.step
+        result.message = (f"defect of the suite: the reference fails this scenario's own "
+                          f"expectations at step {own.step} ({scenario.file}:{own.line}):\n"
+                          + "\n".join(f"  {line}" for line in (own.failure or "").splitlines()))
+        return result
     lockstep = Lockstep(impl, reference)
     try:
         lockstep.compare_state(start_game(impl, reference, from_setup=from_setup), None,
@@ -260,14 +467,85 @@ def run_scenario_case(impl: Implementation, scenario: Scenario, run: Run) -> Cas
         lockstep.compare_legal(None)
         for step in run.steps:
             if step.action is not None:
-                lockstep.step(step.action, step.index)
+                lockstep.step(step.action, step.index, step.by)
             lockstep.compare_legal(step.index)
             lockstep.compare_observations([item["player"] for item in
                                            step.expect.get("observation", [])], step.index)
+            problems = own_expectation_problems(lockstep, step)
+            if problems:
+                raise Divergence(step.index, "the port breaks the scenario's own "
+                                 "expectations:\n" + "\n".join(f"  {p}" for p in problems[:12]),
+                                 scenario.rules)
     except Divergence as exc:
         result.status, result.step, result.message = "fail", exc.step, str(exc)
         result.rules = tuple(dict.fromkeys((*exc.rules, *scenario.rules)))
+        result.their_rules = exc.theirs
     return result
+
+
+def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
+    """The step's ``expect`` checked against the port's own answers alone (its state,
+    events, legal actions and observations), as a runner without a reference would."""
+    expect, state = step.expect, lockstep.last_state or {}
+    problems: list[str] = []
+    if "state" in expect:
+        problems += [f"state{p}" for p in project_diff(state, expect["state"])]
+    accepted = step.action is not None and step.reject is None
+    if lockstep.events_feature and accepted:
+        events = [e for e in lockstep.last_events or [] if isinstance(e, dict)]
+        if "events" in expect:
+            problems += events_diff(events, expect["events"])
+        if "events_exact" in expect and (len(events) != len(expect["events_exact"]) or any(
+                project_diff(a, w) for a, w in zip(events, expect["events_exact"],
+                                                   strict=False))):
+            problems.append(f"events_exact: expected {_short(expect['events_exact'])}, got "
+                            f"{_short(events)}")
+    if "legal" in expect and lockstep.last_legal is not None:
+        theirs = {_canonical_key(a) for a in lockstep.last_legal}
+        listed = {_canonical_key(a) for a in expect["legal"]}
+        problems += [f"legal: {a} is not expected" for a in sorted(theirs - listed)]
+        problems += [f"legal: {a} is expected but not listed" for a in sorted(listed - theirs)]
+    if "to_move" in expect:
+        mover = _mover(state)
+        if mover != expect["to_move"]:
+            problems.append(f"to_move: expected {expect['to_move']}, got {mover}")
+    if "winners" in expect or "winner_rule" in expect:
+        outcome = state.get("result")
+        if not isinstance(outcome, dict):
+            problems.append("result: the state names no result (the game has not ended?)")
+        else:
+            if "winners" in expect and sorted(outcome.get("winners") or []) != \
+                    sorted(expect["winners"]):
+                problems.append(f"winners: expected {expect['winners']}, got "
+                                f"{outcome.get('winners')}")
+            if "winner_rule" in expect and outcome.get("rule") != expect["winner_rule"]:
+                problems.append(f"winner_rule: expected {expect['winner_rule']}, got "
+                                f"{outcome.get('rule')}")
+    for item in expect.get("observation", []):
+        seen = lockstep.last_observations.get(item["player"])
+        problems += [f"observation[{item['player'] or 'spectator'}]{p}"
+                     for p in project_diff(seen or {}, item["view"])]
+    return problems
+
+
+def _canonical_key(raw: Any) -> str:
+    """An action as compared: in its canonical form (a scenario may leave out zero
+    counts), or as it was sent if it does not parse."""
+    try:
+        return action_key(format_action(parse_action(raw)))
+    except MalformedError:
+        return json.dumps(raw, sort_keys=True)
+
+
+def _mover(state: dict[str, Any]) -> str | None:
+    """Who is to move, read from a state's JSON: the current seat while a turn or an
+    oven decision is pending, nobody at a chance node or at the end."""
+    players, current = state.get("players"), state.get("current")
+    if state.get("phase") not in ("turn", "oven") or not isinstance(players, list) or \
+            type(current) is not int or not 0 <= current < len(players):
+        return None
+    player = players[current]
+    return player.get("colour") if isinstance(player, dict) else None
 
 
 def _skip(result: CaseResult, why: str) -> CaseResult:
@@ -278,42 +556,79 @@ def _skip(result: CaseResult, why: str) -> CaseResult:
 # --- counting tables ----------------------------------------------------------------
 
 
-def impl_perft(impl: Implementation, state: dict[str, Any], depth: int) -> int:
+def impl_perft(impl: Connection, state: dict[str, Any], depth: int) -> int:
     """Count with the implementation, which must stand at ``state`` when called."""
-    if depth == 0 or state.get("phase") in ("shuffle", "over"):
-        return 1
+    return impl_counts(impl, state, depth)[depth]
+
+
+def impl_counts(impl: Connection, state: dict[str, Any], depth: int) -> dict[int, int]:
+    """The implementation's node counts at every depth 0..``depth`` in one walk (the
+    implementation must stand at ``state``): one traversal instead of one per depth."""
+    counts = dict.fromkeys(range(depth + 1), 0)
+    _walk(impl, state, depth, 0, counts)
+    return counts
+
+
+def _walk(impl: Connection, state: dict[str, Any], depth: int, level: int,
+          counts: dict[int, int]) -> None:
+    if state.get("phase") in ("shuffle", "over"):  # a leaf at every depth from here on
+        for deeper in range(level, depth + 1):
+            counts[deeper] += 1
+        return
+    counts[level] += 1
+    if level == depth:
+        return
     actions = _listed_actions(impl)
-    if depth == 1:
-        return len(actions)
-    return sum(_child_count(impl, state, action, depth, first=i == 0)
-               for i, action in enumerate(actions))
+    if level + 1 == depth:
+        counts[depth] += len(actions)
+        return
+    for i, action in enumerate(actions):
+        if i:  # the previous child moved the implementation on: go back
+            impl.request("load_state", state=state)
+        _walk(impl, _child(impl, action), depth, level + 1, counts)
 
 
-def _child_count(impl: Implementation, state: dict[str, Any], action: Any, depth: int,
-                 *, first: bool) -> int:
-    if not first:  # the previous child moved the implementation on: go back
-        impl.request("load_state", state=state)
+def _own_count(impl: Connection, depth: int) -> int:
+    nodes = impl.request("perft", depth=depth).get("nodes")
+    if type(nodes) is not int:
+        raise Divergence(depth, f"perft: the answer holds no count of nodes: {nodes!r}")
+    return nodes
+
+
+def _child(impl: Connection, action: Any) -> dict[str, Any]:
     answer = impl.request("apply", action=action)
     if not isinstance(answer.get("state"), dict):
         raise Divergence(None, f"a listed legal action was rejected: {action}")
-    return impl_perft(impl, answer["state"], depth - 1)
+    child: dict[str, Any] = answer["state"]
+    return child
 
 
-def _listed_actions(impl: Implementation) -> list[Any]:
+def _child_count(impl: Connection, state: dict[str, Any], action: Any, depth: int,
+                 *, first: bool) -> int:
+    if not first:  # the previous child moved the implementation on: go back
+        impl.request("load_state", state=state)
+    return impl_counts(impl, _child(impl, action), depth - 1)[depth - 1]
+
+
+def _listed_actions(impl: Connection) -> list[Any]:
     actions = impl.request("legal_actions").get("actions")
     if not isinstance(actions, list):
         raise Divergence(None, "legal_actions: the answer holds no list of actions")
     return actions
 
 
-def impl_divide(impl: Implementation, state: dict[str, Any], depth: int) -> dict[str, int]:
+def impl_divide(impl: Connection, state: dict[str, Any], depth: int) -> dict[str, int]:
     impl.request("load_state", state=state)
     actions = _listed_actions(impl)
     return {action_key(action): _child_count(impl, state, action, depth, first=i == 0)
             for i, action in enumerate(actions)}
 
 
-def run_perft_case(impl: Implementation, table: PerftTable, max_nodes: int) -> CaseResult:
+def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
+                   walk: bool = False) -> CaseResult:
+    """Every listed depth up to ``max_nodes`` nodes: counted by the implementation itself
+    (feature ``perft``) unless ``walk``, else in one walk to the deepest; at the first
+    depth that differs, the counts per first action (divide), always by walking."""
     result = CaseResult("perft", table.id, "pass", file=table.file)
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
@@ -321,38 +636,53 @@ def run_perft_case(impl: Implementation, table: PerftTable, max_nodes: int) -> C
     why = supports(impl.info, reference.variants.non_default())
     if why:
         return _skip(result, why)
+    depths = []
     for depth, nodes in sorted(table.counts.items()):
         if nodes > max_nodes:
             break
-        try:
-            impl.request("load_state", state=table.state)
-            got = impl_perft(impl, table.state, depth)
-            theirs = impl_divide(impl, table.state, depth) if got != nodes else {}
-        except Divergence as exc:
-            result.status, result.step, result.message = "fail", depth, f"perft {depth}: {exc}"
-            return result
-        if got != nodes:
-            ours = divide(reference, depth)
-            rows = [f"  {key}: expected {ours.get(key, 0)}, got {theirs.get(key, 0)}"
-                    for key in sorted(set(ours) | set(theirs))
-                    if ours.get(key, 0) != theirs.get(key, 0)]
-            result.status, result.step = "fail", depth
-            result.message = (f"perft {depth}: expected {nodes} nodes, got {got}; divide:\n"
-                              + "\n".join(rows[:30]))
-            return result
+        depths.append(depth)
+    if not depths:
+        return result
+    try:
+        impl.request("load_state", state=table.state)
+        if "perft" in (impl.info.get("features") or []) and not walk:
+            got = {depth: _own_count(impl, depth) for depth in depths}
+        else:
+            got = impl_counts(impl, table.state, depths[-1])
+        wrong = next((d for d in depths if got[d] != table.counts[d]), None)
+        theirs = impl_divide(impl, table.state, wrong) if wrong is not None else {}
+    except Divergence as exc:
+        result.status, result.step, result.message = "fail", depths[-1], \
+            f"perft {depths[-1]}: {exc}"
+        return result
+    if wrong is not None:
+        ours = divide(reference, wrong)
+        rows = [f"  {key}: expected {ours.get(key, 0)}, got {theirs.get(key, 0)}"
+                for key in sorted(set(ours) | set(theirs))
+                if ours.get(key, 0) != theirs.get(key, 0)]
+        result.status, result.step = "fail", wrong
+        result.message = (f"perft {wrong}: expected {table.counts[wrong]} nodes, got "
+                          f"{got[wrong]}; divide:\n" + "\n".join(rows[:30]))
     return result
 
 
 # --- differential random games ------------------------------------------------------
 
 
-def run_random_game(impl: Implementation, config: GameConfig, seed: int,
+def replay_options(config: GameConfig, seed: int) -> str:
+    """The ``conform`` options that play exactly this random game again."""
+    variants = config.variants.non_default()
+    return " ".join([f"--players {config.players} --seed {seed} --random-games 1",
+                     *(f"--variant {k}={v}" for k, v in sorted(variants.items()))])
+
+
+def run_random_game(impl: Connection, config: GameConfig, seed: int,
                     write_to: Path | None, max_steps: int = 5000) -> CaseResult:
     name = f"random-{config.players}p-seed{seed}"
     variants = config.variants.non_default()
     if variants:
         name += "-" + "-".join(f"{k}={v}" for k, v in sorted(variants.items()))
-    result = CaseResult("random", name, "pass")
+    result = CaseResult("random", name, "pass", replay=replay_options(config, seed))
     why = supports(impl.info, variants)
     if why:
         return _skip(result, why)
@@ -381,7 +711,7 @@ def run_random_game(impl: Implementation, config: GameConfig, seed: int,
             index += 1
     except Divergence as exc:
         result.status, result.step, result.message = "fail", exc.step, str(exc)
-        result.rules = exc.rules
+        result.rules, result.their_rules = exc.rules, exc.theirs
     return result
 
 
@@ -431,19 +761,25 @@ class ConformRun:
 
     def __post_init__(self) -> None:
         self.deadline = time.monotonic() + self.budget
+        self.port = Budgeted(self.impl, self.deadline)
 
     def case(self, name: str, kind: str, body: Callable[[], CaseResult],
              rules: tuple[str, ...] = (), file: str | None = None) -> None:
-        """Run one case; a broken implementation is recorded and restarted."""
+        """Run one case; a broken implementation is recorded and restarted. The budget
+        holds inside a case too: a case it cuts short is an error."""
         started = time.monotonic()
-        if started > self.deadline:
-            result = CaseResult(kind, name, "error", rules, message="the run's time budget "
-                                "is spent", file=file)
+        spent = CaseResult(kind, name, "error", rules, message="the run's time budget is "
+                           "spent", file=file)
+        if started >= self.deadline:
+            result = spent
         else:
             try:
                 if not self.impl.alive:
                     self.impl.restart()
                 result = body()
+            except BudgetSpent:
+                result = spent
+                self.impl.close()  # it may be in the middle of an answer
             except ImplementationError as exc:
                 result = CaseResult(kind, name, "error", rules, message=str(exc), file=file)
                 self.impl.close()

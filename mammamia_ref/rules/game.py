@@ -105,12 +105,23 @@ def _route(state: GameState, action: Action) -> Transition:
                              action=action)
 
 
+def check_seat(state: GameState, seat: int) -> None:
+    """An action attempted by ``seat`` is refused unless that seat must decide now:
+    during a turn under ``turn.clockwise``, otherwise under the pending decision's rule."""
+    if seat != to_move(state):
+        rule = "turn.clockwise" if state.phase == "turn" else decision_rule(state)
+        raise IllegalActionError(f"seat {seat} is not to move ({_decision_name(state)})",
+                                 rule=rule)
+
+
 def _misplaced_rule(state: GameState, action: Action) -> str:
     """The rule an action breaks when it is not the decision pending: an order after a
     pass breaks ``turn.pass``, a second order ``turn.place_order``; otherwise the rule
     of the pending decision."""
     if isinstance(action, PlaceOrder) and state.phase == Phase.TURN and state.step == Step.DRAW:
         return "turn.pass" if state.played == 0 else "turn.place_order"
+    if isinstance(action, Play) and state.phase == "turn" and state.played > 0:
+        return "turn.play"  # one play a turn: a second one breaks the play rule itself
     return decision_rule(state)
 
 

@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import MammamiaError, NoSuchPathError
-from mammamia_ref.formats.scenario import RunResult, Scenario, load_all, run_scenario
+from mammamia_ref.formats.scenario import (
+    RunResult,
+    Scenario,
+    default_suite,
+    load_all,
+    require_cases,
+    run_scenario,
+    scenario_files,
+)
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
@@ -272,11 +280,12 @@ def print_report(report: Report) -> None:
 
 
 def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int:
-    paths = scenario_paths or ["scenarios"]
+    paths = scenario_paths or [str(default_suite())]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
-        raise NoSuchPathError(missing, f"no scenarios at {', '.join(missing)}; run from the "
-                              "project root or pass --scenarios PATH")
+        raise NoSuchPathError(missing, f"no scenarios at {', '.join(missing)}; pass "
+                              "--scenarios PATH, or none for the suite shipped with the package")
+    require_cases(len(list(scenario_files(paths))), paths)
     report = Report()
     try:
         verify(paths, report)
