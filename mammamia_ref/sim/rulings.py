@@ -41,9 +41,16 @@ class Outcome:
     canonical: tuple[Any, ...]
     stopped: bool = False     # the ruling's trace ends here
 
+    @property
+    def rejected(self) -> str | None:
+        """The rule that refused the action, if it was refused."""
+        kind = self.canonical[:1]
+        return str(self.canonical[1]) if kind in (("rejected",), ("invalid",)) else None
+
     def as_json(self) -> dict[str, Any]:
-        return {"text": list(self.text), "events": list(self.canonical),
-                "stopped": self.stopped}
+        rejected = self.rejected
+        return {"text": list(self.text), "events": [] if rejected else list(self.canonical),
+                "rejected": rejected, "stopped": self.stopped}
 
 
 @dataclass

@@ -565,7 +565,7 @@ _CSS = """
 .mm-flow a:hover tspan { text-decoration: underline; }
 .mm-when { font-size: .72rem; }
 .mm-rule-meta { font-size: .72rem; color: var(--md-default-fg-color--light); }
-.mm-card, .mm-ocard { color: #222; }
+.mm-ocard { color: #222; }  /* cream card, dark text, in either colour scheme */
 .mm-question { font-size: .85rem; margin: .4rem 0 .8rem; }
 .mm-forest { vertical-align: middle; color: var(--md-default-fg-color); }
 .mm-impact table { font-size: .68rem; }
@@ -583,7 +583,7 @@ _CSS = """
   .mm-positions thead { display: none; }
   .mm-positions tr { border-top: 1px solid var(--md-default-fg-color--lightest);
     padding: .3rem 0; }
-  .mm-positions td { border: none; padding: .1rem .6rem; }
+  .md-typeset .mm-positions table td { border: none; padding: .1rem .6rem; }
   .mm-positions td:first-child { font-weight: bold; }
 }
 """
