@@ -70,12 +70,12 @@ def suggestion(parser: argparse.ArgumentParser, message: str, argv: Sequence[str
     unknown = re.search(r"unrecognized arguments: (.*)", message)
     if unknown:
         target = _deepest(parser, argv)
-        options = [o for a in target._actions for o in a.option_strings]
+        options: list[str] = [o for a in target._actions for o in a.option_strings]
         for word in unknown.group(1).split():
             if word.startswith("-"):
                 near = get_close_matches(word.split("=")[0], options, n=1, cutoff=0.6)
                 if near:
-                    return near[0]
+                    return str(near[0])
     return None
 
 

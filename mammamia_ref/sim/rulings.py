@@ -116,13 +116,16 @@ class Comparison:
             "rulings": [t.variants for t in self.traces],
             "diverges": self.diverges,
             "steps": [{"step": index, "action": action, "diverges": i in diverging,
-                       "outcomes": [None if t.outcomes[i] is None else t.outcomes[i].as_json()
-                                    for t in self.traces]}
+                       "outcomes": [_outcome_json(t.outcomes[i]) for t in self.traces]}
                       for i, (index, action) in enumerate(self.steps)],
             "final_state_differs_in": self.final_differences(),
             "final_state_details": [{"path": p, "values": [json.loads(v) for v in vs]}
                                     for p, vs in self.final_details(limit=50)],
         }
+
+
+def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    return None if outcome is None else outcome.as_json()
 
 
 def _key(outcome: Outcome | None) -> Any:
