@@ -596,3 +596,16 @@ def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
     empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
                                   corpus.spec.cards_doc, None), [], [])
     assert "No queries yet" in site.queries_page(empty)
+
+
+def test_docstrings_are_made_markdown_for_the_api_pages() -> None:
+    """Doctests fenced (an output line such as ``[1, 2]`` is not a link) and reST roles
+    as inline code, before mkdocstrings renders them."""
+    spec = importlib.util.spec_from_file_location(
+        "griffe_docstrings", ROOT / "docs" / "hooks" / "griffe_docstrings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "Deal.\n\n>>> deal(2)\n[7, 7]\n\nSee :func:`~mammamia_ref.rules.setup.deal`."
+    assert module.markdown_docstring(text) == (
+        "Deal.\n\n```pycon\n>>> deal(2)\n[7, 7]\n```\n\nSee `mammamia_ref.rules.setup.deal`.")

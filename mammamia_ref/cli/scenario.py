@@ -142,7 +142,7 @@ def run_rulings(scenarios: list[Scenario], args: argparse.Namespace) -> int:
 
 def rulings_lines(comparison: Comparison) -> list[str]:
     """The comparison as text: the rulings lettered, then each step, the diverging
-    ones with every ruling's outcome."""
+    ones with every ruling's outcome (the lines every ruling shares left out)."""
     letters = [chr(ord("A") + i) for i in range(len(comparison.traces))]
     diverging = set(comparison.diverging_steps())
     out = [f"{comparison.title} ({comparison.file}, run {comparison.run}) under "
@@ -156,13 +156,19 @@ def rulings_lines(comparison: Comparison) -> list[str]:
             out.append(f"step {index}: same under every ruling: {same}")
             continue
         out.append(f"step {index}: {paint('DIFFERS', 'yellow')} ({action})")
-        for letter, trace in zip(letters, comparison.traces, strict=True):
-            outcome = trace.outcomes[i]
+        outcomes = [trace.outcomes[i] for trace in comparison.traces]
+        shared = set.intersection(*(set(o.text[1:]) for o in outcomes if o is not None)) \
+            if all(o is not None for o in outcomes) else set()
+        for letter, outcome in zip(letters, outcomes, strict=True):
             if outcome is None:
                 out.append(f"  {letter}: (not played: the trace stopped earlier)")
                 continue
             out.append(f"  {letter}: {outcome.text[0]}")
-            out += [f"       {line}" for line in outcome.text[1:]]
+            own = [line for line in outcome.text[1:] if line not in shared]
+            out += [f"       {line}" for line in own]
+            if len(own) < len(outcome.text) - 1:
+                out.append(f"       (and {len(outcome.text) - 1 - len(own)} lines the same "
+                           "under every ruling)")
     final = comparison.final_differences()
     out.append("after the last step the rulings differ in: " + ", ".join(final) if final
                else "after the last step the state is the same under every ruling")
