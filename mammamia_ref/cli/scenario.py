@@ -166,9 +166,10 @@ def rulings_lines(comparison: Comparison) -> list[str]:
             out.append(f"  {letter}: {outcome.text[0]}")
             own = [line for line in outcome.text[1:] if line not in shared]
             out += [f"       {line}" for line in own]
-            if len(own) < len(outcome.text) - 1:
-                out.append(f"       (and {len(outcome.text) - 1 - len(own)} lines the same "
-                           "under every ruling)")
+            left_out = len(outcome.text) - 1 - len(own)
+            if left_out:
+                out.append(f"       (and {left_out} line{'s' if left_out > 1 else ''} the "
+                           "same under every ruling)")
     final = comparison.final_differences()
     out.append("after the last step the rulings differ in: " + ", ".join(final) if final
                else "after the last step the state is the same under every ruling")

@@ -201,7 +201,8 @@ def _cell(lines: tuple[str, ...] | None, common: set[str]) -> str:
     own = [line for line in lines[1:] if line not in common]
     shared = len(lines) - 1 - len(own)
     return "<br>".join([md(lines[0]), *(md(line) for line in own)]
-                       + ([f"*… and {shared} lines the same under every ruling*"]
+                       + ([f"*… and {shared} line{'s' if shared > 1 else ''} the same "
+                           "under every ruling*"]
                           if shared else []))
 
 

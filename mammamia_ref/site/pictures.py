@@ -570,8 +570,9 @@ _CSS = """
 .mm-forest { vertical-align: middle; color: var(--md-default-fg-color); }
 .mm-impact table { font-size: .68rem; }
 .md-typeset .mm-impact table td, .md-typeset .mm-impact table th { min-width: 0; }
-.mm-impact td:first-child { min-width: 9rem; }
-.mm-side td { vertical-align: top; min-width: 12rem; font-size: .7rem; }
+.md-typeset .mm-impact table:not([class]) td:first-child { min-width: 8rem; }
+.md-typeset .mm-side table:not([class]) td { vertical-align: top; min-width: 12rem;
+  font-size: .7rem; }
 /* Tables on a phone: cells keep a readable width and the table scrolls sideways
    (Material wraps every table in a scrolling box) instead of wrapping a word a line. */
 .md-typeset table:not([class]) td, .md-typeset table:not([class]) th { min-width: 6rem; }
