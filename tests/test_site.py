@@ -609,3 +609,25 @@ def test_docstrings_are_made_markdown_for_the_api_pages() -> None:
     text = "Deal.\n\n>>> deal(2)\n[7, 7]\n\nSee :func:`~mammamia_ref.rules.setup.deal`."
     assert module.markdown_docstring(text) == (
         "Deal.\n\n```pycon\n>>> deal(2)\n[7, 7]\n```\n\nSee `mammamia_ref.rules.setup.deal`.")
+
+
+def test_a_source_note_is_shown_on_the_rule_page(fixture_corpus: site.Corpus) -> None:
+    from mammamia_ref.site.rule_pages import chapter_page
+
+    spec = fixture_corpus.spec
+    rules_doc = copy.deepcopy(spec.rules_doc)
+    bake = next(r for r in rules_doc["rules"] if r["id"] == "oven.bake")
+    bake["sources"][0]["note"] = "prints the second bullet twice"
+    noted = site.Corpus(site.Spec(rules_doc, spec.disputes_doc, spec.cards_doc, None),
+                        fixture_corpus.scenarios, [])
+    chapter = next(c for c in noted.spec.chapters if c["id"] == "oven")
+    page = chapter_page(noted, chapter)
+    section = page[page.index("{ #oven.bake }"):]
+    assert "| Edition | Section | Note |" in section
+    assert "prints the second bullet twice" in section
+    plain = next(r for r in rules_doc["rules"] if r["chapter"] == "oven" and r.get("sources")
+                 and not any(src.get("note") for src in r["sources"]))
+    start = page.index(f"{{ #{plain['id']} }}")
+    end = page.find("\n## ", start)
+    assert "| Edition | Section |" in page[start:end]
+    assert "| Note |" not in page[start:end if end > 0 else None]
