@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -284,3 +285,204 @@ def test_module_entry_point(capsys) -> None:
     assert bad.returncode == 2
     assert bad.stdout == "" and bad.stderr.count("\n") == 1
     assert bad.stderr.startswith("mammamia: error:") and "Traceback" not in bad.stderr
+
+
+# --- --version, --json, did you mean (issue 18) -------------------------------------
+
+
+def test_version_is_the_package_metadata(capsys) -> None:
+    from importlib.metadata import version
+
+    code, out, err = cli(capsys, "--version")
+    assert (code, err) == (0, "")
+    assert out == f"mammamia {version('mammamia')}\n"
+
+
+def test_rules_disputes_variants_and_query_list_as_json(capsys) -> None:
+    code, out, _ = cli(capsys, "rules", "--json")
+    assert code == 0 and [r["id"] for r in json.loads(out)] == [r["id"] for r in specdata.rules()]
+    code, out, _ = cli(capsys, "rules", "oven.minimale", "--json")
+    assert code == 0 and json.loads(out)["statement"] == specdata.rule("oven.minimale")["statement"]
+    code, out, _ = cli(capsys, "disputes", "D4", "--json")
+    assert code == 0 and json.loads(out)["flags"] == ["minimale_lowest"]
+    code, out, _ = cli(capsys, "disputes", "--json")
+    assert code == 0 and len(json.loads(out)) == len(specdata.disputes())
+    code, out, _ = cli(capsys, "variants", "--json")
+    flags = json.loads(out)
+    assert code == 0 and {f["flag"]: f["default"] for f in flags} == variant_defaults()
+    code, out, _ = cli(capsys, "query", "list", "--json")
+    queries = specdata.load_yaml("queries.yaml")["queries"]
+    assert code == 0 and [q["id"] for q in json.loads(out)] == [q["id"] for q in queries]
+
+
+def test_scenario_check_as_json(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ntitle: broken\n", encoding="utf-8")
+    good = ROOT / "scenarios" / "turn" / "clockwise.yaml"
+    code, out, err = cli(capsys, "scenario", "check", str(good), str(bad), "--json")
+    report = json.loads(out)
+    assert code == 1 and err == ""
+    assert [v["scenario"] for v in report["valid"]] == ["clockwise"]
+    assert len(report["invalid"]) == 1 and "bad.yaml" in report["invalid"][0]["error"]
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["verfy"], "did you mean verify?"),
+    (["scenario", "rnu", "x"], "did you mean run?"),
+    (["verify", "--jsn"], "did you mean --json?"),
+    (["play", "--players", "2", "--seed", "1", "--polcy", "simple"], "did you mean --policy?"),
+    (["rules", "oven.bak"], "did you mean oven.bake?"),
+    (["rules", "minimale"], "did you mean oven.minimale?"),
+    (["disputes", "d4"], "did you mean D4?"),
+    (["disputes", "D44"], "did you mean D4"),
+    (["play", "--players", "2", "--seed", "1", "--variant", "refill=to_sevn"],
+     "did you mean refill=to_seven?"),
+    (["play", "--players", "2", "--seed", "1", "--variant", "refil=to_seven"],
+     "did you mean refill?"),
+    (["scenario", "run", str(ROOT / "scenarios" / "turn" / "refill-as-played.yaml"),
+      "--rulings", "D33"], "did you mean D3"),
+])
+def test_did_you_mean(capsys, args: list[str], hint: str) -> None:
+    err = one_line_error(*cli(capsys, *args))
+    assert hint in err, err
+
+
+def test_no_suggestion_for_a_word_far_from_every_name(capsys) -> None:
+    err = one_line_error(*cli(capsys, "rules", "xyzzy"))
+    assert "did you mean" not in err and "`mammamia rules` lists them" in err
+
+
+def test_a_rule_source_note_is_printed(capsys, monkeypatch) -> None:
+    rule = {**specdata.rule("oven.bake")}
+    rule["sources"] = [{**rule["sources"][0], "note": "prints the bullet\n  twice"}]
+    monkeypatch.setattr(specdata, "rules", lambda: [rule])
+    code, out, _ = cli(capsys, "rules", "oven.bake")
+    assert code == 0 and "    note: prints the bullet twice\n" in out
+
+
+# --- colour and progress ------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch) -> None:
+    from mammamia_ref.cli.style import paint
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert paint("PASS", "green", _Terminal()) == "\033[32mPASS\033[0m"
+    assert paint("PASS", "green", io.StringIO()) == "PASS"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert paint("PASS", "green", _Terminal()) == "PASS"
+
+
+def test_scenario_run_piped_has_no_colour(capsys) -> None:
+    code, out, _ = cli(capsys, "scenario", "run", str(ROOT / "scenarios/turn/clockwise.yaml"))
+    assert code == 0 and out.startswith("PASS clockwise") and "\033" not in out
+
+
+def test_verify_progress_on_a_terminal(monkeypatch) -> None:
+    from mammamia_ref.cli.verify import TerminalProgress
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    screen = _Terminal()
+    progress = TerminalProgress(screen)
+    progress("the spec check", 0, 0)
+    progress("the scenario runs", 3, 10)
+    progress("finished", 0, 0)
+    shown = screen.getvalue()
+    assert "... the spec check" in shown and "the scenario runs 3/10" in shown
+    assert "done the spec check (" in shown and "done the scenario runs (" in shown
+    assert shown.endswith("\n")
+
+
+def test_verify_tells_its_stages_in_order(monkeypatch) -> None:
+    from mammamia_ref.tools import verify as verify_tool
+
+    monkeypatch.setattr(verify_tool, "play_checks", lambda games: games)
+    monkeypatch.setattr(verify_tool, "query_checks", lambda records, stop: records)
+    heard: list[tuple[str, int, int]] = []
+    folder = str(ROOT / "scenarios" / "turn")
+    verify_tool.verify([folder], progress=lambda *told: heard.append(told))
+    stages = list(dict.fromkeys(stage for stage, _, _ in heard))
+    assert stages == ["the spec check", "the games", "loading the scenarios",
+                      "the scenario runs", "the z3 queries", "finished"]
+    runs = [(done, total) for stage, done, total in heard if stage == "the scenario runs"]
+    assert runs[-1][0] == runs[-1][1] > 0
+
+
+def test_verify_piped_is_quiet_on_stderr() -> None:
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "verify", "--scenarios",
+                           "scenarios/turn/clockwise.yaml"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.stderr == "" and "verify:" in done.stdout
+
+
+# --- rulings side by side -----------------------------------------------------------
+
+
+REFILL = str(ROOT / "scenarios" / "turn" / "refill-as-played.yaml")
+
+
+def test_rulings_side_by_side_text(capsys) -> None:
+    code, out, err = cli(capsys, "scenario", "run", REFILL, "--rulings", "D3")
+    assert (code, err) == (0, "")
+    assert "  A: refill=to_seven\n  B: refill=as_many_as_played\n" in out
+    assert "step 0: same under every ruling: red: play 2 salami" in out
+    assert "step 2: DIFFERS (draw from the supply)" in out
+    assert "red draws 5 from the supply" in out and "red draws 3 from the supply" in out
+    assert "after the last step the rulings differ in: players" in out
+
+
+def test_rulings_side_by_side_json_every_combination(capsys) -> None:
+    code, out, _ = cli(capsys, "scenario", "run", REFILL, "--rulings", "D3", "D9", "--json")
+    [found] = json.loads(out)
+    assert code == 0 and found["diverges"]
+    assert found["rulings"] == [{"refill": r, "draw_amount": d}
+                                for r in variant_values()["refill"]
+                                for d in variant_values()["draw_amount"]]
+    step2 = found["steps"][2]
+    assert step2["diverges"]
+    counts = [o and [e.get("count") for e in o["events"] if e["event"] == "drew"]
+              for o in step2["outcomes"]]
+    assert counts[0] == [5] and counts[2] == [3]
+    # draw_amount=any: the scenario's draw (fewer than allowed) is refused: the trace stops
+    assert step2["outcomes"][1]["stopped"] and found["steps"][3]["outcomes"][1] is None
+    assert step2["outcomes"][1]["rejected"] == "turn.draw_fewer"
+    assert not found["steps"][0]["diverges"]
+
+
+def test_rulings_of_a_dispute_without_flags(capsys) -> None:
+    err = one_line_error(*cli(capsys, "scenario", "run", REFILL, "--rulings", "D11"))
+    assert "D11 has no variant flags" in err
+
+
+def test_rulings_that_do_not_part(capsys) -> None:
+    clockwise = str(ROOT / "scenarios" / "turn" / "clockwise.yaml")
+    code, out, _ = cli(capsys, "scenario", "run", clockwise, "--rulings", "D8")
+    assert code == 0 and "DIFFERS" not in out
+    assert out.rstrip().endswith("the outcome is the same under every ruling")
+
+
+def test_rulings_replay_matches_the_scenario_runs() -> None:
+    """Under a run's own variants the replay's events are those the scenario run
+    checked: the comparison starts from the same game."""
+    from mammamia_ref.formats.scenario import load_all, run_one
+    from mammamia_ref.rules.events import format_event
+    from mammamia_ref.sim.rulings import replay
+
+    scenarios, errors = load_all([ROOT / "scenarios"])
+    assert not errors and len(scenarios) > 50
+    for scenario in scenarios:
+        for run in scenario.runs:
+            checked = run_one(scenario, run)
+            assert checked.passed
+            trace = replay(scenario, run, {})
+            events = [("rejected", step.events[0].rule)
+                      if step.events and step.events[0].name == "rejected"
+                      else tuple(format_event(e) for e in step.events)
+                      for step in checked.trace]
+            assert [o and o.canonical for o in trace.outcomes] == events, (scenario.id, run.name)
+            assert not any(o is None or o.stopped for o in trace.outcomes)

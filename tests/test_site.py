@@ -9,6 +9,7 @@ import ast
 import copy
 import importlib.util
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -107,6 +108,93 @@ def test_every_section_is_built(built_site: Path) -> None:
     assert quick.count('class="mm-flow"') == 2
     cli = (built_site / "porting" / "cli.html").read_text(encoding="utf-8")
     assert "mammamia scenario run" in cli
+
+
+def test_dispute_pages_answer_first(built_site: Path) -> None:
+    """The question, then the ruling and why, before the editions' positions; every
+    dispute with flags shows a scenario whose outcome differs between its rulings."""
+    for dispute in specdata.disputes():
+        html = (built_site / "disputes" / f"{dispute['id']}.html").read_text(encoding="utf-8")
+        article = html[html.index("<article"):]
+        question = article.index("Question.")
+        ruling = article.index('class="admonition success"')
+        why = article.index("Why.")
+        side = article.index('id="one-situation-under-each-ruling"')
+        positions = article.index('id="the-editions-positions"')
+        assert question < ruling < why < side < positions, dispute["id"]
+        section = article[side:article.index("<h2", side + 10)]
+        if dispute.get("flags"):
+            assert "<table>" in section, f"{dispute['id']}: no ruling shows a difference"
+            text = re.sub(r"<[^>]+>", "", section)
+            assert f"--rulings {dispute['id']}" in text
+        else:
+            assert "has no variant flag" in section
+    index = (built_site / "disputes" / "index.html").read_text(encoding="utf-8")
+    assert "<th>Ruling</th>" in index
+
+
+def test_impact_is_the_paired_difference_with_its_interval(built_site: Path) -> None:
+    html = (built_site / "disputes" / "D4.html").read_text(encoding="utf-8")
+    impact = html[html.index('id="what-the-ruling-does-to-play"'):
+                  html.index('id="the-editions-positions"')]
+    assert "Difference (95% interval)" in impact
+    assert impact.count('class="mm-forest"') >= 10
+    assert "<img" not in impact  # the old grid of bars from zero is gone
+
+
+def test_the_api_reference_has_a_page_per_public_module(built_site: Path) -> None:
+    from mammamia_ref.site.api_page import PUBLIC_MODULES
+
+    built = sorted(p.stem for p in (built_site / "porting" / "api").glob("*.html"))
+    assert built == sorted(PUBLIC_MODULES)
+    game = (built_site / "porting" / "api" / "mammamia_ref.rules.game.html").read_text(
+        encoding="utf-8")
+    assert "new_game" in game and "A new game at its first chance node" in game
+    assert "mammamia_ref.sim.fast" not in (built_site / "porting" / "api.html").read_text(
+        encoding="utf-8")
+
+
+def test_the_command_line_page_has_an_example_for_every_command() -> None:
+    import shlex
+
+    from mammamia_ref.site.cli_page import EXAMPLES, missing_examples
+
+    parser = build_parser()
+    assert missing_examples(parser) == []
+    for name, example in EXAMPLES.items():
+        words = shlex.split(example.split("|")[-1].split(">")[0])
+        assert words[:len(name.split())] == name.split(), name
+        try:
+            parser.parse_args(words[1:])
+        except SystemExit as exc:  # --version exits 0; anything else is a broken example
+            assert exc.code == 0, example
+
+
+def test_the_site_is_made_for_reading_from_disk(built_site: Path) -> None:
+    """The offline plugin's search index as a script, our own worker shim (no CDN), the
+    version in the header, copy buttons and the colour-scheme toggle."""
+    from mammamia_ref import __version__
+
+    assert (built_site / "search" / "search_index.js").read_text(
+        encoding="utf-8").startswith("var __index = ")
+    index = (built_site / "index.html").read_text(encoding="utf-8")
+    assert "unpkg.com" not in index and "assets/file-iframe-worker.js" in index
+    assert f"Mamma Mia! rules {__version__}" in index
+    assert "content.code.copy" in index and 'data-md-color-scheme="slate"' in index
+
+
+def test_scenario_titles_are_page_titles(built_site: Path) -> None:
+    """The page title and the sidebar entry of a scenario are its title, not its file name."""
+    from html import unescape
+
+    corpus = site.load_corpus([ROOT / "scenarios"])
+    for view in corpus.scenarios:
+        html = (built_site / (view.page[:-3] + ".html")).read_text(encoding="utf-8")
+        title = unescape(html[html.index("<title>") + 7:html.index("</title>")])
+        assert title.startswith(" ".join(view.scenario.title.split())), title
+        active = re.search(r'md-nav__link--active"[^>]*>\s*<span class="md-ellipsis">\s*'
+                           r"([^<]*?)\s*</span>", html)
+        assert active and unescape(active.group(1)) == " ".join(view.scenario.title.split())
 
 
 def test_every_scenario_has_a_page(built_site: Path) -> None:
@@ -423,6 +511,78 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
         assert browser.errors == [], browser.errors
 
 
+@pytest.mark.slow
+def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Path) -> None:
+    """The built folder opened from disk: search works, the dark mode toggle works, a
+    dispute's ruling is on the first screen at 1280x800, and on a phone the pages do
+    not overflow sideways. Screenshots: dispute-1280x800, search-from-disk, dark-mode,
+    dark-scenario, dispute-phone, dispute-phone-positions."""
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    shots = _screenshot_dir(tmp_path)
+    disk = built_site.resolve().as_uri()
+    with Browser(binary, tmp_path / "profile", width=1280, height=800) as browser:
+        # the ruling, question and reason, without scrolling
+        browser.navigate(f"{disk}/disputes/D4.html")
+        box = browser.evaluate("(() => { const r = document.querySelector("
+                               "'article .admonition.success').getBoundingClientRect();"
+                               " return {top: r.top, bottom: r.bottom, h: innerHeight}; })()")
+        assert box["top"] > 0 and box["bottom"] <= box["h"] == 800, box
+        assert browser.evaluate("scrollY") == 0
+        time.sleep(0.5)
+        _check_png(browser.screenshot(shots / "dispute-1280x800.png"))
+
+        # search from disk: the index is a script, the worker runs in a frame
+        browser.click("input.md-search__input")
+        browser.type_text("Bombastica")
+        browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0",
+                         timeout=30)
+        first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
+        assert "bombastica" in first.lower(), first
+        time.sleep(0.5)
+        _check_png(browser.screenshot(shots / "search-from-disk.png"))
+        browser.click(".md-search-result__item a")
+        browser.wait_for("!location.href.endsWith('/D4.html')")
+        browser.wait_for("document.readyState === 'complete'")
+        assert "Bombastica" in browser.evaluate("document.body.innerText")
+
+        # the colour-scheme toggle: light to dark, and it stays dark on the next page
+        browser.navigate(f"{disk}/disputes/D4.html")
+        scheme = "document.body.getAttribute('data-md-color-scheme')"
+        assert browser.evaluate(scheme) == "default"
+        browser.click("form[data-md-component='palette'] label:not([hidden])")
+        browser.wait_for(f"{scheme} === 'slate'")
+        assert browser.evaluate("getComputedStyle(document.body).backgroundColor") != \
+            "rgb(255, 255, 255)"
+        time.sleep(0.5)
+        _check_png(browser.screenshot(shots / "dark-mode.png"))
+        browser.navigate(f"{disk}/scenarios/oven/minimale-personal-lowest.html")
+        assert browser.evaluate(scheme) == "slate"
+        time.sleep(0.5)
+        _check_png(browser.screenshot(shots / "dark-scenario.png"))
+        browser.click("form[data-md-component='palette'] label:not([hidden])")
+        browser.wait_for(f"{scheme} === 'default'")
+
+        # a phone: nothing wider than the screen; the editions' positions stacked
+        browser.send("Emulation.setDeviceMetricsOverride",
+                     {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+                     session=True)
+        browser.navigate(f"{disk}/disputes/D4.html")
+        widths = browser.evaluate("({page: document.documentElement.scrollWidth,"
+                                  " screen: innerWidth})")
+        assert widths["page"] <= widths["screen"], widths
+        assert browser.evaluate("getComputedStyle(document.querySelector("
+                                "'.mm-positions td')).display") == "block"
+        time.sleep(0.5)
+        _check_png(browser.screenshot(shots / "dispute-phone.png"))
+        browser.evaluate("document.getElementById('the-editions-positions').scrollIntoView()")
+        time.sleep(0.3)
+        _check_png(browser.screenshot(shots / "dispute-phone-positions.png"))
+
+        assert browser.errors == [], browser.errors
+
+
 def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
     root = Path(__file__).resolve().parents[1]
     corpus = site.load_corpus([root / "scenarios" / "queries"])
@@ -436,3 +596,38 @@ def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
     empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
                                   corpus.spec.cards_doc, None), [], [])
     assert "No queries yet" in site.queries_page(empty)
+
+
+def test_docstrings_are_made_markdown_for_the_api_pages() -> None:
+    """Doctests fenced (an output line such as ``[1, 2]`` is not a link) and reST roles
+    as inline code, before mkdocstrings renders them."""
+    spec = importlib.util.spec_from_file_location(
+        "griffe_docstrings", ROOT / "docs" / "hooks" / "griffe_docstrings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "Deal.\n\n>>> deal(2)\n[7, 7]\n\nSee :func:`~mammamia_ref.rules.setup.deal`."
+    assert module.markdown_docstring(text) == (
+        "Deal.\n\n```pycon\n>>> deal(2)\n[7, 7]\n```\n\nSee `mammamia_ref.rules.setup.deal`.")
+
+
+def test_a_source_note_is_shown_on_the_rule_page(fixture_corpus: site.Corpus) -> None:
+    from mammamia_ref.site.rule_pages import chapter_page
+
+    spec = fixture_corpus.spec
+    rules_doc = copy.deepcopy(spec.rules_doc)
+    bake = next(r for r in rules_doc["rules"] if r["id"] == "oven.bake")
+    bake["sources"][0]["note"] = "prints the second bullet twice"
+    noted = site.Corpus(site.Spec(rules_doc, spec.disputes_doc, spec.cards_doc, None),
+                        fixture_corpus.scenarios, [])
+    chapter = next(c for c in noted.spec.chapters if c["id"] == "oven")
+    page = chapter_page(noted, chapter)
+    section = page[page.index("{ #oven.bake }"):]
+    assert "| Edition | Section | Note |" in section
+    assert "prints the second bullet twice" in section
+    plain = next(r for r in rules_doc["rules"] if r["chapter"] == "oven" and r.get("sources")
+                 and not any(src.get("note") for src in r["sources"]))
+    start = page.index(f"{{ #{plain['id']} }}")
+    end = page.find("\n## ", start)
+    assert "| Edition | Section |" in page[start:end]
+    assert "| Note |" not in page[start:end if end > 0 else None]

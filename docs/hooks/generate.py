@@ -14,7 +14,8 @@ Environment (for tests and for work in progress):
   ``uncovered-rule`` while the scenarios are still being written.
 
 The hook hands the ``mammamia`` argument parser to the generator for the command line
-page: the site package sits below the command line and does not import it.
+page: the site package sits below the command line and does not import it. It also puts
+the package's version after the site's name in the header.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
-from mammamia_ref.cli.app import build_parser
+from mammamia_ref.cli.app import build_parser, package_version
 from mammamia_ref.site import build as site
 
 log = logging.getLogger("mkdocs.hooks.mammamia")
@@ -57,6 +58,9 @@ def on_config(config: Any) -> Any:
     _state["pages"] = site.generate(corpus, handwritten, parser=build_parser())
     _state["paths"] = paths
     config["nav"] = site.nav(corpus, handwritten)
+    # the version in the header (there is no public repository yet to link to)
+    if not config["site_name"].endswith(package_version()):
+        config["site_name"] = f"{config['site_name']} {package_version()}"
     return config
 
 

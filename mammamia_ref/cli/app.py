@@ -2,24 +2,87 @@
 
 Each command group is one module of this package (``game``, ``register``, ``verify``,
 ``scenario``, ``conform``, ``bench``, ``perft``, ``simulate``, ``query``) that adds its
-parsers and sets their handler. Bad arguments give one line on stderr and exit 2.
+parsers and sets their handler. Bad arguments give one line on stderr and exit 2, with
+a "did you mean" when a command, flag or variant value is near a known one.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
+from difflib import get_close_matches
+from typing import Any, NoReturn
 
 from mammamia_ref.cli import bench, conform, game, perft, query, register, scenario, simulate
 from mammamia_ref.cli import verify as verify_command
 from mammamia_ref.cli.args import OneLineParser
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import MammamiaError, VariantError
+
+
+def package_version() -> str:
+    """The installed distribution's version (the package's own when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mammamia")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        from mammamia_ref import __version__
+
+        return __version__
+
+
+class SuggestingParser(OneLineParser):
+    """A one-line error that names the nearest command or option when there is one."""
+
+    argv: list[str] = []  # noqa: RUF012 - set on the root parser by :func:`main`
+
+    def error(self, message: str) -> NoReturn:
+        hint = suggestion(self, message, self.argv)
+        super().error(message + (f"; did you mean {hint}?" if hint else ""))
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _deepest(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser the words of ``argv`` lead to."""
+    for word in argv:
+        sub = _subcommands(parser).get(word)
+        if sub is not None:
+            parser = sub
+    return parser
+
+
+def suggestion(parser: argparse.ArgumentParser, message: str, argv: Sequence[str]) -> str | None:
+    """The known word nearest the mistyped one in argparse's ``message``, if any."""
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:
+        known = re.findall(r"'([^']*)'", choice.group(2)) or \
+            [c.strip() for c in choice.group(2).split(",")]
+        near = get_close_matches(choice.group(1), known, n=1, cutoff=0.6)
+        return near[0] if near else None
+    unknown = re.search(r"unrecognized arguments: (.*)", message)
+    if unknown:
+        target = _deepest(parser, argv)
+        options: list[str] = [o for a in target._actions for o in a.option_strings]
+        for word in unknown.group(1).split():
+            if word.startswith("-"):
+                near = get_close_matches(word.split("=")[0], options, n=1, cutoff=0.6)
+                if near:
+                    return str(near[0])
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="mammamia", description="The executable rulebook of Mamma Mia!")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    parser = SuggestingParser(prog="mammamia", description="The executable rulebook of Mamma Mia!")
+    parser.add_argument("--version", action="version", version=f"mammamia {package_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=SuggestingParser)
     game.add_parser(commands)
     register.add_parsers(commands)
     verify_command.add_parser(commands)
@@ -32,9 +95,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_variants(args: argparse.Namespace) -> None:
+    """Every ``--variant NAME=VALUE`` names a flag and one of its values; a near miss is
+    named (the register checks again when the game is made)."""
+    from mammamia_ref.rules.state import variant_values
+
+    values = variant_values()
+    for flag, value in getattr(args, "variant", None) or []:
+        if flag not in values:
+            near = get_close_matches(flag, list(values), n=1)
+            raise VariantError(f"unknown variant flag {flag!r}"
+                               + (f"; did you mean {near[0]}?" if near else
+                                  "; `mammamia variants` lists them"), flag=flag, value=value)
+        if value not in values[flag]:
+            near = get_close_matches(value, list(values[flag]), n=1, cutoff=0.5)
+            raise VariantError(f"unknown value {value!r} for variant {flag!r}"
+                               + (f"; did you mean {flag}={near[0]}?" if near else
+                                  f"; expected one of {', '.join(values[flag])}"),
+                               flag=flag, value=value)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        SuggestingParser.argv = words
+        args: Any = parser.parse_args(words)
+        check_variants(args)
         code: int = args.handler(args)
         return code
     except MammamiaError as exc:
@@ -50,4 +137,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "check_variants", "main", "package_version", "suggestion"]

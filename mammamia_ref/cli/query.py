@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,9 @@ def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
     query: argparse.ArgumentParser = subparsers.add_parser(
         "query", help="z3 questions about what the rules make possible (spec/queries.yaml)")
     actions = query.add_subparsers(dest="query_command", required=True)
-    actions.add_parser("list", help="list the queries, their answers and expected verdicts")
+    listing = actions.add_parser("list",
+                                 help="list the queries, their answers and expected verdicts")
+    listing.add_argument("--json", action="store_true", help="the catalogue entries as JSON")
     run = actions.add_parser("run", help="answer queries with z3 and replay the witnesses")
     run.add_argument("ids", nargs="*", metavar="ID", help="query IDs (default: all)")
     run.add_argument("--json", action="store_true", help="one JSON document")
@@ -45,6 +48,9 @@ def run_query_command(args: argparse.Namespace) -> int:
     """Run ``mammamia query ...``: 0 when every answer is the expected one, 1 when one is
     not, 2 when z3 is missing or an ID is unknown."""
     catalogue = specdata.load_yaml("queries.yaml")["queries"]
+    if args.query_command == "list" and args.json:
+        print(json.dumps(catalogue, indent=1, ensure_ascii=False, default=str))
+        return 0
     if args.query_command == "list":
         for query in catalogue:
             print(f"{query['id']}: {' '.join(query['question'].split())}")
@@ -67,8 +73,9 @@ def run_query_command(args: argparse.Namespace) -> int:
     known = {q["id"] for q in catalogue}
     unknown = [i for i in args.ids if i not in known]
     if unknown:
-        print(f"mammamia: error: no query {', '.join(unknown)}; `mammamia query list` "
-              "lists them", file=sys.stderr)
+        near = [m for u in unknown for m in get_close_matches(u, sorted(known), n=1)]
+        hint = f"did you mean {', '.join(near)}?" if near else "`mammamia query list` lists them"
+        print(f"mammamia: error: no query {', '.join(unknown)}; {hint}", file=sys.stderr)
         return 2
     from mammamia_ref.queries.interrupt import (  # with z3, as above
         answer_interruptibly,

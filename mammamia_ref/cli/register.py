@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+from difflib import get_close_matches
 from typing import Any
 
 from mammamia_ref.cli.args import Commands
@@ -13,19 +15,28 @@ from mammamia_ref.rules import specdata
 class UnknownEntryError(MammamiaError):
     """``mammamia rules ID`` or ``disputes ID`` with an ID the register does not hold."""
 
-    def __init__(self, what: str, key: str) -> None:
-        super().__init__(f"no {what} {key!r}; `mammamia {what}s` lists them")
+    def __init__(self, what: str, key: str, known: list[str] | None = None) -> None:
+        known = known or []
+        near = [k for k in known if k.lower() == key.lower()][:1] or \
+            get_close_matches(key, known, n=1, cutoff=0.6)
+        if not near and known:  # a rule ID's last part alone: "bake" for oven.bake
+            near = [k for k in known if k.rsplit(".", 1)[-1] == key][:1]
+        hint = f"did you mean {near[0]}?" if near else f"`mammamia {what}s` lists them"
+        super().__init__(f"no {what} {key!r}; {hint}")
         self.what, self.key = what, key
 
 
 def add_parsers(commands: Commands) -> None:
     rules = commands.add_parser("rules", help="print the rule register, or one rule")
     rules.add_argument("id", nargs="?")
+    rules.add_argument("--json", action="store_true", help="the register entries as JSON")
     rules.set_defaults(handler=run_rules)
     disputes = commands.add_parser("disputes", help="print the disputes register, or one dispute")
     disputes.add_argument("id", nargs="?")
+    disputes.add_argument("--json", action="store_true", help="the register entries as JSON")
     disputes.set_defaults(handler=run_disputes)
     variants = commands.add_parser("variants", help="list the variant flags and their values")
+    variants.add_argument("--json", action="store_true", help="the flags as JSON")
     variants.set_defaults(handler=run_variants)
 
 
@@ -33,6 +44,8 @@ def run_rules(args: argparse.Namespace) -> int:
     entries = specdata.rules()
     if args.id:
         entries = [_find(entries, args.id, "rule")]
+    if args.json:
+        return _print_json(entries, single=bool(args.id))
     for entry in entries:
         when = entry.get("when")
         print(f"{entry['id']}: {entry['title']}" + (f"  (when {_flags(when)})" if when else ""))
@@ -40,6 +53,8 @@ def run_rules(args: argparse.Namespace) -> int:
             print(f"  {' '.join(entry['statement'].split())}")
             for source in entry.get("sources") or []:
                 print(f"  source: edition {source['edition']}, {source['section']}")
+                if source.get("note"):
+                    print(f"    note: {' '.join(str(source['note']).split())}")
             if entry.get("ruling"):
                 print(f"  ruling of dispute {entry['ruling']}")
             if entry.get("disputes"):
@@ -51,6 +66,8 @@ def run_disputes(args: argparse.Namespace) -> int:
     entries = specdata.disputes()
     if args.id:
         entries = [_find(entries, args.id, "dispute")]
+    if args.json:
+        return _print_json(entries, single=bool(args.id))
     for entry in entries:
         print(f"{entry['id']}: {entry['title']}")
         if args.id:
@@ -66,6 +83,8 @@ def run_disputes(args: argparse.Namespace) -> int:
 
 
 def run_variants(args: argparse.Namespace) -> int:
+    if args.json:
+        return _print_json(specdata.variant_flags(), single=False)
     for entry in specdata.variant_flags():
         values = ", ".join(v["value"] + (" (default)" if v["value"] == entry["default"] else "")
                            for v in entry["values"])
@@ -81,4 +100,11 @@ def _find(entries: list[dict[str, Any]], key: str, what: str) -> dict[str, Any]:
     for entry in entries:
         if entry["id"] == key:
             return entry
-    raise UnknownEntryError(what, key)
+    raise UnknownEntryError(what, key, [e["id"] for e in entries])
+
+
+def _print_json(entries: list[dict[str, Any]], *, single: bool) -> int:
+    """The register entries as they stand in spec/ (one object for one ID, else a list)."""
+    print(json.dumps(entries[0] if single else entries, indent=1, ensure_ascii=False,
+                     default=str))
+    return 0

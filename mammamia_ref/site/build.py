@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.site import pictures as pic
-from mammamia_ref.site.api_page import api_page
+from mammamia_ref.site.api_page import PUBLIC_MODULES, api_page_path, api_pages
 from mammamia_ref.site.card_pages import cards_page
 from mammamia_ref.site.checks import Problem, problems
 from mammamia_ref.site.cli_page import cli_page
 from mammamia_ref.site.dispute_pages import dispute_page_md, disputes_index_page
+from mammamia_ref.site.file_worker import FILE_WORKER_JS, FILE_WORKER_PATH
 from mammamia_ref.site.home_page import home_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
@@ -48,6 +49,7 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
     return {
         "index.md": home_page(corpus),
         "assets/mammamia.css": pic.stylesheet(),
+        FILE_WORKER_PATH: FILE_WORKER_JS,
         "rules/index.md": rules_index_page(corpus),
         "rules/quick-reference.md": quick_reference_page(corpus),
         "disputes/index.md": disputes_index_page(corpus),
@@ -56,7 +58,7 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
         "queries.md": queries_page(corpus),
         "porting/index.md": porting_page(handwritten),
         "porting/cli.md": cli_page(parser),
-        "porting/api.md": api_page(),
+        **api_pages(),
     }
 
 
@@ -80,10 +82,11 @@ def generate(corpus: Corpus, handwritten: dict[str, str] | None = None, *,
 
 
 def _scenario_nav(corpus: Corpus) -> list[Any]:
-    """The scenarios by folder, a folder's index first; top-level ones without a folder."""
+    """The scenarios by folder, a folder's index first; top-level ones without a folder.
+    Each is listed by its title (which is also its page's title), not its file name."""
     entries: list[Any] = ["scenarios/index.md"]
     for group, views in corpus.groups().items():
-        pages = [{v.id: v.page} for v in views]
+        pages = [{v.scenario.title: v.page} for v in views]
         if group:
             entries.append({group_title(group): [f"scenarios/{group}/index.md", *pages]})
         else:
@@ -108,7 +111,8 @@ def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
         {"Porting guide": ["porting/index.md",
                            *[{short_title(t): p} for p, t in (handwritten or {}).items()],
                            {"Command line": "porting/cli.md"},
-                           {"Python API": "porting/api.md"}]},
+                           {"Python API": ["porting/api.md",
+                                           *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
     ]
 
 

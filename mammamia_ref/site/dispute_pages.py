@@ -3,8 +3,8 @@ what its ruling does to play (from the committed sweeps in ``docs/impact/``)."""
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterable
+from html import escape
 from typing import Any
 
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
@@ -13,11 +13,10 @@ from mammamia_ref.site.links import (
     dispute_page,
     flag_link,
     prose,
-    rel,
     rule_link,
     scenario_link,
 )
-from mammamia_ref.site.text import md
+from mammamia_ref.site.text import first_sentence, md
 
 
 def disputes_index_page(corpus: Corpus) -> str:
@@ -27,13 +26,17 @@ def disputes_index_page(corpus: Corpus) -> str:
     out = ["# Disputes", "",
            "Where the editions disagree or say nothing, the register records each edition's "
            "position, the project's ruling and the variant flags that select the "
-           "alternatives.", "", "| Dispute | Question | Flags |", "|---|---|---|"]
+           "alternatives. The ruling column gives the project's answer in a sentence; the "
+           "dispute's page gives the reason, the editions' positions and what each "
+           "ruling does to play.", "",
+           "| Dispute | Question | Ruling | Flags |", "|---|---|---|---|"]
     for dispute in spec.disputes:
         flags = ", ".join(flag_link(spec, source, f) for f in dispute.get("flags") or [])
         if dispute.get("parameter"):
             flags = (flags + ", " if flags else "") + f"parameter `{dispute['parameter']}`"
+        ruling = prose(spec, source, first_sentence(dispute["ruling"]))
         out.append(f"| {dispute_link(spec, source, dispute['id'])} | "
-                   f"{md(dispute['question'])} | {flags or 'none'} |")
+                   f"{md(dispute['question'])} | {ruling} | {flags or 'none'} |")
     out += ["", "## Variant flags", "",
             "| Flag | Values (default in bold) | Dispute |", "|---|---|---|"]
     for flag, entry in spec.flags.items():
@@ -64,8 +67,8 @@ def _flag_users(corpus: Corpus,
 
 
 def _positions_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]:
-    """Every edition a column, so that silence shows as much as disagreement; an edition
-    the register does not list still gets its column."""
+    """Every edition a row (a column each was unreadable on a phone), so that silence
+    shows as much as disagreement; an edition the register does not list gets its row."""
     positions = dispute.get("positions") or []
     editions = list(spec.editions)
     editions += list(dict.fromkeys(p["edition"] for p in positions
@@ -73,13 +76,17 @@ def _positions_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]
     by_edition: dict[str, list[dict[str, Any]]] = {e: [] for e in editions}
     for position in positions:
         by_edition[position["edition"]].append(position)
-    cells = ["<br><br>".join(f"*{md(p['section'])}*<br>{prose(spec, source, p['says'])}"
-                             for p in by_edition[e]) or "*no position recorded*"
-             for e in editions]
-    return ["## The editions side by side", "",
-            "| | " + " | ".join(md(spec.edition_title(e)) for e in editions) + " |",
-            "|---" * (len(editions) + 1) + "|",
-            "| **Position** | " + " | ".join(cells) + " |"]
+    rows = []
+    for edition in editions:
+        said = by_edition[edition]
+        if not said:
+            rows.append(f"| {md(spec.edition_title(edition))} | | *no position recorded* |")
+        rows += [f"| {md(spec.edition_title(edition))} | {md(p['section'])} | "
+                 f"{prose(spec, source, p['says'])} |" for p in said]
+    return ["## The editions' positions", "",
+            "One row per edition, so that silence shows as much as disagreement.", "",
+            '<div class="mm-positions" markdown>', "",
+            "| Edition | Section | Position |", "|---|---|---|", *rows, "", "</div>", ""]
 
 
 def _flag_md(spec: Spec, source: str, flag: str) -> list[str]:
@@ -129,19 +136,137 @@ def _scenarios_md(corpus: Corpus, source: str, dispute: dict[str, Any]) -> list[
             "\n".join(lines) if lines else "No scenario illustrates this dispute yet.", ""]
 
 
+def _answer_md(spec: Spec, source: str, dispute: dict[str, Any]) -> list[str]:
+    """The question and the project's answer, first on the page: what a reader came for."""
+    return [f'<div class="mm-question" markdown>**Question.** '
+            f"{prose(spec, source, dispute['question'])}</div>", "",
+            '!!! success "Ruling"', "",
+            f"    {prose(spec, source, dispute['ruling'])}", "",
+            f"    **Why.** {prose(spec, source, dispute['reason'])}", ""]
+
+
 def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
-    """One dispute: the editions side by side, the ruling and why, its flags, what the
-    ruling does to play, its rules and scenarios."""
+    """One dispute, answering first: the question, the ruling and why; then one
+    situation under each ruling, what the rulings do to play, the editions' positions,
+    the flags, the rules and the scenarios."""
     spec = corpus.spec
     source = dispute_page(dispute["id"])
     out = [f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
-           f"**Question.** {prose(spec, source, dispute['question'])}", "",
+           *_answer_md(spec, source, dispute),
+           *side_by_side_section(corpus, dispute),
+           *impact_section(corpus, dispute["id"]),
            *_positions_md(spec, source, dispute),
-           "", "## Ruling", "", prose(spec, source, dispute["ruling"]), "",
-           f"**Why.** {prose(spec, source, dispute['reason'])}", "",
-           *_flags_md(spec, source, dispute), *impact_section(corpus, dispute["id"]),
+           *_flags_md(spec, source, dispute),
            *_rules_md(spec, source, dispute), *_scenarios_md(corpus, source, dispute)]
     return "\n".join(out)
+
+
+# --- one situation under each ruling ---------------------------------------------------
+
+
+def _candidates(corpus: Corpus, dispute: dict[str, Any]) -> list[ScenarioView]:
+    """The scenarios to try, those that cite the dispute first, then those that set one
+    of its flags, then the rest: the first that parts the rulings is shown."""
+    flags = set(dispute.get("flags") or [])
+    citing = [v for v in corpus.scenarios if dispute["id"] in (v.doc.get("disputes") or [])]
+    setting = [v for v in corpus.scenarios if v not in citing
+               and any(flags & set(r.variants) for r in v.runs)]
+    rest = [v for v in corpus.scenarios if v not in citing and v not in setting]
+    return citing + setting + rest
+
+
+def side_by_side_section(corpus: Corpus, dispute: dict[str, Any]) -> list[str]:
+    """One scenario replayed under every ruling of the dispute, the steps where the
+    outcomes part shown side by side (``mammamia scenario run FILE --rulings ID``)."""
+    from mammamia_ref.sim.rulings import first_divergence
+
+    out = ["## One situation under each ruling", ""]
+    if not dispute.get("flags"):
+        return [*out, "This dispute has no variant flag: the code plays the ruling only, so "
+                "there is no other ruling to replay a scenario under.", ""]
+    views = _candidates(corpus, dispute)
+    found = first_divergence([v.scenario for v in views], dispute["id"])
+    if found is None:
+        return [*out, "No scenario yet plays out differently under this dispute's rulings.",
+                ""]
+    view = next(v for v in views if v.scenario.id == found.scenario)
+    return out + comparison_md(dispute_page(dispute["id"]), view, found)
+
+
+def _cell(lines: tuple[str, ...] | None, common: set[str]) -> str:
+    """A ruling's outcome of a step: the action, then only the lines that some other
+    ruling does not share (a whole opening can be dozens of lines)."""
+    if lines is None:
+        return "*not played: an earlier action was illegal under this ruling*"
+    own = [line for line in lines[1:] if line not in common]
+    shared = len(lines) - 1 - len(own)
+    return "<br>".join([md(lines[0]), *(md(line) for line in own)]
+                       + ([f"*… and {shared} line{'s' if shared > 1 else ''} the same "
+                           "under every ruling*"]
+                          if shared else []))
+
+
+def _code(text: str) -> str:
+    """Text as inline code in a table cell (Markdown escapes do not work inside `...`).
+
+    >>> _code('["a|b"]')
+    '<code>[&quot;a&#124;b&quot;]</code>'
+    """
+    return f"<code>{escape(text).replace('|', '&#124;')}</code>"
+
+
+def _short(text: str, limit: int = 70) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _project_path(file: str) -> str:
+    """A scenario file as a path from the project's root (the build may use absolute ones).
+
+    >>> _project_path("/home/me/mammamia/scenarios/oven/x.yaml")
+    'scenarios/oven/x.yaml'
+    """
+    parts = file.replace("\\", "/").split("/")
+    return "/".join(parts[parts.index("scenarios"):]) if "scenarios" in parts else file
+
+
+def comparison_md(source: str, view: ScenarioView, found: Any) -> list[str]:
+    """A comparison (:class:`mammamia_ref.sim.rulings.Comparison`) as a table: a column
+    per ruling, a row per step where the outcomes differ."""
+    labels = [f"`{md(t.label)}`" for t in found.traces]
+    diverging = found.diverging_steps()
+    same = len(found.steps) - len(diverging)
+    run = f", run *{md(found.run)}*" if len(view.runs) > 1 else ""
+    out = [f"{scenario_link(source, view, title=True)}{run}, replayed from its starting "
+           f"position under {len(found.traces)} rulings"
+           + (f" ({same} of its {len(found.steps)} steps play out the same):"
+              if found.steps else ":"), ""]
+    if diverging:
+        out += ['<div class="mm-side" markdown>', "",
+                "| Step | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+        for i in diverging:
+            index, action = found.steps[i]
+            texts = [None if t.outcomes[i] is None else t.outcomes[i].text
+                     for t in found.traces]
+            played = [set(text[1:]) for text in texts if text is not None]
+            common = set.intersection(*played) if len(played) == len(texts) else set()
+            cells = [_cell(text, common) for text in texts]
+            out.append(f"| {index}: {md(action)} | " + " | ".join(cells) + " |")
+        out += ["", "</div>", ""]
+    details = found.final_details()
+    if details:
+        out += ["After the last step the position differs:", "",
+                "| Where | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+        out += [f"| {_code(path)} | " + " | ".join(_code(_short(v)) for v in values) + " |"
+                for path, values in details]
+        out.append("")
+    elif found.final_differences():
+        out += ["After the last step the position differs in: "
+                + ", ".join(md(k) for k in found.final_differences()) + ".", ""]
+    out += ["The same comparison on the command line:", "", "```console",
+            f"$ mammamia scenario run {_project_path(view.scenario.file)} "
+            f"--rulings {found.disputes[0]}"
+            + (f" --run {found.run}" if len(view.runs) > 1 else ""), "```", ""]
+    return out
 
 
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
@@ -156,40 +281,74 @@ def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
 
 
 def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
-    """One sweep's figures for one dispute: a table per contrast with the default."""
+    """One sweep's figures for one dispute: a row per measure and ruling with the paired
+    difference from the default, its 95% interval drawn against zero."""
     from mammamia_ref.sim.compare import LABELS, contrasts
 
-    dispute_id = found["dispute"]
-    source = dispute_page(dispute_id)
     policies = ", ".join(f"`{p}`" for p in sorted(set(sweep["policies"])))
     base = ", ".join(f"`{k}={v}`" for k, v in sweep.get("base_variants", {}).items())
     out = [f"### {sweep['games_per_ruling']:,} games per ruling, policy {policies}"
            + (f", with {base}" if base else ""), "",
            f"{sweep['players']} players, the same seeds (from {sweep['seed']}) under every "
            f"ruling, the other flags at {'the values above and ' if base else ''}their "
-           f"defaults. Made by `{md(sweep['command'])}` (mammamia {md(sweep['version'])}, "
-           f"{sweep['wall_seconds']:,.0f} s for the whole sweep, file "
-           f"`docs/impact/{md(sweep['file'])}`); the test suite replays the first games of "
-           f"every ruling to check that these figures still describe the code.", ""]
-    for flag, default, other in contrasts(found):
-        out += [f"`{flag}`: **{md(default['value'])}** (default) against "
-                f"**{md(other['value'])}**.", "",
-                f"| Measure | {md(default['value'])} | {md(other['value'])} | "
-                "Difference (95% interval) | p |", "|---|---|---|---|---|"]
+           f"defaults. Each row is a ruling's difference from the default (ruling minus "
+           f"default), paired over the same games; the bar is its 95% interval, the line "
+           f"zero, each measure on its own scale. Made by `{md(sweep['command'])}` "
+           f"(mammamia {md(sweep['version'])}, {sweep['wall_seconds']:,.0f} s for the whole "
+           f"sweep, file `docs/impact/{md(sweep['file'])}`); the test suite replays the "
+           f"first games of every ruling to check that these figures still describe the "
+           f"code.", ""]
+    pairs = list(contrasts(found))
+    rows: dict[str, list[tuple[str, Any, Any, dict[str, Any]]]] = {}
+    for flag, default, other in pairs:
         for key, diff in other["versus_default"].items():
-            if diff["difference"] is None:
-                continue
+            if diff["difference"] is not None:
+                rows.setdefault(key, []).append((f"{flag}={other['value']}",
+                                                 default["measures"][key],
+                                                 other["measures"][key], diff))
+    several = len(pairs) > 1
+    if not several:
+        flag, default, other = pairs[0]
+        out += [f"`{flag}`: the default **{md(default['value'])}** against "
+                f"**{md(other['value'])}**.", ""]
+    unchanged = [LABELS[k] for k, entries in rows.items()
+                 if all(d["ci95"] == [0, 0] or d["ci95"] == (0, 0) for *_, d in entries)]
+    out += ['<div class="mm-impact" markdown>', "",
+            "| Measure |" + (" Ruling |" if several else "")
+            + " Default → ruling | Difference (95% interval) | | p |",
+            "|---|" + ("---|" if several else "") + "---|---|---|---|"]
+    for key, entries in rows.items():
+        if LABELS[key] in unchanged:
+            continue
+        scale = max(max(abs(d["ci95"][0]), abs(d["ci95"][1]), abs(d["difference"]))
+                    for _, _, _, d in entries) or 1.0
+        for label, before, after, diff in entries:
             low, high = diff["ci95"]
-            strong = "**" if diff["p"] < 0.001 else ""
-            out.append(f"| {md(LABELS[key])} | {default['measures'][key]:.4g} | "
-                       f"{other['measures'][key]:.4g} | {strong}{diff['difference']:+.4f}"
-                       f"{strong} ({low:+.4f} to {high:+.4f}) | {diff['p']:.3g} |")
-        out.append("")
-    out += ["Differences in bold have p < 0.001 (paired over the same seeds; order "
-            "shares as two proportions).", ""]
-    plots = str(sweep.get("plots") or "")
-    if plots.startswith("docs/"):
-        image = posixpath.join(plots.removeprefix("docs/"), f"{dispute_id}.png")
-        out += [f"![{dispute_id}: measures under each ruling, with 95% intervals]"
-                f"({rel(source, image)})", ""]
+            clear = low > 0 or high < 0
+            text = f"{diff['difference']:+.4f} ({low:+.4f} to {high:+.4f})"
+            out.append(f"| {md(LABELS[key])} |" + (f" `{md(label)}` |" if several else "")
+                       + f" {before:.4g} → {after:.4g} | "
+                       f"{f'**{text}**' if clear else text} | "
+                       f"{forest_bar(diff['difference'], low, high, scale)} | "
+                       f"{diff['p']:.2g} |")
+    out += ["", "</div>", "",
+            "Differences in bold have a 95% interval that leaves out zero."
+            + (f" The same under every ruling in every game: {md(', '.join(unchanged))}."
+               if unchanged else ""), ""]
     return out
+
+
+def forest_bar(difference: float, low: float, high: float, scale: float,
+               width: int = 120) -> str:
+    """A one-row forest plot: the interval as a bar, the difference as a dot, zero as a
+    line; ``scale`` is the largest distance from zero among the rows it is read with."""
+    def x(value: float) -> float:
+        return round(width / 2 + value / scale * (width / 2 - 4), 1)
+
+    colour = "#c62828" if low > 0 or high < 0 else "#888"
+    return (f'<svg class="mm-forest" width="{width}" height="14" viewBox="0 0 {width} 14" '
+            f'role="img" aria-label="{difference:+.4f}, 95% interval {low:+.4f} to '
+            f'{high:+.4f}"><line x1="{width / 2}" y1="0" x2="{width / 2}" y2="14" '
+            f'stroke="currentColor" stroke-opacity="0.5"/><line x1="{x(low)}" y1="7" '
+            f'x2="{x(high)}" y2="7" stroke="{colour}" stroke-width="3"/><circle '
+            f'cx="{x(difference)}" cy="7" r="3.5" fill="{colour}"/></svg>')

@@ -565,6 +565,28 @@ _CSS = """
 .mm-flow a:hover tspan { text-decoration: underline; }
 .mm-when { font-size: .72rem; }
 .mm-rule-meta { font-size: .72rem; color: var(--md-default-fg-color--light); }
+.mm-ocard { color: #222; }  /* cream card, dark text, in either colour scheme */
+.mm-question { font-size: .85rem; margin: .4rem 0 .8rem; }
+.mm-forest { vertical-align: middle; color: var(--md-default-fg-color); }
+.mm-impact table { font-size: .68rem; }
+.md-typeset .mm-impact table td, .md-typeset .mm-impact table th { min-width: 0; }
+.md-typeset .mm-impact table:not([class]) td:first-child { min-width: 8rem; }
+.md-typeset .mm-side table:not([class]) td { vertical-align: top; min-width: 12rem;
+  font-size: .7rem; }
+/* Tables on a phone: cells keep a readable width and the table scrolls sideways
+   (Material wraps every table in a scrolling box) instead of wrapping a word a line. */
+.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { min-width: 6rem; }
+.md-typeset table:not([class]) td:first-child { min-width: 4rem; }
+@media screen and (max-width: 44em) {
+  /* the editions' positions read as stacked cards: edition, section, then the text */
+  .mm-positions table, .mm-positions tbody, .mm-positions tr, .mm-positions td {
+    display: block; width: 100%; min-width: 0; }
+  .mm-positions thead { display: none; }
+  .mm-positions tr { border-top: 1px solid var(--md-default-fg-color--lightest);
+    padding: .3rem 0; }
+  .md-typeset .mm-positions table td { border: none; padding: .1rem .6rem; }
+  .mm-positions td:first-child { font-weight: bold; }
+}
 """
 
 

@@ -34,6 +34,18 @@ def rules_index_page(corpus: Corpus) -> str:
     return "\n".join(out) + "\n"
 
 
+def _sources_md(spec: Spec, source: str, sources: list[dict[str, Any]]) -> list[str]:
+    """The editions that state a rule; a Note column when one of them carries a note
+    (a misprint, a copy of another edition's text)."""
+    noted = any(s.get("note") for s in sources)
+    out = ["| Edition | Section |" + (" Note |" if noted else ""),
+           "|---|---|" + ("---|" if noted else "")]
+    out += [f"| {md(spec.edition_title(s['edition']))} | {md(s['section'])} |"
+            + (f" {prose(spec, source, s.get('note') or '')} |" if noted else "")
+            for s in sources]
+    return [*out, ""]
+
+
 def _when_text(spec: Spec, source: str, rule: dict[str, Any]) -> str:
     """The flag values a rule holds under, each marked default or variant."""
     parts = []
@@ -61,10 +73,7 @@ def chapter_page(corpus: Corpus, chapter: dict[str, Any]) -> str:
         out += [prose(spec, source, rule["statement"]), ""]
         sources = rule.get("sources") or []
         if sources:
-            out += ["| Edition | Section |", "|---|---|"]
-            out += [f"| {md(spec.edition_title(s['edition']))} | {md(s['section'])} |"
-                    for s in sources]
-            out.append("")
+            out += _sources_md(spec, source, sources)
         else:
             out += ["*No edition states this rule.*", ""]
         meta = []

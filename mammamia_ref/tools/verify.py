@@ -8,6 +8,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,25 +194,42 @@ def play_checks(games: list[dict[str, Any]] | None = None) -> list[dict[str, Any
     return games
 
 
-def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
+# What verify tells a watcher as it goes: (stage, done, total); total 0 when unknown;
+# the stage "finished" last, before the report is printed.
+Progress = Callable[[str, int, int], None]
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    """No progress (piped output, tests)."""
+
+
+def verify(scenario_paths: list[str], report: Report | None = None,
+           progress: Progress = _quiet) -> Report:
     """Everything ``mammamia verify`` checks. ``report`` (if given) is filled in as the
-    work goes, so that an interrupted run can still say what it had finished."""
+    work goes, so that an interrupted run can still say what it had finished;
+    ``progress`` hears of each stage and of the scenario runs as they finish."""
     started = time.perf_counter()
     report = Report() if report is None else report
+    progress(report.stage, 0, 0)
     report.spec_problems = spec_problems()
     report.stage = "the games"
+    progress(report.stage, 0, 0)
     play_checks(report.games)
     report.stage = "loading the scenarios"
+    progress(report.stage, 0, 0)
     scenarios, errors = load_all(scenario_paths)
     report.scenarios = scenarios
     report.load_errors = [str(e) for e in errors]
     report.stage, report.runs_total = "the scenario runs", sum(len(s.runs) for s in scenarios)
     for scenario in scenarios:
+        progress(report.stage, len(report.results), report.runs_total)
         try:
             report.results.extend(run_scenario(scenario))
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
+    progress(report.stage, len(report.results), report.runs_total)
     report.stage = "the z3 queries"
+    progress(report.stage, 0, 0)
     # the queries package loads z3: only here, not when the command line starts
     from mammamia_ref.queries.interrupt import z3_interruptible
 
@@ -220,6 +238,7 @@ def verify(scenario_paths: list[str], report: Report | None = None) -> Report:
     if stop.is_set():  # Ctrl-C after the last query began
         raise KeyboardInterrupt
     report.seconds = time.perf_counter() - started
+    progress("finished", 0, 0)
     return report
 
 
@@ -279,7 +298,8 @@ def print_report(report: Report) -> None:
     print(f"verify: {mark} ({report.seconds:.1f} s)")
 
 
-def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int:
+def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
+               progress: Progress = _quiet) -> int:
     paths = scenario_paths or [str(default_suite())]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -288,7 +308,7 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None) -> int
     require_cases(len(list(scenario_files(paths))), paths)
     report = Report()
     try:
-        verify(paths, report)
+        verify(paths, report, progress)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(report.progress()) from None
     if as_json:
