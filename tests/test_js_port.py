@@ -61,7 +61,7 @@ def test_hello_offers_every_variant_flag_and_value_of_the_spec() -> None:
     assert hello["ok"] is True
     assert {flag: sorted(values) for flag, values in hello["variants"].items()} == \
         {flag: sorted(values) for flag, values in wanted.items()}
-    assert set(hello["features"]) == {"load_state", "events", "observation"}
+    assert set(hello["features"]) == {"load_state", "events", "observation", "seats", "perft"}
 
 
 def test_bad_requests_are_errors_and_illegal_actions_are_rejections() -> None:

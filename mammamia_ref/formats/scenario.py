@@ -208,7 +208,7 @@ def _scenario_validator() -> jsonschema.Draft202012Validator:
         return node
 
     schema: dict[str, Any] = without_actions(specdata.load_schema("scenario.schema.json"))
-    schema["$id"] = schema["$id"].replace("scenario.schema.json", "scenario-steps.schema.json")
+    schema["$id"] = "scenario-steps.schema.json"  # a sibling name: file-name $refs still resolve
     return jsonschema.Draft202012Validator(
         schema, registry=_validator("scenario.schema.json")._registry)  # type: ignore[attr-defined]
 

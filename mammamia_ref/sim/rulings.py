@@ -24,7 +24,7 @@ from mammamia_ref.formats.scenario import Run, Scenario, given_state
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import describe
 from mammamia_ref.rules.events import format_event
-from mammamia_ref.rules.game import apply, to_move
+from mammamia_ref.rules.game import apply, check_seat, to_move
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, variant_values
 
@@ -216,6 +216,8 @@ def replay(scenario: Scenario, run: Run, variants: dict[str, str]) -> RulingTrac
             continue
         actor = to_move(state)
         try:
+            if step.by is not None:  # the step names who acts: a wrong seat is refused
+                check_seat(state, state.seat_of(step.by))
             after, events = apply(state, step.action)
         except IllegalActionError as exc:
             who = state.config.colours[actor] if actor is not None else "chance"

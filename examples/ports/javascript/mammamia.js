@@ -21,7 +21,7 @@ const OPS = {
     if (req.protocol !== PROTOCOL) throw new S.BadRequest(`this program speaks ${PROTOCOL}`);
     return {
       name: 'mammamia-js', language: 'JavaScript', version: '0.1.0', protocol: PROTOCOL,
-      variants: VARIANTS, features: ['load_state', 'events', 'observation'],
+      variants: VARIANTS, features: ['load_state', 'events', 'observation', 'seats', 'perft'],
     };
   },
   new_game(req) {
@@ -35,7 +35,7 @@ const OPS = {
   legal_actions() { return { actions: game.legalActions(needGame()) }; },
   apply(req) {
     try {
-      const r = game.apply(needGame(), req.action);
+      const r = game.apply(needGame(), req.action, req.player);
       current = r.state;
       return r;
     } catch (e) {
@@ -49,6 +49,10 @@ const OPS = {
     const p = req.player;
     if (p !== null && !(Number.isInteger(p) && p >= 0 && p < s.players.length)) throw new S.BadRequest('player is a seat or null');
     return { observation: observation(s, p) };
+  },
+  perft(req) {
+    if (!Number.isInteger(req.depth) || req.depth < 0) throw new S.BadRequest('depth is a whole number from 0');
+    return { nodes: game.perft(needGame(), req.depth) };
   },
   stop() { return {}; },
 };

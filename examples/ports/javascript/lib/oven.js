@@ -179,6 +179,11 @@ function legalActions(s) {
   return out;
 }
 
+/** The rule of the owner's pending decision (feature seats: what refuses another seat). */
+function decisionRule(s) {
+  return s.step === 'name_kind' ? kindRule(s, s.reveal.order) : 'oven.complete_from_hand';
+}
+
 /** The owner's decision at the oven; the caller then carries on revealing. */
 function applyDecision(s, action, ev) {
   const order = s.reveal.order;
@@ -207,4 +212,4 @@ function applyDecision(s, action, ev) {
   bake(s, cards, completeRule, ev);
 }
 
-module.exports = { resolve, legalActions, applyDecision };
+module.exports = { resolve, legalActions, decisionRule, applyDecision };

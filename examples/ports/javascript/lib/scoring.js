@@ -23,12 +23,25 @@ function winners(s) {
   throw new Error('unreachable');
 }
 
+/** The state's `result`: the winners' colours and the deciding rule, with the figures it weighed. */
+function result(s) {
+  const w = winners(s);
+  const perColour = (f) => Object.fromEntries(s.players.map((p) => [p.colour, f(p)]));
+  return {
+    winners: w.seats.slice().sort((a, b) => a - b).map((i) => s.players[i].colour),
+    rule: w.rule,
+    delivered: perColour((p) => p.delivered.length),
+    ingredients_left: perColour((p) => C.total(p.hand.ingredients)),
+  };
+}
+
 function endGame(s, ev) {
   s.phase = 'over';
   s.step = 'over';
   ev.push({ event: 'game_ended', rule: 'game_end.three_resolutions', resolutions: s.resolutions });
   const w = winners(s);
+  s.result = result(s);
   ev.push({ event: 'winners', rule: w.rule, seats: w.seats, delivered: s.players.map((p) => p.delivered.length) });
 }
 
-module.exports = { winners, endGame };
+module.exports = { winners, result, endGame };

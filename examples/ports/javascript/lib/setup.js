@@ -122,11 +122,14 @@ function shuffleWaiter(s, colour, order, ev) {
 }
 
 /** The chance node of the setup: which pile is to be shuffled, and the rule that shuffle follows. */
+function shuffleRule(s) {
+  if (s.step === 'ingredients') return s.variants.mamma_mia_shuffle === 'before_deal' ? 'setup.supply_before_deal' : 'setup.deal';
+  return s.step === 'supply' ? 'setup.supply' : 'setup.waiter';
+}
+
 function applySetupShuffle(s, action, ev) {
   const step = s.step;
-  const rule = step === 'ingredients'
-    ? (s.variants.mamma_mia_shuffle === 'before_deal' ? 'setup.supply_before_deal' : 'setup.deal')
-    : step === 'supply' ? 'setup.supply' : 'setup.waiter';
+  const rule = shuffleRule(s);
   if (action.type !== 'shuffle') throw new S.Rejected(rule, `${action.type} is not the decision here (the ${step} pile must be shuffled)`);
   if (action.pile !== step) throw new S.Rejected(rule, `the pile to shuffle is ${step}, not ${action.pile}`);
   if (step === 'ingredients') shuffleIngredients(s, action.order, ev);
@@ -134,4 +137,4 @@ function applySetupShuffle(s, action, ev) {
   else shuffleWaiter(s, step.slice('waiter.'.length), action.order, ev);
 }
 
-module.exports = { newGame, isShuffleOf, applySetupShuffle };
+module.exports = { newGame, isShuffleOf, shuffleRule, applySetupShuffle };

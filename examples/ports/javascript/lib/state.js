@@ -88,7 +88,27 @@ function loadState(doc) {
       throw new BadRequest(`the orders of ${p.colour} do not add up`);
     }
   }
+  settleResult(s, doc.result);
   return s;
+}
+
+/** A finished game carries its result; a given result must be the one its cards give. */
+function settleResult(s, given) {
+  if (s.phase !== 'over') {
+    if (given !== undefined) throw new BadRequest('only a finished game carries a result');
+    return;
+  }
+  s.result = require('./scoring').result(s);
+  if (given !== undefined && JSON.stringify(canonical(given)) !== JSON.stringify(canonical(s.result))) {
+    throw new BadRequest(`the result is not the one the cards give [${s.result.rule}]`);
+  }
+}
+
+/** Keys sorted at every level, so that two results compare regardless of key order. */
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
 }
 
 module.exports = {

@@ -167,10 +167,15 @@ function draw(s, action, ev) {
   beginTurn(s, (seat + 1) % S.seats(s), 'turn.clockwise', ev);
 }
 
+const STEP_RULES = { play: 'turn.play', order: 'turn.place_order', draw: 'turn.draw' };
+
 function applyTurn(s, action, ev) {
+  if (action.type === 'play' && s.step !== 'play' && s.played > 0) {
+    throw new S.Rejected('turn.play', 'one play a turn: the cards of this turn are already played');
+  }
   if (s.step === 'play') play(s, action, ev);
   else if (s.step === 'order') placeOrder(s, action, ev);
   else draw(s, action, ev);
 }
 
-module.exports = { beginTurn, legalActions, applyTurn, supplyEnds, takeLeftMammaMia };
+module.exports = { STEP_RULES, beginTurn, legalActions, applyTurn, supplyEnds, takeLeftMammaMia };
