@@ -80,7 +80,7 @@ def test_the_wheel_holds_everything_an_installed_copy_needs(tmp_path: Path) -> N
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for folder in ("mammamia_ref", "spec"):
+    for folder in ("mammamia_ref", "spec", "scenarios"):
         shutil.copytree(ROOT / folder, source / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",

@@ -59,18 +59,19 @@ def bombastica_keeps_table() -> None:
 
 
 def minimale_names_personal() -> None:
-    """A Minimale may take the personal kind when it has the lowest count."""
-    original = oven.pizza_minimale_kinds
+    """A Minimale may take the personal kind when it has the lowest count (the rules
+    kernel's ``minimale_kinds``, over kind indices, is the one definition to break)."""
+    original = oven.minimale_kinds
 
-    def kinds(table, personal, lowest_over):
-        present = [k for k in KINDS if table[KINDS.index(k)] > 0]
+    def kinds(table, personal, minimale_lowest):
+        present = [k for k in range(len(KINDS)) if table[k] > 0]
         if not present:
             return ()
-        low = min(table[KINDS.index(k)] for k in present)
-        choices = tuple(k for k in present if table[KINDS.index(k)] == low)
-        return choices or original(table, personal, lowest_over)
+        low = min(table[k] for k in present)
+        choices = tuple(k for k in present if table[k] == low)
+        return choices or original(table, personal, minimale_lowest)
 
-    oven.pizza_minimale_kinds = kinds
+    oven.minimale_kinds = kinds
 
 
 def draw_past_seven() -> None:
