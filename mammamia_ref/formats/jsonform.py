@@ -102,21 +102,32 @@ SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scen
 
 
 @cache
-def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
-    """A validator for one of our schemas; a ``$ref`` names another by its file name."""
-    registry = Registry()
+def schema_registry() -> Registry:
+    """Our schemas, each registered under its file name: how a ``$ref`` names another."""
+    registry: Registry = Registry()
     for name in SCHEMAS:
-        resource = Resource.from_contents(specdata.load_schema(name))
-        registry = registry.with_resource(name, resource)
-    return jsonschema.Draft202012Validator(specdata.load_schema(schema_name), registry=registry)
+        registry = registry.with_resource(name, Resource.from_contents(specdata.load_schema(name)))
+    return registry
+
+
+@cache
+def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of our schemas."""
+    return jsonschema.Draft202012Validator(specdata.load_schema(schema_name),
+                                           registry=schema_registry())
 
 
 def schema_errors(doc: Any, schema_name: str) -> list[tuple[str, str]]:
     """Schema violations of ``doc`` as (JSON pointer, message), best first. An unknown
     key is reported at the key itself."""
-    errors = sorted(_validator(schema_name).iter_errors(doc), key=jsonschema.exceptions.relevance)
+    return validator_errors(_validator(schema_name), doc)
+
+
+def validator_errors(validator: jsonschema.Draft202012Validator,
+                     doc: Any) -> list[tuple[str, str]]:
+    """As :func:`schema_errors`, with a validator of the caller's own."""
     found = []
-    for error in errors:
+    for error in sorted(validator.iter_errors(doc), key=jsonschema.exceptions.relevance):
         pointer = "/" + "/".join(str(p) for p in error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = error.schema.get("properties", {})

@@ -22,10 +22,11 @@ import jsonschema
 from mammamia_ref.errors import IllegalActionError, MalformedError, MammamiaError
 from mammamia_ref.formats.jsonform import (
     STATE_FORMAT,
-    _validator,
     format_state,
     parse_state,
     schema_errors,
+    schema_registry,
+    validator_errors,
 )
 from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
@@ -178,7 +179,7 @@ def scenario_schema_errors(doc: Any) -> list[tuple[str, str]]:
     action is checked once against the action schema. A file repeats the same few
     actions thousands of times, and each costs a ``oneOf`` over every kind of action
     (an 800 KB file took 20 s)."""
-    errors = _errors_of(_scenario_validator(), doc)
+    errors = validator_errors(_scenario_validator(), doc)
     if errors:
         return errors
     checked: dict[str, list[tuple[str, str]]] = {}
@@ -210,7 +211,7 @@ def _scenario_validator() -> jsonschema.Draft202012Validator:
     schema: dict[str, Any] = without_actions(specdata.load_schema("scenario.schema.json"))
     schema["$id"] = "scenario-steps.schema.json"  # a sibling name: file-name $refs still resolve
     return jsonschema.Draft202012Validator(
-        schema, registry=_validator("scenario.schema.json")._registry)  # type: ignore[attr-defined]
+        schema, registry=schema_registry())
 
 
 def _actions(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -223,21 +224,6 @@ def _actions(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
                 yield f"{prefix}/steps/{s}/do", step["do"]
             for i, action in enumerate(step.get("expect", {}).get("legal", [])):
                 yield f"{prefix}/steps/{s}/expect/legal/{i}", action
-
-
-def _errors_of(validator: jsonschema.Draft202012Validator, doc: Any) -> list[tuple[str, str]]:
-    """As :func:`schema_errors`, with ``validator``: best first, an unknown key at the key."""
-    found = []
-    for error in sorted(validator.iter_errors(doc), key=jsonschema.exceptions.relevance):
-        pointer = "/" + "/".join(str(p) for p in error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            known = error.schema.get("properties", {})
-            extra = sorted(k for k in error.instance if k not in known)
-            if extra:
-                found.append((f"{pointer.rstrip('/')}/{extra[0]}", f"unknown key {extra[0]!r}"))
-                continue
-        found.append((pointer, error.message))
-    return found
 
 
 def _pointed(doc: Any, pointer: str) -> Any:
