@@ -272,12 +272,45 @@ def comparison_md(source: str, view: ScenarioView, found: Any) -> list[str]:
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
     """What each ruling does to play, from the committed sweeps: the measures compared
     with the default's, with intervals and p-values, and the dispute's plot."""
-    out = []
+    out = _by_skill(corpus.impact, dispute_id)
     for sweep in corpus.impact:
         found = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
         if found is not None:
             out += _impact_of(sweep, found)
     return (["## What the ruling does to play", ""] + out) if out else []
+
+
+def _by_skill(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
+    """The sweeps of each skill side by side: per ruling one sentence on the score, then
+    every measure some skill moves, each skill's difference with its interval."""
+    from mammamia_ref.sim.compare import LABELS
+    from mammamia_ref.sim.skill import by_skill, verdict
+
+    rows = by_skill(sweeps, dispute_id)
+    skills = list(dict.fromkeys(e.skill for r in rows for e in r.effects))
+    if len(skills) < 2:
+        return []
+    games = {e.skill: e.games for r in rows for e in r.effects}
+    rulings = list(dict.fromkeys(r.ruling for r in rows))
+    out = ["### By skill", "",
+           "The same rulings compared among players of each skill (the sweeps below), "
+           "side by side: each cell is the ruling's paired difference from the default "
+           "with its 95% interval, in bold when the interval leaves out zero.", ""]
+    out += [f"- {sentence}" for sentence in (verdict(rows, r) for r in rulings) if sentence]
+    out += ["", "| Ruling | Measure | " + " | ".join(
+                f"{s} ({games[s]:,} games)" for s in skills) + " |",
+            "|---|---|" + "---|" * len(skills)]
+    for row in rows:
+        cells = {e.skill: e for e in row.effects}
+        shown = []
+        for skill in skills:
+            e = cells.get(skill)
+            text = "" if e is None else (f"{e.difference:+.4f} ({e.ci95[0]:+.4f} to "
+                                         f"{e.ci95[1]:+.4f})")
+            shown.append(f"**{text}**" if e is not None and e.clear else text)
+        out.append(f"| `{md(row.ruling)}` | {md(LABELS[row.measure])} | "
+                   + " | ".join(shown) + " |")
+    return out + [""]
 
 
 def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:

@@ -1,0 +1,133 @@
+"""Dispute impact by skill: the same comparison made with random, careful and search
+players, read side by side.
+
+A designer asks whether a ruling rewards skill or luck. The committed sweeps
+(``docs/impact/``) each compare every ruling with the default among players of one kind;
+this module lines them up by skill and says whether a ruling's effect on the score grows
+or shrinks as the players get better.
+
+The verdict is about the score (pizzas delivered per player). The effects at two skill
+levels come from different games, so they are compared as independent estimates: the
+change in the effect's size over its standard error, significant beyond 1.96.
+
+>>> a = {"difference": -0.10, "ci95": [-0.14, -0.06]}
+>>> b = {"difference": -0.70, "ci95": [-0.80, -0.60]}
+>>> trend([("random", a), ("careful", b)])
+'more'
+>>> trend([("random", b), ("careful", a)])
+'less'
+>>> trend([("random", a), ("careful", a)])
+'same'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mammamia_ref.sim.compare import contrasts
+
+# The players, from least to most skilled (the policy names of sim.policies).
+SKILLS = ("random", "careful", "search")
+HEADLINE = "pizzas_per_player"
+Z_95 = 1.959964
+
+
+def skill_of(sweep: Mapping[str, Any]) -> str | None:
+    """The skill a sweep measures: every seat the same known policy, no flags fixed
+    beyond the defaults (a sweep on a changed base answers another question)."""
+    names = {str(p).split(":")[0] for p in sweep["policies"]}
+    if len(names) != 1 or sweep.get("base_variants"):
+        return None
+    (name,) = names
+    return name if name in SKILLS else None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One ruling's paired difference from the default among players of one skill."""
+
+    skill: str
+    games: int
+    difference: float
+    ci95: tuple[float, float]
+
+    @property
+    def clear(self) -> bool:
+        """The 95% interval leaves out zero."""
+        return self.ci95[0] > 0 or self.ci95[1] < 0
+
+
+@dataclass(frozen=True)
+class SkillRow:
+    """One ruling and one measure, with its effect at each skill that was swept."""
+
+    ruling: str
+    measure: str
+    effects: tuple[Effect, ...]
+
+
+def by_skill(sweeps: Sequence[Mapping[str, Any]], dispute_id: str) -> list[SkillRow]:
+    """Every (ruling, measure) of ``dispute_id`` with its effect at each swept skill,
+    skills in order; a measure no skill moves at all is left out."""
+    found: dict[str, tuple[int, Mapping[str, Any]]] = {}
+    for sweep in sweeps:
+        skill = skill_of(sweep)
+        doc = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
+        if skill is None or doc is None:
+            continue
+        if skill not in found or sweep["games_per_ruling"] > found[skill][0]:
+            found[skill] = (sweep["games_per_ruling"], doc)
+    cells: dict[tuple[str, str], list[Effect]] = {}
+    for skill in (s for s in SKILLS if s in found):
+        games, doc = found[skill]
+        for flag, _default, other in contrasts(doc):
+            for key, diff in other["versus_default"].items():
+                if diff["difference"] is None:
+                    continue
+                low, high = diff["ci95"]
+                cells.setdefault((f"{flag}={other['value']}", key), []).append(
+                    Effect(skill, games, float(diff["difference"]), (float(low), float(high))))
+    return [SkillRow(ruling, key, tuple(effects)) for (ruling, key), effects in cells.items()
+            if any(e.difference != 0 or e.ci95 != (0.0, 0.0) for e in effects)]
+
+
+def trend(effects: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """``more``, ``less`` or ``same``: does the size of the effect grow from the least
+    to the most skilled players measured? ``effects`` are (skill, difference entry)."""
+    (_, low_skill), (_, high_skill) = effects[0], effects[-1]
+    size = abs(float(high_skill["difference"])) - abs(float(low_skill["difference"]))
+    error = math.hypot(_standard_error(low_skill), _standard_error(high_skill))
+    if error == 0:
+        return "same" if size == 0 else ("more" if size > 0 else "less")
+    z = size / error
+    return "more" if z > Z_95 else "less" if z < -Z_95 else "same"
+
+
+def _standard_error(entry: Mapping[str, Any]) -> float:
+    low, high = entry["ci95"]
+    return (float(high) - float(low)) / (2 * Z_95)
+
+
+def verdict(rows: Sequence[SkillRow], ruling: str) -> str | None:
+    """One sentence: does ``ruling`` matter more or less to the score as skill grows?
+    None when fewer than two skills were swept."""
+    row = next((r for r in rows if r.ruling == ruling and r.measure == HEADLINE), None)
+    if row is None or len(row.effects) < 2:
+        return None
+    figures = ", ".join(f"{e.difference:+.3f} with {e.skill} players" for e in row.effects)
+    first, last = row.effects[0], row.effects[-1]
+    if not any(e.clear for e in row.effects):
+        return (f"`{ruling}` changes the score by {figures}: no clear effect at any skill "
+                "level measured.")
+    way = trend([(e.skill, {"difference": e.difference, "ci95": e.ci95})
+                 for e in (first, last)])
+    said = {"more": f"it matters more as skill grows ({last.skill} against {first.skill})",
+            "less": f"it matters less as skill grows ({last.skill} against {first.skill})",
+            "same": f"it matters about as much to {last.skill} as to {first.skill} "
+                    "players (no significant change)"}[way]
+    if first.clear and last.clear and (first.difference > 0) != (last.difference > 0):
+        said += ", and in the opposite direction"
+    return f"`{ruling}` changes pizzas per player by {figures}: {said}."
