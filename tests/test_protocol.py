@@ -226,3 +226,21 @@ def test_a_scenarios_own_expectations_are_checked_on_the_ports_answers_alone() -
     assert "to_move: expected None, got red" in problems
     assert any(p.startswith("result: the state names no result") for p in problems)
     assert any(p.startswith("state/phase") for p in problems)
+
+
+def test_an_overlong_request_line_is_refused_and_skipped(monkeypatch) -> None:
+    """A line over the cap is answered with an error and never held whole; the session
+    goes on with the next line."""
+    import mammamia_ref.kit.protocol as protocol
+
+    monkeypatch.setattr(protocol, "MAX_LINE", 64)
+    long_line = json.dumps({"id": 1, "op": "hello", "protocol": PROTOCOL, "pad": "x" * 500})
+    hello = json.dumps({"id": 2, "op": "hello", "protocol": PROTOCOL})
+    for stream in (io.StringIO(long_line + "\n" + hello + "\n"),
+                   io.TextIOWrapper(io.BytesIO((long_line + "\n" + hello + "\n").encode()))):
+        out = io.StringIO()
+        serve(stream, out)
+        first, second = (json.loads(line) for line in out.getvalue().splitlines())
+        assert first["ok"] is False and "longer than 64 bytes" in first["error"]["message"]
+        assert _check(first, "answer") == []
+        assert second["id"] == 2 and second["ok"] is True

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 from mammamia_ref import __version__
@@ -144,14 +145,37 @@ class ReferenceSession:
         return {}
 
 
+# The longest request line served (a state is a few kilobytes): a longer line is refused
+# and skipped, never read into memory whole.
+MAX_LINE = 1 << 20
+
+
+def _lines(stream: IO[Any]) -> Iterator[bytes | str | None]:
+    """The request lines of ``stream``, each at most :data:`MAX_LINE` long; None stands
+    for a line that was longer (its rest is read and dropped)."""
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) > MAX_LINE and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
+            while (rest := stream.readline(MAX_LINE)) and not rest.endswith(
+                    b"\n" if isinstance(rest, bytes) else "\n"):
+                pass
+            yield None
+        else:
+            yield line
+
+
 def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
     """Answer protocol requests line by line until ``stop`` or the end of input."""
     session = ReferenceSession()
     # read bytes where there are any, so that a line of invalid UTF-8 is answered, not fatal
-    for line in getattr(stdin, "buffer", stdin):
+    for line in _lines(getattr(stdin, "buffer", stdin)):
+        request_id: Any = None
+        if line is None:
+            stdout.write(json.dumps({"id": None, "ok": False, "error": {
+                "message": f"request line longer than {MAX_LINE:,} bytes"}}) + "\n")
+            stdout.flush()
+            continue
         if not line.strip():
             continue
-        request_id: Any = None
         try:
             request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
             if not isinstance(request, dict):
