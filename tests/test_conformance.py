@@ -266,3 +266,21 @@ def test_a_port_without_the_seats_feature_skips_the_seat_refusals() -> None:
         impl.info["features"] = [f for f in impl.info["features"] if f != "seats"]
         skipped = run_scenario_case(impl, scenario, scenario.runs[0])
     assert skipped.status == "skip" and "seats" in skipped.message
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("ignores_seat", "was accepted; the reference rejects it under"),
+    ("refuses_under_another_rule", "was rejected under 'turn.play'; the reference rejects "
+                                   "it under"),
+    ("spectator_sees_a_hand", "the observation of a spectator differs from the reference"),
+])
+def test_random_games_probe_refusals_seats_and_views(tmp_path: Path, kind: str,
+                                                     said: str) -> None:
+    """With no scenario and no counting table, the random games alone find a port that
+    accepts a move from the wrong seat, refuses under the wrong rule, or shows a
+    spectator a hand."""
+    result = conform("-q", "--scenarios", str(tmp_path), "--perft", str(tmp_path),
+                     "--random-games", "2", "--players", "3", impl=[*BROKEN, kind])
+    assert result.returncode == 1, result.stdout
+    assert "FAIL random random-3p-seed" in result.stdout, result.stdout
+    assert said in result.stdout, result.stdout

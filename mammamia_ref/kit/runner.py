@@ -36,7 +36,18 @@ from mammamia_ref.formats.scenario import (
 )
 from mammamia_ref.kit.client import Implementation, ImplementationError
 from mammamia_ref.rules import scoring
-from mammamia_ref.rules.actions import Action, format_action, parse_action
+from mammamia_ref.rules.actions import (
+    Action,
+    Decline,
+    Draw,
+    NameKind,
+    NoOrder,
+    Pass,
+    PlaceOrder,
+    Play,
+    format_action,
+    parse_action,
+)
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import (
@@ -48,10 +59,11 @@ from mammamia_ref.rules.game import (
     is_over,
     legal_actions,
     new_game,
+    to_move,
 )
 from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_defaults
-from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
+from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
 from mammamia_ref.sim.perft import action_key, divide
 
 
@@ -688,6 +700,7 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
         return _skip(result, why)
     chance = ChanceSource(seed)
     rng = random.Random(f"mammamia-differential:{seed}")
+    probes = Probes(impl.info, random.Random(f"mammamia-probe:{seed}"))
     state = parse_state(format_state(_new(config)))
     lockstep = Lockstep(impl, state)
     index = 0
@@ -702,6 +715,7 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
                 lockstep.compare_legal(index)
                 action = rng.choice(legal_actions(before))
             try:
+                probes.run(lockstep, action, index)
                 lockstep.step(action, index)
             except Divergence as exc:
                 if write_to is not None:
@@ -713,6 +727,54 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
         result.status, result.step, result.message = "fail", exc.step, str(exc)
         result.rules, result.their_rules = exc.rules, exc.theirs
     return result
+
+
+class Probes:
+    """What a random game checks besides the moves it plays, on a stream of random numbers
+    of its own (the game played stays the same): at some decisions, an action the rules
+    refuse (the port must refuse it under the same rule), the same legal action attempted
+    by a seat not to move (feature ``seats``), and the views of the seat to move and of a
+    spectator (feature ``observation``)."""
+
+    EVERY = 5
+
+    def __init__(self, info: dict[str, Any], rng: random.Random) -> None:
+        features = info.get("features") or []
+        self.seats, self.observations = "seats" in features, "observation" in features
+        self.rng = rng
+
+    def run(self, lockstep: Lockstep, action: Action, index: int) -> None:
+        """Probe before ``action`` is played at step ``index``; the state is unchanged."""
+        state = lockstep.state
+        if is_chance(state) or self.rng.randrange(self.EVERY):
+            return
+        refused = self.refused_action(state)
+        if refused is not None:
+            lockstep.step(refused, index)
+        mover = to_move(state)
+        if self.seats and mover is not None and state.players > 1:
+            other = self.rng.choice([s for s in range(state.players) if s != mover])
+            lockstep.step(action, index, by=state.config.colours[other])
+        if self.observations and mover is not None:
+            lockstep.compare_observations([state.config.colours[mover], None], index)
+
+    def refused_action(self, state: GameState) -> Action | None:
+        """An action of the usual shapes that the reference refuses here, if any."""
+        legal = set(legal_actions(state))
+        hand = state.hands[to_move(state) or 0]
+        shapes: list[Action] = [Pass(), NoOrder(), Decline(), Draw("supply"), Draw("waiter"),
+                                *(Play(kind, count) for kind in KINDS for count in (1, 2)),
+                                *(NameKind(kind) for kind in KINDS),
+                                *(PlaceOrder(order) for order in sorted(hand.orders)),
+                                PlaceOrder(self.rng.choice(sorted(ORDERS)))]
+        candidates = [a for a in shapes if a not in legal]
+        self.rng.shuffle(candidates)
+        for candidate in candidates:
+            try:
+                apply(state, candidate)
+            except IllegalActionError:
+                return candidate
+        return None
 
 
 def _new(config: GameConfig) -> GameState:

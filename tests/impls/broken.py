@@ -13,6 +13,8 @@ import sys
 import time
 from dataclasses import replace
 
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.kit import protocol
 from mammamia_ref.kit.protocol import ReferenceSession, serve
 from mammamia_ref.rules import oven, turn
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
@@ -92,6 +94,39 @@ def failed_order_on_top() -> None:
         return state, (event("failed", rule, seat=seat, order=order, why=why),)
 
     oven.fail = fail
+
+
+# Breakages of what a random game probes besides its moves (kit.runner.Probes): the
+# kit must find each with no scenario and no counting table.
+PROBED: dict[str, str] = {
+    "ignores_seat": "turn.clockwise",
+    "refuses_under_another_rule": "",
+    "spectator_sees_a_hand": "",
+}
+
+
+def ignores_seat() -> None:
+    """An action attempted by a seat not to move is played as if the right seat moved."""
+    protocol.check_seat = lambda state, seat: None
+
+
+def refuses_under_another_rule() -> None:
+    """Refuses what the rules refuse, but always names the same rule."""
+    original = protocol.apply
+
+    def apply(state, action):
+        try:
+            return original(state, action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(str(exc), rule="turn.play") from None
+
+    protocol.apply = apply
+
+
+def spectator_sees_a_hand() -> None:
+    """A spectator is shown what the first seat sees."""
+    original = protocol.observation
+    protocol.observation = lambda state, player: original(state, 0 if player is None else player)
 
 
 def leave_child() -> None:
