@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from mammamia_ref.errors import VariantError
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.state import make_config, make_variants
 from mammamia_ref.sim.compare import (
@@ -32,7 +33,7 @@ from mammamia_ref.sim.compare import (
     paired_difference,
     rulings_of,
 )
-from mammamia_ref.sim.impact import load_sweep, load_sweeps, plot_comparison, write_json_atomically
+from mammamia_ref.sim.impact import load_sweep, load_sweeps, plot_comparison
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
 from mammamia_ref.sim.simulate import ROUND_ENDS, Executor, play, seat_colours, simulate
@@ -126,16 +127,17 @@ def test_compare_plays_every_ruling_on_the_same_seeds() -> None:
         rulings_of("D99")
 
 
-def test_plots_and_atomic_json(tmp_path: Path) -> None:
+def test_plots_and_sweep_documents(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     doc = compare("D4", 3, 60).as_json(check_games=10)
     png = plot_comparison(doc, tmp_path / "D4.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    target = write_json_atomically({"format": "mammamia-impact/1", "disputes": [doc]},
-                                   tmp_path / "sweep.json")
+    target = tmp_path / "sweep.json"
+    write_atomically(target, json.dumps({"format": "mammamia-impact/1", "disputes": [doc]}))
     assert load_sweep(target)["disputes"][0]["dispute"] == "D4"
-    assert [p.name for p in tmp_path.iterdir()] != [] and \
-        not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    (tmp_path / "other.json").write_text('{"format": "something-else"}')
+    with pytest.raises(ValueError, match="not a mammamia-impact/1 document"):
+        load_sweeps(tmp_path)
 
 
 def test_the_cli_refuses_bad_arguments_before_playing() -> None:

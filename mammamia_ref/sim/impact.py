@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -58,22 +57,6 @@ def sweep(disputes: Sequence[str], players: int, games: int, *, seed: int = 0,
                        f"{platform.python_version()}",
             "wall_seconds": round(time.perf_counter() - start, 1),
             "disputes": comparisons}
-
-
-def write_json_atomically(doc: Mapping[str, Any], path: str | Path) -> Path:
-    """Write ``doc`` so that the file is either the old one or the whole new one."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(doc, out, indent=1, sort_keys=False)
-            out.write("\n")
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target
 
 
 # The measures a dispute's plot shows, one panel each.
