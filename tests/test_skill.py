@@ -60,6 +60,12 @@ def test_verdict_sentence() -> None:
     assert "no clear effect" in (verdict(unclear, "refill=as_many_as_played") or "")
     assert verdict(by_skill([_sweep("random", 5, 0.1, 0.01)], "D3"),
                    "refill=as_many_as_played") is None
+    still = [_sweep("random", 5, 0.0, 0.0), _sweep("careful", 5, 0.0, 0.0)]
+    for sweep in still:  # the score never moves; the turns do
+        other = sweep["disputes"][0]["rulings"][1]
+        other["versus_default"]["turns_per_game"] = {"difference": 2.0, "ci95": [1.0, 3.0]}
+    assert "leaves the score unchanged" in (verdict(by_skill(still, "D3"),
+                                                    "refill=as_many_as_played") or "")
 
 
 def test_the_dispute_page_shows_the_skills_side_by_side() -> None:

@@ -114,9 +114,13 @@ def _standard_error(entry: Mapping[str, Any]) -> float:
 def verdict(rows: Sequence[SkillRow], ruling: str) -> str | None:
     """One sentence: does ``ruling`` matter more or less to the score as skill grows?
     None when fewer than two skills were swept."""
-    row = next((r for r in rows if r.ruling == ruling and r.measure == HEADLINE), None)
-    if row is None or len(row.effects) < 2:
+    mine = [r for r in rows if r.ruling == ruling]
+    if max((len(r.effects) for r in mine), default=0) < 2:
         return None
+    row = next((r for r in mine if r.measure == HEADLINE), None)
+    if row is None:
+        return (f"`{ruling}` leaves the score unchanged in every game, with every kind of "
+                "player measured.")
     figures = ", ".join(f"{e.difference:+.3f} with {e.skill} players" for e in row.effects)
     first, last = row.effects[0], row.effects[-1]
     if not any(e.clear for e in row.effects):
