@@ -559,3 +559,21 @@ def test_steps_and_runs_message_names_the_problem(tmp_path) -> None:
 def test_unknown_key_is_reported_at_its_line(tmp_path) -> None:
     text = TINY.replace("steps:\n", "colour: blue\nsteps:\n")
     assert scenario_error_of(write(tmp_path, text)).line == line_of(text, "colour: blue")
+
+
+@pytest.mark.parametrize(("expect", "needle"), [
+    ("    expect:\n      events: []\n", "should be non-empty"),
+    ("    expect:\n      state: {}\n", "should be non-empty"),
+    ("    expect: {}\n", "should be non-empty"),
+])
+def test_an_expectation_that_expects_nothing_is_refused(tmp_path, expect: str,
+                                                        needle: str) -> None:
+    """``events: []`` would pass whatever the step does (they are looked for among the
+    actual events); an empty state projection or expectation likewise. Each is refused,
+    so no scenario step can pass on nothing."""
+    start = TINY.index("    expect:\n")
+    text = TINY[:start] + expect
+    path = write(tmp_path, text)
+    load_error(path, {line_of(text, "expect:"), line_of(text, "- do:"),
+                      line_of(text, "events: []") if "events" in expect else 0,
+                      line_of(text, "state: {}") if "state" in expect else 0}, needle)
