@@ -30,7 +30,7 @@ from mammamia_ref.errors import UsageError, VariantError
 from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
 from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 from mammamia_ref.sim import fast
-from mammamia_ref.sim.policies import get_policy
+from mammamia_ref.sim.policies import get_fast_chooser, get_policy
 
 ORDER_TYPE_NAMES: tuple[str, ...] = tuple(ORDER_TYPES)
 MAX_DECISIONS = 100_000  # no finished game comes near: a safety net, not a rule
@@ -134,11 +134,14 @@ Chooser = Callable[[fast.FastState, Sequence[int], random.Random], int]
 
 
 def _chooser(name: str) -> Chooser:
-    """The benchmark policy chooses on action codes directly (drawing the same numbers
-    as :func:`mammamia_ref.sim.policies.random_policy`); any other policy sees the
+    """The chooser that plays policy ``name`` on the fast engine. The benchmark policy
+    and the careful one choose on action codes directly (drawing the same numbers and
+    making the same choices as :func:`mammamia_ref.sim.policies.random_policy` and
+    :func:`~mammamia_ref.sim.policies.choose_careful`); any other policy sees the
     reference's state and actions."""
-    if name == "random":
-        return fast.benchmark_choice
+    fast_chooser = get_fast_chooser(name)
+    if fast_chooser is not None:
+        return fast_chooser
     policy = get_policy(name)
 
     def choose(state: fast.FastState, legal: Sequence[int], rng: random.Random) -> int:
