@@ -21,6 +21,7 @@ every one under ``information.oven_seen``); it needs no random number.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -99,7 +100,7 @@ class Judgement:
     bombastica_hand: str
     remembered: bool  # oven_memory=seen: every order played stays known
     recipes: dict[tuple[int, Counts], tuple[Recipe, ...]] = field(default_factory=dict)
-    folds: dict[tuple[int, bool], _Fold] = field(default_factory=dict)
+    folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
 
     @staticmethod
     def of(variants: Variants) -> Judgement:
@@ -120,7 +121,8 @@ _JUDGEMENTS: dict[Variants, Judgement] = {}
 _OF_RULES: dict[fast.Rules, Judgement] = {}  # by the fast engine's rules object (by identity)
 
 
-def _judgement(state: fast.FastState) -> Judgement:
+def judgement(state: fast.FastState) -> Judgement:
+    """The :class:`Judgement` of a fast state's variants (looked up by its rules)."""
     found = _OF_RULES.get(state.rules)
     if found is None:
         found = _OF_RULES[state.rules] = Judgement.of(state.config.variants)
@@ -278,21 +280,26 @@ def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judg
     The oven only grows during a round, so the work is kept (:class:`_Fold`) and
     extended: the cards already judged for this observer on this table are not judged
     again; with a new hand, only the observer's own orders are judged again, and the
-    cards after the first whose judgement changed."""
+    cards after the first whose judgement changed. An oven that is not the last one
+    grown (another branch of a search) goes back to the last point both share."""
     size = len(oven)
     stop = size  # the cards whose judgement does not change as the oven grows
     if top_known and size and not all_known:
         top = oven[-1]
         if top >= FIRST_ORDER and COLOUR[top] != own:
             stop = size - 1  # known only while on top
-    key = (own, all_known)
+    key = (own, all_known, table)
     fold = flags.folds.get(key)
-    if fold is None or fold.table != table or len(fold.cards) > stop \
-            or oven[:len(fold.cards)] != fold.cards:
+    if fold is None or ((len(fold.cards) > stop or oven[:len(fold.cards)] != fold.cards)
+                        and not fold.rollback(oven, stop, own, all_known)):
+        if len(flags.folds) > _FOLDS_LIMIT:
+            flags.folds.clear()
         fold = flags.folds[key] = _Fold(table, hand)
-    elif fold.hand != hand:
+    if fold.hand != hand:
         fold.rehand(oven, hand, flags)
-    fold.extend(oven, stop, own, flags, all_known)
+    if len(fold.cards) < stop:
+        fold.extend(oven, stop, own, flags, all_known)
+        fold.save()
     if stop == size:
         return tuple(fold.now), fold.reserve
     now = list(fold.now)
@@ -303,6 +310,10 @@ def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judg
     return tuple(now), fold.reserve
 
 
+_Mark = tuple[int, Counts, Counts | None, Counts | None]
+_FOLDS_LIMIT = 1_000  # forecasts kept (by observer and table): cleared when full
+
+
 class _Fold:
     """The forecast of an oven's first cards for one observer, to be extended: the
     ``cards`` judged, on ``table`` with ``hand``, giving ``now`` (the table then) and
@@ -310,14 +321,52 @@ class _Fold:
     place, the table it met and the table and hand cards it took (None: it would fail;
     no hand card is :data:`NONE` itself)."""
 
-    __slots__ = ("cards", "hand", "marks", "now", "reserve", "table")
+    __slots__ = ("cards", "hand", "marks", "now", "reserve", "saved", "saves", "table")
 
     def __init__(self, table: Counts, hand: Counts) -> None:
         self.table, self.hand = table, hand
         self.cards: list[int] = []
         self.now = list(table)
         self.reserve = NONE
-        self.marks: list[tuple[int, Counts, Counts | None, Counts | None]] = []
+        self.marks: list[_Mark] = []
+        self.saved: list[int] = []  # the numbers of cards judged at each save, ascending
+        self.saves: list[tuple[Counts, Counts, tuple[_Mark, ...], Counts]] = []
+
+    def save(self) -> None:
+        """Remember this point (the table, reserve, own orders and hand after the cards
+        judged so far), to come back to from another branch of the oven."""
+        self.saved.append(len(self.cards))
+        self.saves.append((tuple(self.now), self.reserve, tuple(self.marks), self.hand))
+
+    def cut(self, length: int) -> None:
+        """Forget the cards after the first ``length``, and the saves made after them."""
+        del self.cards[length:]
+        at = bisect_right(self.saved, length)
+        del self.saved[at:], self.saves[at:]
+
+    def rollback(self, oven: list[int], stop: int, own: int, all_known: bool) -> bool:
+        """Go back to the last save whose cards begin ``oven`` (and are no more than
+        ``stop``); False if there is none. Two orders of another player that the
+        observer cannot identify are the same card to it (the oven of another deal of
+        the hidden cards, in a search)."""
+        cards = self.cards
+        limit = min(len(oven), len(cards), stop)
+        common = 0
+        while common < limit:
+            card, kept = oven[common], cards[common]
+            if card != kept and (all_known or card < FIRST_ORDER or kept < FIRST_ORDER
+                                 or COLOUR[card] != COLOUR[kept] or COLOUR[card] == own):
+                break
+            common += 1
+        at = bisect_right(self.saved, common) - 1
+        if at < 0:
+            return False
+        now, self.reserve, marks, self.hand = self.saves[at]
+        length = self.saved[at]
+        self.cut(length)
+        cards[:] = oven[:length]
+        self.now, self.marks = list(now), list(marks)
+        return True
 
     def rehand(self, oven: list[int], hand: Counts, flags: Judgement) -> None:
         """Judge the own orders again with ``hand``; from the first that now takes other
@@ -333,7 +382,8 @@ class _Fold:
                                                                              strict=True))
             used = uses(oven[index], met, free, flags)
             if (None if used is None else used[0]) != took:
-                del self.cards[index:], self.marks[number:]
+                self.cut(index)
+                del self.marks[number:]
                 self.now = list(met)
                 break
             if used is not None:
@@ -481,13 +531,14 @@ def choose_completion(options: Sequence[Counts], reserve: Counts,
 # --- the fast engine's chooser ---------------------------------------------------------
 
 
-_PLAYS: dict[Sequence[int], list[tuple[int, int]]] = {}
+_PLAYS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
 
 
 def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
-    found = _PLAYS.get(legal)
+    key = legal if type(legal) is tuple else tuple(legal)
+    found = _PLAYS.get(key)
     if found is None:
-        found = _PLAYS[tuple(legal)] = [divmod(code - fast.PLAY_BASE, 16) for code in legal]
+        found = _PLAYS[key] = [divmod(code - fast.PLAY_BASE, 16) for code in legal]
     return found
 
 
@@ -508,7 +559,7 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
     random number)."""
     seat = state.current
     step = state.step
-    flags = _judgement(state)
+    flags = judgement(state)
     hand = state.hands[seat]
     orders = state.hand_orders[seat]
     if step == Step.PLAY:
@@ -554,4 +605,4 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
 
 __all__ = ["UNKNOWN", "Judgement", "choose_careful_code", "choose_completion", "choose_kind",
            "choose_order", "choose_play", "forecast", "free_cards", "hand_needs", "hand_shortfall",
-           "observed_forecast", "recipes", "spare", "uses", "wants_orders"]
+           "judgement", "observed_forecast", "recipes", "spare", "uses", "wants_orders"]

@@ -19,14 +19,17 @@ else (the legal actions are themselves a function of that observation). The regi
   ingredients, less what the orders already in the oven are expected to take, plus its
   spare hand cards, cover it; plays the cards such an order still lacks; draws orders
   while it has none it could place.
+- ``search`` (``search:N``: N playouts per decision): Monte Carlo search over deals of
+  the cards it cannot see, consistent with its observation, careful players playing
+  each candidate on (:mod:`mammamia_ref.sim.search`).
 
 >>> sorted(POLICIES)
-['careful', 'random', 'simple']
+['careful', 'random', 'search', 'simple']
 >>> try:
 ...     get_policy("clever")
 ... except ValueError as error:
 ...     print(error)
-unknown policy 'clever'; known policies: careful, random, simple
+unknown policy 'clever'; known policies: careful, random, search, simple (and search:N)
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ from mammamia_ref.rules.vocabulary import (
     add,
     covers,
 )
-from mammamia_ref.sim import careful, fast
+from mammamia_ref.sim import careful, fast, search
 from mammamia_ref.sim.careful import CARD_CODES, CARD_NAMES
 
 Policy = Callable[[GameState, Sequence[Action], random.Random], Action]
@@ -277,9 +280,12 @@ POLICIES: dict[str, Policy] = {
     "random": random_policy,
     "simple": ObservingPolicy("simple", choose_simple),
     "careful": ObservingPolicy("careful", choose_careful),
+    "search": ObservingPolicy("search", search.SearchPolicy(search.SearchSettings())),
 }
 """Every policy by name. ``random`` sees only the legal actions; the others are
-:class:`ObservingPolicy` and see only the deciding player's observation."""
+:class:`ObservingPolicy` and see only the deciding player's observation. ``search`` has
+the default budget; :func:`get_policy` also knows ``search:N`` (N playouts per
+decision)."""
 
 
 FAST_CHOOSERS: dict[str, FastChooser] = {
@@ -293,17 +299,35 @@ the choices their :data:`POLICIES` entry makes (``tests/test_careful_fast.py``,
 
 def get_fast_chooser(name: str) -> FastChooser | None:
     """The fast engine's chooser of policy ``name``, None if it has none (the policy is
-    then run on the reference's state)."""
-    return FAST_CHOOSERS.get(name) if isinstance(name, str) else None
+    then run on the reference's state). A search player's builds its observation from
+    the fast state and searches on the fast engine."""
+    if not isinstance(name, str):
+        return None
+    if name in FAST_CHOOSERS:
+        return FAST_CHOOSERS[name]
+    settings = _search_settings(name)
+    return None if settings is None else search.SearchChooser(settings)
 
 
 def get_policy(name: str) -> Policy:
-    """The policy registered as ``name``; :class:`UnknownPolicyError` names the others."""
+    """The policy registered as ``name``, or a search player ``search:N``;
+    :class:`UnknownPolicyError` names the others."""
     try:
         return POLICIES[name]
     except (KeyError, TypeError):
+        pass
+    settings = _search_settings(name)
+    if settings is None:
         raise UnknownPolicyError(f"unknown policy {name!r}; known policies: "
-                                 f"{', '.join(sorted(POLICIES))}") from None
+                                 f"{', '.join(sorted(POLICIES))} (and search:N)")
+    return ObservingPolicy(name, search.SearchPolicy(settings))
+
+
+def _search_settings(name: str) -> search.SearchSettings | None:
+    try:
+        return search.parse_search(name)
+    except MammamiaError as error:
+        raise UnknownPolicyError(str(error)) from None
 
 
 __all__ = ["POLICIES", "Chooser", "ObservingPolicy", "Policy", "UnknownPolicyError",
