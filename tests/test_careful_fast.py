@@ -126,3 +126,42 @@ def test_the_forecast_kept_between_decisions_is_the_forecast_from_scratch() -> N
                 assert careful.observed_forecast(state, seat, flags) == \
                     careful.observed_forecast(state, seat, afresh)
             fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state)))
+
+
+def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> None:
+    """As a search uses it: from one state, several branches played in turn, the kept
+    forecast going back to what they share (``_Fold.rollback``), and deals of the
+    hidden cards that differ in the orders one player cannot identify."""
+    from mammamia_ref.sim import search
+
+    config = make_config(4, variants={"card_counts": "hidden"})
+    flags = careful.Judgement.of(config.variants)
+    state, chance = fast.new_game(config), random.Random(8)
+    checked = 0
+    for decision in range(400):
+        if state.phase == "over":
+            break
+        if state.phase == "shuffle":
+            fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+            continue
+        legal = fast.legal_actions(state)
+        if decision % 13 == 0 and state.phase == "turn":
+            seen = observation(state.to_state(), state.current)
+            bases = [state] + [search.determinize(seen, random.Random(n)) for n in range(2)]
+            for base in bases:
+                for action in legal[:3]:
+                    branch = base.copy()
+                    fast.apply(branch, action)
+                    for _ in range(6):
+                        if branch.phase != "turn":
+                            break
+                        afresh = careful.Judgement(flags.monotoni_kind, flags.minimale_lowest,
+                                                   flags.bombastica_hand, flags.remembered)
+                        for seat in range(4):
+                            assert careful.observed_forecast(branch, seat, flags) == \
+                                careful.observed_forecast(branch, seat, afresh)
+                            checked += 1
+                        fast.apply(branch, careful.choose_careful_code(
+                            branch, fast.legal_actions(branch)))
+        fast.apply(state, careful.choose_careful_code(state, legal))
+    assert checked > 500

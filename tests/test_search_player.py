@@ -22,7 +22,7 @@ from mammamia_ref.sim.policies import (
     get_policy,
 )
 
-CHEAP = "search:3:2"  # three playouts a decision, two turns ahead: enough to exercise it
+CHEAP = "search:3:2"  # three playouts a decision, two turns on: enough to exercise it
 INFORMATION = ({}, {"oven_memory": "seen"}, {"card_counts": "hidden"}, {"used_pile": "open"},
                {"card_counts": "hidden", "used_pile": "open", "oven_memory": "seen"},
                {"mamma_mia_shuffle": "before_deal", "round_end": "last_ingredient"})
@@ -53,7 +53,7 @@ def positions(players: int, variants: dict[str, str], seed: int,
 def test_search_players_by_name() -> None:
     assert isinstance(POLICIES["search"], ObservingPolicy)
     assert search.parse_search("search") == search.SearchSettings()
-    assert search.parse_search("search:40") == search.SearchSettings(40, search.DEFAULT_HORIZON)
+    assert search.parse_search("search:40") == search.SearchSettings(40, "cycle")
     assert search.parse_search("search:5:game") == search.SearchSettings(5, "game")
     assert search.parse_search("search:5:12") == search.SearchSettings(5, 12)
     assert search.parse_search("careful") is None
@@ -192,14 +192,35 @@ def test_a_decision_with_one_candidate_costs_no_random_number() -> None:
 
 
 def test_the_candidates_start_with_the_careful_choice_and_are_legal() -> None:
+    """Plays and orders are searched, every other decision is the careful player's."""
+    steps = set()
     for state in positions(4, {"draw_amount": "any"}, 4, every=3):
         legal = fast.legal_actions(state)
         found = search.candidates(state, legal)
         assert found[0] == careful.choose_careful_code(state, legal)
         assert len(set(found)) == len(found) and set(found) <= set(legal)
+        if len(found) > 1:
+            steps.add(str(state.step))
+    assert steps == {"play", "order"}
 
 
 def test_the_scores() -> None:
     state = positions(2, {}, 1, every=1000)[0]
     state.delivered = [(fast.CARD_CODES["red.one_of_each"],), ()]
     assert search.score(state, 0) == 1.0 and search.score(state, 1) == -1.0
+
+
+def test_the_horizons() -> None:
+    """A playout stops at the end of the round or of the game, or opens the oven after a
+    cycle of turns."""
+    state = positions(3, {}, 6, every=1)[30]
+    assert state.phase == "turn"
+    round_end = state.copy()
+    search.playout(round_end, random.Random(1), "round")
+    assert round_end.resolutions == state.resolutions + 1
+    game_end = state.copy()
+    search.playout(game_end, random.Random(1), "game")
+    assert game_end.phase == "over"
+    cycle = state.copy()
+    search.playout(cycle, random.Random(1), "cycle")
+    assert cycle.resolutions == state.resolutions + 1 and cycle.phase in ("shuffle", "over")

@@ -1,34 +1,38 @@
 """The search player: determinized Monte Carlo search on the fast engine.
 
-At a decision with more than one sensible action, the player deals the cards it cannot
-see anew, consistently with its :class:`~mammamia_ref.rules.observation.Observation`
+At a decision worth searching, the player deals the cards it cannot see anew,
+consistently with its :class:`~mammamia_ref.rules.observation.Observation`
 (:func:`determinize`: the other hands, the supply and its order, the waiters' orders,
 the orders lying face down in the oven that it cannot identify, a closed used pile),
-tries each candidate action in that deal and lets careful players
-(:func:`mammamia_ref.sim.careful.choose_careful_code`) play on to the end of the round
-(``horizon="round"``, after the oven's opening) or of the game; then it scores the
-outcome for itself (:func:`score`). Each deal is tried with every candidate and the
-same chance for the next round's shuffle, so candidates are compared on equal terms;
-the candidate with the best mean score over all the deals is chosen, the careful
-player's own choice winning ties.
+tries each candidate action in that deal, and lets careful players
+(:func:`mammamia_ref.sim.careful.choose_careful_code`) play on for the horizon: by
+default one cycle of turns (every player plays once more, then the oven is opened at
+once, :func:`open_now`: what the orders in it would come to), or to the end of the
+round or of the game. It scores the outcome for itself (:func:`score`: its pizzas less
+the best other player's, plus its share of the win once the game is over). Each deal is
+tried with every candidate and the same chance, so candidates are compared on equal
+terms; the candidate with the best total over the deals is chosen, the careful player's
+own choice winning ties.
 
-What it may know is exactly its observation: the chooser is handed nothing else (in a
-simulation, :class:`SearchChooser` builds the observation from the fast state and
-passes only that on). Its randomness comes from the generator it is given, so a seeded
-game replays. The budget is the number of playouts per decision (``search:N``, default
-:data:`DEFAULT_PLAYOUTS`), shared among the candidates.
+What it may know is exactly its observation: the search is handed nothing else (in a
+simulation, :class:`SearchChooser` builds the deciding player's observation from the
+fast state and passes on only that and the legal actions). Its randomness comes from
+the generator it is given, so a seeded game replays. The budget is the number of
+playouts per decision (``search:N``, default :data:`DEFAULT_PLAYOUTS`), shared among the
+candidates: N // candidates deals (at least one), each tried with every candidate.
 
-Candidates (:func:`candidates`): the careful player's choice first; when playing cards,
-also one card of each kind held; at the order step every order in hand and none; at
-the draw, each source (as many cards as allowed) unless its own waiter is empty; when
-naming a kind, every kind; when completing, the careful player's cards or declining.
-A decision with a single candidate is the careful player's, with no search and no
-random number drawn.
+Searched decisions (:func:`candidates`): playing cards (the careful player's choice and
+one card of each kind held) and placing an order (every order in hand, or none). The
+draw, naming a kind and completing from hand are the careful player's: trying them
+changed little in the positions measured (``docs/simulation.md``), and leaving them
+out leaves the budget to the decisions that matter. A decision with a single candidate
+costs no search and no random number.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,9 +53,8 @@ from mammamia_ref.sim.careful import choose_careful_code, observed_forecast
 from mammamia_ref.sim.careful import judgement as careful_flags
 
 N_KINDS = len(KINDS)
-DEFAULT_PLAYOUTS = 16
-DEFAULT_HORIZON = 4
-HORIZONS = ("round", "game")
+DEFAULT_PLAYOUTS = 8
+HORIZONS = ("cycle", "round", "game")
 MAX_PLAYOUTS = 100_000
 MAX_TURNS = 1_000
 MAX_PLAYOUT_DECISIONS = 20_000  # a safety net: no round comes near
@@ -59,20 +62,21 @@ MAX_PLAYOUT_DECISIONS = 20_000  # a safety net: no round comes near
 
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
-    """How much the search player thinks: ``playouts`` per decision, each played to the
-    end of the round or of the game (``horizon``)."""
+    """How much the search player thinks: ``playouts`` per decision, each played on for
+    the ``horizon``: a ``cycle`` of turns (as many as there are players), a number of
+    turns, or to the end of the ``round`` or the ``game``."""
 
     playouts: int = DEFAULT_PLAYOUTS
-    horizon: str | int = DEFAULT_HORIZON
+    horizon: str | int = "cycle"
 
 
 def parse_search(name: str) -> SearchSettings | None:
     """The settings a policy name asks for: ``search`` (the defaults), ``search:N`` (N
-    playouts per decision) or ``search:N:H`` (and the horizon H: ``round``, ``game`` or
-    a number of turns); None if ``name`` is not a search player's.
+    playouts per decision) or ``search:N:H`` (and the horizon H: ``cycle``, ``round``,
+    ``game`` or a number of turns); None if ``name`` is not a search player's.
 
     >>> parse_search("search:64")
-    SearchSettings(playouts=64, horizon=4)
+    SearchSettings(playouts=64, horizon='cycle')
     >>> parse_search("search:8:round")
     SearchSettings(playouts=8, horizon='round')
     >>> parse_search("careful") is None
@@ -98,7 +102,7 @@ def parse_search(name: str) -> SearchSettings | None:
         elif horizon.isdigit() and int(horizon[:4]) <= MAX_TURNS:
             settings = SearchSettings(settings.playouts, int(horizon))
         else:
-            raise UsageError(f"policy {name[:40]!r}: the horizon is round, game or a number "
+            raise UsageError(f"policy {name[:40]!r}: the horizon is cycle, round, game or a number "
                              f"of turns up to {MAX_TURNS}", options=("--policy",), value=name)
     return settings
 
@@ -244,8 +248,8 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
 
 def candidates(state: fast.FastState, legal: Sequence[int]) -> list[int]:
     """The actions worth trying (see the module's docstring), the careful player's choice
-    first. ``state`` is any deal consistent with the observation: nothing here depends
-    on hidden cards."""
+    first; that choice alone where there is nothing to search. ``state`` is any deal
+    consistent with the observation: nothing here depends on hidden cards."""
     careful = choose_careful_code(state, legal)
     found = [careful]
     step = state.step
@@ -253,17 +257,8 @@ def candidates(state: fast.FastState, legal: Sequence[int]) -> list[int]:
     if step == Step.PLAY:
         found += [fast.play_code(kind, 1) for kind in range(N_KINDS)
                   if state.hands[seat][kind] > 0]
-    elif step == Step.ORDER or step == Step.NAME_KIND:
+    elif step == Step.ORDER:
         found += legal
-    elif step == Step.DRAW:
-        if state.waiters[seat]:
-            if state.rules.draw_any:
-                for base in (fast.DRAW_N_BASE, fast.DRAW_N_BASE + 64):
-                    found.append(max(c for c in legal if base <= c < base + 64))
-            else:
-                found += legal
-    elif fast.DECLINE in legal:
-        found.append(fast.DECLINE)
     unique: list[int] = []
     for action in found:
         if action not in unique:
@@ -287,10 +282,12 @@ def score(state: fast.FastState, seat: int) -> float:
 
 def playout(state: fast.FastState, chance: random.Random, horizon: str | int) -> None:
     """Careful players in every seat play ``state`` on, in place: to the end of its
-    round (``"round"``), of the game (``"game"``), or for ``horizon`` more turns, after
-    which the oven is opened at once (:func:`open_now`)."""
+    round (``"round"``) or of the game (``"game"``), or for ``horizon`` more turns
+    (``"cycle"``: as many as there are players), after which the oven is opened at once
+    (:func:`open_now`); a round that ends sooner ends the playout."""
     stop = state.resolutions + 1 if horizon == "round" else None
-    turns = horizon if isinstance(horizon, int) else None
+    turns = state.players if horizon == "cycle" else horizon if isinstance(horizon, int) \
+        else None
     players, stall_letter = state.players, state.rules.stall_letter
     for _ in range(MAX_PLAYOUT_DECISIONS):
         phase = state.phase
@@ -341,16 +338,21 @@ def search_code(seen: Observation, legal: Sequence[int], rng: random.Random,
         return legal[0]
     if seen.player is None:
         raise InternalError("a spectator's observation cannot decide")
-    # the candidates are worked out on a deal; they depend on nothing hidden, and it
-    # draws its own numbers so that a decision with one candidate draws none from rng
-    tried = candidates(determinize(seen, random.Random(0)), legal)
+    # the candidates are worked out on a deal (they depend on nothing hidden) drawn
+    # from a generator of its own, so that a decision with one candidate costs no
+    # number from rng; that deal is the first one tried
+    deal = determinize(seen, random.Random(0))
+    tried = candidates(deal, legal)
     if len(tried) == 1:
         return tried[0]
     seat = seen.player
     deals = max(1, settings.playouts // len(tried))
+    TALLY.searched += 1
+    TALLY.playouts += deals * len(tried)
     totals = [0.0] * len(tried)
-    for _ in range(deals):
-        deal = determinize(seen, rng)
+    for number in range(deals):
+        if number:
+            deal = determinize(seen, rng)
         chance = rng.getrandbits(64)
         _forecast_everyone(deal)
         for index, action in enumerate(tried):
@@ -362,6 +364,22 @@ def search_code(seen: Observation, legal: Sequence[int], rng: random.Random,
     return tried[best]
 
 
+@dataclass
+class Tally:
+    """What the search players of this process have done: decisions taken, decisions
+    searched (more than one candidate), playouts, and the CPU seconds spent deciding.
+    For measuring (``python -m mammamia_ref.tools.bench.strength``); it never changes a
+    choice."""
+
+    decisions: int = 0
+    searched: int = 0
+    playouts: int = 0
+    cpu_seconds: float = 0.0
+
+
+TALLY = Tally()
+
+
 class SearchChooser:
     """The search player as a chooser on the fast engine (what ``mammamia simulate
     --policy search:N`` runs): it builds the deciding player's observation and hands the
@@ -371,10 +389,15 @@ class SearchChooser:
         self.settings = settings
 
     def __call__(self, state: fast.FastState, legal: Sequence[int], rng: random.Random) -> int:
+        start = time.process_time()
+        TALLY.decisions += 1
         if len(legal) == 1:
-            return legal[0]
-        seen = observation(state.to_state(), state.current)
-        return search_code(seen, legal, rng, self.settings)
+            chosen = legal[0]
+        else:
+            seen = observation(state.to_state(), state.current)
+            chosen = search_code(seen, legal, rng, self.settings)
+        TALLY.cpu_seconds += time.process_time() - start
+        return chosen
 
 
 class SearchPolicy:
@@ -391,5 +414,6 @@ class SearchPolicy:
         return legal[codes.index(chosen)]
 
 
-__all__ = ["DEFAULT_PLAYOUTS", "HORIZONS", "SearchChooser", "SearchPolicy", "SearchSettings",
-           "candidates", "determinize", "parse_search", "playout", "score", "search_code"]
+__all__ = ["DEFAULT_PLAYOUTS", "HORIZONS", "TALLY", "SearchChooser", "SearchPolicy",
+           "SearchSettings", "Tally", "candidates", "determinize", "open_now", "parse_search",
+           "playout", "score", "search_code"]
