@@ -35,6 +35,11 @@ def test_quick_run_has_every_measure(quick_results: dict) -> None:
         assert results["oven_resolutions"][engine]["resolutions_per_s"] > 0
         assert results["perft"][engine]["nodes_per_s"] > 0
         assert results["perft"][engine]["tables"]
+    players = results["players"]
+    for name in ("random", "careful", "careful_reference", "random_engine_loop"):
+        assert players[name]["games"] > 0 and players[name]["games_per_s"] > 0, name
+        assert players[name]["decisions_per_s"] > 0, name
+    assert players["careful_in_random_games"] > 0 and players["careful_in_engine_loop_games"] > 0
     assert results["scenarios"]["available"]
     assert results["scenarios"]["runs"] == results["scenarios"]["passed"] > 0
     assert results["scenarios"]["cpu_seconds"] > 0
@@ -66,7 +71,8 @@ def test_the_table_names_every_measure(quick_results: dict) -> None:
                   "legal_actions calls/s", "oven resolutions/s", "perft nodes/s",
                   "scenario suite", "conformance protocol", "z3 queries",
                   "Q14-bombastica-leaves-cards/hand_allowed", "bounded model checker: deepest",
-                  "Q09 bounded", "goal fast_games_per_s_4p"):
+                  "Q09 bounded", "goal fast_games_per_s_4p",
+                  "4-player games/s, simulation loop: careful", "goal careful_game_cost"):
         assert words in table, words
 
 

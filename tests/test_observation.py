@@ -34,7 +34,7 @@ from mammamia_ref.rules.observation import (
 from mammamia_ref.rules.state import GameState, Hand, variant_defaults
 from mammamia_ref.rules.vocabulary import KIND_INDEX, KINDS, MAMMA_MIA, ORDERS, cards_of, counts_of
 from mammamia_ref.sim.play import play_game
-from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.sim.policies import POLICIES, get_policy
 from mammamia_ref.tools.strategies import configs, play_seeded
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,8 +151,8 @@ def test_same_observation_same_legal_actions_same_choice(position) -> None:
     other = redeal_hidden(state, seat, random.Random(seed))
     legal = legal_actions(state)
     assert legal_actions(other) == legal
-    for name in ("simple", "careful", "random"):
-        policy = POLICIES[name]
+    for name in ("simple", "careful", "random", "search:3:2"):
+        policy = get_policy(name)  # the search player: a small budget, at this fixed seed
         assert policy(other, legal, random.Random(seed)) == \
             policy(state, legal, random.Random(seed)), name
 

@@ -19,14 +19,17 @@ else (the legal actions are themselves a function of that observation). The regi
   ingredients, less what the orders already in the oven are expected to take, plus its
   spare hand cards, cover it; plays the cards such an order still lacks; draws orders
   while it has none it could place.
+- ``search`` (``search:N``: N playouts per decision): Monte Carlo search over deals of
+  the cards it cannot see, consistent with its observation, careful players playing
+  each candidate on (:mod:`mammamia_ref.sim.search`).
 
 >>> sorted(POLICIES)
-['careful', 'random', 'simple']
+['careful', 'random', 'search', 'simple']
 >>> try:
 ...     get_policy("clever")
 ... except ValueError as error:
 ...     print(error)
-unknown policy 'clever'; known policies: careful, random, simple
+unknown policy 'clever'; known policies: careful, random, search, simple (and search:N)
 """
 
 from __future__ import annotations
@@ -49,28 +52,22 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
-from mammamia_ref.rules.oven import (
-    Outcome,
-    bombastica_outcome,
-    bombastica_shortfall,
-    pizza_minimale_kinds,
-    pizza_monotoni_kinds,
-)
 from mammamia_ref.rules.state import GameState, Hand, Variants, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
+    COLOURS,
     KIND_INDEX,
     KINDS,
     NO_CARDS,
-    ORDER_TYPES,
     ORDERS,
     Counts,
     add,
     covers,
-    shortfall,
-    subtract,
 )
+from mammamia_ref.sim import careful, fast, search
+from mammamia_ref.sim.careful import CARD_CODES, CARD_NAMES
 
 Policy = Callable[[GameState, Sequence[Action], random.Random], Action]
+FastChooser = Callable[[fast.FastState, Sequence[int], random.Random], int]
 Chooser = Callable[[Observation, Sequence[Action], random.Random], Action]
 
 
@@ -163,9 +160,11 @@ def _looks_covered(order_id: str, played: Counts, seen: Observation) -> bool:
 
 
 # --- careful --------------------------------------------------------------------------
+# The judgement itself is written once, over counts and card codes, in
+# :mod:`mammamia_ref.sim.careful`; this chooser hands it what the observation shows, as
+# the fast engine's chooser there hands it what the fast state shows the same player.
 
-BOMBASTICA_TOTAL: int = ORDER_TYPES["bombastica"]["total"]
-ORDERS_SOUGHT = 3  # the careful player draws orders only while it holds fewer than this
+ORDERS_SOUGHT = careful.ORDERS_SOUGHT  # the careful player draws orders only while it holds fewer
 
 
 def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -184,56 +183,71 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
     - At the opening: name the kind that needs the fewest hand cards, and complete from
       hand whenever possible, giving up the cards its other orders need least.
 
-    It uses no randomness.
+    It uses no randomness. (:func:`mammamia_ref.sim.careful.choose_careful_code` makes the
+    same choices on the fast engine.)
     """
     first = legal[0]
     if isinstance(first, Pass):
         return first
-    if isinstance(first, Play):
-        return _careful_play(seen, [a for a in legal if isinstance(a, Play)])
-    if isinstance(first, PlaceOrder | NoOrder):
-        return _careful_order(seen, legal)
-    if isinstance(first, Draw):
-        return _careful_draw(seen, [a for a in legal if isinstance(a, Draw)])
+    hand = _hand(seen)
+    flags = careful.Judgement.of(seen.variants)
+    orders = tuple(CARD_CODES[o] for o in hand.orders)
     if isinstance(first, NameKind):
-        return _careful_kind(seen, [a for a in legal if isinstance(a, NameKind)])
+        if seen.reveal is None:
+            raise InternalError("a kind is named only for a revealed order")
+        names = [a for a in legal if isinstance(a, NameKind)]
+        kind = careful.choose_kind(CARD_CODES[seen.reveal.order],
+                                   [KIND_INDEX[a.kind] for a in names], seen.table,
+                                   hand.ingredients)
+        return next(a for a in names if a.kind == KINDS[kind])
+    if isinstance(first, Draw):
+
+        def view() -> tuple[Counts, Counts]:
+            table, reserve = forecast(seen)
+            return table, careful.free_cards(hand.ingredients, reserve)
+
+        source = "waiter" if careful.wants_orders(orders, _own_waiter(seen), view, flags) \
+            else "supply"
+        return max((a for a in legal if isinstance(a, Draw) and a.source == source),
+                   key=lambda a: a.count or 0)
+    table, reserve = forecast(seen)
+    free = careful.free_cards(hand.ingredients, reserve)
+    if isinstance(first, Play):
+        plays = [a for a in legal if isinstance(a, Play)]
+        kind, count = careful.choose_play(orders, [(KIND_INDEX[a.kind], a.count) for a in plays],
+                                          hand.ingredients, table, free, flags)
+        return next(a for a in plays if a.kind == KINDS[kind] and a.count == count)
+    if isinstance(first, PlaceOrder | NoOrder):
+        places = [a for a in legal if isinstance(a, PlaceOrder)]
+        order = careful.choose_order([CARD_CODES[a.order] for a in places], table, free, flags)
+        if order is None:
+            return next(a for a in legal if isinstance(a, NoOrder))
+        return next(a for a in places if a.order == CARD_NAMES[order])
     completes = [a for a in legal if isinstance(a, Complete)]
     if completes:
-        _, reserve = forecast(seen)
-        need = add(reserve, tuple(_hand_needs(seen)))
-        return min(completes, key=lambda a: (sum(n * c for n, c in zip(need, a.cards,
-                                                                        strict=True)),
-                                             [-c for c in a.cards]))
+        cards = careful.choose_completion([a.cards for a in completes], reserve, orders)
+        return next(a for a in completes if a.cards == cards)
     return next(a for a in legal if isinstance(a, Decline))
 
 
 def forecast(seen: Observation) -> tuple[Counts, Counts]:
     """What the observer expects of the oven: the table an order put on it now would
     meet when turned up, and the hand cards its own orders already in the oven will
-    need then.
-
-    Orders are judged in the order they were played, each on the table plus the
-    ingredients revealed before it. An own order bakes if the hand cards not yet spoken
-    for make up its shortfall. Another player's order is counted only when the observer
-    knows it and the table then holds all it needs (it bakes whatever its owner holds);
-    an order the observer cannot identify is passed over, since it could need anything."""
-    table: Counts = seen.table
-    hand = seen.hand.ingredients if seen.hand is not None else NO_CARDS
-    reserve = NO_CARDS
+    need then (:func:`mammamia_ref.sim.careful.forecast` on the observed oven: orders
+    judged in the order they were played; an own order bakes if the hand cards not yet
+    spoken for make up its shortfall; another player's order is counted only when the
+    observer knows it and the table then holds all it needs; an order the observer
+    cannot identify is passed over, since it could need anything)."""
+    oven: list[int] = []
     for entry in seen.oven:
         if isinstance(entry, IngredientRun):
-            table = add(table, _one(entry.kind, entry.count))
-        elif entry.order is None:
-            continue
-        elif entry.colour == seen.colour:
-            used = _use(entry.order, table, subtract(hand, reserve), seen)
-            if used is not None:
-                table, reserve = subtract(table, used[0]), add(reserve, used[1])
+            oven += [KIND_INDEX[entry.kind]] * entry.count
         else:
-            used = _use(entry.order, table, NO_CARDS, seen)
-            if used is not None:
-                table = subtract(table, used[0])
-    return table, reserve
+            oven.append(careful.UNKNOWN if entry.order is None else CARD_CODES[entry.order])
+    hand = seen.hand.ingredients if seen.hand is not None else NO_CARDS
+    own = COLOURS.index(seen.colour) if seen.colour is not None else -1
+    return careful.forecast(oven, seen.table, hand, own, careful.Judgement.of(seen.variants),
+                            all_known=True, top_known=False)
 
 
 def expected_table(seen: Observation) -> Counts:
@@ -241,146 +255,11 @@ def expected_table(seen: Observation) -> Counts:
     return forecast(seen)[0]
 
 
-def _use(order_id: str, table: Counts, hand: Counts,
-         seen: Observation) -> tuple[Counts, Counts] | None:
-    """The table cards and hand cards an order would use, the kind (for Monotoni and
-    Minimale) and the hand cards (for Bombastica) chosen to spare the hand; None if
-    ``table`` and ``hand`` cannot make it."""
-    order = ORDERS[order_id]
-    if order.type == "bombastica":
-        short = hand_shortfall(order_id, table, hand, seen)
-        return None if short is None else (table, _spare(hand, short))
-    best: tuple[int, Counts] | None = None
-    for kind in _kinds_for(order_id, table, seen):
-        need = order.requirement(kind)
-        missing = shortfall(need, table)
-        if covers(hand, missing) and (best is None or sum(missing) < best[0]):
-            best = (sum(missing), need)
-    if best is None:
-        return None
-    missing = shortfall(best[1], table)
-    return subtract(best[1], missing), missing
-
-
-def _spare(hand: Counts, count: int) -> Counts:
-    """``count`` cards from ``hand``, taken from its most plentiful kinds."""
-    taken = [0] * len(KINDS)
-    for _ in range(count):
-        i = max(range(len(KINDS)), key=lambda k: (hand[k] - taken[k], -k))
-        taken[i] += 1
-    return tuple(taken)
-
-
-def _kinds_for(order_id: str, table: Counts, seen: Observation) -> tuple[str | None, ...]:
-    """The kinds its owner may name (None: the order's recipe is fixed)."""
-    order = ORDERS[order_id]
-    if order.type == "monotoni":
-        return pizza_monotoni_kinds(table, order.personal, seen.variants["monotoni_kind"])
-    if order.type == "minimale":
-        return pizza_minimale_kinds(table, order.personal, seen.variants["minimale_lowest"])
-    return (None,)
-
-
 def hand_shortfall(order_id: str, table: Counts, hand: Counts, seen: Observation) -> int | None:
     """How many hand cards the owner must add to bake ``order_id`` on ``table`` (choosing
     the best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
-    order = ORDERS[order_id]
-    if order.type == "bombastica":
-        outcome = bombastica_outcome(table, hand, seen.variants["bombastica_hand"], "optional")
-        if outcome is Outcome.BAKE:
-            return 0
-        return bombastica_shortfall(table) if outcome is Outcome.ASK else None
-    best = None
-    for kind in _kinds_for(order_id, table, seen):
-        missing = shortfall(order.requirement(kind), table)
-        if covers(hand, missing) and (best is None or sum(missing) < best):
-            best = sum(missing)
-    return best
-
-
-def _careful_order(seen: Observation, legal: Sequence[Action]) -> Action:
-    table, reserve = forecast(seen)
-    free = subtract(_hand(seen).ingredients, reserve)
-    options = []
-    for action in legal:
-        if isinstance(action, PlaceOrder):
-            short = hand_shortfall(action.order, table, free, seen)
-            if short is not None:
-                options.append((short, action.order, action))
-    if options:
-        return min(options, key=lambda o: (o[0], o[1]))[2]
-    return next(a for a in legal if isinstance(a, NoOrder))
-
-
-def _careful_play(seen: Observation, plays: list[Play]) -> Action:
-    hand = _hand(seen)
-    table, reserve = forecast(seen)
-    free = subtract(hand.ingredients, reserve)
-    best: tuple[tuple[int, int, str], Play] | None = None
-    for order_id in hand.orders:
-        before = hand_shortfall(order_id, table, free, seen)
-        for play in plays:
-            cards = _one(play.kind, play.count)
-            if not covers(free, cards):
-                continue
-            now = hand_shortfall(order_id, add(table, cards), subtract(free, cards), seen)
-            # worth it only if the cards played are cards the order would take from hand
-            if now is None or (before is not None and now >= before):
-                continue
-            score = (now, -play.count, order_id)
-            if best is None or score < best[0]:
-                best = (score, play)
-    if best is not None:
-        return best[1]
-    # one card of the kind it has most to spare, never one spoken for if it can help it
-    need = _hand_needs(seen)
-    held = [i for i in range(len(KINDS)) if free[i] > 0] or \
-        [i for i in range(len(KINDS)) if hand.ingredients[i] > 0]
-    spare = max(held, key=lambda i: (free[i] - need[i], free[i], -i))
-    return next(p for p in plays if p.kind == KINDS[spare] and p.count == 1)
-
-
-def _careful_draw(seen: Observation, draws: list[Draw]) -> Action:
-    hand = _hand(seen)
-    table, reserve = forecast(seen)
-    free = subtract(hand.ingredients, reserve)
-    stuck = all(hand_shortfall(o, table, free, seen) is None for o in hand.orders)
-    wants_orders = stuck and len(hand.orders) < ORDERS_SOUGHT and _own_waiter(seen) > 0
-    source = "waiter" if wants_orders else "supply"
-    return max((a for a in draws if a.source == source), key=lambda a: a.count or 0)
-
-
-def _careful_kind(seen: Observation, legal: list[NameKind]) -> Action:
-    if seen.reveal is None:
-        raise InternalError("a kind is named only for a revealed order")
-    order = ORDERS[seen.reveal.order]
-    hand = _hand(seen).ingredients
-
-    def cost(action: NameKind) -> tuple[int, int, str]:
-        missing = shortfall(order.requirement(action.kind), seen.table)
-        makeable = covers(hand, missing)
-        return (0 if makeable else 1, sum(missing), action.kind)
-
-    return min(legal, key=cost)
-
-
-def _hand_needs(seen: Observation, skip: str | None = None) -> list[int]:
-    """How many cards of each kind the orders in hand call for (specials: their
-    personal ingredient), a measure of which hand cards are worth keeping."""
-    need = [0] * len(KINDS)
-    for order_id in _hand(seen).orders:
-        if order_id == skip:
-            continue
-        order = ORDERS[order_id]
-        if order.type in ("standard", "one_of_each"):
-            need = [n + r for n, r in zip(need, order.requirement(), strict=True)]
-        elif order.type != "bombastica":
-            need[KIND_INDEX[order.personal]] += 1
-    return need
-
-
-def _one(kind: str, count: int) -> Counts:
-    return tuple(count if k == kind else 0 for k in KINDS)
+    return careful.hand_shortfall(CARD_CODES[order_id], tuple(table), tuple(hand),
+                                  careful.Judgement.of(seen.variants))
 
 
 def _hand(seen: Observation) -> Hand:
@@ -401,18 +280,54 @@ POLICIES: dict[str, Policy] = {
     "random": random_policy,
     "simple": ObservingPolicy("simple", choose_simple),
     "careful": ObservingPolicy("careful", choose_careful),
+    "search": ObservingPolicy("search", search.SearchPolicy(search.SearchSettings())),
 }
 """Every policy by name. ``random`` sees only the legal actions; the others are
-:class:`ObservingPolicy` and see only the deciding player's observation."""
+:class:`ObservingPolicy` and see only the deciding player's observation. ``search`` has
+the default budget; :func:`get_policy` also knows ``search:N`` (N playouts per
+decision)."""
+
+
+FAST_CHOOSERS: dict[str, FastChooser] = {
+    "random": fast.benchmark_choice,
+    "careful": careful.choose_careful_code,
+}
+"""The policies that also choose on the fast engine's state and action codes, making
+the choices their :data:`POLICIES` entry makes (``tests/test_careful_fast.py``,
+``tests/test_fast_equivalence.py``)."""
+
+
+def get_fast_chooser(name: str) -> FastChooser | None:
+    """The fast engine's chooser of policy ``name``, None if it has none (the policy is
+    then run on the reference's state). A search player's builds its observation from
+    the fast state and searches on the fast engine."""
+    if not isinstance(name, str):
+        return None
+    if name in FAST_CHOOSERS:
+        return FAST_CHOOSERS[name]
+    settings = _search_settings(name)
+    return None if settings is None else search.SearchChooser(settings)
 
 
 def get_policy(name: str) -> Policy:
-    """The policy registered as ``name``; :class:`UnknownPolicyError` names the others."""
+    """The policy registered as ``name``, or a search player ``search:N``;
+    :class:`UnknownPolicyError` names the others."""
     try:
         return POLICIES[name]
     except (KeyError, TypeError):
+        pass
+    settings = _search_settings(name)
+    if settings is None:
         raise UnknownPolicyError(f"unknown policy {name!r}; known policies: "
-                                 f"{', '.join(sorted(POLICIES))}") from None
+                                 f"{', '.join(sorted(POLICIES))} (and search:N)")
+    return ObservingPolicy(name, search.SearchPolicy(settings))
+
+
+def _search_settings(name: str) -> search.SearchSettings | None:
+    try:
+        return search.parse_search(name)
+    except MammamiaError as error:
+        raise UnknownPolicyError(str(error)) from None
 
 
 __all__ = ["POLICIES", "Chooser", "ObservingPolicy", "Policy", "UnknownPolicyError",

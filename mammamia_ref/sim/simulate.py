@@ -30,7 +30,7 @@ from mammamia_ref.errors import UsageError, VariantError
 from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
 from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
 from mammamia_ref.sim import fast
-from mammamia_ref.sim.policies import get_policy
+from mammamia_ref.sim.policies import get_fast_chooser, get_policy
 
 ORDER_TYPE_NAMES: tuple[str, ...] = tuple(ORDER_TYPES)
 MAX_DECISIONS = 100_000  # no finished game comes near: a safety net, not a rule
@@ -85,13 +85,16 @@ def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
 
 
 def play(players: int, seed: int, variants: Mapping[str, str] | None,
-         policies: Sequence[str]) -> GameStats:
-    """Play game ``seed`` to its end (or until it stalls for ever) and count."""
+         policies: Sequence[str], *, reference: bool = False) -> GameStats:
+    """Play game ``seed`` to its end (or until it stalls for ever) and count.
+    ``reference``: every policy but the benchmark one chooses on the reference's state
+    and actions, as before it had a chooser of its own on the fast engine (the same
+    game, slower: what ``mammamia bench`` compares)."""
     colours = seat_colours(players, seed)
     state = fast.new_game(make_config(players, colours=colours, variants=variants))
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
-    choosers = [_chooser(name) for name in policies]
+    choosers = [_chooser(name, reference=reference) for name in policies]
     placed, turns, ends = [0] * len(ORDER_TYPE_NAMES), [0] * ROUNDS, []
     stall_letter = state.rules.stall_letter
     decisions = 0
@@ -133,12 +136,15 @@ def _order_type(code: int) -> int:
 Chooser = Callable[[fast.FastState, Sequence[int], random.Random], int]
 
 
-def _chooser(name: str) -> Chooser:
-    """The benchmark policy chooses on action codes directly (drawing the same numbers
-    as :func:`mammamia_ref.sim.policies.random_policy`); any other policy sees the
-    reference's state and actions."""
-    if name == "random":
-        return fast.benchmark_choice
+def _chooser(name: str, *, reference: bool = False) -> Chooser:
+    """The chooser that plays policy ``name`` on the fast engine. The benchmark policy
+    and the careful one choose on action codes directly (drawing the same numbers and
+    making the same choices as :func:`mammamia_ref.sim.policies.random_policy` and
+    :func:`~mammamia_ref.sim.policies.choose_careful`); any other policy (and, with
+    ``reference``, any but the benchmark one) sees the reference's state and actions."""
+    fast_chooser = get_fast_chooser(name)
+    if fast_chooser is not None and (name == "random" or not reference):
+        return fast_chooser
     policy = get_policy(name)
 
     def choose(state: fast.FastState, legal: Sequence[int], rng: random.Random) -> int:

@@ -5,6 +5,9 @@ One run measures, each for a fixed time budget:
 - complete games per second for 2 to 5 players under the benchmark policy
   (:func:`mammamia_ref.sim.policies.random_policy`), on the reference engine and on the fast
   one (:mod:`mammamia_ref.sim.fast`), and the decisions per second in those games;
+- 4-player games per second of the simulation's game loop with the benchmark policy
+  and with the careful one in every seat (the careful one also on the reference's
+  state), and what a careful game costs in random games (:mod:`.players`);
 - ``legal_actions`` calls per second and oven resolutions per second, on both engines,
   over states met in seeded games;
 - counting-table (perft) nodes per second over the tables in ``scenarios/perft/``;
@@ -22,13 +25,18 @@ and not counting time the process waited for the CPU while other programs ran. W
 tables split deterministically: the same games whatever N) and the scaling is reported
 against one process, in wall-clock time.
 
-One module per concern: :mod:`.measure` (the timing loop), :mod:`.engines`,
+One module per concern: :mod:`.measure` (the timing loop), :mod:`.engines`, :mod:`.players`,
 :mod:`.counting`, :mod:`.suite` (scenarios, conformance), :mod:`.queries` (z3),
 :mod:`.chess`, :mod:`.scaling`, :mod:`.run` (the whole run), :mod:`.report` (goals,
 table), :mod:`.plots`; the command is :mod:`mammamia_ref.cli.bench`.
 
->>> sorted(GOALS)
-['decisions_vs_chess_moves', 'fast_games_per_s_4p', 'jobs_efficiency', 'perft_vs_chess']
+>>> for goal in sorted(GOALS):
+...     print(goal)
+careful_game_cost
+decisions_vs_chess_moves
+fast_games_per_s_4p
+jobs_efficiency
+perft_vs_chess
 """
 
 from mammamia_ref.tools.bench.counting import perft_tables

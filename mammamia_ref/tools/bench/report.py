@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mammamia_ref.tools.bench.measure import PLAYER_COUNTS
+from mammamia_ref.tools.bench.players import CAREFUL_GOAL
 
 GOALS: dict[str, str] = {
     "fast_games_per_s_4p": "fast engine: at least 1,200 complete 4-player games per second",
@@ -14,6 +15,8 @@ GOALS: dict[str, str] = {
                       "nodes per second",
     "jobs_efficiency": "--jobs N: games and counting scale near-linearly (at least 80% of the "
                        "speedup the free cores allow, measured with a plain Python loop)",
+    "careful_game_cost": "a 4-player game of careful players costs at most 3 games of random "
+                         "ones (CPU time, both in the simulation's game loop)",
 }
 
 
@@ -36,6 +39,13 @@ def goals(results: dict[str, Any]) -> dict[str, Any]:
         out["perft_vs_chess"] = {"value": round(ratio, 2), "target": 1.0, "met": ratio >= 1.0}
     else:
         out["perft_vs_chess"] = {"value": None, "target": 1.0, "met": None}
+    players = results.get("players", {})
+    if "careful_in_random_games" in players:
+        cost = players["careful_in_random_games"]
+        out["careful_game_cost"] = {"value": cost, "target": CAREFUL_GOAL,
+                                    "met": cost <= CAREFUL_GOAL}
+    else:
+        out["careful_game_cost"] = {"value": None, "target": CAREFUL_GOAL, "met": None}
     rows = results.get("scaling", {}).get("rows", [])
     if len(rows) > 1:  # the speedup against what the machine had to give at that moment
         worst = min(min(row["games_speedup"], row["perft_speedup"])
@@ -90,12 +100,25 @@ def format_table(results: dict[str, Any]) -> str:
                      _num(perft["reference"].get("best_batch_nodes_per_s")),
                      _num(perft["fast"].get("best_batch_nodes_per_s")),
                      _num(chess.get("best_batch_perft_nodes_per_s"))))
+    players = results.get("players", {})
+    if "careful" in players:
+        rows.append(("4-player games/s, simulation loop: random",
+                     "", _num(players["random"]["games_per_s"], 1), ""))
+        rows.append(("4-player games/s, simulation loop: careful",
+                     _num(players["careful_reference"]["games_per_s"], 1),
+                     _num(players["careful"]["games_per_s"], 1), ""))
     width = max(len(row[0]) for row in rows)
     header = ("measure", "reference", "fast", "python-chess")
     lines = [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
              "-" * (width + 42)]
     lines += [f"{a:<{width}}  {b:>12}  {c:>12}  {d:>12}" for a, b, c, d in rows]
     lines.append("")
+    if "careful" in players:
+        lines.append(f"careful player: a game costs {players['careful_in_random_games']} random "
+                     f"games of the simulation loop ({players['careful_in_engine_loop_games']} of "
+                     f"the fast engine's own loop); on the fast engine x"
+                     f"{players['careful_speedup_over_reference']} as fast as on the reference's "
+                     f"state (the 'reference' column)")
     scenarios = results.get("scenarios", {})
     if scenarios.get("available"):
         lines.append(f"scenario suite: {scenarios['scenarios']} scenarios, {scenarios['runs']} "

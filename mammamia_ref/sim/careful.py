@@ -1,0 +1,608 @@
+"""The careful player's judgement, written once over plain counts and card codes.
+
+Two choosers call it: :func:`mammamia_ref.sim.policies.choose_careful`, on a player's
+:class:`~mammamia_ref.rules.observation.Observation` and the reference's actions, and
+:func:`choose_careful_code` below, on the fast engine's state and action codes (what
+``mammamia simulate --policy careful`` runs: no reference state is built). Both hand
+the same plain data to the same functions, so they make the same choices;
+``tests/test_careful_fast.py`` compares them decision by decision.
+
+Cards are the fast engine's codes (:data:`mammamia_ref.sim.fast.CARD_CODES`): kinds ``0``
+to ``4``, orders from ``FIRST_ORDER`` on, numbered in the sorted order of their IDs (so
+comparing codes compares IDs, as the reference's tie-breaks do). The oven is a
+sequence of codes, an order the observer cannot identify being :data:`UNKNOWN`.
+
+What the fast chooser reads of the state is what the observer may know: its own hand
+and waiter size, the table, the oven's ingredients (all announced) and the orders in it
+that it may identify under the information rules (``information.oven_announced``, and
+every one under ``information.oven_seen``); it needs no random number.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from mammamia_ref.errors import InternalError
+from mammamia_ref.rules.oven import (
+    NAMED_NEEDS,
+    Outcome,
+    bombastica_outcome,
+    bombastica_shortfall,
+    minimale_kinds,
+    monotoni_kinds,
+)
+from mammamia_ref.rules.state import Phase, Step, Variants, refuse_unclaimed
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    KIND_INDEX,
+    KINDS,
+    ORDERS,
+    Counts,
+    covers,
+    shortfall,
+)
+from mammamia_ref.sim import fast
+
+N_KINDS = len(KINDS)
+NONE: Counts = (0,) * N_KINDS
+UNKNOWN = -1  # an order in the oven the observer cannot identify
+ORDERS_SOUGHT = 3  # the careful player draws orders only while it holds fewer than this
+
+STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
+_TYPES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
+          "monotoni": MONOTONI, "minimale": MINIMALE}
+
+FIRST_ORDER = fast.FIRST_ORDER
+CARD_CODES = fast.CARD_CODES
+CARD_NAMES = fast.CARD_NAMES
+
+
+def _by_code(value: Callable[[str], object]) -> list[object]:
+    table: list[object] = [None] * len(CARD_NAMES)
+    for order_id in ORDERS:
+        table[CARD_CODES[order_id]] = value(order_id)
+    return table
+
+
+TYPE: list[int] = _by_code(lambda o: _TYPES[ORDERS[o].type])  # type: ignore[assignment]
+COLOUR: list[int] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour))  # type: ignore[assignment]
+PERSONAL: list[int] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal])  # type: ignore[assignment]
+FIXED_NEED: list[Counts | None] = _by_code(  # type: ignore[assignment]
+    lambda o: ORDERS[o].requirement() if ORDERS[o].type in ("standard", "one_of_each")
+    else None)
+NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: NAMED_NEEDS[o])  # type: ignore[assignment]
+
+
+def _wanted(order_id: str) -> Counts:
+    """What an order in hand makes worth keeping: a fixed order its recipe, a Monotoni or
+    Minimale its personal ingredient, a Bombastica nothing in particular."""
+    order = ORDERS[order_id]
+    if order.type in ("standard", "one_of_each"):
+        return order.requirement()
+    if order.type == "bombastica":
+        return NONE
+    return tuple(int(k == order.personal) for k in KINDS)
+
+
+WANTED: list[Counts] = _by_code(_wanted)  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Judgement:
+    """The variant flags the careful player reads, and what it has worked out under them
+    (one object for each set of variants: see :meth:`of`)."""
+
+    monotoni_kind: str
+    minimale_lowest: str
+    bombastica_hand: str
+    remembered: bool  # oven_memory=seen: every order played stays known
+    recipes: dict[tuple[int, Counts], tuple[Recipe, ...]] = field(default_factory=dict)
+    folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
+
+    @staticmethod
+    def of(variants: Variants) -> Judgement:
+        """The flags of ``variants``, refusing (``VariantError``) a value of a flag the
+        policies do not claim in ``spec/disputes.yaml`` (``models:``). A flag that only
+        changes what players see is not refused: a player that ignores some of what it
+        may see still plays by the rules."""
+        found = _JUDGEMENTS.get(variants)
+        if found is None:
+            refuse_unclaimed("policies", variants, carries_information=True)
+            found = _JUDGEMENTS[variants] = Judgement(
+                variants["monotoni_kind"], variants["minimale_lowest"],
+                variants["bombastica_hand"], variants["oven_memory"] == "seen")
+        return found
+
+
+_JUDGEMENTS: dict[Variants, Judgement] = {}
+_OF_RULES: dict[fast.Rules, Judgement] = {}  # by the fast engine's rules object (by identity)
+
+
+def judgement(state: fast.FastState) -> Judgement:
+    """The :class:`Judgement` of a fast state's variants (looked up by its rules)."""
+    found = _OF_RULES.get(state.rules)
+    if found is None:
+        found = _OF_RULES[state.rules] = Judgement.of(state.config.variants)
+    return found
+
+
+# --- what an order needs ---------------------------------------------------------------
+
+Recipe = tuple[tuple[int, int], ...]
+"""A requirement as the (kind, count) pairs of the kinds it needs."""
+
+
+def _recipe(need: Counts) -> Recipe:
+    return tuple((kind, count) for kind, count in enumerate(need) if count)
+
+
+FIXED_RECIPE: list[Recipe | None] = [None if need is None else _recipe(need)
+                                     for need in FIXED_NEED]
+NAMED_RECIPE: list[tuple[Recipe, ...] | None] = [
+    None if named is None else tuple(_recipe(need) for need in named) for named in NAMED_NEED]
+
+
+def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
+    """The requirements ``order`` may be baked to on ``table``: its fixed one, or one for
+    each kind its owner may name (Monotoni, Minimale: the rules kernel's
+    :func:`~mammamia_ref.rules.oven.monotoni_kinds` and
+    :func:`~mammamia_ref.rules.oven.minimale_kinds`)."""
+    fixed = FIXED_RECIPE[order]
+    if fixed is not None:
+        return (fixed,)
+    key = (order, table)
+    found = flags.recipes.get(key)
+    if found is None:
+        named = NAMED_RECIPE[order]
+        if named is None:
+            raise InternalError(f"{CARD_NAMES[order]} has no recipe")
+        if TYPE[order] == MONOTONI:
+            kinds = monotoni_kinds(table, PERSONAL[order], flags.monotoni_kind)
+        else:
+            kinds = minimale_kinds(table, PERSONAL[order], flags.minimale_lowest)
+        found = tuple(named[kind] for kind in kinds)
+        if len(flags.recipes) > _CACHE_LIMIT:
+            flags.recipes.clear()
+        flags.recipes[key] = found
+    return found
+
+
+_CACHE_LIMIT = 100_000  # entries per set of flags: a cache, cleared when full
+
+
+def _short(recipe: Recipe, table: Sequence[int], hand: Sequence[int]) -> int | None:
+    """How many hand cards ``recipe`` needs on ``table``; None if ``hand`` lacks them."""
+    total = 0
+    for kind, count in recipe:
+        missing = count - table[kind]
+        if missing > 0:
+            if hand[kind] < missing:
+                return None
+            total += missing
+    return total
+
+
+def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) -> int | None:
+    """How many hand cards the owner must add to bake ``order`` on ``table`` (choosing the
+    best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
+    fixed = FIXED_RECIPE[order]
+    if fixed is not None:
+        return _short(fixed, table, hand)
+    if TYPE[order] == BOMBASTICA:
+        outcome = bombastica_outcome(table, hand, flags.bombastica_hand, "optional")
+        return 0 if outcome is Outcome.BAKE else \
+            bombastica_shortfall(table) if outcome is Outcome.ASK else None
+    best = None
+    for recipe in recipes(order, table, flags):
+        short = _short(recipe, table, hand)
+        if short is not None and (best is None or short < best):
+            best = short
+    return best
+
+
+def uses(order: int, table: Counts, hand: Counts,
+         flags: Judgement) -> tuple[Counts, Counts] | None:
+    """The table cards and hand cards ``order`` would use, the kind (Monotoni, Minimale)
+    and the hand cards (Bombastica) chosen to spare the hand; None if ``table`` and
+    ``hand`` cannot make it."""
+    if TYPE[order] == BOMBASTICA:
+        short = hand_shortfall(order, table, hand, flags)
+        return None if short is None else (table, spare(hand, short) if short else NONE)
+    best: tuple[int, Recipe] | None = None
+    for recipe in recipes(order, table, flags):
+        short = _short(recipe, table, hand)
+        if short is not None and (best is None or short < best[0]):
+            best = (short, recipe)
+    if best is None:
+        return None
+    if best[0] == 0:
+        return _with_no_hand(best[1]), NONE
+    took, missing = [0] * N_KINDS, [0] * N_KINDS
+    for kind, count in best[1]:
+        took[kind] = min(count, table[kind])
+        missing[kind] = count - took[kind]
+    return tuple(took), tuple(missing)
+
+
+def _with_no_hand(recipe: Recipe) -> Counts:
+    took = [0] * N_KINDS
+    for kind, count in recipe:
+        took[kind] = count
+    return tuple(took)
+
+
+def spare(hand: Counts, count: int) -> Counts:
+    """``count`` cards from ``hand``, taken from its most plentiful kinds."""
+    taken = [0] * N_KINDS
+    for _ in range(count):
+        i = max(range(N_KINDS), key=lambda k: (hand[k] - taken[k], -k))
+        taken[i] += 1
+    return tuple(taken)
+
+
+def hand_needs(orders: tuple[int, ...]) -> Counts:
+    """How many cards of each kind the orders in hand call for (specials: their personal
+    ingredient), a measure of which hand cards are worth keeping."""
+    need = _HAND_NEEDS.get(orders)
+    if need is None:
+        need = NONE
+        for order in orders:
+            wanted = WANTED[order]
+            need = tuple(n + w for n, w in zip(need, wanted, strict=True))
+        _HAND_NEEDS[orders] = need
+    return need
+
+
+_HAND_NEEDS: dict[tuple[int, ...], Counts] = {}  # a few hundred hands of orders at most
+
+
+# --- the oven as the observer expects it ----------------------------------------------
+
+
+def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judgement,
+             *, all_known: bool, top_known: bool) -> tuple[Counts, Counts]:
+    """What the observer (colour index ``own``, holding ``hand``) expects of the oven: the
+    table an order put on it now would meet when turned up, and the hand cards its own
+    orders already in it will need then.
+
+    ``oven`` lists the cards first played first; an order counts as known if it is the
+    observer's, if ``all_known``, or if it is the last card and ``top_known``; an
+    :data:`UNKNOWN` one never. Orders are judged in the order they were played, each on
+    the table plus the ingredients revealed before it. An own order bakes if the hand
+    cards not yet spoken for make up its shortfall. Another player's order is counted
+    only when known and the table then holds all it needs (it bakes whatever its owner
+    holds); an order the observer cannot identify is passed over, since it could need
+    anything.
+
+    The oven only grows during a round, so the work is kept (:class:`_Fold`) and
+    extended: the cards already judged for this observer on this table are not judged
+    again; with a new hand, only the observer's own orders are judged again, and the
+    cards after the first whose judgement changed. An oven that is not the last one
+    grown (another branch of a search) goes back to the last point both share."""
+    size = len(oven)
+    stop = size  # the cards whose judgement does not change as the oven grows
+    if top_known and size and not all_known:
+        top = oven[-1]
+        if top >= FIRST_ORDER and COLOUR[top] != own:
+            stop = size - 1  # known only while on top
+    key = (own, all_known, table)
+    fold = flags.folds.get(key)
+    if fold is None or ((len(fold.cards) > stop or oven[:len(fold.cards)] != fold.cards)
+                        and not fold.rollback(oven, stop, own, all_known)):
+        if len(flags.folds) > _FOLDS_LIMIT:
+            flags.folds.clear()
+        fold = flags.folds[key] = _Fold(table, hand)
+    if fold.hand != hand:
+        fold.rehand(oven, hand, flags)
+    if len(fold.cards) < stop:
+        fold.extend(oven, stop, own, flags, all_known)
+        fold.save()
+    if stop == size:
+        return tuple(fold.now), fold.reserve
+    now = list(fold.now)
+    used = uses(oven[-1], tuple(now), NONE, flags)
+    if used is not None:
+        for kind, count in enumerate(used[0]):
+            now[kind] -= count
+    return tuple(now), fold.reserve
+
+
+_Mark = tuple[int, Counts, Counts | None, Counts | None]
+_FOLDS_LIMIT = 1_000  # forecasts kept (by observer and table): cleared when full
+
+
+class _Fold:
+    """The forecast of an oven's first cards for one observer, to be extended: the
+    ``cards`` judged, on ``table`` with ``hand``, giving ``now`` (the table then) and
+    ``reserve``. ``marks`` has, for each of the observer's own orders among them, its
+    place, the table it met and the table and hand cards it took (None: it would fail;
+    no hand card is :data:`NONE` itself)."""
+
+    __slots__ = ("cards", "hand", "marks", "now", "reserve", "saved", "saves", "table")
+
+    def __init__(self, table: Counts, hand: Counts) -> None:
+        self.table, self.hand = table, hand
+        self.cards: list[int] = []
+        self.now = list(table)
+        self.reserve = NONE
+        self.marks: list[_Mark] = []
+        self.saved: list[int] = []  # the numbers of cards judged at each save, ascending
+        self.saves: list[tuple[Counts, Counts, tuple[_Mark, ...], Counts]] = []
+
+    def save(self) -> None:
+        """Remember this point (the table, reserve, own orders and hand after the cards
+        judged so far), to come back to from another branch of the oven."""
+        self.saved.append(len(self.cards))
+        self.saves.append((tuple(self.now), self.reserve, tuple(self.marks), self.hand))
+
+    def cut(self, length: int) -> None:
+        """Forget the cards after the first ``length``, and the saves made after them."""
+        del self.cards[length:]
+        at = bisect_right(self.saved, length)
+        del self.saved[at:], self.saves[at:]
+
+    def rollback(self, oven: list[int], stop: int, own: int, all_known: bool) -> bool:
+        """Go back to the last save whose cards begin ``oven`` (and are no more than
+        ``stop``); False if there is none. Two orders of another player that the
+        observer cannot identify are the same card to it (the oven of another deal of
+        the hidden cards, in a search)."""
+        cards = self.cards
+        limit = min(len(oven), len(cards), stop)
+        common = 0
+        while common < limit:
+            card, kept = oven[common], cards[common]
+            if card != kept and (all_known or card < FIRST_ORDER or kept < FIRST_ORDER
+                                 or COLOUR[card] != COLOUR[kept] or COLOUR[card] == own):
+                break
+            common += 1
+        at = bisect_right(self.saved, common) - 1
+        if at < 0:
+            return False
+        now, self.reserve, marks, self.hand = self.saves[at]
+        length = self.saved[at]
+        self.cut(length)
+        cards[:] = oven[:length]
+        self.now, self.marks = list(now), list(marks)
+        return True
+
+    def rehand(self, oven: list[int], hand: Counts, flags: Judgement) -> None:
+        """Judge the own orders again with ``hand``; from the first that now takes other
+        table cards, the cards are to be judged again. (An order that needed no hand
+        card is judged the same whatever the hand: its best requirement, or a
+        Bombastica's table, was met by the table alone.)"""
+        self.hand = hand
+        reserve = NONE
+        for number, (index, met, took, from_hand) in enumerate(self.marks):
+            if from_hand is NONE:
+                continue
+            free = hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve,
+                                                                             strict=True))
+            used = uses(oven[index], met, free, flags)
+            if (None if used is None else used[0]) != took:
+                self.cut(index)
+                del self.marks[number:]
+                self.now = list(met)
+                break
+            if used is not None:
+                self.marks[number] = (index, met, took, used[1])
+                if used[1] is not NONE:
+                    reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+        self.reserve = reserve
+
+    def extend(self, oven: list[int], stop: int, own: int, flags: Judgement,
+               all_known: bool) -> None:
+        now, start = self.now, len(self.cards)
+        for index in range(start, stop):
+            card = oven[index]
+            if card < FIRST_ORDER:
+                if card >= 0:
+                    now[card] += 1
+                continue
+            if COLOUR[card] == own:
+                met, reserve = tuple(now), self.reserve
+                free = self.hand if reserve is NONE else \
+                    tuple(h - r for h, r in zip(self.hand, reserve, strict=True))
+                used = uses(card, met, free, flags)
+                if used is None:
+                    self.marks.append((index, met, None, None))
+                    continue
+                self.marks.append((index, met, used[0], used[1]))
+                if used[1] is not NONE:
+                    self.reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+            elif all_known:
+                used = uses(card, tuple(now), NONE, flags)
+                if used is None:
+                    continue
+            else:
+                continue
+            for kind, count in enumerate(used[0]):
+                now[kind] -= count
+        self.cards += oven[start:stop]
+
+
+# --- the decisions -----------------------------------------------------------------------
+
+
+def choose_order(candidates: Sequence[int], table: Counts, free: Counts,
+                 flags: Judgement) -> int | None:
+    """Place the order that ``table`` plus the ``free`` hand cards cover, the one needing
+    the fewest hand cards (then the first by ID); None: place none."""
+    best: tuple[int, int] | None = None
+    for order in candidates:
+        short = hand_shortfall(order, table, free, flags)
+        if short is not None and (best is None or (short, order) < best):
+            best = (short, order)
+    return None if best is None else best[1]
+
+
+def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand: Counts,
+                table: Counts, free: Counts, flags: Judgement) -> tuple[int, int]:
+    """The play (kind, count), among ``plays`` (in the order the rules list them): if an
+    order in hand can be made that way, cards it would otherwise take from hand (they
+    are revealed just before it, so no earlier order can take them); otherwise one card
+    of the kind it has most to spare."""
+    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
+    judged = []  # the orders a play could help, each with its shortfall before
+    for order in orders:
+        before = hand_shortfall(order, table, free, flags)
+        if before == 0:
+            continue  # nothing to take off
+        fixed = FIXED_NEED[order]
+        if fixed is not None and before is None:
+            continue  # a fixed recipe the hand cannot make up: playing cannot change that
+        judged.append((order, before, fixed, TYPE[order] == BOMBASTICA))
+    if judged:
+        counts_tried: set[tuple[int, int]] = set()
+        for play in plays:
+            kind, count = play
+            if free[kind] < count:
+                continue
+            after_table = after_free = None
+            for order, before, fixed, bombastica in judged:
+                if fixed is not None and fixed[kind] <= table[kind]:
+                    continue  # the table holds all it needs of this kind: no change
+                if bombastica:  # its shortfall depends only on how many cards are played:
+                    if (order, count) in counts_tried:  # an earlier play scored the same
+                        continue
+                    counts_tried.add((order, count))
+                if after_table is None or after_free is None:
+                    after_table, after_free = _plus(table, kind, count), _plus(free, kind, -count)
+                now = hand_shortfall(order, after_table, after_free, flags)
+                # worth it only if the cards played are cards the order would take from hand
+                if now is None or (before is not None and now >= before):
+                    continue
+                score = (now, -count, order)
+                if best is None or score < best[0]:
+                    best = (score, play)
+    if best is not None:
+        return best[1]
+    # one card of the kind it has most to spare, never one spoken for if it can help it
+    need = hand_needs(orders)
+    held = [k for k in range(N_KINDS) if free[k] > 0] or \
+        [k for k in range(N_KINDS) if hand[k] > 0]
+    kind = max(held, key=lambda k: (free[k] - need[k], free[k], -k))
+    return (kind, 1)
+
+
+def _plus(counts: Counts, kind: int, count: int) -> Counts:
+    return counts[:kind] + (counts[kind] + count,) + counts[kind + 1:]
+
+
+def wants_orders(orders: Sequence[int], waiter_size: int,
+                 view: Callable[[], tuple[Counts, Counts]], flags: Judgement) -> bool:
+    """Draw from the waiter: while no order in hand could be placed (and fewer than
+    :data:`ORDERS_SOUGHT` are held) and the waiter holds any. ``view`` gives the
+    forecast table and the free hand cards, looked at only if the rest holds."""
+    if len(orders) >= ORDERS_SOUGHT or waiter_size <= 0:
+        return False
+    table, free = view()
+    return all(hand_shortfall(o, table, free, flags) is None for o in orders)
+
+
+def free_cards(hand: Counts, reserve: Counts) -> Counts:
+    """The hand cards not spoken for by the observer's orders in the oven."""
+    return hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve, strict=True))
+
+
+def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts) -> int:
+    """The kind to name for a revealed Monotoni or Minimale: one the hand can make up,
+    needing the fewest hand cards (then the first by name)."""
+    named = NAMED_NEED[order]
+
+    def cost(kind: int) -> tuple[int, int, str]:
+        missing = shortfall(named[kind], table)
+        return (0 if covers(hand, missing) else 1, sum(missing), KINDS[kind])
+
+    return min(kinds, key=cost)
+
+
+def choose_completion(options: Sequence[Counts], reserve: Counts,
+                      orders: tuple[int, ...]) -> Counts:
+    """The hand cards to complete with: those the other orders (in the oven and in hand)
+    need least."""
+    need = tuple(r + w for r, w in zip(reserve, hand_needs(orders), strict=True))
+    return min(options, key=lambda cards: (sum(n * c for n, c in zip(need, cards, strict=True)),
+                                           [-c for c in cards]))
+
+
+# --- the fast engine's chooser ---------------------------------------------------------
+
+
+_PLAYS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
+def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
+    key = legal if type(legal) is tuple else tuple(legal)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = [divmod(code - fast.PLAY_BASE, 16) for code in legal]
+    return found
+
+
+def observed_forecast(state: fast.FastState, seat: int,
+                      flags: Judgement) -> tuple[Counts, Counts]:
+    """:func:`forecast` for ``seat`` on a fast state: the oven's orders it may identify are
+    its own, every one under ``information.oven_seen``, and the top card while the oven
+    is in view (``information.oven_announced``: not once it is being opened)."""
+    return forecast(state.oven, tuple(state.table), state.hands[seat],
+                    fast.COLOUR_INDEX[state.config.colours[seat]], flags,
+                    all_known=flags.remembered, top_known=state.phase != Phase.OVEN)
+
+
+def choose_careful_code(state: fast.FastState, legal: Sequence[int],
+                        rng: random.Random | None = None) -> int:
+    """The careful player's choice on the fast engine: the action code of the action
+    :func:`mammamia_ref.sim.policies.choose_careful` chooses in this state (it draws no
+    random number)."""
+    seat = state.current
+    step = state.step
+    flags = judgement(state)
+    hand = state.hands[seat]
+    orders = state.hand_orders[seat]
+    if step == Step.PLAY:
+        if legal[0] == fast.PASS:
+            return fast.PASS
+        table, reserve = observed_forecast(state, seat, flags)
+        free = free_cards(hand, reserve)
+        kind, count = choose_play(orders, _plays(legal), hand, table, free, flags)
+        return fast.play_code(kind, count)
+    if step == Step.ORDER:
+        table, reserve = observed_forecast(state, seat, flags)
+        free = free_cards(hand, reserve)
+        order = choose_order([c - fast.PLACE_BASE for c in legal if c != fast.NO_ORDER],
+                             table, free, flags)
+        return fast.NO_ORDER if order is None else fast.PLACE_BASE + order
+    if step == Step.DRAW:
+
+        def view() -> tuple[Counts, Counts]:
+            table, reserve = observed_forecast(state, seat, flags)
+            return table, free_cards(hand, reserve)
+
+        source = fast.WAITER if wants_orders(orders, len(state.waiters[seat]), view, flags) \
+            else fast.SUPPLY
+        if not state.rules.draw_any:
+            return fast.DRAW_FILL[source]
+        base = fast.DRAW_N_BASE + 64 * source
+        return max(c for c in legal if base <= c < base + 64)
+    if step == Step.NAME_KIND:
+        order = state.reveal
+        if order is None:
+            raise InternalError("a kind is named only for a revealed order")
+        kind = choose_kind(order, [c - fast.NAME_BASE for c in legal], tuple(state.table),
+                           hand)
+        return fast.NAME_BASE + kind
+    completes = [c for c in legal if c >= fast.COMPLETE_BASE]
+    if not completes:
+        return fast.DECLINE
+    _, reserve = observed_forecast(state, seat, flags)
+    cards = choose_completion([fast.unpack(c - fast.COMPLETE_BASE) for c in completes],
+                              reserve, orders)
+    return fast.COMPLETE_BASE + fast.pack(cards)
+
+
+__all__ = ["UNKNOWN", "Judgement", "choose_careful_code", "choose_completion", "choose_kind",
+           "choose_order", "choose_play", "forecast", "free_cards", "hand_needs", "hand_shortfall",
+           "judgement", "observed_forecast", "recipes", "spare", "uses", "wants_orders"]

@@ -1,0 +1,167 @@
+"""The careful player on the fast engine makes exactly the reference careful player's
+choices: every decision of seeded fast-engine games, under rulings the careful player
+reads or that change its games, is also put to
+:func:`mammamia_ref.sim.policies.choose_careful` on the deciding player's observation of
+the same state, and the two actions must be equal.
+
+``MAMMAMIA_CAREFUL_GAMES`` sets the number of games (default 60, shared among the
+rulings; the issue's check is 500 or more: ``MAMMAMIA_CAREFUL_GAMES=540``)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.sim import careful, fast, simulate
+from mammamia_ref.sim.policies import choose_careful, get_fast_chooser
+
+RULINGS: tuple[dict[str, str], ...] = (
+    {},
+    {"oven_memory": "seen"},
+    {"refill": "as_many_as_played"},
+    {"refill": "as_many_as_played", "stall": "letter"},
+    {"completion": "mandatory"},
+    {"draw_amount": "any"},
+    {"minimale_lowest": "all_kinds", "monotoni_kind": "on_table"},
+    {"bombastica_hand": "forbidden", "pass_order": "allowed"},
+    {"card_counts": "hidden", "used_pile": "open", "trimming": "off",
+     "round_end": "last_ingredient", "oven_memory": "seen", "completion": "mandatory"},
+)
+GAMES = int(os.environ.get("MAMMAMIA_CAREFUL_GAMES", "60"))
+
+
+def compared_game(players: int, seed: int, variants: dict[str, str],
+                  steps: Counter[str]) -> int:
+    """Play game ``seed`` on the fast engine with the fast careful player in every seat,
+    asking the reference careful player at every decision; the decisions compared."""
+    config = make_config(players, colours=simulate.seat_colours(players, seed),
+                         variants=variants)
+    state = fast.new_game(config)
+    chance = random.Random(f"mammamia-chance:{seed}")
+    decisions = 0
+    while state.phase != "over" and decisions < simulate.MAX_DECISIONS:
+        if state.phase == "shuffle":
+            fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+            continue
+        if state.rules.stall_letter and state.phase == "turn" and \
+                state.quiet_turns >= players:
+            break
+        legal = fast.legal_actions(state)
+        code = careful.choose_careful_code(state, legal, random.Random(seed))
+        seen = observation(state.to_state(), state.current)
+        expected = choose_careful(seen, [fast.action_of(c) for c in legal], random.Random(seed))
+        assert fast.action_of(code) == expected, (
+            f"{players} players, seed {seed}, {variants}, decision {decisions} "
+            f"({state.step}): fast {fast.action_of(code)}, reference {expected}")
+        steps[str(state.step)] += len(legal) > 1
+        fast.apply(state, code)
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize("ruling", range(len(RULINGS)),
+                         ids=[",".join(f"{k}={v}" for k, v in r.items()) or "defaults"
+                              for r in RULINGS])
+def test_the_fast_careful_player_chooses_as_the_reference_one(ruling: int) -> None:
+    variants = RULINGS[ruling]
+    games = max(2, GAMES // len(RULINGS))
+    steps: Counter[str] = Counter()
+    decisions = sum(compared_game(2 + seed % 4, seed, variants, steps)
+                    for seed in range(ruling * 1000, ruling * 1000 + games))
+    assert decisions > 100 * games
+    # every kind of decision was met with a real choice to make
+    assert {"play", "order", "draw"} <= {step for step, n in steps.items() if n}, steps
+
+
+def test_the_oven_decisions_are_compared() -> None:
+    """The rare decisions (naming a kind, completing from hand) come up in these games."""
+    steps: Counter[str] = Counter()
+    for seed in range(12):
+        compared_game(3 + seed % 3, seed, {"completion": "optional"}, steps)
+    assert steps["name_kind"] > 0 and steps["complete"] > 0, steps
+
+
+def test_simulate_runs_careful_on_the_fast_engine() -> None:
+    assert get_fast_chooser("careful") is careful.choose_careful_code
+    assert get_fast_chooser("random") is fast.benchmark_choice
+    assert get_fast_chooser("simple") is None
+    assert simulate._chooser("careful") is careful.choose_careful_code
+
+
+def test_the_careful_player_draws_no_random_number() -> None:
+    """Same choices whatever the generator, which it leaves untouched."""
+    rng = random.Random(3)
+    before = rng.getstate()
+    config = make_config(3)
+    state = fast.new_game(config)
+    chance = random.Random(1)
+    while state.phase != "over":
+        if state.phase == "shuffle":
+            fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+            continue
+        fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state), rng))
+    assert rng.getstate() == before
+
+
+def test_the_forecast_kept_between_decisions_is_the_forecast_from_scratch() -> None:
+    """The forecast extended from one decision to the next (``careful._Fold``) equals the
+    one worked out afresh, for every player at every decision of a few games."""
+    for seed, variants in enumerate(({}, {"oven_memory": "seen"}, {"refill": "as_many_as_played"})):
+        config = make_config(4, variants=variants)
+        flags = careful.Judgement.of(config.variants)
+        state = fast.new_game(config)
+        chance = random.Random(seed)
+        while state.phase != "over":
+            if state.phase == "shuffle":
+                fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+                continue
+            for seat in range(4):
+                afresh = careful.Judgement(flags.monotoni_kind, flags.minimale_lowest,
+                                           flags.bombastica_hand, flags.remembered)
+                assert careful.observed_forecast(state, seat, flags) == \
+                    careful.observed_forecast(state, seat, afresh)
+            fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state)))
+
+
+def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> None:
+    """As a search uses it: from one state, several branches played in turn, the kept
+    forecast going back to what they share (``_Fold.rollback``), and deals of the
+    hidden cards that differ in the orders one player cannot identify."""
+    from mammamia_ref.sim import search
+
+    config = make_config(4, variants={"card_counts": "hidden"})
+    flags = careful.Judgement.of(config.variants)
+    state, chance = fast.new_game(config), random.Random(8)
+    checked = 0
+    for decision in range(400):
+        if state.phase == "over":
+            break
+        if state.phase == "shuffle":
+            fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+            continue
+        legal = fast.legal_actions(state)
+        if decision % 13 == 0 and state.phase == "turn":
+            seen = observation(state.to_state(), state.current)
+            bases = [state] + [search.determinize(seen, random.Random(n)) for n in range(2)]
+            for base in bases:
+                for action in legal[:3]:
+                    branch = base.copy()
+                    fast.apply(branch, action)
+                    for _ in range(6):
+                        if branch.phase != "turn":
+                            break
+                        afresh = careful.Judgement(flags.monotoni_kind, flags.minimale_lowest,
+                                                   flags.bombastica_hand, flags.remembered)
+                        for seat in range(4):
+                            assert careful.observed_forecast(branch, seat, flags) == \
+                                careful.observed_forecast(branch, seat, afresh)
+                            checked += 1
+                        fast.apply(branch, careful.choose_careful_code(
+                            branch, fast.legal_actions(branch)))
+        fast.apply(state, careful.choose_careful_code(state, legal))
+    assert checked > 500
