@@ -40,6 +40,8 @@ def test_quick_run_has_every_measure(quick_results: dict) -> None:
         assert players[name]["games"] > 0 and players[name]["games_per_s"] > 0, name
         assert players[name]["decisions_per_s"] > 0, name
     assert players["careful_in_random_games"] > 0 and players["careful_in_engine_loop_games"] > 0
+    assert players["search"]["games"] >= 1 and players["search"]["searched"] > 0
+    assert players["search"]["cpu_ms_per_searched_decision"] > 0
     assert results["scenarios"]["available"]
     assert results["scenarios"]["runs"] == results["scenarios"]["passed"] > 0
     assert results["scenarios"]["cpu_seconds"] > 0
@@ -72,7 +74,8 @@ def test_the_table_names_every_measure(quick_results: dict) -> None:
                   "scenario suite", "conformance protocol", "z3 queries",
                   "Q14-bombastica-leaves-cards/hand_allowed", "bounded model checker: deepest",
                   "Q09 bounded", "goal fast_games_per_s_4p",
-                  "4-player games/s, simulation loop: careful", "goal careful_game_cost"):
+                  "4-player games/s, simulation loop: careful", "goal careful_game_cost",
+                  "search player (search, one seat of four)"):
         assert words in table, words
 
 

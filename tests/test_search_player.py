@@ -224,3 +224,18 @@ def test_the_horizons() -> None:
     cycle = state.copy()
     search.playout(cycle, random.Random(1), "cycle")
     assert cycle.resolutions == state.resolutions + 1 and cycle.phase in ("shuffle", "over")
+
+
+def test_a_local_dask_cluster_plays_the_same_games() -> None:
+    """Careful and search players on a Dask cluster: the same digest as in this process
+    (the search player draws only from each game's own generator)."""
+    pytest.importorskip("distributed")
+    local = simulate.simulate(2, 4, seed=30, policies=(CHEAP, "careful"))
+    careful_local = simulate.simulate(3, 6, seed=30, policies=("careful",))
+    with simulate.Executor(2, dask="local") as executor:
+        on_dask = simulate.simulate(2, 4, seed=30, policies=(CHEAP, "careful"), chunk=2,
+                                    executor=executor)
+        careful_dask = simulate.simulate(3, 6, seed=30, policies=("careful",), chunk=2,
+                                         executor=executor)
+    assert on_dask.digest() == local.digest()
+    assert careful_dask.digest() == careful_local.digest()

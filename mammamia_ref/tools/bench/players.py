@@ -1,7 +1,7 @@
 """What a player costs: 4-player games per CPU second under the benchmark policy and
 under the careful one, played by the simulation's own game loop
 (:func:`mammamia_ref.sim.simulate.play`, what ``mammamia simulate`` and ``compare`` run),
-and what a search player's decision costs.
+and what a search player's decision costs (:func:`search_cost`).
 
 The careful player is timed twice: on the fast engine's state and action codes
 (:func:`mammamia_ref.sim.careful.choose_careful_code`, what the simulation runs) and, as
@@ -11,10 +11,11 @@ are interleaved, on the same seeds, so that both see the machine in the same moo
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from typing import Any
 
 from mammamia_ref.rules.state import make_config
-from mammamia_ref.sim import fast, simulate
+from mammamia_ref.sim import fast, search, simulate
 from mammamia_ref.tools.bench.measure import Meter, until
 
 CAREFUL_GOAL = 3.0  # a careful game should cost at most this many random games
@@ -59,3 +60,30 @@ def careful_cost(budget: float, seed: int = 0) -> dict[str, Any]:
     results["careful_speedup_over_reference"] = round(
         per_game["careful_reference"] / per_game["careful"], 2)
     return results
+
+
+SEARCH_POLICY = "search"  # the default budget
+
+
+def search_cost(budget: float, seed: int = 0) -> dict[str, Any]:
+    """CPU time of the search player's decisions (default budget), one search seat
+    against three careful ones in 4-player games, the seat moving round the table, for
+    about ``budget`` CPU seconds. Its strength takes thousands of games:
+    :mod:`mammamia_ref.tools.bench.strength`."""
+    before = astuple(search.TALLY)
+    meter = Meter()
+    for index in until(budget):
+        game = seed + index
+        policies = ["careful"] * 4
+        policies[game % 4] = SEARCH_POLICY
+        with meter.batch():
+            simulate.play(4, game, None, policies)
+            meter.units += 1
+    decisions, searched, playouts, seconds = (
+        a - b for a, b in zip(astuple(search.TALLY), before, strict=True))
+    return {"policy": SEARCH_POLICY, **meter.as_json("games"),
+            "decisions": int(decisions), "searched": int(searched),
+            "playouts": int(playouts),
+            "cpu_ms_per_decision": round(1000 * seconds / max(decisions, 1), 3),
+            "cpu_ms_per_searched_decision": round(1000 * seconds / max(searched, 1), 3),
+            "cpu_seconds_per_game": round(meter.cpu / max(meter.units, 1), 4)}

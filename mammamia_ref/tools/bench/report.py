@@ -119,6 +119,13 @@ def format_table(results: dict[str, Any]) -> str:
                      f"the fast engine's own loop); on the fast engine x"
                      f"{players['careful_speedup_over_reference']} as fast as on the reference's "
                      f"state (the 'reference' column)")
+    if "search" in players:
+        found = players["search"]
+        lines.append(f"search player ({found['policy']}, one seat of four): "
+                     f"{found['cpu_ms_per_searched_decision']:.1f} ms CPU per searched decision, "
+                     f"{found['cpu_ms_per_decision']:.1f} ms per decision, "
+                     f"{found['cpu_seconds_per_game']:.2f} s per game "
+                     f"({found['games']} games)")
     scenarios = results.get("scenarios", {})
     if scenarios.get("available"):
         lines.append(f"scenario suite: {scenarios['scenarios']} scenarios, {scenarios['runs']} "

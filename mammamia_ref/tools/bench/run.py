@@ -19,7 +19,7 @@ from mammamia_ref.tools.bench.engines import (
     reference_games,
 )
 from mammamia_ref.tools.bench.measure import PLAYER_COUNTS
-from mammamia_ref.tools.bench.players import careful_cost
+from mammamia_ref.tools.bench.players import careful_cost, search_cost
 from mammamia_ref.tools.bench.queries import (
     BMC_BUDGET,
     QUICK_BMC_BUDGET,
@@ -49,8 +49,9 @@ def run_benchmarks(quick: bool = False, jobs: int = 1,
         results["games"]["fast"][str(players)] = fast_games(players, budget)
     results["decisions_per_s"] = {engine: results["games"][engine]["4"]["decisions_per_s"]
                                   for engine in ("reference", "fast")}
-    say("players: random, careful")
+    say("players: random, careful, search")
     results["players"] = careful_cost(budget * 2)
+    results["players"]["search"] = search_cost(budget)
     say("legal actions and oven resolutions")
     states = decision_states(4, 2 if quick else 10)
     results["legal_actions"] = legal_actions_rates(states, budget)
