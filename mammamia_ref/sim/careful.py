@@ -24,6 +24,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.rules.oven import (
@@ -46,6 +47,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 from mammamia_ref.sim import fast
 
+T = TypeVar("T")
 N_KINDS = len(KINDS)
 NONE: Counts = (0,) * N_KINDS
 UNKNOWN = -1  # an order in the oven the observer cannot identify
@@ -60,20 +62,21 @@ CARD_CODES = fast.CARD_CODES
 CARD_NAMES = fast.CARD_NAMES
 
 
-def _by_code(value: Callable[[str], object]) -> list[object]:
-    table: list[object] = [None] * len(CARD_NAMES)
+def _by_code(value: Callable[[str], T], default: T) -> list[T]:
+    """A list indexed by card code: ``value`` of each order's ID, ``default`` elsewhere."""
+    table = [default] * len(CARD_NAMES)
     for order_id in ORDERS:
         table[CARD_CODES[order_id]] = value(order_id)
     return table
 
 
-TYPE: list[int] = _by_code(lambda o: _TYPES[ORDERS[o].type])  # type: ignore[assignment]
-COLOUR: list[int] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour))  # type: ignore[assignment]
-PERSONAL: list[int] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal])  # type: ignore[assignment]
-FIXED_NEED: list[Counts | None] = _by_code(  # type: ignore[assignment]
+TYPE: list[int] = _by_code(lambda o: _TYPES[ORDERS[o].type], -1)
+COLOUR: list[int] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour), -1)
+PERSONAL: list[int] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal], -1)
+FIXED_NEED: list[Counts | None] = _by_code(
     lambda o: ORDERS[o].requirement() if ORDERS[o].type in ("standard", "one_of_each")
-    else None)
-NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: NAMED_NEEDS[o])  # type: ignore[assignment]
+    else None, None)
+NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: NAMED_NEEDS[o], ())
 
 
 def _wanted(order_id: str) -> Counts:
@@ -87,7 +90,7 @@ def _wanted(order_id: str) -> Counts:
     return tuple(int(k == order.personal) for k in KINDS)
 
 
-WANTED: list[Counts] = _by_code(_wanted)  # type: ignore[assignment]
+WANTED: list[Counts] = _by_code(_wanted, NONE)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -141,8 +144,8 @@ def _recipe(need: Counts) -> Recipe:
 
 FIXED_RECIPE: list[Recipe | None] = [None if need is None else _recipe(need)
                                      for need in FIXED_NEED]
-NAMED_RECIPE: list[tuple[Recipe, ...] | None] = [
-    None if named is None else tuple(_recipe(need) for need in named) for named in NAMED_NEED]
+NAMED_RECIPE: list[tuple[Recipe, ...]] = [tuple(_recipe(need) for need in named)
+                                          for named in NAMED_NEED]
 
 
 def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
@@ -157,7 +160,7 @@ def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
     found = flags.recipes.get(key)
     if found is None:
         named = NAMED_RECIPE[order]
-        if named is None:
+        if not named:
             raise InternalError(f"{CARD_NAMES[order]} has no recipe")
         if TYPE[order] == MONOTONI:
             kinds = monotoni_kinds(table, PERSONAL[order], flags.monotoni_kind)
