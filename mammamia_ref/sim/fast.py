@@ -99,15 +99,25 @@ from mammamia_ref.rules.vocabulary import (
     shortfall,
 )
 
-# Phases and steps as module constants: an Enum class attribute costs a tenth of a
-# microsecond a lookup, too much for the hot loop.
-_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE, Phase.TURN, Phase.OVEN,
-                                             Phase.ROUND_END, Phase.OVER)
-_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY, Step.ORDER, Step.DRAW, Step.NAME_KIND,
-                                               Step.COMPLETE)
-_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL, Step.STALL,
-                                                           Step.INGREDIENTS, Step.SUPPLY,
-                                                           Step.OVER)
+# Phases and steps: the fast engine keeps the plain ``str`` values of the reference's
+# ``Phase`` and ``Step`` members (they compare equal to the members, so callers may use
+# either). A member is a ``str`` subclass: comparing one misses the interpreter's fast
+# path for exact strings, and an Enum class attribute costs a tenth of a microsecond a
+# lookup, both too much for the hot loop. ``to_state`` hands the members back.
+_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE.value, Phase.TURN.value,
+                                             Phase.OVEN.value, Phase.ROUND_END.value,
+                                             Phase.OVER.value)
+_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY.value, Step.ORDER.value,
+                                               Step.DRAW.value, Step.NAME_KIND.value,
+                                               Step.COMPLETE.value)
+_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL.value, Step.STALL.value,
+                                                           Step.INGREDIENTS.value,
+                                                           Step.SUPPLY.value, Step.OVER.value)
+_PHASE_MEMBER: dict[str, Phase] = {phase.value: phase for phase in Phase}
+_STEP_MEMBER: dict[str, Step] = {step.value: step for step in Step}
+_PLAIN: dict[str, str] = {member.value: member.value for member in (*Phase, *Step)}
+"""The plain value of a phase or step (a member or a string); a waiter's pile is its
+own plain value."""
 
 # -- cards ---------------------------------------------------------------------------
 
@@ -244,9 +254,10 @@ class Rules:
     Built once per set of variants, refusing the flags the fast engine does not claim
     in ``spec/disputes.yaml`` (``models:``)."""
 
-    __slots__ = ("after_pass", "allowance", "bombastica_hand", "completion", "draw_any",
-                 "final_tie", "leftovers", "mandatory", "minimale_lowest", "mm_before_deal",
-                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end",
+    __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
+                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers",
+                 "mandatory", "minimale_lowest", "mm_before_deal", "monotoni_kind",
+                 "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill", "round_end",
                  "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
 
     def __init__(self, variants: Any, players: int) -> None:
@@ -268,17 +279,18 @@ class Rules:
         self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
-        # is ``cards_to_draw``, ``quiet_after[quiet][count]`` is ``quiet_turns_after`` and
-        # ``stalls[count]`` is ``stalls`` at this many players, ``after_pass[holds_orders]``
-        # is ``step_after_pass``.
+        # is ``cards_to_draw``; ``quiet_after_quiet[count]`` and ``quiet_after_busy[count]``
+        # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and
+        # ``stalls[count]`` is ``stalls``, at this many players; ``after_pass_with_orders``
+        # and ``after_pass_without_orders`` are ``step_after_pass``.
         self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
                                      for size in range(_MAX_HELD))
                                for played in range(_MAX_HELD))
-        self.quiet_after = tuple(tuple(quiet_turns_after(quiet, count, players)
-                                       for count in range(players + 1))
-                                 for quiet in (False, True))
-        self.after_pass = (step_after_pass(self.pass_order, False),
-                           step_after_pass(self.pass_order, True))
+        self.quiet_after_quiet, self.quiet_after_busy = (
+            tuple(quiet_turns_after(quiet, count, players) for count in range(players + 1))
+            for quiet in (True, False))
+        self.after_pass_with_orders = step_after_pass(self.pass_order, True).value
+        self.after_pass_without_orders = step_after_pass(self.pass_order, False).value
         self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
 
 
@@ -288,9 +300,9 @@ class FastState:
     (``supply`` and ``waiters`` top first, ``oven`` first played first), count maps
     lists of five ints, a hand is split into ``hands`` (ingredient counts) and
     ``hand_orders`` (sorted order codes), ``reveal`` is an order code or None and
-    ``reveal_kind`` the named kind or None. Phases and steps are the reference's
-    :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members (and, between decisions,
-    its ``Phase.ROUND_END`` and ``Step.REVEAL``).
+    ``reveal_kind`` the named kind or None. Phases and steps are the plain string values
+    of the reference's :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members
+    (equal to them; between decisions also ``round_end`` and ``reveal``).
 
     What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
     tuple, replaced when it changes: copying a state then copies only the outer lists."""
@@ -304,7 +316,7 @@ class FastState:
     rules: Rules
     players: int
     seat_of_colour: list[int]
-    phase: Phase
+    phase: str
     step: str
     current: int
     round: int
@@ -350,7 +362,8 @@ class FastState:
         """The reference :class:`GameState` this state stands for."""
         names = CARD_NAMES
         return GameState(
-            config=self.config, phase=self.phase, step=self.step, current=self.current,
+            config=self.config, phase=_PHASE_MEMBER[self.phase],
+            step=_STEP_MEMBER.get(self.step, self.step), current=self.current,
             round=self.round, resolutions=self.resolutions,
             supply=tuple(names[c] for c in self.supply),
             oven=tuple(names[c] for c in self.oven), table=tuple(self.table),
@@ -426,7 +439,8 @@ def from_state(state: GameState) -> FastState:
     """The fast form of a reference state (any state the reference accepts)."""
     fast = _blank(state.config)
     codes = CARD_CODES
-    fast.phase, fast.step, fast.current = state.phase, state.step, state.current
+    fast.phase, fast.step = _PLAIN[state.phase], _PLAIN.get(state.step) or str(state.step)
+    fast.current = state.current
     fast.round, fast.resolutions = state.round, state.resolutions
     fast.supply = [codes[c] for c in state.supply]
     fast.oven = [codes[c] for c in state.oven]
@@ -511,7 +525,7 @@ def legal_actions(state: FastState) -> Sequence[int]:
         return DRAW_FILL
     if state.phase == _OVEN:
         if step == _NAME_KIND:
-            return [NAME_BASE + kind for kind in kind_choices(state)]
+            return [NAME_BASE + kind for kind in kind_choices(state, _revealed(state))]
         options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
         if not state.rules.mandatory:
             options.append(DECLINE)
@@ -567,10 +581,10 @@ def apply(state: FastState, action: int) -> None:
             source, count = divmod(action - DRAW_N_BASE, 64)
             turn_draw(state, source, count)
     elif step == _NAME_KIND:
-        name_kind(state, action - NAME_BASE)
+        name_kind(state, _revealed(state), action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
-            oven_fail(state)
+            oven_fail(state, _revealed(state))
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
     if state.phase != _TURN:
@@ -682,7 +696,9 @@ def take_first_orders(state: FastState) -> None:
 # -- the turn ------------------------------------------------------------------------
 
 
-_STEP_AFTER_PLAY = (step_after_play(False), step_after_play(True))  # by whether orders are held
+# ``step_after_play``, looked up: by whether the player still holds orders.
+_AFTER_PLAY_WITH_ORDERS = step_after_play(True).value
+_AFTER_PLAY_WITHOUT_ORDERS = step_after_play(False).value
 
 
 def turn_play(state: FastState, kind: int, count: int) -> None:
@@ -692,14 +708,17 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = _STEP_AFTER_PLAY[bool(state.hand_orders[state.current])]
+    state.step = _AFTER_PLAY_WITH_ORDERS if state.hand_orders[state.current] \
+        else _AFTER_PLAY_WITHOUT_ORDERS
 
 
 def turn_pass(state: FastState) -> None:
     """``turn.pass``: no ingredient card, no play; an order may follow only under
     ``turn.pass_with_order``."""
     state.played = 0
-    state.step = state.rules.after_pass[bool(state.hand_orders[state.current])]
+    rules = state.rules
+    state.step = rules.after_pass_with_orders if state.hand_orders[state.current] \
+        else rules.after_pass_without_orders
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -718,9 +737,10 @@ def refill_allowance(state: FastState) -> int:
     were put on the oven this turn."""
     seat, played = state.current, state.played
     size = sum(state.hands[seat]) + len(state.hand_orders[seat])
-    if size < _MAX_HELD and played < _MAX_HELD:
+    try:
         return state.rules.allowance[played][size]
-    return cards_to_draw(state.rules.refill, size, played)
+    except IndexError:  # beyond the table (no hand grows that large)
+        return cards_to_draw(state.rules.refill, size, played)
 
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
@@ -804,7 +824,8 @@ def end_turn(state: FastState, *, quiet: bool) -> None:
     of turns that moved no card (``round_end.stall``); else the left neighbour plays
     (``turn.clockwise``)."""
     rules = state.rules
-    state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
+    state.quiet_turns = count = (rules.quiet_after_quiet if quiet
+                                 else rules.quiet_after_busy)[state.quiet_turns]
     if supply_exhausted(state):
         state.phase, state.step = _ROUND_END, _SUPPLY_PILE
     elif rules.stalls[count]:
@@ -870,7 +891,8 @@ def reveal_next(state: FastState) -> None:
     """``oven.open``: turn up the next card; an ingredient is sorted onto the table
     (``oven.sort``), an order is judged at once, its owner deciding where there is a
     choice. (Ingredients in a row are turned up in one go: nothing is decided between
-    them.)"""
+    them.) The order's code is handed down the judgement rather than read back from
+    ``state.reveal``."""
     oven, table = state.oven, state.table
     card = oven.pop(0)
     while card < MM:
@@ -881,37 +903,38 @@ def reveal_next(state: FastState) -> None:
     state.reveal = card
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]
-    kind_of = ORDER_TYPE[card]
-    if kind_of == BOMBASTICA:
-        pizza_bombastica(state)
-    elif kind_of in (MONOTONI, MINIMALE):
-        kinds = kind_choices(state)
+    need = ORDER_NEED[card]
+    if need is not None:  # oven.standard, oven.one_of_each
+        bake_or_ask(state, card, need)
+    elif ORDER_TYPE[card] == BOMBASTICA:
+        pizza_bombastica(state, card)
+    else:  # oven.monotoni, oven.minimale
+        kinds = kind_choices(state, card)
         if not kinds:
-            oven_fail(state)
+            oven_fail(state, card)
         elif len(kinds) > 1:
             state.step = _NAME_KIND
         else:
-            name_kind(state, kinds[0])
-    else:  # oven.standard, oven.one_of_each
-        bake_or_ask(state)
+            name_kind(state, card, kinds[0])
 
 
-def kind_choices(state: FastState) -> tuple[int, ...]:
+def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
     """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
     for the revealed order."""
-    order, rules = _revealed(state), state.rules
+    rules = state.rules
     return nameable_kinds(ORDER_TYPE_NAME[order], state.table, ORDER_PERSONAL[order],
                           state.hands[state.current], ORDER_NEED_NAMED[order],
                           rules.monotoni_kind, rules.minimale_lowest, rules.completion)
 
 
-def name_kind(state: FastState, kind: int) -> None:
+def name_kind(state: FastState, order: int, kind: int) -> None:
     """The owner names the kind of a Monotoni or Minimale; it is then judged as fixed."""
     state.reveal_kind = kind
-    bake_or_ask(state)
+    bake_or_ask(state, order, ORDER_NEED_NAMED[order][kind])
 
 
 def requirement(state: FastState) -> tuple[int, ...]:
+    """The revealed order's requirement (with the named kind for a Monotoni or Minimale)."""
     order = _revealed(state)
     need = ORDER_NEED[order]
     if need is None:
@@ -921,34 +944,39 @@ def requirement(state: FastState) -> tuple[int, ...]:
     return need
 
 
-def bake_or_ask(state: FastState) -> None:
-    """An order with a fixed requirement, judged by
+_BAKE, _FAIL, _FAIL_TABLE_ONLY, _FORCED = (Outcome.BAKE, Outcome.FAIL, Outcome.FAIL_TABLE_ONLY,
+                                           Outcome.FORCED)  # looked up once (Enum members)
+
+
+def bake_or_ask(state: FastState, order: int, need: tuple[int, ...]) -> None:
+    """An order with a fixed requirement ``need``, judged by
     :func:`~mammamia_ref.rules.oven.fixed_order_outcome`."""
-    need, table = requirement(state), state.table
+    table = state.table
     outcome = fixed_order_outcome(need, table, state.hands[state.current], state.rules.completion)
-    if outcome is Outcome.BAKE:
-        bake(state, need, NO_KINDS)
-    elif outcome is Outcome.FAIL:
-        oven_fail(state)
-    elif outcome is Outcome.FORCED:
+    if outcome is _BAKE:
+        bake(state, order, need, NO_KINDS)
+    elif outcome is _FAIL:
+        oven_fail(state, order)
+    elif outcome is _FORCED:
         missing = shortfall(need, tuple(table))
-        bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
+        bake(state, order, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
         state.step = _COMPLETE
 
 
-def pizza_bombastica(state: FastState) -> None:
+def pizza_bombastica(state: FastState, order: int) -> None:
     """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
     it takes the whole table."""
     rules, hand = state.rules, state.hands[state.current]
     outcome = bombastica_outcome(state.table, hand, rules.bombastica_hand,
                                  rules.completion)
-    if outcome is Outcome.BAKE:
-        bake(state, state.table[:], NO_KINDS)
-    elif outcome is Outcome.FAIL or outcome is Outcome.FAIL_TABLE_ONLY:
-        oven_fail(state)
-    elif outcome is Outcome.FORCED:
-        bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
+    if outcome is _BAKE:
+        bake(state, order, state.table[:], NO_KINDS)
+    elif outcome is _FAIL or outcome is _FAIL_TABLE_ONLY:
+        oven_fail(state, order)
+    elif outcome is _FORCED:
+        bake(state, order, state.table[:],
+             hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
         state.step = _COMPLETE
 
@@ -978,16 +1006,22 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
 def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
     hand cards and the order bakes."""
-    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
-        bake(state, state.table[:], cards)
+    order = _revealed(state)
+    if ORDER_TYPE[order] == BOMBASTICA:
+        bake(state, order, state.table[:], cards)
     else:
-        bake(state, [n - c for n, c in zip(requirement(state), cards, strict=True)], cards)
+        bake(state, order, [n - c for n, c in zip(requirement(state), cards, strict=True)],
+             cards)
 
 
-def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) -> None:
+def bake(state: FastState, order: int, from_table: Sequence[int],
+         from_hand: Sequence[int]) -> None:
     """``oven.bake``: the order to its owner's delivered stack, the ingredients it uses
-    (from table and hand) to the used pile; the rest stays (``oven.leftovers``)."""
-    seat = state.current
+    (from table and hand) to the used pile; the rest stays (``oven.leftovers``). The
+    holder opens the next card."""
+    seat, holder = state.current, state.mamma_mia
+    if holder is None:
+        raise InternalError("no Mamma Mia! holder at the oven")
     table, used = state.table, state.used
     for kind, count in enumerate(from_table):
         if count:
@@ -997,18 +1031,22 @@ def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) 
         for kind, count in enumerate(from_hand):
             used[kind] += count
         state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
-    state.delivered[seat] += (_revealed(state),)
+    state.delivered[seat] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL
-    state.current = _holder(state)
+    state.current = holder
 
 
-def oven_fail(state: FastState) -> None:
-    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
-    state.waiters[state.current] += (_revealed(state),)
+def oven_fail(state: FastState, order: int) -> None:
+    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards.
+    The holder opens the next card."""
+    holder = state.mamma_mia
+    if holder is None:
+        raise InternalError("no Mamma Mia! holder at the oven")
+    state.waiters[state.current] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL
-    state.current = _holder(state)
+    state.current = holder
 
 
 # -- the next round and the end ------------------------------------------------------
