@@ -279,9 +279,12 @@ def ways_to_take(hand: Counts, total: int) -> list[Counts]:
     """
     if not hand:
         return [()] if total == 0 else []
+    rest = hand[1:]
     ways: list[Counts] = []
-    for first in range(min(hand[0], total), -1, -1):
-        ways.extend((first, *rest) for rest in ways_to_take(hand[1:], total - first))
+    # From the most of the first kind down to the fewest that leaves the other kinds
+    # enough: the lower counts would only try (and fail) every way to take the rest.
+    for first in range(min(hand[0], total), max(total - sum(rest), 0) - 1, -1):
+        ways.extend([(first, *way) for way in ways_to_take(rest, total - first)])
     return ways
 
 

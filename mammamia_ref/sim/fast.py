@@ -255,7 +255,7 @@ class Rules:
     in ``spec/disputes.yaml`` (``models:``)."""
 
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
-                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers",
+                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers", "leftovers_to_oven",
                  "mandatory", "minimale_lowest", "mm_before_deal", "monotoni_kind",
                  "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill", "round_end",
                  "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
@@ -275,6 +275,7 @@ class Rules:
         self.pass_order: str = variants["pass_order"]
         self.mm_before_deal = mamma_mia_dealt_with_deck(variants["mamma_mia_shuffle"])
         self.mandatory = not may_decline(self.completion)
+        self.leftovers_to_oven = leftovers_to_oven(self.leftovers)
         self.round_end_last_ingredient = self.round_end == "last_ingredient"
         self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
@@ -505,8 +506,13 @@ def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     return step, state.supply
 
 
+_PILE_COLOUR: dict[str, int] = {waiter_pile(colour): i for i, colour in enumerate(COLOURS)}
+_PILE_OF_COLOUR: dict[str, str] = {colour: waiter_pile(colour) for colour in COLOURS}
+
+
 def _waiter_seat(state: FastState, pile: str) -> int:
-    return state.seat_of_colour[COLOUR_INDEX[pile[len(WAITER_PILE):]]]
+    """The seat whose waiter ``pile`` (a shuffle step, ``waiter_pile(colour)``) is."""
+    return state.seat_of_colour[_PILE_COLOUR[pile]]
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
@@ -656,7 +662,7 @@ def after_setup_shuffle(state: FastState) -> None:
 
 
 def _waiter_pile(state: FastState, seat: int) -> str:
-    return waiter_pile(state.config.colours[seat])
+    return _PILE_OF_COLOUR[state.config.colours[seat]]
 
 
 def deal(state: FastState) -> None:
@@ -745,11 +751,32 @@ def refill_allowance(state: FastState) -> int:
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
     """``turn.draw`` (``turn.draw_fewer`` when a count is chosen): refill from one source;
-    a short source gives what it has (``turn.draw_short``). Ends the turn."""
-    wanted = refill_allowance(state) if count is None else count
-    take = draw_from_waiter if source == WAITER else draw_from_supply
-    moved = take(state, wanted)
-    end_turn(state, quiet=not state.played and not moved)
+    a short source gives what it has (``turn.draw_short``). Then the turn ends (the
+    reference's ``end_turn``, written out here: this runs every turn): the round ends if
+    the supply is exhausted, or after a full cycle of turns that moved no card
+    (``round_end.stall``); else the left neighbour plays (``turn.clockwise``)."""
+    rules, played = state.rules, state.played
+    if count is None:  # refill_allowance, looked up
+        seat = state.current
+        try:
+            wanted = rules.allowance[played][sum(state.hands[seat])
+                                             + len(state.hand_orders[seat])]
+        except IndexError:  # beyond the table (no hand grows that large)
+            wanted = refill_allowance(state)
+    else:
+        wanted = count
+    moved = (draw_from_waiter if source == WAITER else draw_from_supply)(state, wanted)
+    state.quiet_turns = quiet_turns = (rules.quiet_after_busy if played or moved
+                                       else rules.quiet_after_quiet)[state.quiet_turns]
+    supply = state.supply
+    if len(supply) < 2 and _EXHAUSTED[rules.round_end, tuple(supply)]:  # supply_exhausted
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
+    elif rules.stalls[quiet_turns]:
+        stall(state)
+    else:
+        state.current = (state.current + 1) % state.players
+        state.step = _PLAY
+        state.played = 0
 
 
 def draw_from_waiter(state: FastState, wanted: int) -> int:
@@ -819,23 +846,6 @@ def take_last_mamma_mia(state: FastState, seat: int) -> None:
         state.mamma_mia = seat
 
 
-def end_turn(state: FastState, *, quiet: bool) -> None:
-    """After the draw: the round ends if the supply is exhausted, or after a full cycle
-    of turns that moved no card (``round_end.stall``); else the left neighbour plays
-    (``turn.clockwise``)."""
-    rules = state.rules
-    state.quiet_turns = count = (rules.quiet_after_quiet if quiet
-                                 else rules.quiet_after_busy)[state.quiet_turns]
-    if supply_exhausted(state):
-        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
-    elif rules.stalls[count]:
-        stall(state)
-    else:
-        state.current = (state.current + 1) % state.players
-        state.step = _PLAY
-        state.played = 0
-
-
 def stall(state: FastState) -> None:
     """``round_end.stall``: a whole cycle of quiet turns ends the round; a Mamma Mia!
     card still in the supply goes to the player whose turn would be next."""
@@ -894,12 +904,16 @@ def reveal_next(state: FastState) -> None:
     them.) The order's code is handed down the judgement rather than read back from
     ``state.reveal``."""
     oven, table = state.oven, state.table
-    card = oven.pop(0)
+    position, last = 0, len(oven) - 1
+    card = oven[0]
     while card < MM:
         table[card] += 1
-        if not oven:
+        if position == last:
+            oven.clear()
             return
-        card = oven.pop(0)
+        position += 1
+        card = oven[position]
+    del oven[:position + 1]
     state.reveal = card
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]
@@ -1063,7 +1077,7 @@ def after_resolution(state: FastState) -> None:
         state.phase, state.step = _OVER, _OVER_STEP
         state.reveal = state.reveal_kind = None
         return
-    if leftovers_to_oven(state.rules.leftovers):
+    if state.rules.leftovers_to_oven:
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
     left = [0] * N_KINDS
