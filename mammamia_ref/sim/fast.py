@@ -75,7 +75,6 @@ from mammamia_ref.rules.round import (
 from mammamia_ref.rules.scoring import winning_seats
 from mammamia_ref.rules.setup import deal_order, mamma_mia_dealt_with_deck, trimmed_per_kind
 from mammamia_ref.rules.state import (
-    WAITER_PILE,
     GameConfig,
     GameState,
     Hand,
@@ -187,11 +186,11 @@ _PLAY_OF = {play_code(kind, count): (kind, count) for kind in range(N_KINDS)
 
 
 def pack(cards: Sequence[int]) -> int:
-    return sum(count << (4 * kind) for kind, count in enumerate(cards))
+    return sum([count << (4 * kind) for kind, count in enumerate(cards)])
 
 
 def unpack(packed: int) -> tuple[int, ...]:
-    return tuple((packed >> (4 * kind)) & 15 for kind in range(N_KINDS))
+    return tuple([(packed >> (4 * kind)) & 15 for kind in range(N_KINDS)])
 
 
 def action_of(code: int) -> Action:
@@ -423,12 +422,13 @@ _RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: nev
 def _blank(config: GameConfig) -> FastState:
     state = object.__new__(FastState)  # no __init__: the callers fill every slot
     state.config = config
-    key = (config.variants, config.players)
+    players = config.players
+    key = (config.variants, players)
     rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[key] = Rules(config.variants, config.players)
+        rules = _RULES[key] = Rules(config.variants, players)
     state.rules = rules
-    state.players = config.players
+    state.players = players
     seats = [-1] * len(COLOURS)
     for seat, colour in enumerate(config.colours):
         seats[COLOUR_INDEX[colour]] = seat
@@ -466,7 +466,8 @@ def new_game(config: GameConfig) -> FastState:
     starting place, the deck (with the Mamma Mia! card under ``setup.supply_before_deal``)
     in the supply slot, awaiting its shuffle."""
     state = _blank(config)
-    removed = trimmed_per_kind(config.players, state.rules.trimming)
+    players = state.players
+    removed = trimmed_per_kind(players, state.rules.trimming)
     state.box = (removed,) * N_KINDS
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
@@ -475,10 +476,10 @@ def new_game(config: GameConfig) -> FastState:
     state.round, state.resolutions = 1, 0
     state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
     state.mamma_mia = None
-    state.hands = [NO_KINDS] * config.players
-    state.hand_orders = [()] * config.players
+    state.hands = [NO_KINDS] * players
+    state.hand_orders = [()] * players
     state.waiters = [WAITER_OF_COLOUR[COLOUR_INDEX[c]] for c in config.colours]
-    state.delivered = [()] * config.players
+    state.delivered = [()] * players
     state.played = state.quiet_turns = 0
     state.reveal = state.reveal_kind = None
     return state
@@ -501,18 +502,15 @@ def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     step = state.step
     if state.phase != _SHUFFLE:
         raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
-    if step.startswith(WAITER_PILE):
-        return step, state.waiters[_waiter_seat(state, step)]
+    colour = _PILE_COLOUR.get(step)
+    if colour is not None:
+        return step, state.waiters[state.seat_of_colour[colour]]
     return step, state.supply
 
 
 _PILE_COLOUR: dict[str, int] = {waiter_pile(colour): i for i, colour in enumerate(COLOURS)}
+"""The colour index of each waiter's shuffle step (``waiter_pile(colour)``)."""
 _PILE_OF_COLOUR: dict[str, str] = {colour: waiter_pile(colour) for colour in COLOURS}
-
-
-def _waiter_seat(state: FastState, pile: str) -> int:
-    """The seat whose waiter ``pile`` (a shuffle step, ``waiter_pile(colour)``) is."""
-    return state.seat_of_colour[_PILE_COLOUR[pile]]
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
@@ -616,9 +614,9 @@ def decision_rule(state: FastState) -> str:
 def apply_shuffle(state: FastState, order: Sequence[int]) -> None:
     """Chance: the pending pile now lies in ``order`` (card codes, top first); then the
     setup (``setup.after_shuffle``) or the round (``next_round.first_player``) goes on."""
-    pile = state.step
-    if pile.startswith(WAITER_PILE):
-        state.waiters[_waiter_seat(state, pile)] = tuple(order)
+    colour = _PILE_COLOUR.get(state.step)
+    if colour is not None:
+        state.waiters[state.seat_of_colour[colour]] = tuple(order)
     else:
         state.supply = list(order)
     if state.resolutions == 0:
@@ -650,19 +648,15 @@ def after_setup_shuffle(state: FastState) -> None:
             state.supply = cards_of(rest) + [MM]
             state.step = _SUPPLY_PILE
             return
-        state.step = _waiter_pile(state, 0)
+        state.step = _PILE_OF_COLOUR[state.config.colours[0]]
     elif pile == _SUPPLY_PILE:
-        state.step = _waiter_pile(state, 0)
-    else:
-        seat = _waiter_seat(state, pile) + 1
+        state.step = _PILE_OF_COLOUR[state.config.colours[0]]
+    else:  # a waiter: the next seat's, after the last the first orders
+        seat = state.seat_of_colour[_PILE_COLOUR[pile]] + 1
         if seat < state.players:
-            state.step = _waiter_pile(state, seat)
+            state.step = _PILE_OF_COLOUR[state.config.colours[seat]]
         else:
             take_first_orders(state)
-
-
-def _waiter_pile(state: FastState, seat: int) -> str:
-    return _PILE_OF_COLOUR[state.config.colours[seat]]
 
 
 def deal(state: FastState) -> None:
@@ -947,9 +941,9 @@ def name_kind(state: FastState, order: int, kind: int) -> None:
     bake_or_ask(state, order, ORDER_NEED_NAMED[order][kind])
 
 
-def requirement(state: FastState) -> tuple[int, ...]:
-    """The revealed order's requirement (with the named kind for a Monotoni or Minimale)."""
-    order = _revealed(state)
+def requirement(state: FastState, order: int) -> tuple[int, ...]:
+    """The requirement of ``order``, the revealed order (with the named kind for a
+    Monotoni or Minimale)."""
     need = ORDER_NEED[order]
     if need is None:
         if state.reveal_kind is None:
@@ -1010,10 +1004,10 @@ def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ..
 def completions(state: FastState) -> Sequence[Sequence[int]]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice making up the shortfall."""
-    hand = state.hands[state.current]
-    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
+    hand, order = state.hands[state.current], _revealed(state)
+    if ORDER_TYPE[order] == BOMBASTICA:
         return hand_choices(hand, bombastica_shortfall(state.table))
-    missing = shortfall(requirement(state), tuple(state.table))
+    missing = shortfall(requirement(state, order), tuple(state.table))
     return [missing] if covers(hand, missing) else []
 
 
@@ -1024,7 +1018,7 @@ def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     if ORDER_TYPE[order] == BOMBASTICA:
         bake(state, order, state.table[:], cards)
     else:
-        bake(state, order, [n - c for n, c in zip(requirement(state), cards, strict=True)],
+        bake(state, order, [n - c for n, c in zip(requirement(state, order), cards, strict=True)],
              cards)
 
 
@@ -1044,7 +1038,8 @@ def bake(state: FastState, order: int, from_table: Sequence[int],
     if any(from_hand):
         for kind, count in enumerate(from_hand):
             used[kind] += count
-        state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
+        state.hands[seat] = tuple([h - c for h, c in zip(state.hands[seat], from_hand,
+                                                         strict=True)])
     state.delivered[seat] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL
@@ -1246,29 +1241,35 @@ def play_random_game(config: GameConfig, seed: int | str, *,
     players, stall_letter = state.players, state.rules.stall_letter
     inline = _INLINE_OK and not state.rules.draw_any
     decisions = turns = shuffles = 0
+    # Module constants as locals: a local is read faster than a global.
+    turn, oven, draw, play = _TURN, _OVEN, _DRAW, _PLAY
+    after_play_with_orders, after_play_without_orders = (_AFTER_PLAY_WITH_ORDERS,
+                                                         _AFTER_PLAY_WITHOUT_ORDERS)
+    play_choices_of, order_choices_of, play_of = _PLAY_CHOICES.get, _ORDER_CHOICES.get, _PLAY_OF
     for _ in range(max_steps):
         if stall_letter and state.quiet_turns >= players:
             result.stalled = True
             break
         phase = state.phase
-        if phase == _TURN and inline:  # the turn's decisions: see the docstring
+        if phase == turn and inline:  # the turn's decisions: see the docstring
             decisions += 1
             step = state.step
-            if step == _DRAW:  # the source, then the one draw from it: a choice among one
+            if step == draw:  # the source, then the one draw from it: a choice among one
                 source = SUPPLY if uniform() < 0.8 else WAITER
                 while getrandbits(1):
                     pass
                 turn_draw(state, source, None)
-                if state.phase != _TURN:
+                if state.phase != turn:
                     settle(state)
                 continue
-            if step == _PLAY:
+            seat = state.current
+            if step == play:
                 turns += 1
-                hand = state.hands[state.current]
-                legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
+                hand = state.hands[seat]
+                legal = play_choices_of(hand) or play_choices(hand)
             else:
-                orders = state.hand_orders[state.current]
-                legal = _ORDER_CHOICES.get(orders) or order_choices(orders)
+                orders = state.hand_orders[seat]
+                legal = order_choices_of(orders) or order_choices(orders)
             n = len(legal)
             bits = bits_of[n]
             r = getrandbits(bits)
@@ -1276,16 +1277,22 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 r = getrandbits(bits)
             action = legal[r]
             if action == NO_ORDER:
-                state.step = _DRAW
+                state.step = draw
             elif action >= PLACE_BASE:
                 turn_place_order(state, action - PLACE_BASE)
             elif action == PASS:
                 turn_pass(state)
-            else:
-                kind, count = _PLAY_OF[action]
-                turn_play(state, kind, count)
-        elif phase in (_TURN, _OVEN):
-            if state.step == _PLAY:
+            else:  # turn_play, written out (half the turn's decisions are plays)
+                kind, count = play_of[action]
+                held = list(hand)
+                held[kind] -= count
+                state.hands[seat] = tuple(held)
+                state.oven.extend([kind] * count)
+                state.played = count
+                state.step = after_play_with_orders if state.hand_orders[seat] \
+                    else after_play_without_orders
+        elif phase == turn or phase == oven:
+            if state.step == play:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
             decisions += 1
