@@ -745,13 +745,15 @@ def refill_allowance(state: FastState) -> int:
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
     """``turn.draw`` (``turn.draw_fewer`` when a count is chosen): refill from one source;
-    a short source gives what it has (``turn.draw_short``). Then the turn ends (the
-    reference's ``end_turn``, written out here: this runs every turn): the round ends if
-    the supply is exhausted, or after a full cycle of turns that moved no card
-    (``round_end.stall``); else the left neighbour plays (``turn.clockwise``)."""
-    rules, played = state.rules, state.played
+    a short source gives what it has (``turn.draw_short``). Then the turn ends.
+
+    This runs every turn, so the usual draw from the supply (all the cards at once, the
+    Mamma Mia! card not among them) and the end of the turn (the reference's
+    ``end_turn``) are written out here: the round ends if the supply is exhausted, or
+    after a full cycle of turns that moved no card (``round_end.stall``); else the left
+    neighbour plays (``turn.clockwise``)."""
+    rules, played, seat = state.rules, state.played, state.current
     if count is None:  # refill_allowance, looked up
-        seat = state.current
         try:
             wanted = rules.allowance[played][sum(state.hands[seat])
                                              + len(state.hand_orders[seat])]
@@ -759,16 +761,28 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
             wanted = refill_allowance(state)
     else:
         wanted = count
-    moved = (draw_from_waiter if source == WAITER else draw_from_supply)(state, wanted)
+    supply = state.supply
+    if source == WAITER:
+        moved = draw_from_waiter(state, wanted)
+    elif len(supply) > wanted and MM not in (taken := supply[:wanted]):  # the usual case
+        hand = list(state.hands[seat])
+        for card in taken:
+            hand[card] += 1
+        del supply[:wanted]
+        state.hands[seat] = tuple(hand)
+        if rules.round_end_last_ingredient and supply_exhausted(state):
+            take_last_mamma_mia(state, seat)
+        moved = wanted
+    else:
+        moved = draw_from_supply(state, wanted)
     state.quiet_turns = quiet_turns = (rules.quiet_after_busy if played or moved
                                        else rules.quiet_after_quiet)[state.quiet_turns]
-    supply = state.supply
     if len(supply) < 2 and _EXHAUSTED[rules.round_end, tuple(supply)]:  # supply_exhausted
         state.phase, state.step = _ROUND_END, _SUPPLY_PILE
     elif rules.stalls[quiet_turns]:
         stall(state)
     else:
-        state.current = (state.current + 1) % state.players
+        state.current = (seat + 1) % state.players
         state.step = _PLAY
         state.played = 0
 
@@ -785,20 +799,13 @@ def draw_from_waiter(state: FastState, wanted: int) -> int:
 
 
 def draw_from_supply(state: FastState, wanted: int) -> int:
-    """``turn.draw`` from the supply, card by card from the top: the Mamma Mia! card is
-    laid out and replaced (``mamma_mia.draw``); the round ends the moment the supply is
-    exhausted (``round_end.last_card`` / ``round_end.last_ingredient``)."""
+    """``turn.draw`` from the supply, card by card from the top (when the draw meets the
+    Mamma Mia! card or the supply's end: see :func:`turn_draw` for the usual case): the
+    Mamma Mia! card is laid out and replaced (``mamma_mia.draw``); the round ends the
+    moment the supply is exhausted (``round_end.last_card`` /
+    ``round_end.last_ingredient``)."""
     seat, supply, hand = state.current, state.supply, list(state.hands[state.current])
     last_ingredient = state.rules.round_end_last_ingredient
-    taken = supply[:wanted]
-    if MM not in taken and len(supply) > wanted:  # the usual case: all at once
-        for card in taken:
-            hand[card] += 1
-        del supply[:wanted]
-        state.hands[seat] = tuple(hand)
-        if last_ingredient and supply_exhausted(state):
-            take_last_mamma_mia(state, seat)
-        return wanted
     got = moved = 0
     while got < wanted and supply:  # an empty supply is exhausted under either ruling
         card = supply.pop(0)
