@@ -933,13 +933,25 @@ def reveal_next(state: FastState) -> None:
             name_kind(state, card, kinds[0])
 
 
+_KIND_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], tuple[int, ...]] = {}
+_KIND_CHOICES_LIMIT = 1 << 16  # remembered answers, at most (then forgotten, all at once)
+
+
 def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
     """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
-    for the revealed order."""
-    rules = state.rules
-    return nameable_kinds(ORDER_TYPE_NAME[order], state.table, ORDER_PERSONAL[order],
-                          state.hands[state.current], ORDER_NEED_NAMED[order],
-                          rules.monotoni_kind, rules.minimale_lowest, rules.completion)
+    for the revealed order, remembered by everything it is given: the same order, table
+    and hand recur (the kinds are asked for at the reveal, again for the decision, and in
+    other games)."""
+    rules, table, hand = state.rules, tuple(state.table), state.hands[state.current]
+    key = (order, table, hand, rules)
+    kinds = _KIND_CHOICES.get(key)
+    if kinds is None:
+        if len(_KIND_CHOICES) >= _KIND_CHOICES_LIMIT:
+            _KIND_CHOICES.clear()
+        kinds = _KIND_CHOICES[key] = nameable_kinds(
+            ORDER_TYPE_NAME[order], table, ORDER_PERSONAL[order], hand, ORDER_NEED_NAMED[order],
+            rules.monotoni_kind, rules.minimale_lowest, rules.completion)
+    return kinds
 
 
 def name_kind(state: FastState, order: int, kind: int) -> None:
