@@ -1146,13 +1146,12 @@ def _sample_all(rng: random.Random, cards: Sequence[int]) -> list[int]:
     getrandbits, bits_of = rng.getrandbits, _BITS
     pool = list(cards)
     result: list[int] = []
-    take = result.append
     for left in range(len(pool), 0, -1):  # pick one of the ``left`` cards not yet taken
         bits = bits_of[left]
         j = getrandbits(bits)
         while j >= left:
             j = getrandbits(bits)
-        take(pool[j])
+        result.append(pool[j])  # (the interpreter's own path for list.append)
         pool[j] = pool[left - 1]
     return result
 
