@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.safeyaml import load_file
 
 METHODS = {
@@ -179,12 +180,12 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
 
 def write_docs(path: Path | None = None, *, root: Path | None = None,
                results: Sequence[Any] | None = None) -> str:
-    """The page for the whole catalogue, written to ``path`` when one is given (the
+    """The page for the whole catalogue, written to ``path`` when one is given (through
+    a temporary file renamed into place: see :mod:`mammamia_ref.formats.output`; the
     rules site renders its own copy, with its links); returns the text."""
     from mammamia_ref.queries.catalogue import ROOT, load_catalogue
 
     text = render_markdown(load_catalogue(), root=root or ROOT, results=results)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, text)   # an interrupted write leaves the old page whole
     return text
