@@ -232,6 +232,27 @@ def _counts(values: Sequence[int]) -> dict[str, int]:
     return {k: n for k, n in zip(KINDS, values, strict=True)}
 
 
+def players_of(answer: Mapping[str, Any]) -> int:
+    """The player count an answer is for: 2 unless it names one (``players``)."""
+    return int(answer.get("players", 2))
+
+
+def red_only(players: int, red: Sequence[str] = ()) -> dict[int, list[str]]:
+    """A search restriction: red may place the orders ``red`` (none by default), every
+    other seat none."""
+    return {0: list(red), **{p: [] for p in range(1, players)}}
+
+
+def first_rounds(players: int, shortest: int = 1) -> range:
+    """The first-round lengths a bounded search tries, shortest first: up to four turns
+    a player (8 for two players)."""
+    return range(shortest, 4 * players + 1)
+
+
+def a_game(players: int) -> str:
+    return "A two-player game" if players == 2 else f"A {players}-player game"
+
+
 # --------------------------------------------------------------- game witnesses
 
 
@@ -495,9 +516,12 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
                       z3.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
                       saved.legal, saved.baked)
 
-    found = search_opening(2, v, goal, orders={0: ["red.minimale"], 1: []})
+    players = players_of(answer)
+    found = search_opening(players, v, goal, orders=red_only(players, ["red.minimale"]),
+                           turns=first_rounds(players))
     if found is None:
-        return Verdict("sat", detail="position-level only: no first round of up to 8 turns "
+        return Verdict("sat", detail="position-level only: no first round of up to "
+                       f"{4 * players} turns "
                        f"reaches such a table; e.g. table {_describe(example)}")
     model, zm, step = found
     table_seen = [N.value(zm, x) for x in step.facts["table"]]
@@ -510,7 +534,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
 
     doc = game_doc(query, answer, model, zm,
                    "A Pizza Minimale no hand can save (lowest over all kinds)",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Minimale turns up with {_describe(table_seen)} on the table and red holding "
                    f"{_describe(held)}. Under minimale_lowest=all_kinds the lowest count is the "
                    "personal salami's alone, so no kind may be named and the order fails "
@@ -539,10 +563,11 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
                       later["has_order"], z3.Or(*[_order_type(a[j]) == t for t in minimale_types]),
                       later["baked"], z3.Not(later_b["baked"]))
 
-    found = two_decisions(2, v, differs, orders=None, pairs=True, turns=range(2, 9),
-                          names=("first", "second"))
+    players = players_of(answer)
+    found = two_decisions(players, v, differs, orders=None, pairs=True,
+                          turns=first_rounds(players, 2), names=("first", "second"))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, traces, (tie, later_at) = found
     reveals = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
     alt = [c for c in traces[1][1].steps if type(c).__name__ == "RevealChoice"]
@@ -559,7 +584,7 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
 
     doc = game_runs_doc(query, answer, model, runs,
                         "The Minimale's tied kind decides a later order",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{minimale} turns up with {_describe(table)} on the table: {names[0]} "
                         f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
                         f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
@@ -578,11 +603,12 @@ def _order_type(reveal: Any) -> Any:
 
 def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: z3.Or(*[s.facts["baked"] for s in m.of("reveal")]),
-                        orders={0: ["red.bombastica"], 1: []})
+                        orders=red_only(players, ["red.bombastica"]))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     step = next(s for s in model.of("reveal") if N.truth(zm, s.facts["baked"]))
     table = [N.value(zm, x) for x in step.facts["table"]]
@@ -602,8 +628,10 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
     turns = model.schedule[0]
     how = (f"with {sum(table)} cards on the table and {sum(from_hand)} from red's hand"
            if any(from_hand) else f"with {sum(table)} cards on the table")
-    doc = game_doc(query, answer, model, zm, "A Pizza Bombastica in round 1 of a 2-player game",
-                   f"A two-player game (40 ingredient cards after trimming) whose first round "
+    cards = sum(model.in_play)
+    doc = game_doc(query, answer, model, zm,
+                   f"A Pizza Bombastica in round 1 of a {players}-player game",
+                   f"{a_game(players)} ({cards} ingredient cards after trimming) whose first round "
                    f"lasts {turns} turns; red's Bombastica bakes at the first opening {how}, "
                    "and takes the whole table.",
                    ["oven.bombastica", "oven.bombastica_table_only" if
@@ -761,10 +789,12 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
 
 def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
-                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]), orders={0: [], 1: []})
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
+                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]),
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     at_once = v["round_end"] == "last_ingredient"
 
@@ -809,10 +839,11 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
                                                        strict=True)])
                        for i in range(1, t) for j in range(i + 1, t)])
 
-    found = search_game(2, v, [(t,) for t in range(2, 9)], goal, orders={0: [], 1: []},
-                        open_last=True)
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players, 2)], goal,
+                        orders=red_only(players), open_last=True)
     if found is None:
-        return Verdict("unsat", detail="no repetition within 8 turns")
+        return Verdict("unsat", detail=f"no repetition within {4 * players} turns")
     model, zm = found
     t = len(model.S)
     i, j = next((i, j) for i in range(1, t) for j in range(i + 1, t)
@@ -863,7 +894,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     # the game model does not score: the tie-break is the query's (and the reference's)
     played = {flag: value for flag, value in v.items() if flag != "final_tie"}
-    found = search_game(2, played, schedules, goal, orders={0: [], 1: []})
+    found = search_game(2, played, schedules, goal, orders=red_only(2))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
                        f"{lengths.stop - 1} turns")
@@ -910,11 +941,12 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
         result, _ = _check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
         return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
                        detail=f"no turn from any state draws the Mamma Mia! card last ({result})")
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: z3.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
-                        orders={0: [], 1: []})
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     last = next(s for s in model.of("turn") if N.truth(zm, s.facts["mm_last_card"]))
     left = [N.value(zm, x) for x in model.S[last.before].supply]
@@ -946,9 +978,11 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
         return z3.And(step.facts["baked"],
                       *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
 
-    found = search_opening(2, v, goal, orders={0: ["red.monotoni"], 1: []})
+    players = players_of(answer)
+    found = search_opening(players, v, goal, orders=red_only(players, ["red.monotoni"]),
+                           turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, step = found
     named = KINDS[N.value(zm, step.sel.decision.named)]
     table = [N.value(zm, x) for x in step.facts["table"]]
@@ -961,7 +995,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
             {"event": "baked", "rule": "oven.bake", "order": "red.monotoni"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Monotoni of a kind absent from the table",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Monotoni turns up with {_describe(table)} on the table; red names "
                    f"{named}, of which there is none, and completes the order from hand.",
                    ["oven.monotoni", "oven.complete_from_hand"], expects)
@@ -992,11 +1026,12 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
-    found = search_opening(2, v, lambda _m, step: z3.And(
+    players = players_of(answer)
+    found = search_opening(players, v, lambda _m, step: z3.And(
         step.facts["baked"], N.Sum(step.facts["table"]) < total),
-        orders={0: ["red.bombastica"], 1: []})
+        orders=red_only(players, ["red.bombastica"]), turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, step = found
     table = [N.value(zm, x) for x in step.facts["table"]]
     from_hand = [N.value(zm, x) for x in step.facts["from_hand"]]
@@ -1008,7 +1043,7 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
             {"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Bombastica made up from hand",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Bombastica turns up with only {sum(table)} cards on the table; red adds "
                    f"{sum(from_hand)} from hand and it bakes.",
                    ["oven.bombastica", "oven.complete_from_hand"], expects)
@@ -1039,11 +1074,12 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
                             out.legal, z3.Not(out.baked), alt.legal, alt.baked])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")
-    found = two_decisions(2, v, lambda t, a, b: z3.And(
+    players = players_of(answer)
+    found = two_decisions(players, v, lambda t, a, b: z3.And(
         a[t].facts["has_order"], z3.Not(a[t].facts["baked"]), b[t].facts["baked"]),
-        orders=None)
+        orders=None, turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, _zm, traces, (t, _u) = found
     first = traces[0][1].steps
     choice = next(c for c in first if getattr(c, "step", None) == model.of("reveal")[t].index)
@@ -1056,7 +1092,7 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
 
     doc = game_runs_doc(query, answer, model, traces,
                         "An owner who could complete an order declines",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{order_id} falls short on the table; its owner holds the missing cards "
                         "and may complete it (run complete) or decline (run decline), and then "
                         "it fails.", ["oven.complete_from_hand", "oven.fail"], expects)
@@ -1129,9 +1165,11 @@ def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any])
     def goal(m: GameModel) -> Any:
         return z3.Or(*[s.facts["stall"] for s in m.of("turn")])
 
-    found = search_game(2, v, [(t,) for t in range(1, 9)], goal, orders={0: [], 1: []})
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)], goal,
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     doc = game_doc(query, answer, model, zm, "A round ended by the stall rule",
                    f"From a new game, the first round ends after {model.schedule[0]} turns: "
@@ -1152,10 +1190,13 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
             last[s.round] = s
         return z3.And(*[s.facts["stall"] for s in last.values()])
 
-    schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
-    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    players = players_of(answer)
+    lengths = range(players, 2 * players + 1)
+    schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
+    found = search_game(players, v, schedules, goal, orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no game with rounds of 2 to 4 turns")
+        return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
+                       f"{lengths.stop - 1} turns")
     model, zm = found
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
@@ -1165,7 +1206,7 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
         return out
 
     doc = game_doc(query, answer, model, zm, "Three rounds, each ended by the stall rule",
-                   f"A two-player game whose rounds last {', '.join(map(str, model.schedule))} "
+                   f"{a_game(players)} whose rounds last {', '.join(map(str, model.schedule))} "
                    "turns: each ends by the stall rule, a full cycle of turns moving no card.",
                    ["round_end.stall", "game_end.three_resolutions"], expects)
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
@@ -1199,8 +1240,7 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
     lengths = range(players, 2 * players + 1)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     played_flags = {flag: value for flag, value in v.items() if flag != "final_tie"}
-    found = search_game(players, played_flags, schedules, goal,
-                        orders={p: [] for p in range(players)})
+    found = search_game(players, played_flags, schedules, goal, orders=red_only(players))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
                        f"{lengths.stop - 1} turns")
@@ -1270,10 +1310,11 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
 
     # a search hint: red's four standard orders only, yellow's none
     standard = [o for o in ORDERS_OF["red"] if ORDERS[o].type == "standard"]
-    found = two_decisions(2, v, differs, orders={0: standard, 1: []}, pairs=True,
-                          turns=range(3, 9), names=("complete", "decline"))
+    players = players_of(answer)
+    found = two_decisions(players, v, differs, orders=red_only(players, standard), pairs=True,
+                          turns=first_rounds(players, 3), names=("complete", "decline"))
     if found is None:
-        return Verdict("unsat", detail="no first round of 3 to 8 turns")
+        return Verdict("unsat", detail=f"no first round of 3 to {4 * players} turns")
     model, _zm, traces, (t, u) = found
     first = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
     early, later = first[t].order, first[u].order
@@ -1287,7 +1328,7 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
     owner = early.split(".")[0]
     doc = game_runs_doc(query, answer, model, traces,
                         "Completing an order from hand costs a later one",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{early} falls short and {owner} completes it from hand (run "
                         f"complete): the cards given are those {later}, revealed later, would "
                         f"have baked with, and it fails, whatever {owner} decides. "
