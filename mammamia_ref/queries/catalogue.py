@@ -25,8 +25,9 @@ from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
-from mammamia_ref.queries.errors import UnknownQueryError
+from mammamia_ref.queries.errors import ModelBoundError, UnknownQueryError
 from mammamia_ref.queries.game_model import OVER, ROUNDS, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
@@ -41,18 +42,30 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.queries.plans import bombastica_takes_all, six_orders
 from mammamia_ref.queries.proofs import (
+    card_kept_at_openings,
     hand_limit,
     holder_at_opening,
+    orders_bound,
     oven_contract,
     prove_invariant,
     prove_turns_terminate,
+    take_bound,
 )
 from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.state import variant_defaults
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    KINDS,
+    MAMMA_MIA,
+    ORDER_TYPES,
+    ORDERS,
+    ORDERS_OF,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WITNESS_DIR = "scenarios/queries"
@@ -71,6 +84,8 @@ class Verdict:
     witness: dict[str, Any] | None = None  # a scenario document
     detail: str = ""
     evidence: str | None = None           # see EVIDENCE; derived when not given
+    upper: int | None = None              # a value's proved upper bound, where apart
+    upper_evidence: str | None = None     # ... and how it is proved (see EVIDENCE)
 
 
 @dataclass
@@ -85,6 +100,8 @@ class Answer:
     method: str
     verdict: str = "unknown"
     value: int | None = None
+    upper: int | None = None           # a value's proved upper bound (see Verdict)
+    upper_evidence: str | None = None
     seconds: float = 0.0
     detail: str = ""
     witness_file: str | None = None    # where the witness scenario is (to be) written
@@ -104,12 +121,16 @@ class Answer:
             return False
         if "value" in self.expected and self.value != self.expected["value"]:
             return False
+        if self.upper != self.expected.get("upper") or \
+                self.upper_evidence != self.expected.get("upper_evidence"):
+            return False
         wanted = self.expected.get("reference", "agrees")
         return self.scenario is None or self.reference == wanted
 
     def as_json(self) -> dict[str, Any]:
         return {"answer": self.name, "variants": self.variants, "verdict": self.verdict,
-                "value": self.value, "expected": self.expected,
+                "value": self.value, "upper": self.upper,
+                "upper_evidence": self.upper_evidence, "expected": self.expected,
                 "matches_expected": self.matches_expected, "seconds": round(self.seconds, 3),
                 "bound": self.bound, "method": self.method, "detail": self.detail,
                 "evidence": self.evidence, "cpu_seconds": round(self.cpu, 3),
@@ -1418,6 +1439,113 @@ def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
     return count
 
 
+# --------------------------------------------------- the "most" questions, by plan
+
+
+def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
+              description: str, rules: Sequence[str],
+              expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    """A witness from the setup that a plan built (:mod:`.construct`)."""
+    doc = _base_doc(query, answer, title, description, rules)
+    doc["given"] = {"setup": {"players": built.players, "first_player": built.first_player}}
+    doc["steps"] = action_steps(built.actions, expects)
+    return doc
+
+
+def _plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
+    """The variants a plan plays under: the answer's (the reference takes the defaults
+    of the rest, as the witness scenario does)."""
+    return dict(answer.get("variants", {}))
+
+
+def least_bound(prove: Callable[[int], Any], start: int, stop: int) -> tuple[int | None, Any]:
+    """The least bound from ``start`` to ``stop`` that ``prove`` proves (its Proof)."""
+    proof = None
+    for bound in range(start, stop + 1):
+        proof = prove(bound)
+        if proof.holds:
+            return bound, proof
+    return None, proof
+
+
+def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """A plan's game in which red's Bombastica takes the most it can, and the least
+    bound z3 proves from there on (the cards in play at most)."""
+    v = _v(answer)
+    players = players_of(answer)
+    last_ingredient = v["round_end"] == "last_ingredient"
+    built = build(bombastica_takes_all(1 if last_ingredient else 0), players,
+                  _plan_variants(answer))
+    baked = [(i, e) for i, e in built.events("baked") if e.get("order") == "red.bombastica"]
+    if not baked:
+        return Verdict("value", detail="the plan's Bombastica did not bake")
+    at, event = baked[0]
+    taken = sum(event.get("used").values())
+    cards = sum(c - t for c, t in zip(COPIES, built.state.box, strict=True))
+    invariant = card_kept_at_openings if last_ingredient else None
+    upper, proof = least_bound(lambda bound: take_bound(players, v, "red.bombastica", bound,
+                                                        invariant), taken, cards)
+    left = ("under round_end=last_ingredient the round ends on the drawing of the "
+            "supply's last ingredient card, which the drawer keeps: "
+            if last_ingredient else "")
+    doc = built_doc(query, answer, built, f"A Pizza Bombastica takes {taken} cards "
+                    f"({players} players)",
+                    f"{a_game(players)} ({cards} ingredient cards in play). Each player is "
+                    "dealt six cards of one kind and nobody else places an order. The "
+                    "players play out the supply and then their hands, drawing orders from "
+                    f"their waiters; {left}red plays its last cards with its Bombastica and "
+                    "draws, which ends the first round. The Bombastica is the oven's last "
+                    f"card: it finds {taken} cards on the table and takes them all.",
+                    ["oven.bombastica", "oven.leftovers", f"round_end.{v['round_end']}"],
+                    {at: {"events": [{"event": "baked", "rule": "oven.bombastica",
+                                      "order": "red.bombastica",
+                                      "used": dict(event.get("used"))}]}})
+    how = "induction (a card stays in a hand, the supply or the used pile at every " \
+          "opening) and one reveal step" if invariant else "one reveal step from every " \
+          "reachable state (well-formedness proved by induction)"
+    return Verdict("value", value=taken, upper=upper, witness=doc, evidence="game",
+                   upper_evidence="induction" if invariant else "statement",
+                   detail=f"the plan's game: {taken} cards; proved the most: {upper} ({how}: "
+                   + ", ".join(f"{k} {r}" for k, r in proof.cases.items()) + ")")
+
+
+def q23_most_orders_one_opening(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    """A plan's two-player game in which red delivers six orders at the first opening,
+    and z3's bound by the cards the orders need (:func:`.proofs.orders_bound`)."""
+    v = _v(answer)
+    players = players_of(answer)
+    if players != 2:
+        raise ModelBoundError("Q23's plan is for two players", value=players)
+    built = build(six_orders, players, _plan_variants(answer), first_player=1)
+    opened = [i for i, _e in built.events("oven_opened")]
+    ends = [i for i, e in built.events("supply_gathered")] or [len(built.played) - 1]
+    delivered = [e.get("order") for i, e in built.events("baked")
+                 if opened[0] <= i <= ends[0] and e.get("order").startswith("red.")]
+    upper, proof = orders_bound(players, v, "red")
+    last = len(built.played) - 1
+    doc = built_doc(query, answer, built, f"Red delivers {len(delivered)} orders at one "
+                    "opening (2 players)",
+                    f"{a_game(players)}, yellow first. Red is dealt six salami and, on each "
+                    "of its first six turns, plays one with an order; yellow, placing none, "
+                    "plays just before it the cards that order needs (five pineapple, five "
+                    "mushroom, five pepper: each standard order leaves one, which the "
+                    "One-of-each finds with an olive; six olive for the Monotoni; three "
+                    "mushroom for the Minimale, the only kind it may take then). At the "
+                    f"first opening all {len(delivered)} bake: "
+                    + ", ".join(delivered) + ". No player can deliver more at one opening "
+                    f"of a two-player game: {upper + 1} orders of one colour need more "
+                    "cards of some kind than the 8 in play.",
+                    ["oven.open", "oven.bake", "oven.leftovers", "oven.minimale",
+                     "oven.monotoni", "turn.place_order"],
+                    {last: {"state": {"players": {"red": {"delivered": delivered}}}}})
+    return Verdict("value", value=len(delivered), upper=upper if proof.holds else None,
+                   witness=doc, evidence="game", upper_evidence="statement",
+                   detail=f"the plan's game: {len(delivered)} orders at the first opening; "
+                   f"the cards they need: " + ", ".join(f"{k} {r}" for k, r in
+                                                        proof.cases.items()))
+
+
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
     "Q01-minimale-impossible": q01_minimale_impossible,
     "Q02-minimale-tie-decides": q02_minimale_tie_decides,
@@ -1440,6 +1568,8 @@ IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verd
     "Q19-completion-costs-own-order": q19_completion_costs_own_order,
     "Q20-nothing-versus-all": q20_nothing_versus_all,
     "Q21-fewest-turns-all-orders": q21_fewest_turns_all_orders,
+    "Q22-bombastica-most-cards": q22_bombastica_most_cards,
+    "Q23-most-orders-one-opening": q23_most_orders_one_opening,
 }
 
 
@@ -1529,6 +1659,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     result.seconds = time.perf_counter() - started
     result.cpu = time.process_time() - cpu
     result.verdict, result.value, result.detail = verdict.verdict, verdict.value, verdict.detail
+    result.upper, result.upper_evidence = verdict.upper, verdict.upper_evidence
     result.evidence = evidence_of(verdict, query["method"])
     if verdict.witness is not None:
         doc = verdict.witness
