@@ -74,45 +74,50 @@ def bombastica_takes_all(keep: int) -> Plan:
     draws from the supply, which ends the round (``round_end.*``) with every other
     card of the round in the oven before the Bombastica."""
     def plan(b: Builder) -> None:
-        n = b.players
-        _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)],
-               {"red": ["red.bombastica"]})
-        while b.state.phase == "turn":
-            s = b.state
-            p = s.current
-            hand = list(s.hands[p].ingredients)
-            orders = len(s.hands[p].orders)
-            left = sum(1 for c in s.supply if c != MAMMA_MIA)
-            if left > keep:
-                k = _largest(hand)
-                if hand[k] == 0:
-                    b.turn(None, source="supply")
-                    continue
-                wanted = HAND_LIMIT - (sum(hand) - hand[k] + orders)
-                if wanted <= left - keep:
-                    b.turn(KINDS[k], hand[k], source="supply")
-                    continue
-                exact = left - keep - HAND_LIMIT + sum(hand) + orders
-                if 1 <= exact <= hand[k]:
-                    b.turn(KINDS[k], exact, source="supply")
-                else:
-                    b.turn(KINDS[k], hand[k], source="waiter")
-                continue
-            if p != RED:
-                k = _largest(hand)
-                b.turn(KINDS[k] if hand[k] else None, hand[k], source="waiter")
-                continue
-            kinds = [i for i in range(len(KINDS)) if hand[i]]
-            done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
-            if done and len(kinds) == 1:
-                b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica", "supply")
-                break
-            if not kinds or (len(kinds) == 1 and hand[kinds[0]] == 1):
-                raise InternalError("the plan leaves red without a card for its last turn")
-            k = min(kinds, key=lambda i: (hand[i], i)) if len(kinds) > 1 else kinds[0]
-            b.turn(KINDS[k], hand[k] if done and len(kinds) > 1 else 1, source="waiter")
+        _bombastica_round(b, keep)
         b.resolve()
     return plan
+
+
+def _bombastica_round(b: Builder, keep: int) -> None:
+    """The first round of :func:`bombastica_takes_all`, up to the round's end."""
+    n = b.players
+    _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)],
+           {"red": ["red.bombastica"]})
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = list(s.hands[p].ingredients)
+        orders = len(s.hands[p].orders)
+        left = sum(1 for c in s.supply if c != MAMMA_MIA)
+        if left > keep:
+            k = _largest(hand)
+            if hand[k] == 0:
+                b.turn(None, source="supply")
+                continue
+            wanted = HAND_LIMIT - (sum(hand) - hand[k] + orders)
+            if wanted <= left - keep:
+                b.turn(KINDS[k], hand[k], source="supply")
+                continue
+            exact = left - keep - HAND_LIMIT + sum(hand) + orders
+            if 1 <= exact <= hand[k]:
+                b.turn(KINDS[k], exact, source="supply")
+            else:
+                b.turn(KINDS[k], hand[k], source="waiter")
+            continue
+        if p != RED:
+            k = _largest(hand)
+            b.turn(KINDS[k] if hand[k] else None, hand[k], source="waiter")
+            continue
+        kinds = [i for i in range(len(KINDS)) if hand[i]]
+        done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
+        if done and len(kinds) == 1:
+            b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica", "supply")
+            break
+        if not kinds or (len(kinds) == 1 and hand[kinds[0]] == 1):
+            raise InternalError("the plan leaves red without a card for its last turn")
+        k = min(kinds, key=lambda i: (hand[i], i)) if len(kinds) > 1 else kinds[0]
+        b.turn(KINDS[k], hand[k] if done and len(kinds) > 1 else 1, source="waiter")
 
 
 SIX_ORDERS = ("red.pineapple4", "red.mushroom4", "red.pepper4", "red.monotoni",
@@ -156,4 +161,60 @@ def six_orders(b: Builder) -> None:
     b.resolve(decide)
 
 
-__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "six_orders"]
+def _slow_round(b: Builder) -> None:
+    """Play the round under way as slowly as the rules let these hands: red is the one
+    player who moves cards, one at a time, and every other turn in between is quiet
+    (no card moves), one short of a stalled cycle (``round_end.stall``).
+
+    A player other than red plays out any ingredient cards in large groups, drawing
+    orders from the waiter, and then passes, drawing nothing (a full hand, or an empty
+    waiter): a quiet turn. Red, holding an ingredient card, plays one (placing an order
+    while it holds more than six orders in all) and draws from its waiter, which once
+    empty gives nothing; holding none, red passes and draws from the supply, one card
+    when its hand holds six. So each supply card takes red two turns, each followed by
+    the others' quiet turns. Once only the Mamma Mia! card is left, red passes too and
+    a stalled cycle ends the round; under ``stall=letter``, which has no such rule, red
+    draws the Mamma Mia! card, which ends it (``round_end.last_card``)."""
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = s.hands[p]
+        held = sum(hand.ingredients)
+        if p != RED:
+            k = _largest(hand.ingredients)
+            b.turn(KINDS[k] if held else None, hand.ingredients[k], None, "waiter")
+            continue
+        if held:
+            k = min((i for i in range(len(KINDS)) if hand.ingredients[i]),
+                    key=lambda i: hand.ingredients[i])
+            place = hand.orders[0] if hand.orders and \
+                len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
+            b.turn(KINDS[k], 1, place, "waiter")
+        elif any(c != MAMMA_MIA for c in s.supply) or s.variants["stall"] != "cut":
+            b.turn(None, source="supply")   # under the letter only the supply ends it
+        else:
+            b.turn(None, source="waiter")
+
+
+def long_round(b: Builder) -> None:
+    """A long second round (:func:`_slow_round`) after a first round in which red's
+    Bombastica took every ingredient card (:func:`bombastica_takes_all`): the second
+    round's supply then holds them all, and every hand starts it without one."""
+    _bombastica_round(b, 0)
+    b.resolve()
+    b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+    _slow_round(b)
+    b.resolve()
+
+
+def slow_first_round(b: Builder) -> None:
+    """The first round played slowly (:func:`_slow_round`): red is dealt six salami,
+    every other player six cards of one kind, which they play at once."""
+    n = b.players
+    _setup(b, [[KINDS[0]] * 6] + [[KINDS[p % len(KINDS)]] * 6 for p in range(1, n)], {})
+    _slow_round(b)
+    b.resolve()
+
+
+__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "long_round", "six_orders",
+           "slow_first_round"]

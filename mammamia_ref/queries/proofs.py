@@ -288,3 +288,59 @@ def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tupl
         if result != z3.sat:
             return k, Proof(result == z3.unsat, cases)
     raise InternalError("unreachable")   # pragma: no cover
+
+
+def round_potential(model: GameModel, s: State) -> Any:
+    """A bound on the turns a round has left, under ``round_end.stall``: ``n`` times
+    the cards' moves still possible within the round (an ingredient card in a hand
+    can still be played, one in the supply drawn and played, as can the Mamma Mia!
+    card be drawn; an order in a waiter can still be drawn, and, under
+    ``pass_order=allowed``, an order in hand placed on its own), plus the quiet turns
+    still to go before a stalled cycle. A turn moves a card (and the potential drops
+    by ``n`` at least, the quiet count starting again) or is quiet (it drops by one)."""
+    n = model.n
+    hands = N.Sum([x for p in range(n) for x in s.hand[p]])
+    supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
+    waiting = N.Sum([N.If(z3.Or(x == WAITER, x == UNDER), 1, 0)
+                     for p in range(n) for x in s.loc[p]])
+    moves = hands + 2 * supply + waiting
+    if model.v["pass_order"] == "allowed":
+        moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
+    return n * moves + (n - 1 - s.quiet)
+
+
+def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, Proof]:
+    """The most turns any round can have under ``stall=cut``: every turn (of seat 0,
+    which stands for every seat, as in :func:`prove_invariant`) that does not end its
+    round lowers :func:`round_potential` by one at least, which is never
+    negative while a round is played; so a round has at most one turn more than the
+    potential when it starts. The largest potential of a well-formed state in which a
+    turn is to be played (well-formedness proved by induction) is found by z3 (sat at
+    it, unsat above)."""
+    if variants["stall"] != "cut":
+        raise InternalError("without the stall rule a round may go on for ever (Q07)")
+    cases: dict[str, str] = {}
+    proof = prove_invariant(players, variants, lambda _m, _s: [])
+    cases.update({f"well-formed: {k}": r for k, r in proof.cases.items()})
+    model, before, after, _facts, constraints = free_step(players, variants, "turn", "len",
+                                                          contract=oven_contract, who=0)
+    a, b = round_potential(model, before), round_potential(model, after)
+    result, _ = _check(constraints + [after.ph == TURN, z3.Not(z3.And(b <= a - 1, b >= 0))])
+    cases["a turn lowers the potential"] = str(result)
+    # the largest potential at a turn: z3 finds it, then proves nothing is above it
+    from mammamia_ref.queries.game_model import stub
+
+    model = stub(players, variants, "top")
+    s = State.fresh("top_s", players)
+    domain = model.domain(s) + model.well_formed(s) + [s.ph == TURN]
+    top = round_potential(model, s)
+    optimum = z3.Optimize(ctx=N.current())
+    optimum.add(domain)
+    optimum.maximize(top)
+    if optimum.check() != z3.sat:   # pragma: no cover - some state is well formed
+        raise InternalError("no well-formed state to bound")
+    best = N.value(optimum.model(), top)
+    above, _ = _check(domain + [top > best])
+    cases[f"no turn with a potential above {best}"] = str(above)
+    holds = proof.holds and result == z3.unsat and above == z3.unsat
+    return best + 1, Proof(holds, cases, None if holds else "the potential does not bound")
