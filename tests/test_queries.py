@@ -467,3 +467,32 @@ def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
     swapped = {**doc, "runs": [{**run, "name": name} for run, name
                                in zip(doc["runs"], reversed(names), strict=True)]}
     assert not _q19_claim(swapped)
+
+
+def test_docs_output_is_written_atomically(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`mammamia query docs -o FILE` renames a finished page into place (a new inode, no
+    temporary file left beside it), and a destination it cannot write is refused in one
+    line before the page is rendered."""
+    from mammamia_ref.cli.app import main
+    from mammamia_ref.queries import docs
+
+    rendered: list[int] = []
+
+    def page(*args: Any, **kwargs: Any) -> str:
+        rendered.append(1)
+        return "# the page\n"
+
+    monkeypatch.setattr(docs, "render_markdown", page)
+    target = tmp_path / "queries.md"
+    target.write_text("old page\n", encoding="utf-8")
+    before = target.stat().st_ino
+    assert main(["query", "docs", "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == "# the page\n"
+    assert target.stat().st_ino != before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["queries.md"]
+    rendered.clear()
+    assert main(["query", "docs", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "it is a folder" in err and len(err.strip().splitlines()) == 1
+    assert not rendered

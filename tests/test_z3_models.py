@@ -346,8 +346,20 @@ TURN_PROBES: dict[str, Probe] = {
     # the supply runs out with the Mamma Mia! card still in it
     "round_end": _turn_probe(lambda m, s, f: f["mm_taken"]),
 }
-PROBES: dict[str, dict[str, Probe]] = {"oven_model": OVEN_PROBES,
-                                       "game_model": {**OVEN_PROBES, **TURN_PROBES}}
+
+
+def _dealt_probe(model_name: str, variants: dict[str, str]) -> bool:
+    """Can a player hold the Mamma Mia! card when the first turn begins?"""
+    from mammamia_ref.queries.game_model import setup_state
+
+    assert model_name == "game_model"
+    _model, start, constraints = setup_state(2, variants)
+    return _sat([*constraints, start.mm >= 0])
+
+
+SETUP_PROBES: dict[str, Probe] = {"mamma_mia_shuffle": _dealt_probe}
+PROBES: dict[str, dict[str, Probe]] = {
+    "oven_model": OVEN_PROBES, "game_model": {**OVEN_PROBES, **TURN_PROBES, **SETUP_PROBES}}
 
 
 def _claimed() -> list[Any]:
@@ -560,53 +572,57 @@ def test_the_game_models_turn_is_the_engines(variants: dict[str, str]) -> None:
     order or none, draw source and amount), and each engine turn's result is one of
     the model's successors for some chance outcome."""
     engine_variants = {**variants, "leftovers": "table"}   # the model keeps them there
-    states = _random_turn_states(engine_variants, seed=16, count=6)
-    for state, failed in states:
-        with N.building():
-            model = stub(state.players, variants, "eng")
-            from mammamia_ref.queries.game_model import Selectors, State
+    for state, failed in _random_turn_states(engine_variants, seed=16, count=6):
+        _check_turn_relation(state, failed, variants)
 
-            before = State.fresh("eng_before", state.players)
-            sel = Selectors.fresh("eng_a")
-            new, _facts, legal = model.turn(before, sel)
-            given = _abstract(state, failed)
-            base = [*model.domain(before), *_equal(before, given, list(given)), legal]
-            engine = _engine_turns(state)
-            decision = (sel.kind, sel.count, sel.order, sel.source, sel.number)
-            solver = z3.Solver(ctx=N.current())
-            solver.add(base)
-            model_turns = set()
-            while solver.check() == z3.sat:
-                key = tuple(N.value(solver.model(), x) for x in decision)
-                model_turns.add(key)
-                solver.add(z3.Or(*[x != v for x, v in zip(decision, key, strict=True)]))
-                assert len(model_turns) <= len(engine) + 1, "the model allows more turns"
-            assert model_turns == set(engine), (sorted(model_turns - set(engine)),
-                                                sorted(set(engine) - model_turns), str(given))
-            for key, after in engine.items():
-                want = _abstract(after, failed)
-                keys: Sequence[str] = (*AFTER_KEYS, "cur")
-                extra: list[Any] = []
-                if want["ph"] != 0:
-                    # the round ended: the engine opens the oven at once, revealing cards
-                    # up to the first decision (and, with none to take, resolves it and
-                    # goes on): compare what the opening has not touched
-                    keys = ("hand", "mm")
-                    extra = [new.ph == 1]
-                    if after.resolutions == state.resolutions:
-                        keys = ("rnd", "res", "hand", "supply", "mm")
-                        extra += [new.oven[k] + new.table[k] + new.used[k]
-                                  == want["oven"][k] + want["table"][k] + want["used"][k]
-                                  for k in range(NK)]
-                        extra += [(x == HAND_LOC) == (w == HAND_LOC)
-                                  for row, wrow in zip(new.loc, want["loc"], strict=True)
-                                  for x, w in zip(row, wrow, strict=True)]
-                check = z3.Solver(ctx=N.current())
-                check.add([*base, *[x == v for x, v in zip(decision, key, strict=True)],
-                           *_equal(_as_state(new), want, keys), *extra])
-                if check.check() != z3.sat:
-                    wrong = [k for k in keys if not _agrees(base, decision, key, new, want, k)]
-                    raise AssertionError(f"turn {key}: the model differs on {wrong}: {want}")
+
+def _check_turn_relation(state: Any, failed: frozenset[str], variants: dict[str, str]) -> None:
+    """The model's turns from ``state`` are the engine's, with the engine's results."""
+    with N.building():
+        model = stub(state.players, variants, "eng")
+        from mammamia_ref.queries.game_model import Selectors, State
+
+        before = State.fresh("eng_before", state.players)
+        sel = Selectors.fresh("eng_a")
+        new, _facts, legal = model.turn(before, sel)
+        given = _abstract(state, failed)
+        base = [*model.domain(before), *_equal(before, given, list(given)), legal]
+        engine = _engine_turns(state)
+        decision = (sel.kind, sel.count, sel.order, sel.source, sel.number)
+        solver = z3.Solver(ctx=N.current())
+        solver.add(base)
+        model_turns = set()
+        while solver.check() == z3.sat:
+            key = tuple(N.value(solver.model(), x) for x in decision)
+            model_turns.add(key)
+            solver.add(z3.Or(*[x != v for x, v in zip(decision, key, strict=True)]))
+            assert len(model_turns) <= len(engine) + 1, "the model allows more turns"
+        assert model_turns == set(engine), (sorted(model_turns - set(engine)),
+                                            sorted(set(engine) - model_turns), str(given))
+        for key, after in engine.items():
+            want = _abstract(after, failed)
+            keys: Sequence[str] = (*AFTER_KEYS, "cur")
+            extra: list[Any] = []
+            if want["ph"] != 0:
+                # the round ended: the engine opens the oven at once, revealing cards
+                # up to the first decision (and, with none to take, resolves it and
+                # goes on): compare what the opening has not touched
+                keys = ("hand", "mm")
+                extra = [new.ph == 1]
+                if after.resolutions == state.resolutions:
+                    keys = ("rnd", "res", "hand", "supply", "mm")
+                    extra += [new.oven[k] + new.table[k] + new.used[k]
+                              == want["oven"][k] + want["table"][k] + want["used"][k]
+                              for k in range(NK)]
+                    extra += [(x == HAND_LOC) == (w == HAND_LOC)
+                              for row, wrow in zip(new.loc, want["loc"], strict=True)
+                              for x, w in zip(row, wrow, strict=True)]
+            check = z3.Solver(ctx=N.current())
+            check.add([*base, *[x == v for x, v in zip(decision, key, strict=True)],
+                       *_equal(_as_state(new), want, keys), *extra])
+            if check.check() != z3.sat:
+                wrong = [k for k in keys if not _agrees(base, decision, key, new, want, k)]
+                raise AssertionError(f"turn {key}: the model differs on {wrong}: {want}")
 
 
 def _as_state(state: Any) -> Any:
@@ -619,3 +635,62 @@ def _agrees(base: list[Any], decision: Sequence[Any], key: Sequence[int], new: A
     check.add([*base, *[x == v for x, v in zip(decision, key, strict=True)],
                *_equal(new, want, [field])])
     return bool(check.check() == z3.sat)
+
+
+def _engine_setups(players: int, variants: dict[str, str]) -> list[Any]:
+    """The states in which the engine's first turn begins, one for each place of the
+    Mamma Mia! card: under ``setup.supply_before_deal`` at each of the first ``players``
+    places of the ingredient deck (dealt to each seat) and under the deal (left in the
+    supply); under ``setup.supply`` on top of the supply and at its bottom."""
+    from mammamia_ref.rules.actions import Shuffle
+    from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
+    from mammamia_ref.rules.state import make_config
+
+    config = make_config(players, variants=variants)
+    _pile, cards = chance_pile(new_game(config))
+    kinds = sorted((c for c in cards if c != MAMMA_MIA), key=lambda c: (KINDS.index(c) * 7) % 5)
+    deals = [kinds[:i] + [MAMMA_MIA] + kinds[i:] for i in (*range(players), 6 * players + 3)] \
+        if MAMMA_MIA in cards else [kinds, kinds]
+    out = []
+    for place, deck in enumerate(deals):
+        state = new_game(config)
+        state, _events = apply(state, Shuffle("ingredients", tuple(deck)))
+        while is_chance(state):
+            pile, left = chance_pile(state)
+            order = sorted(left, key=lambda c: c == MAMMA_MIA)   # the card at the bottom
+            if pile == "supply" and place == 0:
+                order.reverse()                                  # ... or on top
+            state, _events = apply(state, Shuffle(pile, tuple(order)))
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("value", variant_values()["mamma_mia_shuffle"])
+def test_the_game_models_setup_is_the_engines(value: str, players: int) -> None:
+    """``mamma_mia_shuffle`` in the game model: every state the engine's setup reaches
+    (the Mamma Mia! card at each place it can take) is one the model's setup allows;
+    the seats that may hold the card when the first turn begins are the same in both
+    (any seat or none under before_deal, none under after_deal); and the first turn
+    from each of these states is the engine's (:func:`_check_turn_relation`)."""
+    from mammamia_ref.queries.game_model import setup_state
+
+    variants = {"mamma_mia_shuffle": value}
+    engine = _engine_setups(players, {**variants, "leftovers": "table"})
+    holders = {-1 if s.mamma_mia is None else s.mamma_mia for s in engine}
+    assert holders == ({-1, *range(players)} if value == "before_deal" else {-1})
+    with N.building():
+        _model, start, constraints = setup_state(players, variants)
+        for state in engine:
+            given = _abstract(state, frozenset())
+            given.pop("pos"), given.pop("wt")   # the model's queue places, not the engine's
+            assert _sat([*constraints, *_equal(start, given, list(given))]), given
+        solver = N.Solver()
+        solver.add(constraints)
+        allowed = set()
+        while solver.check() == z3.sat:
+            allowed.add(N.value(solver.model(), start.mm))
+            solver.add(start.mm != N.value(solver.model(), start.mm))
+        assert allowed == holders
+    for state in engine:
+        _check_turn_relation(state, frozenset(), variants)

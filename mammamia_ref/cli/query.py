@@ -67,6 +67,10 @@ def run_query_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if args.query_command == "docs":
+        if args.output:   # refused before the page is rendered (its stories replay games)
+            from mammamia_ref.formats.output import check_destination
+
+            check_destination(args.output)
         text = write_docs(Path(args.output) if args.output else None)
         print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
         return 0

@@ -25,8 +25,9 @@ from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
-from mammamia_ref.queries.errors import UnknownQueryError
+from mammamia_ref.queries.errors import ModelBoundError, UnknownQueryError
 from mammamia_ref.queries.game_model import OVER, ROUNDS, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
@@ -41,18 +42,31 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.queries.plans import bombastica_takes_all, long_round, six_orders
 from mammamia_ref.queries.proofs import (
+    card_kept_at_openings,
     hand_limit,
     holder_at_opening,
+    orders_bound,
     oven_contract,
     prove_invariant,
     prove_turns_terminate,
+    round_length_bound,
+    take_bound,
 )
 from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.state import variant_defaults
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, MAMMA_MIA, ORDER_TYPES, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    COPIES,
+    KINDS,
+    MAMMA_MIA,
+    ORDER_TYPES,
+    ORDERS,
+    ORDERS_OF,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WITNESS_DIR = "scenarios/queries"
@@ -71,6 +85,8 @@ class Verdict:
     witness: dict[str, Any] | None = None  # a scenario document
     detail: str = ""
     evidence: str | None = None           # see EVIDENCE; derived when not given
+    upper: int | None = None              # a value's proved upper bound, where apart
+    upper_evidence: str | None = None     # ... and how it is proved (see EVIDENCE)
 
 
 @dataclass
@@ -85,6 +101,8 @@ class Answer:
     method: str
     verdict: str = "unknown"
     value: int | None = None
+    upper: int | None = None           # a value's proved upper bound (see Verdict)
+    upper_evidence: str | None = None
     seconds: float = 0.0
     detail: str = ""
     witness_file: str | None = None    # where the witness scenario is (to be) written
@@ -104,12 +122,16 @@ class Answer:
             return False
         if "value" in self.expected and self.value != self.expected["value"]:
             return False
+        if self.upper != self.expected.get("upper") or \
+                self.upper_evidence != self.expected.get("upper_evidence"):
+            return False
         wanted = self.expected.get("reference", "agrees")
         return self.scenario is None or self.reference == wanted
 
     def as_json(self) -> dict[str, Any]:
         return {"answer": self.name, "variants": self.variants, "verdict": self.verdict,
-                "value": self.value, "expected": self.expected,
+                "value": self.value, "upper": self.upper,
+                "upper_evidence": self.upper_evidence, "expected": self.expected,
                 "matches_expected": self.matches_expected, "seconds": round(self.seconds, 3),
                 "bound": self.bound, "method": self.method, "detail": self.detail,
                 "evidence": self.evidence, "cpu_seconds": round(self.cpu, 3),
@@ -230,6 +252,27 @@ def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
 
 def _counts(values: Sequence[int]) -> dict[str, int]:
     return {k: n for k, n in zip(KINDS, values, strict=True)}
+
+
+def players_of(answer: Mapping[str, Any]) -> int:
+    """The player count an answer is for: 2 unless it names one (``players``)."""
+    return int(answer.get("players", 2))
+
+
+def red_only(players: int, red: Sequence[str] = ()) -> dict[int, list[str]]:
+    """A search restriction: red may place the orders ``red`` (none by default), every
+    other seat none."""
+    return {0: list(red), **{p: [] for p in range(1, players)}}
+
+
+def first_rounds(players: int, shortest: int = 1) -> range:
+    """The first-round lengths a bounded search tries, shortest first: up to four turns
+    a player (8 for two players)."""
+    return range(shortest, 4 * players + 1)
+
+
+def a_game(players: int) -> str:
+    return "A two-player game" if players == 2 else f"A {players}-player game"
 
 
 # --------------------------------------------------------------- game witnesses
@@ -495,9 +538,12 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
                       z3.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
                       saved.legal, saved.baked)
 
-    found = search_opening(2, v, goal, orders={0: ["red.minimale"], 1: []})
+    players = players_of(answer)
+    found = search_opening(players, v, goal, orders=red_only(players, ["red.minimale"]),
+                           turns=first_rounds(players))
     if found is None:
-        return Verdict("sat", detail="position-level only: no first round of up to 8 turns "
+        return Verdict("sat", detail="position-level only: no first round of up to "
+                       f"{4 * players} turns "
                        f"reaches such a table; e.g. table {_describe(example)}")
     model, zm, step = found
     table_seen = [N.value(zm, x) for x in step.facts["table"]]
@@ -510,7 +556,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
 
     doc = game_doc(query, answer, model, zm,
                    "A Pizza Minimale no hand can save (lowest over all kinds)",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Minimale turns up with {_describe(table_seen)} on the table and red holding "
                    f"{_describe(held)}. Under minimale_lowest=all_kinds the lowest count is the "
                    "personal salami's alone, so no kind may be named and the order fails "
@@ -539,10 +585,11 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
                       later["has_order"], z3.Or(*[_order_type(a[j]) == t for t in minimale_types]),
                       later["baked"], z3.Not(later_b["baked"]))
 
-    found = two_decisions(2, v, differs, orders=None, pairs=True, turns=range(2, 9),
-                          names=("first", "second"))
+    players = players_of(answer)
+    found = two_decisions(players, v, differs, orders=None, pairs=True,
+                          turns=first_rounds(players, 2), names=("first", "second"))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, traces, (tie, later_at) = found
     reveals = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
     alt = [c for c in traces[1][1].steps if type(c).__name__ == "RevealChoice"]
@@ -559,7 +606,7 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
 
     doc = game_runs_doc(query, answer, model, runs,
                         "The Minimale's tied kind decides a later order",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{minimale} turns up with {_describe(table)} on the table: {names[0]} "
                         f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
                         f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
@@ -578,11 +625,12 @@ def _order_type(reveal: Any) -> Any:
 
 def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: z3.Or(*[s.facts["baked"] for s in m.of("reveal")]),
-                        orders={0: ["red.bombastica"], 1: []})
+                        orders=red_only(players, ["red.bombastica"]))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     step = next(s for s in model.of("reveal") if N.truth(zm, s.facts["baked"]))
     table = [N.value(zm, x) for x in step.facts["table"]]
@@ -602,8 +650,10 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
     turns = model.schedule[0]
     how = (f"with {sum(table)} cards on the table and {sum(from_hand)} from red's hand"
            if any(from_hand) else f"with {sum(table)} cards on the table")
-    doc = game_doc(query, answer, model, zm, "A Pizza Bombastica in round 1 of a 2-player game",
-                   f"A two-player game (40 ingredient cards after trimming) whose first round "
+    cards = sum(model.in_play)
+    doc = game_doc(query, answer, model, zm,
+                   f"A Pizza Bombastica in round 1 of a {players}-player game",
+                   f"{a_game(players)} ({cards} ingredient cards after trimming) whose first round "
                    f"lasts {turns} turns; red's Bombastica bakes at the first opening {how}, "
                    "and takes the whole table.",
                    ["oven.bombastica", "oven.bombastica_table_only" if
@@ -761,10 +811,12 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
 
 def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
-                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]), orders={0: [], 1: []})
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
+                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]),
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     at_once = v["round_end"] == "last_ingredient"
 
@@ -809,10 +861,11 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
                                                        strict=True)])
                        for i in range(1, t) for j in range(i + 1, t)])
 
-    found = search_game(2, v, [(t,) for t in range(2, 9)], goal, orders={0: [], 1: []},
-                        open_last=True)
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players, 2)], goal,
+                        orders=red_only(players), open_last=True)
     if found is None:
-        return Verdict("unsat", detail="no repetition within 8 turns")
+        return Verdict("unsat", detail=f"no repetition within {4 * players} turns")
     model, zm = found
     t = len(model.S)
     i, j = next((i, j) for i in range(1, t) for j in range(i + 1, t)
@@ -863,7 +916,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     # the game model does not score: the tie-break is the query's (and the reference's)
     played = {flag: value for flag, value in v.items() if flag != "final_tie"}
-    found = search_game(2, played, schedules, goal, orders={0: [], 1: []})
+    found = search_game(2, played, schedules, goal, orders=red_only(2))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
                        f"{lengths.stop - 1} turns")
@@ -910,11 +963,12 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
         result, _ = _check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
         return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
                        detail=f"no turn from any state draws the Mamma Mia! card last ({result})")
-    found = search_game(2, v, [(t,) for t in range(1, 9)],
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: z3.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
-                        orders={0: [], 1: []})
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     last = next(s for s in model.of("turn") if N.truth(zm, s.facts["mm_last_card"]))
     left = [N.value(zm, x) for x in model.S[last.before].supply]
@@ -946,9 +1000,11 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
         return z3.And(step.facts["baked"],
                       *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
 
-    found = search_opening(2, v, goal, orders={0: ["red.monotoni"], 1: []})
+    players = players_of(answer)
+    found = search_opening(players, v, goal, orders=red_only(players, ["red.monotoni"]),
+                           turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, step = found
     named = KINDS[N.value(zm, step.sel.decision.named)]
     table = [N.value(zm, x) for x in step.facts["table"]]
@@ -961,7 +1017,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
             {"event": "baked", "rule": "oven.bake", "order": "red.monotoni"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Monotoni of a kind absent from the table",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Monotoni turns up with {_describe(table)} on the table; red names "
                    f"{named}, of which there is none, and completes the order from hand.",
                    ["oven.monotoni", "oven.complete_from_hand"], expects)
@@ -992,11 +1048,12 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
-    found = search_opening(2, v, lambda _m, step: z3.And(
+    players = players_of(answer)
+    found = search_opening(players, v, lambda _m, step: z3.And(
         step.facts["baked"], N.Sum(step.facts["table"]) < total),
-        orders={0: ["red.bombastica"], 1: []})
+        orders=red_only(players, ["red.bombastica"]), turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm, step = found
     table = [N.value(zm, x) for x in step.facts["table"]]
     from_hand = [N.value(zm, x) for x in step.facts["from_hand"]]
@@ -1008,7 +1065,7 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
             {"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Bombastica made up from hand",
-                   f"A two-player game whose first round lasts {model.schedule[0]} turns. Red's "
+                   f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
                    f"Bombastica turns up with only {sum(table)} cards on the table; red adds "
                    f"{sum(from_hand)} from hand and it bakes.",
                    ["oven.bombastica", "oven.complete_from_hand"], expects)
@@ -1039,11 +1096,12 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
                             out.legal, z3.Not(out.baked), alt.legal, alt.baked])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")
-    found = two_decisions(2, v, lambda t, a, b: z3.And(
+    players = players_of(answer)
+    found = two_decisions(players, v, lambda t, a, b: z3.And(
         a[t].facts["has_order"], z3.Not(a[t].facts["baked"]), b[t].facts["baked"]),
-        orders=None)
+        orders=None, turns=first_rounds(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, _zm, traces, (t, _u) = found
     first = traces[0][1].steps
     choice = next(c for c in first if getattr(c, "step", None) == model.of("reveal")[t].index)
@@ -1056,7 +1114,7 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
 
     doc = game_runs_doc(query, answer, model, traces,
                         "An owner who could complete an order declines",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{order_id} falls short on the table; its owner holds the missing cards "
                         "and may complete it (run complete) or decline (run decline), and then "
                         "it fails.", ["oven.complete_from_hand", "oven.fail"], expects)
@@ -1129,9 +1187,11 @@ def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any])
     def goal(m: GameModel) -> Any:
         return z3.Or(*[s.facts["stall"] for s in m.of("turn")])
 
-    found = search_game(2, v, [(t,) for t in range(1, 9)], goal, orders={0: [], 1: []})
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)], goal,
+                        orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no first round of up to 8 turns")
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
     doc = game_doc(query, answer, model, zm, "A round ended by the stall rule",
                    f"From a new game, the first round ends after {model.schedule[0]} turns: "
@@ -1152,10 +1212,13 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
             last[s.round] = s
         return z3.And(*[s.facts["stall"] for s in last.values()])
 
-    schedules = sorted(itertools.product(range(2, 5), repeat=3), key=lambda s: (sum(s), s))
-    found = search_game(2, v, schedules, goal, orders={0: [], 1: []})
+    players = players_of(answer)
+    lengths = range(players, 2 * players + 1)
+    schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
+    found = search_game(players, v, schedules, goal, orders=red_only(players))
     if found is None:
-        return Verdict("unsat", detail="no game with rounds of 2 to 4 turns")
+        return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
+                       f"{lengths.stop - 1} turns")
     model, zm = found
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
@@ -1165,7 +1228,7 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
         return out
 
     doc = game_doc(query, answer, model, zm, "Three rounds, each ended by the stall rule",
-                   f"A two-player game whose rounds last {', '.join(map(str, model.schedule))} "
+                   f"{a_game(players)} whose rounds last {', '.join(map(str, model.schedule))} "
                    "turns: each ends by the stall rule, a full cycle of turns moving no card.",
                    ["round_end.stall", "game_end.three_resolutions"], expects)
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")
@@ -1199,8 +1262,7 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
     lengths = range(players, 2 * players + 1)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     played_flags = {flag: value for flag, value in v.items() if flag != "final_tie"}
-    found = search_game(players, played_flags, schedules, goal,
-                        orders={p: [] for p in range(players)})
+    found = search_game(players, played_flags, schedules, goal, orders=red_only(players))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
                        f"{lengths.stop - 1} turns")
@@ -1270,10 +1332,11 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
 
     # a search hint: red's four standard orders only, yellow's none
     standard = [o for o in ORDERS_OF["red"] if ORDERS[o].type == "standard"]
-    found = two_decisions(2, v, differs, orders={0: standard, 1: []}, pairs=True,
-                          turns=range(3, 9), names=("complete", "decline"))
+    players = players_of(answer)
+    found = two_decisions(players, v, differs, orders=red_only(players, standard), pairs=True,
+                          turns=first_rounds(players, 3), names=("complete", "decline"))
     if found is None:
-        return Verdict("unsat", detail="no first round of 3 to 8 turns")
+        return Verdict("unsat", detail=f"no first round of 3 to {4 * players} turns")
     model, _zm, traces, (t, u) = found
     first = [c for c in traces[0][1].steps if type(c).__name__ == "RevealChoice"]
     early, later = first[t].order, first[u].order
@@ -1287,7 +1350,7 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
     owner = early.split(".")[0]
     doc = game_runs_doc(query, answer, model, traces,
                         "Completing an order from hand costs a later one",
-                        f"A two-player game whose first round lasts {model.schedule[0]} turns. "
+                        f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
                         f"{early} falls short and {owner} completes it from hand (run "
                         f"complete): the cards given are those {later}, revealed later, would "
                         f"have baked with, and it fails, whatever {owner} decides. "
@@ -1377,6 +1440,175 @@ def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
     return count
 
 
+# --------------------------------------------------- the "most" questions, by plan
+
+
+def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
+              description: str, rules: Sequence[str],
+              expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    """A witness from the setup that a plan built (:mod:`.construct`)."""
+    doc = _base_doc(query, answer, title, description, rules)
+    doc["given"] = {"setup": {"players": built.players, "first_player": built.first_player}}
+    doc["steps"] = action_steps(built.actions, expects)
+    return doc
+
+
+def _plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
+    """The variants a plan plays under: the answer's (the reference takes the defaults
+    of the rest, as the witness scenario does)."""
+    return dict(answer.get("variants", {}))
+
+
+def least_bound(prove: Callable[[int], Any], start: int, stop: int) -> tuple[int | None, Any]:
+    """The least bound from ``start`` to ``stop`` that ``prove`` proves (its Proof)."""
+    proof = None
+    for bound in range(start, stop + 1):
+        proof = prove(bound)
+        if proof.holds:
+            return bound, proof
+    return None, proof
+
+
+def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """A plan's game in which red's Bombastica takes the most it can, and the least
+    bound z3 proves from there on (the cards in play at most)."""
+    v = _v(answer)
+    players = players_of(answer)
+    last_ingredient = v["round_end"] == "last_ingredient"
+    built = build(bombastica_takes_all(1 if last_ingredient else 0), players,
+                  _plan_variants(answer))
+    baked = [(i, e) for i, e in built.events("baked") if e.get("order") == "red.bombastica"]
+    if not baked:
+        return Verdict("value", detail="the plan's Bombastica did not bake")
+    at, event = baked[0]
+    taken = sum(event.get("used").values())
+    cards = sum(c - t for c, t in zip(COPIES, built.state.box, strict=True))
+    invariant = card_kept_at_openings if last_ingredient else None
+    upper, proof = least_bound(lambda bound: take_bound(players, v, "red.bombastica", bound,
+                                                        invariant), taken, cards)
+    left = ("under round_end=last_ingredient the round ends on the drawing of the "
+            "supply's last ingredient card, which the drawer keeps: "
+            if last_ingredient else "")
+    doc = built_doc(query, answer, built, f"A Pizza Bombastica takes {taken} cards "
+                    f"({players} players)",
+                    f"{a_game(players)} ({cards} ingredient cards in play). Each player is "
+                    "dealt six cards of one kind and nobody else places an order. The "
+                    "players play out the supply and then their hands, drawing orders from "
+                    f"their waiters; {left}red plays its last cards with its Bombastica and "
+                    "draws, which ends the first round. The Bombastica is the oven's last "
+                    f"card: it finds {taken} cards on the table and takes them all.",
+                    ["oven.bombastica", "oven.leftovers", f"round_end.{v['round_end']}"],
+                    {at: {"events": [{"event": "baked", "rule": "oven.bombastica",
+                                      "order": "red.bombastica",
+                                      "used": dict(event.get("used"))}]}})
+    how = "induction (a card stays in a hand, the supply or the used pile at every " \
+          "opening) and one reveal step" if invariant else "one reveal step from every " \
+          "reachable state (well-formedness proved by induction)"
+    return Verdict("value", value=taken, upper=upper, witness=doc, evidence="game",
+                   upper_evidence="induction" if invariant else "statement",
+                   detail=f"the plan's game: {taken} cards; proved the most: {upper} ({how}: "
+                   + ", ".join(f"{k} {r}" for k, r in proof.cases.items()) + ")")
+
+
+def q23_most_orders_one_opening(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    """A plan's two-player game in which red delivers six orders at the first opening,
+    and z3's bound by the cards the orders need (:func:`.proofs.orders_bound`)."""
+    v = _v(answer)
+    players = players_of(answer)
+    if players != 2:
+        raise ModelBoundError("Q23's plan is for two players", value=players)
+    built = build(six_orders, players, _plan_variants(answer), first_player=1)
+    opened = [i for i, _e in built.events("oven_opened")]
+    ends = [i for i, e in built.events("supply_gathered")] or [len(built.played) - 1]
+    delivered = [e.get("order") for i, e in built.events("baked")
+                 if opened[0] <= i <= ends[0] and e.get("order").startswith("red.")]
+    upper, proof = orders_bound(players, v, "red")
+    last = len(built.played) - 1
+    doc = built_doc(query, answer, built, f"Red delivers {len(delivered)} orders at one "
+                    "opening (2 players)",
+                    f"{a_game(players)}, yellow first. Red is dealt six salami and, on each "
+                    "of its first six turns, plays one with an order; yellow, placing none, "
+                    "plays just before it the cards that order needs (five pineapple, five "
+                    "mushroom, five pepper: each standard order leaves one, which the "
+                    "One-of-each finds with an olive; six olive for the Monotoni; three "
+                    "mushroom for the Minimale, the only kind it may take then). At the "
+                    f"first opening all {len(delivered)} bake: "
+                    + ", ".join(delivered) + ". No player can deliver more at one opening "
+                    f"of a two-player game: {upper + 1} orders of one colour need more "
+                    "cards of some kind than the 8 in play.",
+                    ["oven.open", "oven.bake", "oven.leftovers", "oven.minimale",
+                     "oven.monotoni", "turn.place_order"],
+                    {last: {"state": {"players": {"red": {"delivered": delivered}}}}})
+    return Verdict("value", value=len(delivered), upper=upper if proof.holds else None,
+                   witness=doc, evidence="game", upper_evidence="statement",
+                   detail=f"the plan's game: {len(delivered)} orders at the first opening; "
+                   f"the cards they need: " + ", ".join(f"{k} {r}" for k, r in
+                                                        proof.cases.items()))
+
+
+def turns_per_round(built: Builder) -> dict[int, int]:
+    """How many turns each round of a built game has (a turn: a play or a pass)."""
+    from mammamia_ref.rules.actions import Pass, Play
+
+    out: dict[int, int] = {}
+    for entry in built.played:
+        if isinstance(entry.action, Play | Pass):
+            out[entry.state.round] = out.get(entry.state.round, 0) + 1
+    return out
+
+
+def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """stall=cut: a plan's long round against the potential bound of
+    :func:`.proofs.round_length_bound`; stall=letter: no longest round, Q07's
+    repetition re-checked."""
+    v = _v(answer)
+    players = players_of(answer)
+    if v["stall"] == "letter":
+        return _round_for_ever(query, answer)
+    built = build(long_round, players, _plan_variants(answer))
+    lengths = turns_per_round(built)
+    longest = max(lengths, key=lambda r: (lengths[r], -r))
+    upper, proof = round_length_bound(players, v)
+    ends = [i for i, e in built.events("round_ended") if e.get("round") == longest]
+    doc = built_doc(query, answer, built, f"A round of {lengths[longest]} turns "
+                    f"({players} players)",
+                    f"{a_game(players)}. In the first round red's Bombastica takes every "
+                    "ingredient card (as in Q22), so the second round's supply holds them "
+                    "all and no hand holds one. In the second round red alone moves cards, "
+                    "one a turn: it passes and draws one card from the supply, then plays "
+                    "it and draws from its empty waiter, nothing; every other turn is a "
+                    "quiet pass, one short of a stalled cycle. Each supply card so takes "
+                    f"{2 * players} turns; the round lasts {lengths[longest]} turns and ends "
+                    "by the stall rule when only the Mamma Mia! card is left.",
+                    ["round_end.stall", "turn.pass", "turn.draw_short", "oven.bombastica"],
+                    {ends[0]: {"events": [{"event": "round_ended", "rule": "round_end.stall",
+                                           "round": longest}]}})
+    return Verdict("value", value=lengths[longest], upper=upper if proof.holds else None,
+                   witness=doc, evidence="game", upper_evidence="ranking",
+                   detail=f"rounds of {', '.join(str(lengths[r]) for r in sorted(lengths))} "
+                   f"turns; proved the most: {upper} ("
+                   + ", ".join(f"{k} {r}" for k, r in proof.cases.items()) + ")")
+
+
+def _round_for_ever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Under stall=letter no round is the longest: Q07's witness repeats a position."""
+    q07 = next(q for q in load_catalogue() if q["id"] == "Q07-round-forever")
+    letter = next(a for a in q07["answers"] if a["name"] == "letter")
+    found = recheck(q07, letter, lambda _state: True, "Q07's position comes back") \
+        if not full_search() else None
+    if found is None:
+        found = q07_round_forever(q07, letter)
+    if found.witness is None:
+        return Verdict("unsat", detail="Q07 found no repetition")
+    witness = _relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
+                       "The game of Q07: a position of the first round comes back, and "
+                       "under the letter of the rules nothing ends the round, so the same "
+                       "turns may repeat for ever: no round is the longest.",
+                       ["turn.pass", "turn.draw_short", "round_end.last_card"])
+    return Verdict("sat", witness=witness, detail="no longest round: " + found.detail)
+
+
 IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]] = {
     "Q01-minimale-impossible": q01_minimale_impossible,
     "Q02-minimale-tie-decides": q02_minimale_tie_decides,
@@ -1399,6 +1631,9 @@ IMPLEMENTATIONS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Verd
     "Q19-completion-costs-own-order": q19_completion_costs_own_order,
     "Q20-nothing-versus-all": q20_nothing_versus_all,
     "Q21-fewest-turns-all-orders": q21_fewest_turns_all_orders,
+    "Q22-bombastica-most-cards": q22_bombastica_most_cards,
+    "Q23-most-orders-one-opening": q23_most_orders_one_opening,
+    "Q24-longest-round": q24_longest_round,
 }
 
 
@@ -1488,6 +1723,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     result.seconds = time.perf_counter() - started
     result.cpu = time.process_time() - cpu
     result.verdict, result.value, result.detail = verdict.verdict, verdict.value, verdict.detail
+    result.upper, result.upper_evidence = verdict.upper, verdict.upper_evidence
     result.evidence = evidence_of(verdict, query["method"])
     if verdict.witness is not None:
         doc = verdict.witness

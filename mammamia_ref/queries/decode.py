@@ -37,6 +37,7 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.events import Event, format_event
 from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
+from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
 from mammamia_ref.rules.vocabulary import (
     KINDS,
@@ -99,6 +100,14 @@ class Trace:
     waiters: list[list[str]]        # each seat's waiter shuffle (top first)
     # values of flags the model leaves to the query (scoring: final_tie) for the replay
     beyond: dict[str, str] = field(default_factory=dict)
+    # the seat dealt the Mamma Mia! card (mamma_mia.dealt), None while it is in the supply
+    dealt_mm: int | None = None
+
+    @property
+    def before_deal(self) -> bool:
+        """``setup.supply_before_deal``: the first round's supply is the rest of the
+        ingredient deck, in the order dealt from it, with no shuffle of its own."""
+        return mamma_mia_dealt_with_deck(self.model.v["mamma_mia_shuffle"])
 
     def v(self, term: Any) -> int:
         return value(self.zmodel, term)
@@ -130,6 +139,7 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
         return truth(zm, term)
 
     s0 = m.S[0]
+    dealt_mm = None if v(s0.mm) == -1 else v(s0.mm)
     hands = [tuple(v(x) for x in s0.hand[p]) for p in range(m.n)]
     first_orders = []
     for p in range(m.n):
@@ -175,14 +185,15 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
             # the round is over: what it never drew lies under what it drew
             ended = m.S[step.before]
             rest = _cards([v(x) for x in ended.supply])
-            if MAMMA_MIA not in current:
-                rest.append(MAMMA_MIA)
+            if MAMMA_MIA not in current and not (dealt_mm is not None and not supplies):
+                rest.append(MAMMA_MIA)   # unless it was dealt (round 1 only)
             supplies.append(current + rest)
             current = []
     if m.open_last or len(supplies) < m.R:
         final = m.S[-1]
         rest = _cards([v(x) for x in final.supply])
-        supplies.append(current + rest + ([MAMMA_MIA] if MAMMA_MIA not in current else []))
+        in_supply = MAMMA_MIA not in current and not (dealt_mm is not None and not supplies)
+        supplies.append(current + rest + ([MAMMA_MIA] if in_supply else []))
     # the supply of the round after the last modelled one (drawn from by nobody)
     if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" and m.R < 3:
         final = m.S[-1]
@@ -193,7 +204,8 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
         queue = [first_orders[p]] + picked[p]
         queue += [o for o in ORDERS_OF[colour] if o not in queue]
         waiters.append(queue)
-    return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}))
+    return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}),
+                 dealt_mm)
 
 
 # ----------------------------------------------------------------------- replay
@@ -232,14 +244,22 @@ class Replay:
 def _deal_order(trace: Trace) -> list[str]:
     """The ingredient deck: the deal gives one card at a time round the table from the
     first player (``setup.deal``); the undealt cards follow (the supply is shuffled
-    again after the deal, so their order is immaterial)."""
+    again after the deal, so their order is immaterial). Under
+    ``setup.supply_before_deal`` the Mamma Mia! card is in the deck: a seat dealt it
+    finds it just before its first card and is dealt that card in its place
+    (``mamma_mia.dealt``), and the undealt cards are the first round's supply in the
+    order the run draws it (the caller appends it)."""
     m = trace.model
     pending = [_cards(h) for h in trace.hands]
     deck = []
     seats = [(m.first + i) % m.n for i in range(m.n)]
     for _ in range(STARTING_INGREDIENTS):
         for seat in seats:
+            if seat == trace.dealt_mm and MAMMA_MIA not in deck:
+                deck.append(MAMMA_MIA)
             deck.append(pending[seat].pop(0))
+    if trace.before_deal:
+        return deck
     dealt = counts_of(deck)
     rest = [m.in_play[k] - dealt[k] for k in range(NK)]
     return deck + _cards(rest)
@@ -293,7 +313,13 @@ def replay(trace: Trace) -> Replay:
                 if deck_given:
                     break
                 deck_given = True
-                do(Shuffle(pile, tuple(_deal_order(trace))), None)
+                deck = _deal_order(trace)
+                if trace.before_deal:   # no supply shuffle: the deck's rest is the supply
+                    deck += supplies.pop(0)
+                if sorted(deck) != sorted(cards):
+                    raise fail(f"the ingredient deck: the model has {sorted(deck)}, the "
+                               f"reference {sorted(cards)}", None)
+                do(Shuffle(pile, tuple(deck)), None)
             elif pile == "supply":
                 if not supplies:
                     break

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.safeyaml import load_file
 
 METHODS = {
@@ -25,6 +26,8 @@ METHODS = {
     "rules": "a statement about the oven rules for every table, hand and decision",
     "induction": "an invariant proved by induction over the transition relation",
     "ranking": "a ranking function that decreases at every turn",
+    "plan": "a game a plan builds from a new game (every action through the reference), "
+            "against an upper bound z3 proves for every game",
 }
 
 VERDICTS = {"sat": "**possible**", "unsat": "**impossible**", "value": "**value**"}
@@ -79,8 +82,16 @@ def answer_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
 
 
 def _verdict(exp: Mapping[str, Any]) -> str:
+    """An answer's verdict; a value with a proved upper bound says whether it is exact
+    (a witness reaches the bound) or only bounded on both sides."""
     verdict = VERDICTS[exp["verdict"]]
-    return verdict + (f" {exp['value']}" if exp["verdict"] == "value" else "")
+    if exp["verdict"] != "value":
+        return verdict
+    if "upper" not in exp:
+        return f"{verdict} {exp['value']}"
+    if exp["upper"] == exp["value"]:
+        return f"{verdict} {exp['value']} (exact: reached, and proved the most)"
+    return f"{verdict} between {exp['value']} (reached) and {exp['upper']} (proved the most)"
 
 
 def story(path: Path) -> list[str]:
@@ -131,7 +142,8 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
             exp = answer["expected"]
             out.append(f"| [{query['id']}](#{query['id'].lower()}) | "
                        f"{_ruling(answer)} | {_verdict(exp)} | "
-                       f"{exp.get('evidence', '')} |")
+                       f"{exp.get('evidence', '')}"
+                       f"{' + ' + exp['upper_evidence'] if exp.get('upper_evidence') else ''} |")
         out.append("")
     for query in catalogue:
         out.append(f"## {query['id']}\n")
@@ -151,6 +163,8 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                     f"{_verdict(exp)}.")
             if exp.get("evidence"):
                 line += f" Evidence: {EVIDENCE_SHORT[exp['evidence']]}."
+            if exp.get("upper_evidence"):
+                line += f" Upper bound: {EVIDENCE_SHORT[exp['upper_evidence']]}."
             got = found.get((query["id"], answer["name"]))
             if got is not None and not got.matches_expected:
                 line += (f" **The last run disagrees: {got.verdict}, reference "
@@ -179,12 +193,12 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
 
 def write_docs(path: Path | None = None, *, root: Path | None = None,
                results: Sequence[Any] | None = None) -> str:
-    """The page for the whole catalogue, written to ``path`` when one is given (the
+    """The page for the whole catalogue, written to ``path`` when one is given (through
+    a temporary file renamed into place: see :mod:`mammamia_ref.formats.output`; the
     rules site renders its own copy, with its links); returns the text."""
     from mammamia_ref.queries.catalogue import ROOT, load_catalogue
 
     text = render_markdown(load_catalogue(), root=root or ROOT, results=results)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, text)   # an interrupted write leaves the old page whole
     return text

@@ -45,8 +45,10 @@ first at the next opening, before any new card, which every order sees the same 
 
 The flags the model follows are those whose ``models:`` list in
 ``spec/disputes.yaml`` names ``game_model`` (:mod:`.flags`); asked for another value of
-any other flag (``mamma_mia_shuffle=before_deal``, say: the Mamma Mia! card always
-starts in the supply here) it refuses.
+any other flag (``final_tie``, say: the model does not score) it refuses. Under
+``mamma_mia_shuffle=before_deal`` the deal may hand the Mamma Mia! card to any player
+(``mamma_mia.dealt``), who then holds it from the start; otherwise it starts in the
+supply.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -365,10 +368,16 @@ class GameModel:
         """``setup.*``: the solver picks the starting hands (6 each, ``setup.deal``) and the
         order of every waiter, whose top order goes to hand (``setup.waiter``); the rest
         of the ingredient cards and the Mamma Mia! card form the supply
-        (``setup.supply``); the first player begins (``setup.first_player``)."""
+        (``setup.supply``); the first player begins (``setup.first_player``). Under
+        ``setup.supply_before_deal`` the Mamma Mia! card is shuffled into the deck
+        before the deal: it stays in the supply or is dealt to any seat, whose player
+        lays it out and is dealt another card (``mamma_mia.dealt``), so the hands are
+        the same; the solver picks which (``mm`` is -1 or that seat)."""
         n = self.n
-        out = [s.ph == TURN, s.cur == self.first, s.rnd == 1, s.res == 0, s.mm == -1,
+        out = [s.ph == TURN, s.cur == self.first, s.rnd == 1, s.res == 0,
                s.quiet == 0, s.ovl == 0]
+        if not mamma_mia_dealt_with_deck(self.v["mamma_mia_shuffle"]):
+            out.append(s.mm == -1)
         out += [x == 0 for x in s.table + s.used + s.oven]
         for k in range(NK):
             out.append(s.supply[k] == self.in_play[k] - N.Sum([s.hand[p][k] for p in range(n)]))

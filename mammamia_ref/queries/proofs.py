@@ -205,3 +205,142 @@ def _defaults() -> dict[str, str]:
     from mammamia_ref.rules.state import variant_defaults
 
     return variant_defaults()
+
+
+def card_kept_at_openings(model: GameModel, s: State) -> list[Any]:
+    """While the oven is open, some ingredient card is in a hand, the supply or the used
+    pile. It holds under ``round_end.last_ingredient``: a round ends on the drawing of
+    the supply's last ingredient card, which the drawer keeps, or by a stall, which
+    leaves supply cards, or at once, when no card came back to the supply
+    (``round_end.last_ingredient``, ``round_end.stall``, ``next_round.supply``)."""
+    from mammamia_ref.queries.game_model import OVEN
+
+    held = N.Sum([x for p in range(model.n) for x in s.hand[p]])
+    return [z3.Implies(s.ph == OVEN, held + N.Sum(s.supply) + N.Sum(s.used) >= 1)]
+
+
+def take_bound(players: int, variants: Mapping[str, str], order_id: str, bound: int,
+               invariant: Invariant | None = None) -> Proof:
+    """No revealed ``order_id`` that bakes takes more than ``bound`` ingredient cards
+    (from the table and its owner's hand), from any well-formed state (and one
+    satisfying ``invariant``; both are proved inductive first, :func:`prove_invariant`): one
+    reveal step judged by the oven rules themselves, every card, hand and decision."""
+    from mammamia_ref.rules.vocabulary import ORDERS, ORDERS_OF
+
+    cases: dict[str, str] = {}
+    # the hypothesis of the reveal step: the model's well-formedness (and the invariant)
+    # holds in every reachable state
+    proof = prove_invariant(players, variants, invariant or (lambda _m, _s: []))
+    cases.update({f"invariant: {k}": r for k, r in proof.cases.items()})
+    if not proof.holds:
+        return Proof(False, cases, "the invariant is not inductive")
+    model, before, _after, facts, constraints = free_step(players, variants, "reveal", "take")
+    colour = ORDERS[order_id].colour
+    seat = model.colours.index(colour)
+    taken = N.Sum([a + b for a, b in zip(facts["from_table"], facts["from_hand"], strict=True)])
+    extra = invariant(model, before) if invariant is not None else []
+    result, _ = _check(constraints + extra + [
+        facts["owner"] == seat, facts["order"] == ORDERS_OF[colour].index(order_id),
+        facts["baked"], taken > bound])
+    cases["reveal"] = str(result)
+    holds = all(r == "unsat" for r in cases.values())
+    return Proof(holds, cases, None if holds else f"{order_id} can take more than {bound}")
+
+
+def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tuple[int, Proof]:
+    """The most orders of ``colour`` that can bake in one opening, by the cards they
+    need: the orders baked at one opening use disjoint cards (a used card goes to the
+    used pile, ``oven.bake``), each order as many of each kind as the oven rules make
+    it take from some table and its owner's hand (:func:`.oven_rules.resolve_order`,
+    every table, hand and decision), and of each kind no more cards are in play. The
+    bound is the largest number of orders z3 can fit (sat) with one more proved not to
+    fit (unsat)."""
+    from mammamia_ref.queries.oven_rules import order_terms_of
+    from mammamia_ref.rules.vocabulary import ORDERS_OF, TRIMMING
+
+    trimmed = TRIMMING[players] if variants["trimming"] == "on" else 0
+    in_play = [c - trimmed for c in COPIES]
+    chosen, uses, constraints = [], [], []
+    for order_id in ORDERS_OF[colour]:
+        name = order_id.replace(".", "_")
+        table = [N.Int(f"{name}_t{k}") for k in range(NK)]
+        hand = [N.Int(f"{name}_h{k}") for k in range(NK)]
+        out = resolve_order(table, hand, order_terms_of(order_id), Decision.fresh(name),
+                            variants)
+        on = N.Bool(f"{name}_on")
+        chosen.append(on)
+        constraints += [z3.And(t >= 0, t <= c) for t, c in zip(table, in_play, strict=True)]
+        constraints += [h >= 0 for h in hand] + [N.Sum(hand) <= HAND_LIMIT]
+        constraints.append(z3.Implies(on, z3.And(out.legal, out.baked)))
+        uses.append([N.If(on, a + b, 0) for a, b in zip(out.from_table, out.from_hand,
+                                                         strict=True)])
+    constraints += [N.Sum([u[k] for u in uses]) <= in_play[k] for k in range(NK)]
+    count = N.Sum([N.If(on, 1, 0) for on in chosen])
+    cases: dict[str, str] = {}
+    # upwards: the satisfiable checks are quick, the one unsatisfiable check is the proof
+    for k in range(len(chosen) + 1):
+        if k == len(chosen):
+            return k, Proof(True, cases)
+        solver = N.SimplifyingSolver()
+        solver.add(constraints + [count >= k + 1])
+        result = solver.check()
+        cases[f"{k + 1} orders"] = str(result)
+        if result != z3.sat:
+            return k, Proof(result == z3.unsat, cases)
+    raise InternalError("unreachable")   # pragma: no cover
+
+
+def round_potential(model: GameModel, s: State) -> Any:
+    """A bound on the turns a round has left, under ``round_end.stall``: ``n`` times
+    the cards' moves still possible within the round (an ingredient card in a hand
+    can still be played, one in the supply drawn and played, as can the Mamma Mia!
+    card be drawn; an order in a waiter can still be drawn, and, under
+    ``pass_order=allowed``, an order in hand placed on its own), plus the quiet turns
+    still to go before a stalled cycle. A turn moves a card (and the potential drops
+    by ``n`` at least, the quiet count starting again) or is quiet (it drops by one)."""
+    n = model.n
+    hands = N.Sum([x for p in range(n) for x in s.hand[p]])
+    supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
+    waiting = N.Sum([N.If(z3.Or(x == WAITER, x == UNDER), 1, 0)
+                     for p in range(n) for x in s.loc[p]])
+    moves = hands + 2 * supply + waiting
+    if model.v["pass_order"] == "allowed":
+        moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
+    return n * moves + (n - 1 - s.quiet)
+
+
+def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, Proof]:
+    """The most turns any round can have under ``stall=cut``: every turn (of seat 0,
+    which stands for every seat, as in :func:`prove_invariant`) that does not end its
+    round lowers :func:`round_potential` by one at least, which is never
+    negative while a round is played; so a round has at most one turn more than the
+    potential when it starts. The largest potential of a well-formed state in which a
+    turn is to be played (well-formedness proved by induction) is found by z3 (sat at
+    it, unsat above)."""
+    if variants["stall"] != "cut":
+        raise InternalError("without the stall rule a round may go on for ever (Q07)")
+    cases: dict[str, str] = {}
+    proof = prove_invariant(players, variants, lambda _m, _s: [])
+    cases.update({f"well-formed: {k}": r for k, r in proof.cases.items()})
+    model, before, after, _facts, constraints = free_step(players, variants, "turn", "len",
+                                                          contract=oven_contract, who=0)
+    a, b = round_potential(model, before), round_potential(model, after)
+    result, _ = _check(constraints + [after.ph == TURN, z3.Not(z3.And(b <= a - 1, b >= 0))])
+    cases["a turn lowers the potential"] = str(result)
+    # the largest potential at a turn: z3 finds it, then proves nothing is above it
+    from mammamia_ref.queries.game_model import stub
+
+    model = stub(players, variants, "top")
+    s = State.fresh("top_s", players)
+    domain = model.domain(s) + model.well_formed(s) + [s.ph == TURN]
+    top = round_potential(model, s)
+    optimum = z3.Optimize(ctx=N.current())
+    optimum.add(domain)
+    optimum.maximize(top)
+    if optimum.check() != z3.sat:   # pragma: no cover - some state is well formed
+        raise InternalError("no well-formed state to bound")
+    best = N.value(optimum.model(), top)
+    above, _ = _check(domain + [top > best])
+    cases[f"no turn with a potential above {best}"] = str(above)
+    holds = proof.holds and result == z3.unsat and above == z3.unsat
+    return best + 1, Proof(holds, cases, None if holds else "the potential does not bound")

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.rules.actions import Action, format_action
 
 HEADER = ("# yaml-language-server: $schema=../../spec/schemas/scenario.schema.json\n"
@@ -140,7 +141,7 @@ def write_scenario(path: Path, doc: Mapping[str, Any]) -> bool:
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_atomically(path, text)
     return True
 
 

@@ -1,0 +1,220 @@
+"""Plans that build the witness games of the catalogue's "most" questions
+(:mod:`.construct`): each is a function of a :class:`.construct.Builder` that deals,
+shuffles and plays one game, deciding every turn from the state the reference reaches.
+The values the queries claim are read from the reference's events afterwards, never
+from the plan; a plan that no longer reaches them (the rules changed, say) makes its
+query answer less, and the catalogue's test fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from mammamia_ref.errors import InternalError
+from mammamia_ref.queries.construct import Builder, deal_deck, default_decision, waiter_order
+from mammamia_ref.rules.actions import Action, NameKind
+from mammamia_ref.rules.game import chance_pile, is_chance
+from mammamia_ref.rules.state import GameState
+from mammamia_ref.rules.vocabulary import HAND_LIMIT, KINDS, MAMMA_MIA, ORDERS
+
+Plan = Callable[[Builder], None]
+RED = 0
+
+
+def _in_play(b: Builder) -> list[int]:
+    """Cards of each kind in play (the box holds the trimmed ones)."""
+    from mammamia_ref.rules.vocabulary import COPIES
+
+    return [c - t for c, t in zip(COPIES, b.state.box, strict=True)]
+
+
+def _rest(b: Builder, hands: Sequence[Sequence[str]]) -> list[str]:
+    """The ingredient cards not dealt, kind by kind."""
+    left = _in_play(b)
+    for hand in hands:
+        for card in hand:
+            left[KINDS.index(card)] -= 1
+    return [k for i, k in enumerate(KINDS) for _ in range(left[i])]
+
+
+def _setup(b: Builder, hands: Sequence[Sequence[str]], waiters: dict[str, Sequence[str]],
+           supply: Sequence[str] | None = None) -> None:
+    """Deal ``hands``; the supply in ``supply``'s order (by default the undealt cards
+    kind by kind), the Mamma Mia! card at its bottom; each waiter with the orders
+    ``waiters`` names on top."""
+    rest = list(supply) if supply is not None else _rest(b, hands)
+    b.shuffle(deal_deck(b.players, b.first_player, hands, rest))
+    while is_chance(b.state):
+        pile, cards = chance_pile(b.state)
+        if pile == "supply":
+            b.shuffle(rest + [MAMMA_MIA])
+        elif pile.startswith("waiter."):
+            b.shuffle(waiter_order(b.state, waiters.get(pile.removeprefix("waiter."), ())))
+        else:   # pragma: no cover - setup has no other pile
+            b.shuffle(sorted(cards))
+
+
+def _largest(hand: Sequence[int]) -> int:
+    """The kind of which the hand holds most (the first such kind)."""
+    return max(range(len(KINDS)), key=lambda i: (hand[i], -i))
+
+
+def bombastica_takes_all(keep: int) -> Plan:
+    """Red's Pizza Bombastica, the oven's last card in the first round, finds every
+    ingredient card on the table but ``keep`` (``round_end.last_ingredient`` ends the
+    round on the drawing of the last ingredient card, which stays in the drawer's hand:
+    ``keep`` 1; otherwise 0).
+
+    Each player is dealt six cards of one kind and red's Bombastica is red's first
+    order. While the supply holds more than ``keep`` ingredient cards, the player to
+    move plays their largest group and draws from the supply, as many as leave
+    exactly ``keep`` when the draw would take more (else from the waiter). Then the
+    others play out their hands, drawing orders from their waiters, while red plays
+    one card a turn; red's last turn plays its last group with the Bombastica and
+    draws from the supply, which ends the round (``round_end.*``) with every other
+    card of the round in the oven before the Bombastica."""
+    def plan(b: Builder) -> None:
+        _bombastica_round(b, keep)
+        b.resolve()
+    return plan
+
+
+def _bombastica_round(b: Builder, keep: int) -> None:
+    """The first round of :func:`bombastica_takes_all`, up to the round's end."""
+    n = b.players
+    _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)],
+           {"red": ["red.bombastica"]})
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = list(s.hands[p].ingredients)
+        orders = len(s.hands[p].orders)
+        left = sum(1 for c in s.supply if c != MAMMA_MIA)
+        if left > keep:
+            k = _largest(hand)
+            if hand[k] == 0:
+                b.turn(None, source="supply")
+                continue
+            wanted = HAND_LIMIT - (sum(hand) - hand[k] + orders)
+            if wanted <= left - keep:
+                b.turn(KINDS[k], hand[k], source="supply")
+                continue
+            exact = left - keep - HAND_LIMIT + sum(hand) + orders
+            if 1 <= exact <= hand[k]:
+                b.turn(KINDS[k], exact, source="supply")
+            else:
+                b.turn(KINDS[k], hand[k], source="waiter")
+            continue
+        if p != RED:
+            k = _largest(hand)
+            b.turn(KINDS[k] if hand[k] else None, hand[k], source="waiter")
+            continue
+        kinds = [i for i in range(len(KINDS)) if hand[i]]
+        done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
+        if done and len(kinds) == 1:
+            b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica", "supply")
+            break
+        if not kinds or (len(kinds) == 1 and hand[kinds[0]] == 1):
+            raise InternalError("the plan leaves red without a card for its last turn")
+        k = min(kinds, key=lambda i: (hand[i], i)) if len(kinds) > 1 else kinds[0]
+        b.turn(KINDS[k], hand[k] if done and len(kinds) > 1 else 1, source="waiter")
+
+
+SIX_ORDERS = ("red.pineapple4", "red.mushroom4", "red.pepper4", "red.monotoni",
+              "red.one_of_each", "red.minimale")
+
+
+def six_orders(b: Builder) -> None:
+    """Two players, yellow first: red delivers six orders at the first opening.
+
+    Red is dealt six salami and plays one with each of its first six turns, placing
+    the orders of :data:`SIX_ORDERS` in turn; yellow, placing none, plays before each
+    exactly what red's order will need (five pineapple, five mushroom, five pepper:
+    each standard order leaves one, which the One-of-each finds with an olive; six
+    olive for the Monotoni, named olive; three mushroom for the Minimale, the only
+    kind eligible then). Red draws orders from its waiter, yellow from the supply the
+    cards it plays next (wished, :meth:`.construct.Builder.wish`); then both play on
+    until the supply runs out."""
+    salami, pineapple, mushroom, pepper, olive = KINDS
+    _setup(b, [[salami] * 6, [pineapple] * 5 + [olive]], {"red": SIX_ORDERS})
+    yellow = [(pineapple, 5, [mushroom] * 5), (mushroom, 5, [pepper] * 5),
+              (pepper, 5, [olive] * 5), (olive, 6, [olive, mushroom, mushroom, mushroom,
+                                                    pepper, pepper]),
+              (olive, 1, []), (mushroom, 3, [])]
+    for (kind, count, wish), order in zip(yellow, SIX_ORDERS, strict=True):
+        if wish:
+            b.wish(wish)
+        b.turn(kind, count, None, "supply")
+        b.turn(salami, 1, order, "waiter")
+    while b.state.phase == "turn":   # play on until the supply runs out
+        hand = b.state.hands[b.state.current].ingredients
+        k = _largest(hand)
+        b.turn(KINDS[k] if hand[k] else None, hand[k], None, "supply")
+
+    def decide(state: GameState) -> Action:
+        if state.step == "name_kind":   # the Monotoni's kind; the Minimale's is mushroom
+            monotoni = state.reveal is not None and \
+                ORDERS[state.reveal.order].type == "monotoni"
+            return NameKind(olive if monotoni else mushroom)
+        return default_decision(state)
+
+    b.resolve(decide)
+
+
+def _slow_round(b: Builder) -> None:
+    """Play the round under way as slowly as the rules let these hands: red is the one
+    player who moves cards, one at a time, and every other turn in between is quiet
+    (no card moves), one short of a stalled cycle (``round_end.stall``).
+
+    A player other than red plays out any ingredient cards in large groups, drawing
+    orders from the waiter, and then passes, drawing nothing (a full hand, or an empty
+    waiter): a quiet turn. Red, holding an ingredient card, plays one (placing an order
+    while it holds more than six orders in all) and draws from its waiter, which once
+    empty gives nothing; holding none, red passes and draws from the supply, one card
+    when its hand holds six. So each supply card takes red two turns, each followed by
+    the others' quiet turns. Once only the Mamma Mia! card is left, red passes too and
+    a stalled cycle ends the round; under ``stall=letter``, which has no such rule, red
+    draws the Mamma Mia! card, which ends it (``round_end.last_card``)."""
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = s.hands[p]
+        held = sum(hand.ingredients)
+        if p != RED:
+            k = _largest(hand.ingredients)
+            b.turn(KINDS[k] if held else None, hand.ingredients[k], None, "waiter")
+            continue
+        if held:
+            k = min((i for i in range(len(KINDS)) if hand.ingredients[i]),
+                    key=lambda i: hand.ingredients[i])
+            place = hand.orders[0] if hand.orders and \
+                len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
+            b.turn(KINDS[k], 1, place, "waiter")
+        elif any(c != MAMMA_MIA for c in s.supply) or s.variants["stall"] != "cut":
+            b.turn(None, source="supply")   # under the letter only the supply ends it
+        else:
+            b.turn(None, source="waiter")
+
+
+def long_round(b: Builder) -> None:
+    """A long second round (:func:`_slow_round`) after a first round in which red's
+    Bombastica took every ingredient card (:func:`bombastica_takes_all`): the second
+    round's supply then holds them all, and every hand starts it without one."""
+    _bombastica_round(b, 0)
+    b.resolve()
+    b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+    _slow_round(b)
+    b.resolve()
+
+
+def slow_first_round(b: Builder) -> None:
+    """The first round played slowly (:func:`_slow_round`): red is dealt six salami,
+    every other player six cards of one kind, which they play at once."""
+    n = b.players
+    _setup(b, [[KINDS[0]] * 6] + [[KINDS[p % len(KINDS)]] * 6 for p in range(1, n)], {})
+    _slow_round(b)
+    b.resolve()
+
+
+__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "long_round", "six_orders",
+           "slow_first_round"]
