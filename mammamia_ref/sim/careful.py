@@ -102,7 +102,8 @@ class Judgement:
     minimale_lowest: str
     bombastica_hand: str
     remembered: bool  # oven_memory=seen: every order played stays known
-    recipes: dict[tuple[int, Counts], tuple[Recipe, ...]] = field(default_factory=dict)
+    recipes: list[dict[Counts, tuple[Recipe, ...]]] = field(
+        default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
 
     @staticmethod
@@ -156,8 +157,8 @@ def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
     fixed = FIXED_RECIPE[order]
     if fixed is not None:
         return (fixed,)
-    key = (order, table)
-    found = flags.recipes.get(key)
+    known = flags.recipes[order]
+    found = known.get(table)
     if found is None:
         named = NAMED_RECIPE[order]
         if not named:
@@ -167,13 +168,13 @@ def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
         else:
             kinds = minimale_kinds(table, PERSONAL[order], flags.minimale_lowest)
         found = tuple(named[kind] for kind in kinds)
-        if len(flags.recipes) > _CACHE_LIMIT:
-            flags.recipes.clear()
-        flags.recipes[key] = found
+        if len(known) > _CACHE_LIMIT:
+            known.clear()
+        known[table] = found
     return found
 
 
-_CACHE_LIMIT = 100_000  # entries per set of flags: a cache, cleared when full
+_CACHE_LIMIT = 20_000  # tables per order and set of flags: a cache, cleared when full
 
 
 def _short(recipe: Recipe, table: Sequence[int], hand: Sequence[int]) -> int | None:
