@@ -184,16 +184,24 @@ class Outcome(StrEnum):
     FORCED = "forced"      # the owner must complete it, and there is one way
 
 
+# The members looked up once, for the two judging functions the fast engine calls in its
+# hot loop: reading an Enum class attribute goes through the metaclass's ``__getattr__``
+# hook, several times the cost of the judgement itself (Python 3.11).
+_BAKE, _FAIL, _FAIL_TABLE_ONLY, _ASK, _FORCED = (Outcome.BAKE, Outcome.FAIL,
+                                                 Outcome.FAIL_TABLE_ONLY, Outcome.ASK,
+                                                 Outcome.FORCED)
+
+
 def fixed_order_outcome(need: Sequence[int], table: Sequence[int], hand: Sequence[int],
                         completion: str) -> Outcome:
     """An order with a fixed requirement: ``oven.bake`` if the table meets it; else the
     owner may complete it from hand (``oven.complete_from_hand``; forced under
     ``completion=mandatory``, ``oven.complete_mandatory``); else ``oven.fail``."""
     if covers(table, need):
-        return Outcome.BAKE
+        return _BAKE
     if not covers(map(operator.add, table, hand), need):
-        return Outcome.FAIL
-    return Outcome.FORCED if completion == "mandatory" else Outcome.ASK
+        return _FAIL
+    return _FORCED if completion == "mandatory" else _ASK
 
 
 def bombastica_shortfall(table: Sequence[int]) -> int:
@@ -208,14 +216,14 @@ def bombastica_outcome(table: Sequence[int], hand: Counts, bombastica_hand: str,
     forced under ``completion=mandatory`` when there is a single way."""
     short = bombastica_shortfall(table)
     if not short:
-        return Outcome.BAKE
+        return _BAKE
     if bombastica_hand == "forbidden":
-        return Outcome.FAIL_TABLE_ONLY
+        return _FAIL_TABLE_ONLY
     if sum(hand) < short:
-        return Outcome.FAIL
+        return _FAIL
     if completion == "mandatory" and len(ways_to_take(hand, short)) == 1:
-        return Outcome.FORCED
-    return Outcome.ASK
+        return _FORCED
+    return _ASK
 
 
 def settle(state: GameState) -> Transition:
@@ -271,9 +279,18 @@ def ways_to_take(hand: Counts, total: int) -> list[Counts]:
     """
     if not hand:
         return [()] if total == 0 else []
+    if len(hand) == 1:  # the last kind gives what is left, if it holds that many
+        return [(total,)] if 0 <= total <= hand[0] else []
+    rest = hand[1:]
+    # From the most of the first kind down to the fewest that leaves the other kinds no
+    # more than they hold (fewer would only fail). The fast engine asks this at every
+    # Bombastica decision: the bounds by comparison (``min`` and ``max`` are slow calls
+    # in Python 3.11), no comprehension per level.
+    most, fewest = hand[0], total - sum(rest)
     ways: list[Counts] = []
-    for first in range(min(hand[0], total), -1, -1):
-        ways.extend((first, *rest) for rest in ways_to_take(hand[1:], total - first))
+    for first in range(most if most < total else total, fewest - 1 if fewest > 0 else -1, -1):
+        for way in ways_to_take(rest, total - first):
+            ways.append((first, *way))
     return ways
 
 

@@ -75,7 +75,6 @@ from mammamia_ref.rules.round import (
 from mammamia_ref.rules.scoring import winning_seats
 from mammamia_ref.rules.setup import deal_order, mamma_mia_dealt_with_deck, trimmed_per_kind
 from mammamia_ref.rules.state import (
-    WAITER_PILE,
     GameConfig,
     GameState,
     Hand,
@@ -99,15 +98,25 @@ from mammamia_ref.rules.vocabulary import (
     shortfall,
 )
 
-# Phases and steps as module constants: an Enum class attribute costs a tenth of a
-# microsecond a lookup, too much for the hot loop.
-_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE, Phase.TURN, Phase.OVEN,
-                                             Phase.ROUND_END, Phase.OVER)
-_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY, Step.ORDER, Step.DRAW, Step.NAME_KIND,
-                                               Step.COMPLETE)
-_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL, Step.STALL,
-                                                           Step.INGREDIENTS, Step.SUPPLY,
-                                                           Step.OVER)
+# Phases and steps: the fast engine keeps the plain ``str`` values of the reference's
+# ``Phase`` and ``Step`` members (they compare equal to the members, so callers may use
+# either). A member is a ``str`` subclass: comparing one misses the interpreter's fast
+# path for exact strings, and an Enum class attribute costs a tenth of a microsecond a
+# lookup, both too much for the hot loop. ``to_state`` hands the members back.
+_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE.value, Phase.TURN.value,
+                                             Phase.OVEN.value, Phase.ROUND_END.value,
+                                             Phase.OVER.value)
+_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY.value, Step.ORDER.value,
+                                               Step.DRAW.value, Step.NAME_KIND.value,
+                                               Step.COMPLETE.value)
+_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL.value, Step.STALL.value,
+                                                           Step.INGREDIENTS.value,
+                                                           Step.SUPPLY.value, Step.OVER.value)
+_PHASE_MEMBER: dict[str, Phase] = {phase.value: phase for phase in Phase}
+_STEP_MEMBER: dict[str, Step] = {step.value: step for step in Step}
+_PLAIN: dict[str, str] = {member.value: member.value for member in (*Phase, *Step)}
+"""The plain value of a phase or step (a member or a string); a waiter's pile is its
+own plain value."""
 
 # -- cards ---------------------------------------------------------------------------
 
@@ -177,11 +186,11 @@ _PLAY_OF = {play_code(kind, count): (kind, count) for kind in range(N_KINDS)
 
 
 def pack(cards: Sequence[int]) -> int:
-    return sum(count << (4 * kind) for kind, count in enumerate(cards))
+    return sum([count << (4 * kind) for kind, count in enumerate(cards)])
 
 
 def unpack(packed: int) -> tuple[int, ...]:
-    return tuple((packed >> (4 * kind)) & 15 for kind in range(N_KINDS))
+    return tuple([(packed >> (4 * kind)) & 15 for kind in range(N_KINDS)])
 
 
 def action_of(code: int) -> Action:
@@ -244,10 +253,12 @@ class Rules:
     Built once per set of variants, refusing the flags the fast engine does not claim
     in ``spec/disputes.yaml`` (``models:``)."""
 
-    __slots__ = ("after_pass", "allowance", "bombastica_hand", "completion", "draw_any",
-                 "final_tie", "leftovers", "mandatory", "minimale_lowest", "mm_before_deal",
-                 "monotoni_kind", "pass_order", "quiet_after", "refill", "round_end",
-                 "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
+    __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
+                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers",
+                 "leftovers_to_oven", "mandatory", "minimale_lowest", "mm_before_deal",
+                 "monotoni_kind", "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill",
+                 "round_end", "round_end_last_ingredient", "stall", "stall_letter", "stalls",
+                 "trimming")
 
     def __init__(self, variants: Any, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
@@ -264,21 +275,23 @@ class Rules:
         self.pass_order: str = variants["pass_order"]
         self.mm_before_deal = mamma_mia_dealt_with_deck(variants["mamma_mia_shuffle"])
         self.mandatory = not may_decline(self.completion)
+        self.leftovers_to_oven = leftovers_to_oven(self.leftovers)
         self.round_end_last_ingredient = self.round_end == "last_ingredient"
         self.stall_letter = self.stall == "letter"
         self.draw_any = variants["draw_amount"] == "any"
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
-        # is ``cards_to_draw``, ``quiet_after[quiet][count]`` is ``quiet_turns_after`` and
-        # ``stalls[count]`` is ``stalls`` at this many players, ``after_pass[holds_orders]``
-        # is ``step_after_pass``.
+        # is ``cards_to_draw``; ``quiet_after_quiet[count]`` and ``quiet_after_busy[count]``
+        # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and
+        # ``stalls[count]`` is ``stalls``, at this many players; ``after_pass_with_orders``
+        # and ``after_pass_without_orders`` are ``step_after_pass``.
         self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
                                      for size in range(_MAX_HELD))
                                for played in range(_MAX_HELD))
-        self.quiet_after = tuple(tuple(quiet_turns_after(quiet, count, players)
-                                       for count in range(players + 1))
-                                 for quiet in (False, True))
-        self.after_pass = (step_after_pass(self.pass_order, False),
-                           step_after_pass(self.pass_order, True))
+        self.quiet_after_quiet, self.quiet_after_busy = (
+            tuple(quiet_turns_after(quiet, count, players) for count in range(players + 1))
+            for quiet in (True, False))
+        self.after_pass_with_orders = step_after_pass(self.pass_order, True).value
+        self.after_pass_without_orders = step_after_pass(self.pass_order, False).value
         self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
 
 
@@ -288,9 +301,9 @@ class FastState:
     (``supply`` and ``waiters`` top first, ``oven`` first played first), count maps
     lists of five ints, a hand is split into ``hands`` (ingredient counts) and
     ``hand_orders`` (sorted order codes), ``reveal`` is an order code or None and
-    ``reveal_kind`` the named kind or None. Phases and steps are the reference's
-    :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members (and, between decisions,
-    its ``Phase.ROUND_END`` and ``Step.REVEAL``).
+    ``reveal_kind`` the named kind or None. Phases and steps are the plain string values
+    of the reference's :class:`~mammamia_ref.rules.state.Phase` and ``Step`` members
+    (equal to them; between decisions also ``round_end`` and ``reveal``).
 
     What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
     tuple, replaced when it changes: copying a state then copies only the outer lists."""
@@ -304,7 +317,7 @@ class FastState:
     rules: Rules
     players: int
     seat_of_colour: list[int]
-    phase: Phase
+    phase: str
     step: str
     current: int
     round: int
@@ -350,7 +363,8 @@ class FastState:
         """The reference :class:`GameState` this state stands for."""
         names = CARD_NAMES
         return GameState(
-            config=self.config, phase=self.phase, step=self.step, current=self.current,
+            config=self.config, phase=_PHASE_MEMBER[self.phase],
+            step=_STEP_MEMBER.get(self.step, self.step), current=self.current,
             round=self.round, resolutions=self.resolutions,
             supply=tuple(names[c] for c in self.supply),
             oven=tuple(names[c] for c in self.oven), table=tuple(self.table),
@@ -409,12 +423,13 @@ _RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: nev
 def _blank(config: GameConfig) -> FastState:
     state = object.__new__(FastState)  # no __init__: the callers fill every slot
     state.config = config
-    key = (config.variants, config.players)
+    players = config.players
+    key = (config.variants, players)
     rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[key] = Rules(config.variants, config.players)
+        rules = _RULES[key] = Rules(config.variants, players)
     state.rules = rules
-    state.players = config.players
+    state.players = players
     seats = [-1] * len(COLOURS)
     for seat, colour in enumerate(config.colours):
         seats[COLOUR_INDEX[colour]] = seat
@@ -426,7 +441,8 @@ def from_state(state: GameState) -> FastState:
     """The fast form of a reference state (any state the reference accepts)."""
     fast = _blank(state.config)
     codes = CARD_CODES
-    fast.phase, fast.step, fast.current = state.phase, state.step, state.current
+    fast.phase, fast.step = _PLAIN[state.phase], _PLAIN.get(state.step) or str(state.step)
+    fast.current = state.current
     fast.round, fast.resolutions = state.round, state.resolutions
     fast.supply = [codes[c] for c in state.supply]
     fast.oven = [codes[c] for c in state.oven]
@@ -451,7 +467,8 @@ def new_game(config: GameConfig) -> FastState:
     starting place, the deck (with the Mamma Mia! card under ``setup.supply_before_deal``)
     in the supply slot, awaiting its shuffle."""
     state = _blank(config)
-    removed = trimmed_per_kind(config.players, state.rules.trimming)
+    players = state.players
+    removed = trimmed_per_kind(players, state.rules.trimming)
     state.box = (removed,) * N_KINDS
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
@@ -460,10 +477,10 @@ def new_game(config: GameConfig) -> FastState:
     state.round, state.resolutions = 1, 0
     state.oven, state.table, state.used = [], [0] * N_KINDS, [0] * N_KINDS
     state.mamma_mia = None
-    state.hands = [NO_KINDS] * config.players
-    state.hand_orders = [()] * config.players
+    state.hands = [NO_KINDS] * players
+    state.hand_orders = [()] * players
     state.waiters = [WAITER_OF_COLOUR[COLOUR_INDEX[c]] for c in config.colours]
-    state.delivered = [()] * config.players
+    state.delivered = [()] * players
     state.played = state.quiet_turns = 0
     state.reveal = state.reveal_kind = None
     return state
@@ -486,13 +503,15 @@ def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     step = state.step
     if state.phase != _SHUFFLE:
         raise IllegalActionError("no pile is waiting to be shuffled", rule="setup.deal")
-    if step.startswith(WAITER_PILE):
-        return step, state.waiters[_waiter_seat(state, step)]
+    colour = _PILE_COLOUR.get(step)
+    if colour is not None:
+        return step, state.waiters[state.seat_of_colour[colour]]
     return step, state.supply
 
 
-def _waiter_seat(state: FastState, pile: str) -> int:
-    return state.seat_of_colour[COLOUR_INDEX[pile[len(WAITER_PILE):]]]
+_PILE_COLOUR: dict[str, int] = {waiter_pile(colour): i for i, colour in enumerate(COLOURS)}
+"""The colour index of each waiter's shuffle step (``waiter_pile(colour)``)."""
+_PILE_OF_COLOUR: dict[str, str] = {colour: waiter_pile(colour) for colour in COLOURS}
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
@@ -511,7 +530,7 @@ def legal_actions(state: FastState) -> Sequence[int]:
         return DRAW_FILL
     if state.phase == _OVEN:
         if step == _NAME_KIND:
-            return [NAME_BASE + kind for kind in kind_choices(state)]
+            return [NAME_BASE + kind for kind in kind_choices(state, _revealed(state))]
         options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
         if not state.rules.mandatory:
             options.append(DECLINE)
@@ -567,10 +586,10 @@ def apply(state: FastState, action: int) -> None:
             source, count = divmod(action - DRAW_N_BASE, 64)
             turn_draw(state, source, count)
     elif step == _NAME_KIND:
-        name_kind(state, action - NAME_BASE)
+        name_kind(state, _revealed(state), action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
-            oven_fail(state)
+            oven_fail(state, _revealed(state))
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
     if state.phase != _TURN:
@@ -596,9 +615,9 @@ def decision_rule(state: FastState) -> str:
 def apply_shuffle(state: FastState, order: Sequence[int]) -> None:
     """Chance: the pending pile now lies in ``order`` (card codes, top first); then the
     setup (``setup.after_shuffle``) or the round (``next_round.first_player``) goes on."""
-    pile = state.step
-    if pile.startswith(WAITER_PILE):
-        state.waiters[_waiter_seat(state, pile)] = tuple(order)
+    colour = _PILE_COLOUR.get(state.step)
+    if colour is not None:
+        state.waiters[state.seat_of_colour[colour]] = tuple(order)
     else:
         state.supply = list(order)
     if state.resolutions == 0:
@@ -630,19 +649,15 @@ def after_setup_shuffle(state: FastState) -> None:
             state.supply = cards_of(rest) + [MM]
             state.step = _SUPPLY_PILE
             return
-        state.step = _waiter_pile(state, 0)
+        state.step = _PILE_OF_COLOUR[state.config.colours[0]]
     elif pile == _SUPPLY_PILE:
-        state.step = _waiter_pile(state, 0)
-    else:
-        seat = _waiter_seat(state, pile) + 1
+        state.step = _PILE_OF_COLOUR[state.config.colours[0]]
+    else:  # a waiter: the next seat's, after the last the first orders
+        seat = state.seat_of_colour[_PILE_COLOUR[pile]] + 1
         if seat < state.players:
-            state.step = _waiter_pile(state, seat)
+            state.step = _PILE_OF_COLOUR[state.config.colours[seat]]
         else:
             take_first_orders(state)
-
-
-def _waiter_pile(state: FastState, seat: int) -> str:
-    return waiter_pile(state.config.colours[seat])
 
 
 def deal(state: FastState) -> None:
@@ -682,7 +697,9 @@ def take_first_orders(state: FastState) -> None:
 # -- the turn ------------------------------------------------------------------------
 
 
-_STEP_AFTER_PLAY = (step_after_play(False), step_after_play(True))  # by whether orders are held
+# ``step_after_play``, looked up: by whether the player still holds orders.
+_AFTER_PLAY_WITH_ORDERS = step_after_play(True).value
+_AFTER_PLAY_WITHOUT_ORDERS = step_after_play(False).value
 
 
 def turn_play(state: FastState, kind: int, count: int) -> None:
@@ -692,14 +709,17 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.hands[state.current] = tuple(hand)
     state.oven.extend([kind] * count)
     state.played = count
-    state.step = _STEP_AFTER_PLAY[bool(state.hand_orders[state.current])]
+    state.step = _AFTER_PLAY_WITH_ORDERS if state.hand_orders[state.current] \
+        else _AFTER_PLAY_WITHOUT_ORDERS
 
 
 def turn_pass(state: FastState) -> None:
     """``turn.pass``: no ingredient card, no play; an order may follow only under
     ``turn.pass_with_order``."""
     state.played = 0
-    state.step = state.rules.after_pass[bool(state.hand_orders[state.current])]
+    rules = state.rules
+    state.step = rules.after_pass_with_orders if state.hand_orders[state.current] \
+        else rules.after_pass_without_orders
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -718,18 +738,54 @@ def refill_allowance(state: FastState) -> int:
     were put on the oven this turn."""
     seat, played = state.current, state.played
     size = sum(state.hands[seat]) + len(state.hand_orders[seat])
-    if size < _MAX_HELD and played < _MAX_HELD:
+    try:
         return state.rules.allowance[played][size]
-    return cards_to_draw(state.rules.refill, size, played)
+    except IndexError:  # beyond the table (no hand grows that large)
+        return cards_to_draw(state.rules.refill, size, played)
 
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
     """``turn.draw`` (``turn.draw_fewer`` when a count is chosen): refill from one source;
-    a short source gives what it has (``turn.draw_short``). Ends the turn."""
-    wanted = refill_allowance(state) if count is None else count
-    take = draw_from_waiter if source == WAITER else draw_from_supply
-    moved = take(state, wanted)
-    end_turn(state, quiet=not state.played and not moved)
+    a short source gives what it has (``turn.draw_short``). Then the turn ends.
+
+    This runs every turn, so the usual draw from the supply (all the cards at once, the
+    Mamma Mia! card not among them) and the end of the turn (the reference's
+    ``end_turn``) are written out here: the round ends if the supply is exhausted, or
+    after a full cycle of turns that moved no card (``round_end.stall``); else the left
+    neighbour plays (``turn.clockwise``)."""
+    rules, played, seat = state.rules, state.played, state.current
+    if count is None:  # refill_allowance, looked up
+        try:
+            wanted = rules.allowance[played][sum(state.hands[seat])
+                                             + len(state.hand_orders[seat])]
+        except IndexError:  # beyond the table (no hand grows that large)
+            wanted = refill_allowance(state)
+    else:
+        wanted = count
+    supply = state.supply
+    if source == WAITER:
+        moved = draw_from_waiter(state, wanted)
+    elif len(supply) > wanted and MM not in (taken := supply[:wanted]):  # the usual case
+        hand = list(state.hands[seat])
+        for card in taken:
+            hand[card] += 1
+        del supply[:wanted]
+        state.hands[seat] = tuple(hand)
+        if rules.round_end_last_ingredient and supply_exhausted(state):
+            take_last_mamma_mia(state, seat)
+        moved = wanted
+    else:
+        moved = draw_from_supply(state, wanted)
+    state.quiet_turns = quiet_turns = (rules.quiet_after_busy if played or moved
+                                       else rules.quiet_after_quiet)[state.quiet_turns]
+    if len(supply) < 2 and _EXHAUSTED[rules.round_end, tuple(supply)]:  # supply_exhausted
+        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
+    elif rules.stalls[quiet_turns]:
+        stall(state)
+    else:
+        state.current = (seat + 1) % state.players
+        state.step = _PLAY
+        state.played = 0
 
 
 def draw_from_waiter(state: FastState, wanted: int) -> int:
@@ -744,20 +800,13 @@ def draw_from_waiter(state: FastState, wanted: int) -> int:
 
 
 def draw_from_supply(state: FastState, wanted: int) -> int:
-    """``turn.draw`` from the supply, card by card from the top: the Mamma Mia! card is
-    laid out and replaced (``mamma_mia.draw``); the round ends the moment the supply is
-    exhausted (``round_end.last_card`` / ``round_end.last_ingredient``)."""
+    """``turn.draw`` from the supply, card by card from the top (when the draw meets the
+    Mamma Mia! card or the supply's end: see :func:`turn_draw` for the usual case): the
+    Mamma Mia! card is laid out and replaced (``mamma_mia.draw``); the round ends the
+    moment the supply is exhausted (``round_end.last_card`` /
+    ``round_end.last_ingredient``)."""
     seat, supply, hand = state.current, state.supply, list(state.hands[state.current])
     last_ingredient = state.rules.round_end_last_ingredient
-    taken = supply[:wanted]
-    if MM not in taken and len(supply) > wanted:  # the usual case: all at once
-        for card in taken:
-            hand[card] += 1
-        del supply[:wanted]
-        state.hands[seat] = tuple(hand)
-        if last_ingredient and supply_exhausted(state):
-            take_last_mamma_mia(state, seat)
-        return wanted
     got = moved = 0
     while got < wanted and supply:  # an empty supply is exhausted under either ruling
         card = supply.pop(0)
@@ -797,22 +846,6 @@ def take_last_mamma_mia(state: FastState, seat: int) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = seat
-
-
-def end_turn(state: FastState, *, quiet: bool) -> None:
-    """After the draw: the round ends if the supply is exhausted, or after a full cycle
-    of turns that moved no card (``round_end.stall``); else the left neighbour plays
-    (``turn.clockwise``)."""
-    rules = state.rules
-    state.quiet_turns = count = rules.quiet_after[quiet][state.quiet_turns]
-    if supply_exhausted(state):
-        state.phase, state.step = _ROUND_END, _SUPPLY_PILE
-    elif rules.stalls[count]:
-        stall(state)
-    else:
-        state.current = (state.current + 1) % state.players
-        state.step = _PLAY
-        state.played = 0
 
 
 def stall(state: FastState) -> None:
@@ -870,49 +903,67 @@ def reveal_next(state: FastState) -> None:
     """``oven.open``: turn up the next card; an ingredient is sorted onto the table
     (``oven.sort``), an order is judged at once, its owner deciding where there is a
     choice. (Ingredients in a row are turned up in one go: nothing is decided between
-    them.)"""
+    them.) The order's code is handed down the judgement rather than read back from
+    ``state.reveal``."""
     oven, table = state.oven, state.table
-    card = oven.pop(0)
+    position, last = 0, len(oven) - 1
+    card = oven[0]
     while card < MM:
         table[card] += 1
-        if not oven:
+        if position == last:
+            oven.clear()
             return
-        card = oven.pop(0)
+        position += 1
+        card = oven[position]
+    del oven[:position + 1]
     state.reveal = card
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]
-    kind_of = ORDER_TYPE[card]
-    if kind_of == BOMBASTICA:
-        pizza_bombastica(state)
-    elif kind_of in (MONOTONI, MINIMALE):
-        kinds = kind_choices(state)
+    need = ORDER_NEED[card]
+    if need is not None:  # oven.standard, oven.one_of_each
+        bake_or_ask(state, card, need)
+    elif ORDER_TYPE[card] == BOMBASTICA:
+        pizza_bombastica(state, card)
+    else:  # oven.monotoni, oven.minimale
+        kinds = kind_choices(state, card)
         if not kinds:
-            oven_fail(state)
+            oven_fail(state, card)
         elif len(kinds) > 1:
             state.step = _NAME_KIND
         else:
-            name_kind(state, kinds[0])
-    else:  # oven.standard, oven.one_of_each
-        bake_or_ask(state)
+            name_kind(state, card, kinds[0])
 
 
-def kind_choices(state: FastState) -> tuple[int, ...]:
+_KIND_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], tuple[int, ...]] = {}
+_KIND_CHOICES_LIMIT = 1 << 14  # remembered answers, at most (then forgotten, all at once)
+
+
+def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
     """``oven.monotoni`` / ``oven.minimale``: :func:`~mammamia_ref.rules.oven.nameable_kinds`
-    for the revealed order."""
-    order, rules = _revealed(state), state.rules
-    return nameable_kinds(ORDER_TYPE_NAME[order], state.table, ORDER_PERSONAL[order],
-                          state.hands[state.current], ORDER_NEED_NAMED[order],
-                          rules.monotoni_kind, rules.minimale_lowest, rules.completion)
+    for the revealed order, remembered by everything it is given: the same order, table
+    and hand recur (the kinds are asked for at the reveal, again for the decision, and in
+    other games)."""
+    rules, table, hand = state.rules, tuple(state.table), state.hands[state.current]
+    key = (order, table, hand, rules)
+    kinds = _KIND_CHOICES.get(key)
+    if kinds is None:
+        if len(_KIND_CHOICES) >= _KIND_CHOICES_LIMIT:
+            _KIND_CHOICES.clear()
+        kinds = _KIND_CHOICES[key] = nameable_kinds(
+            ORDER_TYPE_NAME[order], table, ORDER_PERSONAL[order], hand, ORDER_NEED_NAMED[order],
+            rules.monotoni_kind, rules.minimale_lowest, rules.completion)
+    return kinds
 
 
-def name_kind(state: FastState, kind: int) -> None:
+def name_kind(state: FastState, order: int, kind: int) -> None:
     """The owner names the kind of a Monotoni or Minimale; it is then judged as fixed."""
     state.reveal_kind = kind
-    bake_or_ask(state)
+    bake_or_ask(state, order, ORDER_NEED_NAMED[order][kind])
 
 
-def requirement(state: FastState) -> tuple[int, ...]:
-    order = _revealed(state)
+def requirement(state: FastState, order: int) -> tuple[int, ...]:
+    """The requirement of ``order``, the revealed order (with the named kind for a
+    Monotoni or Minimale)."""
     need = ORDER_NEED[order]
     if need is None:
         if state.reveal_kind is None:
@@ -921,34 +972,39 @@ def requirement(state: FastState) -> tuple[int, ...]:
     return need
 
 
-def bake_or_ask(state: FastState) -> None:
-    """An order with a fixed requirement, judged by
+_BAKE, _FAIL, _FAIL_TABLE_ONLY, _FORCED = (Outcome.BAKE, Outcome.FAIL, Outcome.FAIL_TABLE_ONLY,
+                                           Outcome.FORCED)  # looked up once (Enum members)
+
+
+def bake_or_ask(state: FastState, order: int, need: tuple[int, ...]) -> None:
+    """An order with a fixed requirement ``need``, judged by
     :func:`~mammamia_ref.rules.oven.fixed_order_outcome`."""
-    need, table = requirement(state), state.table
+    table = state.table
     outcome = fixed_order_outcome(need, table, state.hands[state.current], state.rules.completion)
-    if outcome is Outcome.BAKE:
-        bake(state, need, NO_KINDS)
-    elif outcome is Outcome.FAIL:
-        oven_fail(state)
-    elif outcome is Outcome.FORCED:
+    if outcome is _BAKE:
+        bake(state, order, need, NO_KINDS)
+    elif outcome is _FAIL:
+        oven_fail(state, order)
+    elif outcome is _FORCED:
         missing = shortfall(need, tuple(table))
-        bake(state, [n - m for n, m in zip(need, missing, strict=True)], missing)
+        bake(state, order, [n - m for n, m in zip(need, missing, strict=True)], missing)
     else:
         state.step = _COMPLETE
 
 
-def pizza_bombastica(state: FastState) -> None:
+def pizza_bombastica(state: FastState, order: int) -> None:
     """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
     it takes the whole table."""
     rules, hand = state.rules, state.hands[state.current]
     outcome = bombastica_outcome(state.table, hand, rules.bombastica_hand,
                                  rules.completion)
-    if outcome is Outcome.BAKE:
-        bake(state, state.table[:], NO_KINDS)
-    elif outcome is Outcome.FAIL or outcome is Outcome.FAIL_TABLE_ONLY:
-        oven_fail(state)
-    elif outcome is Outcome.FORCED:
-        bake(state, state.table[:], hand_choices(hand, bombastica_shortfall(state.table))[0])
+    if outcome is _BAKE:
+        bake(state, order, state.table[:], NO_KINDS)
+    elif outcome is _FAIL or outcome is _FAIL_TABLE_ONLY:
+        oven_fail(state, order)
+    elif outcome is _FORCED:
+        bake(state, order, state.table[:],
+             hand_choices(hand, bombastica_shortfall(state.table))[0])
     else:
         state.step = _COMPLETE
 
@@ -968,26 +1024,32 @@ def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ..
 def completions(state: FastState) -> Sequence[Sequence[int]]:
     """The hand cards that may complete the revealed order: exactly what is missing, or
     for a Bombastica any choice making up the shortfall."""
-    hand = state.hands[state.current]
-    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
+    hand, order = state.hands[state.current], _revealed(state)
+    if ORDER_TYPE[order] == BOMBASTICA:
         return hand_choices(hand, bombastica_shortfall(state.table))
-    missing = shortfall(requirement(state), tuple(state.table))
+    missing = shortfall(requirement(state, order), tuple(state.table))
     return [missing] if covers(hand, missing) else []
 
 
 def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
     hand cards and the order bakes."""
-    if ORDER_TYPE[_revealed(state)] == BOMBASTICA:
-        bake(state, state.table[:], cards)
+    order = _revealed(state)
+    if ORDER_TYPE[order] == BOMBASTICA:
+        bake(state, order, state.table[:], cards)
     else:
-        bake(state, [n - c for n, c in zip(requirement(state), cards, strict=True)], cards)
+        bake(state, order, [n - c for n, c in zip(requirement(state, order), cards, strict=True)],
+             cards)
 
 
-def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) -> None:
+def bake(state: FastState, order: int, from_table: Sequence[int],
+         from_hand: Sequence[int]) -> None:
     """``oven.bake``: the order to its owner's delivered stack, the ingredients it uses
-    (from table and hand) to the used pile; the rest stays (``oven.leftovers``)."""
-    seat = state.current
+    (from table and hand) to the used pile; the rest stays (``oven.leftovers``). The
+    holder opens the next card."""
+    seat, holder = state.current, state.mamma_mia
+    if holder is None:
+        raise InternalError("no Mamma Mia! holder at the oven")
     table, used = state.table, state.used
     for kind, count in enumerate(from_table):
         if count:
@@ -996,19 +1058,24 @@ def bake(state: FastState, from_table: Sequence[int], from_hand: Sequence[int]) 
     if any(from_hand):
         for kind, count in enumerate(from_hand):
             used[kind] += count
-        state.hands[seat] = tuple(h - c for h, c in zip(state.hands[seat], from_hand, strict=True))
-    state.delivered[seat] += (_revealed(state),)
+        state.hands[seat] = tuple([h - c for h, c in zip(state.hands[seat], from_hand,
+                                                         strict=True)])
+    state.delivered[seat] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL
-    state.current = _holder(state)
+    state.current = holder
 
 
-def oven_fail(state: FastState) -> None:
-    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards."""
-    state.waiters[state.current] += (_revealed(state),)
+def oven_fail(state: FastState, order: int) -> None:
+    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards.
+    The holder opens the next card."""
+    holder = state.mamma_mia
+    if holder is None:
+        raise InternalError("no Mamma Mia! holder at the oven")
+    state.waiters[state.current] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL
-    state.current = _holder(state)
+    state.current = holder
 
 
 # -- the next round and the end ------------------------------------------------------
@@ -1025,7 +1092,7 @@ def after_resolution(state: FastState) -> None:
         state.phase, state.step = _OVER, _OVER_STEP
         state.reveal = state.reveal_kind = None
         return
-    if leftovers_to_oven(state.rules.leftovers):
+    if state.rules.leftovers_to_oven:
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
     left = [0] * N_KINDS
@@ -1080,13 +1147,12 @@ def _sample_all(rng: random.Random, cards: Sequence[int]) -> list[int]:
     getrandbits, bits_of = rng.getrandbits, _BITS
     pool = list(cards)
     result: list[int] = []
-    take = result.append
     for left in range(len(pool), 0, -1):  # pick one of the ``left`` cards not yet taken
         bits = bits_of[left]
         j = getrandbits(bits)
         while j >= left:
             j = getrandbits(bits)
-        take(pool[j])
+        result.append(pool[j])  # (the interpreter's own path for list.append)
         pool[j] = pool[left - 1]
     return result
 
@@ -1184,7 +1250,8 @@ def play_random_game(config: GameConfig, seed: int | str, *,
 
     This loop is the benchmark's hot path, so it makes the turn's decisions (nine in ten)
     itself: the choices :func:`legal_actions` lists, the numbers
-    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls. The oven's
+    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls (a play's,
+    :func:`turn_play`, written out: half the turn's decisions are plays). The oven's
     decisions, and every decision under ``draw_amount=any``, take the general path."""
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
@@ -1194,29 +1261,35 @@ def play_random_game(config: GameConfig, seed: int | str, *,
     players, stall_letter = state.players, state.rules.stall_letter
     inline = _INLINE_OK and not state.rules.draw_any
     decisions = turns = shuffles = 0
+    # Module constants as locals: a local is read faster than a global.
+    turn, oven, draw, play = _TURN, _OVEN, _DRAW, _PLAY
+    after_play_with_orders, after_play_without_orders = (_AFTER_PLAY_WITH_ORDERS,
+                                                         _AFTER_PLAY_WITHOUT_ORDERS)
+    play_choices_of, order_choices_of, play_of = _PLAY_CHOICES.get, _ORDER_CHOICES.get, _PLAY_OF
     for _ in range(max_steps):
         if stall_letter and state.quiet_turns >= players:
             result.stalled = True
             break
         phase = state.phase
-        if phase == _TURN and inline:  # the turn's decisions: see the docstring
+        if phase == turn and inline:  # the turn's decisions: see the docstring
             decisions += 1
             step = state.step
-            if step == _DRAW:  # the source, then the one draw from it: a choice among one
+            if step == draw:  # the source, then the one draw from it: a choice among one
                 source = SUPPLY if uniform() < 0.8 else WAITER
                 while getrandbits(1):
                     pass
                 turn_draw(state, source, None)
-                if state.phase != _TURN:
+                if state.phase != turn:
                     settle(state)
                 continue
-            if step == _PLAY:
+            seat = state.current
+            if step == play:
                 turns += 1
-                hand = state.hands[state.current]
-                legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
+                hand = state.hands[seat]
+                legal = play_choices_of(hand) or play_choices(hand)
             else:
-                orders = state.hand_orders[state.current]
-                legal = _ORDER_CHOICES.get(orders) or order_choices(orders)
+                orders = state.hand_orders[seat]
+                legal = order_choices_of(orders) or order_choices(orders)
             n = len(legal)
             bits = bits_of[n]
             r = getrandbits(bits)
@@ -1224,16 +1297,22 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 r = getrandbits(bits)
             action = legal[r]
             if action == NO_ORDER:
-                state.step = _DRAW
+                state.step = draw
             elif action >= PLACE_BASE:
                 turn_place_order(state, action - PLACE_BASE)
             elif action == PASS:
                 turn_pass(state)
-            else:
-                kind, count = _PLAY_OF[action]
-                turn_play(state, kind, count)
-        elif phase in (_TURN, _OVEN):
-            if state.step == _PLAY:
+            else:  # turn_play, written out (half the turn's decisions are plays)
+                kind, count = play_of[action]
+                held = list(hand)
+                held[kind] -= count
+                state.hands[seat] = tuple(held)
+                state.oven.extend([kind] * count)
+                state.played = count
+                state.step = after_play_with_orders if state.hand_orders[seat] \
+                    else after_play_without_orders
+        elif phase in (turn, oven):
+            if state.step == play:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
             decisions += 1
