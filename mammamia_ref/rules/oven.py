@@ -279,12 +279,18 @@ def ways_to_take(hand: Counts, total: int) -> list[Counts]:
     """
     if not hand:
         return [()] if total == 0 else []
+    if len(hand) == 1:  # the last kind gives what is left, if it holds that many
+        return [(total,)] if 0 <= total <= hand[0] else []
     rest = hand[1:]
+    # From the most of the first kind down to the fewest that leaves the other kinds no
+    # more than they hold (fewer would only fail). The fast engine asks this at every
+    # Bombastica decision: the bounds by comparison (``min`` and ``max`` are slow calls
+    # in Python 3.11), no comprehension per level.
+    most, fewest = hand[0], total - sum(rest)
     ways: list[Counts] = []
-    # From the most of the first kind down to the fewest that leaves the other kinds
-    # enough: the lower counts would only try (and fail) every way to take the rest.
-    for first in range(min(hand[0], total), max(total - sum(rest), 0) - 1, -1):
-        ways.extend([(first, *way) for way in ways_to_take(rest, total - first)])
+    for first in range(most if most < total else total, fewest - 1 if fewest > 0 else -1, -1):
+        for way in ways_to_take(rest, total - first):
+            ways.append((first, *way))
     return ways
 
 

@@ -254,10 +254,11 @@ class Rules:
     in ``spec/disputes.yaml`` (``models:``)."""
 
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
-                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers", "leftovers_to_oven",
-                 "mandatory", "minimale_lowest", "mm_before_deal", "monotoni_kind",
-                 "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill", "round_end",
-                 "round_end_last_ingredient", "stall", "stall_letter", "stalls", "trimming")
+                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers",
+                 "leftovers_to_oven", "mandatory", "minimale_lowest", "mm_before_deal",
+                 "monotoni_kind", "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill",
+                 "round_end", "round_end_last_ingredient", "stall", "stall_letter", "stalls",
+                 "trimming")
 
     def __init__(self, variants: Any, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
@@ -934,7 +935,7 @@ def reveal_next(state: FastState) -> None:
 
 
 _KIND_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], tuple[int, ...]] = {}
-_KIND_CHOICES_LIMIT = 1 << 16  # remembered answers, at most (then forgotten, all at once)
+_KIND_CHOICES_LIMIT = 1 << 14  # remembered answers, at most (then forgotten, all at once)
 
 
 def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
@@ -1249,7 +1250,8 @@ def play_random_game(config: GameConfig, seed: int | str, *,
 
     This loop is the benchmark's hot path, so it makes the turn's decisions (nine in ten)
     itself: the choices :func:`legal_actions` lists, the numbers
-    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls. The oven's
+    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls (a play's,
+    :func:`turn_play`, written out: half the turn's decisions are plays). The oven's
     decisions, and every decision under ``draw_amount=any``, take the general path."""
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
@@ -1309,7 +1311,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
                 state.played = count
                 state.step = after_play_with_orders if state.hand_orders[seat] \
                     else after_play_without_orders
-        elif phase == turn or phase == oven:
+        elif phase in (turn, oven):
             if state.step == play:
                 turns += 1
             apply(state, benchmark_choice(state, legal_actions(state), rng))
