@@ -327,7 +327,8 @@ def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[S
                 orders: Mapping[int, Sequence[str]] | None = None, open_last: bool = False,
                 **hints: Any) -> tuple[GameModel, z3.ModelRef] | None:
     """The first schedule (in the order given) under which a run reaches ``goal``.
-    Schedules whose first round cannot end when they say are skipped at once."""
+    Schedules whose first round cannot end when they say are skipped at once (up to
+    :data:`PRECHECKED` players: see :func:`can_end`)."""
     for schedule in schedules:
         if not (open_last and len(schedule) == 1) and \
                 not can_end(players, variants, schedule[0]):

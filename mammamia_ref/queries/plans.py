@@ -266,14 +266,5 @@ def long_round(b: Builder) -> None:
     b.resolve()
 
 
-def slow_first_round(b: Builder) -> None:
-    """The first round played slowly (:func:`_slow_round`): red is dealt six salami,
-    every other player six cards of one kind, which they play at once."""
-    n = b.players
-    _setup(b, [[KINDS[0]] * 6] + [[KINDS[p % len(KINDS)]] * 6 for p in range(1, n)], {})
-    _slow_round(b)
-    b.resolve()
-
-
 __all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "dump_and_pass", "long_round",
-           "nothing_baked", "six_orders", "slow_first_round", "supply_drawn_out"]
+           "nothing_baked", "six_orders", "supply_drawn_out"]
