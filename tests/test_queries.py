@@ -467,6 +467,14 @@ def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
     swapped = {**doc, "runs": [{**run, "name": name} for run, name
                                in zip(doc["runs"], reversed(names), strict=True)]}
     assert not _q19_claim(swapped)
+    from mammamia_ref.queries.catalogue import _q02_claim
+
+    q02 = next(q for q in CATALOGUE if q["id"] == "Q02-minimale-tie-decides")
+    for answer in q02["answers"]:
+        doc = certificate(q02, answer)
+        assert doc is not None and _q02_claim(doc)
+        same = {**doc, "runs": [doc["runs"][0], doc["runs"][0]]}
+        assert not _q02_claim(same)
 
 
 def test_docs_output_is_written_atomically(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,

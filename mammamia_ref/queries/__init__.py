@@ -12,7 +12,11 @@ is run).
   solver choosing every shuffle), and the one-step transition relation.
 - :mod:`.decode`: a model's run as explicit shuffles and actions, replayed by the
   reference with its predictions checked at every turn and opening.
-- :mod:`.proofs`: invariants by induction and termination by a ranking function.
+- :mod:`.proofs`: invariants by induction, termination by a ranking function, and the
+  upper bounds of the "most" questions (cards a Bombastica takes, orders one opening
+  bakes, turns one round lasts).
+- :mod:`.construct` and :mod:`.plans`: witness games built by a plan, every action
+  through the reference, where a z3 search of the whole game is out of reach.
 - :mod:`.catalogue`: the questions of ``spec/queries.yaml`` and their implementations;
   :func:`run_catalogue` answers them.
 - :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders the

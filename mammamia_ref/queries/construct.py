@@ -137,10 +137,9 @@ class Builder:
         return events + self.do(Draw(source, number))
 
     def resolve(self, decide: Callable[[GameState], Action] | None = None) -> None:
-        """Resolve the oven while it is open and, between rounds, shuffle the next
-        supply in its pile's order (``next_round.supply``) unless it is over; the
-        owners' decisions are ``decide``'s (by default: complete when the cards are
-        there, else decline; name the first kind offered)."""
+        """Resolve the oven while it is open, the owners deciding as ``decide`` says (by
+        default :func:`default_decision`); the next round's supply shuffle is then
+        pending (:meth:`next_supply`), unless the game is over."""
         while self.state.phase == "oven":
             self.do((decide or default_decision)(self.state))
 

@@ -94,9 +94,15 @@ def _verdict(exp: Mapping[str, Any]) -> str:
     return f"{verdict} between {exp['value']} (reached) and {exp['upper']} (proved the most)"
 
 
+STORY_HEAD, STORY_TAIL = 120, 60   # lines of a long story the page shows
+
+
 def story(path: Path) -> list[str]:
     """The witness scenario told step by step, each event with its rule ID (the
-    reference replays it to tell it); a run per decision the owners compare."""
+    reference replays it to tell it); a run per decision the owners compare. A story
+    longer than :data:`STORY_HEAD` + :data:`STORY_TAIL` lines (the games of hundreds of
+    turns the "most" questions build) shows its beginning and its end, saying how many
+    lines it leaves out; the scenario file holds every step."""
     from mammamia_ref.formats.narrate import step_lines
     from mammamia_ref.formats.scenario import load_scenario, run_scenario
 
@@ -107,6 +113,10 @@ def story(path: Path) -> list[str]:
             out.append(f"run {result.run}:")
         for step in result.trace:
             out += step_lines(step.action, step.events, step.actor, result.config)
+    if len(out) > STORY_HEAD + STORY_TAIL:
+        left = len(out) - STORY_HEAD - STORY_TAIL
+        out = [*out[:STORY_HEAD], f"... ({left} lines left out: every step is in "
+               f"{path.name})", *out[-STORY_TAIL:]]
     return out
 
 
@@ -165,6 +175,10 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                 line += f" Evidence: {EVIDENCE_SHORT[exp['evidence']]}."
             if exp.get("upper_evidence"):
                 line += f" Upper bound: {EVIDENCE_SHORT[exp['upper_evidence']]}."
+            if answer.get("method"):
+                line += f" Method: {METHODS.get(answer['method'], answer['method'])}."
+            if answer.get("bound"):
+                line += f" Bound: {' '.join(answer['bound'].split())}"
             got = found.get((query["id"], answer["name"]))
             if got is not None and not got.matches_expected:
                 line += (f" **The last run disagrees: {got.verdict}, reference "
@@ -184,6 +198,11 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                     out += [f"  {line}" for line in story(path)]
                     out.append("  ```\n")
                     out.append("  </details>\n")
+        for cost in query.get("search_costs", ()):
+            outcome = {"found": "found a witness", "none": "found none",
+                       "stopped": "stopped, out of reach"}[cost["outcome"]]
+            out.append(f"- The bounded search for {cost['players']} players: {outcome} "
+                       f"after {cost['cpu_seconds']:g} s of CPU. {' '.join(cost['why'].split())}")
         for missing in query.get("unanswered", ()):
             out.append(f"- Not answered under {_variants(missing['variants'])}: "
                        f"{' '.join(missing['why'].split())}")

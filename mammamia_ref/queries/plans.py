@@ -79,8 +79,9 @@ def bombastica_takes_all(keep: int) -> Plan:
     return plan
 
 
-def _bombastica_round(b: Builder, keep: int) -> None:
-    """The first round of :func:`bombastica_takes_all`, up to the round's end."""
+def _bombastica_round(b: Builder, keep: int, bombastica: bool = True) -> None:
+    """The first round of :func:`bombastica_takes_all`, up to the round's end (without
+    ``bombastica`` red places no order: nothing bakes at the opening)."""
     n = b.players
     _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)],
            {"red": ["red.bombastica"]})
@@ -112,7 +113,8 @@ def _bombastica_round(b: Builder, keep: int) -> None:
         kinds = [i for i in range(len(KINDS)) if hand[i]]
         done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
         if done and len(kinds) == 1:
-            b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica", "supply")
+            b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica" if bombastica else None,
+                   "supply")
             break
         if not kinds or (len(kinds) == 1 and hand[kinds[0]] == 1):
             raise InternalError("the plan leaves red without a card for its last turn")
@@ -161,6 +163,63 @@ def six_orders(b: Builder) -> None:
     b.resolve(decide)
 
 
+def supply_drawn_out(keep: int) -> Plan:
+    """The first round of :func:`bombastica_takes_all` with no order placed: the
+    supply is drawn to its end, the last draw meeting the Mamma Mia! card alone under
+    ``round_end.last_card`` (``keep`` 0), or taking the last ingredient card under
+    ``round_end.last_ingredient`` (``keep`` 1); nothing bakes, so the second round's
+    supply is the Mamma Mia! card alone (``next_round.supply``)."""
+    def plan(b: Builder) -> None:
+        _bombastica_round(b, keep, bombastica=False)
+        b.resolve()
+    return plan
+
+
+def nothing_baked(rounds: int) -> Plan:
+    """The first round of :func:`supply_drawn_out` (``round_end.last_card``), and then
+    ``rounds`` - 1 more whose supply is the Mamma Mia! card alone: the player to move
+    passes and draws it, which ends the round. Nobody places an order, and every hand
+    ends without an ingredient card."""
+    def plan(b: Builder) -> None:
+        supply_drawn_out(0)(b)
+        for _ in range(rounds - 1):
+            b.next_supply(list)
+            while b.state.phase == "turn":
+                hand = b.state.hands[b.state.current]
+                b.turn(None, source="supply" if hand.size < HAND_LIMIT else "waiter")
+            b.resolve()
+    return plan
+
+
+def dump_and_pass(rounds: int, cycles: int = 0) -> Plan:
+    """Every player is dealt six cards of one kind, plays them all on their first turn
+    and draws six orders from the waiter: a hand of seven orders. From then on every
+    turn is a pass that draws nothing (a full hand), a quiet turn; under
+    ``round_end.stall`` a full cycle of them ends the round, and so in each of the
+    ``rounds`` rounds played (the next supply shuffled with the Mamma Mia! card at the
+    bottom). Under ``stall=letter`` the first round goes on: ``cycles`` full cycles
+    of passes are played, each ending where it began."""
+    def plan(b: Builder) -> None:
+        n = b.players
+        _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)], {})
+        for _ in range(n):
+            s = b.state
+            hand = s.hands[s.current].ingredients
+            k = _largest(hand)
+            b.turn(KINDS[k], hand[k], None, "waiter")
+        if b.state.variants["stall"] != "cut":
+            for _ in range(cycles * n):
+                b.turn(None, source="waiter")
+            return
+        for r in range(rounds):
+            while b.state.phase == "turn":
+                b.turn(None, source="waiter")
+            b.resolve()
+            if r < rounds - 1 and b.state.phase == "shuffle":
+                b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+    return plan
+
+
 def _slow_round(b: Builder) -> None:
     """Play the round under way as slowly as the rules let these hands: red is the one
     player who moves cards, one at a time, and every other turn in between is quiet
@@ -207,14 +266,5 @@ def long_round(b: Builder) -> None:
     b.resolve()
 
 
-def slow_first_round(b: Builder) -> None:
-    """The first round played slowly (:func:`_slow_round`): red is dealt six salami,
-    every other player six cards of one kind, which they play at once."""
-    n = b.players
-    _setup(b, [[KINDS[0]] * 6] + [[KINDS[p % len(KINDS)]] * 6 for p in range(1, n)], {})
-    _slow_round(b)
-    b.resolve()
-
-
-__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "long_round", "six_orders",
-           "slow_first_round"]
+__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "dump_and_pass", "long_round",
+           "nothing_baked", "six_orders", "supply_drawn_out"]
