@@ -1225,9 +1225,9 @@ def test_regression_scenario_detects_a_divergence(tmp_path: Path) -> None:
     path = write_regression_scenario(config, sequence, tmp_path / "regr-bite.yaml",
                                      title="bite", rules=[], failure="example")
     doc: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
-    last = next(s for s in reversed(doc["steps"]) if s.get("expect", {}).get("events"))
-    last["expect"]["events"][0]["rule"] = "turn.clockwise" \
-        if last["expect"]["events"][0]["rule"] != "turn.clockwise" else "turn.play"
+    last = next(s for s in reversed(doc["steps"]) if s.get("expect", {}).get("events_exact"))
+    first = last["expect"]["events_exact"][0]
+    first["rule"] = "turn.clockwise" if first["rule"] != "turn.clockwise" else "turn.play"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     assert [r.passed for r in run_scenario(load_scenario(path))] == [False]
 

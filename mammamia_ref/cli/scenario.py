@@ -21,7 +21,7 @@ from mammamia_ref.formats.scenario import (
     export_bundle,
     load_all,
     require_cases,
-    run_scenario,
+    run_one,
     scenario_files,
 )
 
@@ -79,7 +79,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     results: list[RunResult] = []
     try:
         for scenario in scenarios:
-            for result in run_scenario(scenario):
+            for run in scenario.runs:  # one at a time, so an interruption counts exactly
+                result = run_one(scenario, run)
                 results.append(result)
                 if args.json:
                     print(json.dumps({"scenario": result.scenario, "run": result.run,

@@ -106,7 +106,7 @@ def _replay(config: GameConfig, actions: Sequence[Action]
                                   f"reference fail: {exc!r}") from exc
         else:
             events = [format_event(e) for e in produced]
-            step["expect"] = {"events": events}
+            step["expect"] = {"events_exact": events}  # pinned: [] pins "no event"
         steps.append(step)
     final: dict[str, Any] = {"state": format_state(state), "to_move": _mover(state),
                              "legal": [format_action(a) for a in legal_actions(state)]}
