@@ -28,6 +28,10 @@ def test_skill_of_reads_only_uniform_sweeps_on_the_defaults() -> None:
     assert skill_of(_sweep("careful", 10, 0.1, 0.05, {"refill": "x"})) is None
     mixed = _sweep("careful", 10, 0.1, 0.05) | {"policies": ["careful", "random"]}
     assert skill_of(mixed) is None
+    one_search = ["search:8", "careful", "careful", "careful"]
+    assert skill_of(mixed | {"policies": one_search}) == "search"
+    for other in (["search", "search", "careful"], ["search", "random", "random"]):
+        assert skill_of(mixed | {"policies": other}) is None
 
 
 def test_rows_follow_skill_order_and_keep_the_largest_sweep() -> None:
@@ -76,3 +80,8 @@ def test_the_dispute_page_shows_the_skills_side_by_side() -> None:
     assert "random (500 games)" in header and "careful (100 games)" in header
     assert any("**+0.1500" in line and "**-0.7000" in line for line in lines)
     assert _by_skill(sweeps[:1], "D3") == []
+    search = _sweep("search:8", 40, -0.9, 0.3) | {
+        "policies": ["search:8", "careful", "careful", "careful"]}
+    header = next(line for line in _by_skill([*sweeps, search], "D3")
+                  if line.startswith("| Ruling |"))
+    assert header.endswith("| search (1 search:8, 3 careful; 40 games) |")

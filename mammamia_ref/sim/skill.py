@@ -36,13 +36,29 @@ Z_95 = 1.959964
 
 
 def skill_of(sweep: Mapping[str, Any]) -> str | None:
-    """The skill a sweep measures: every seat the same known policy, no flags fixed
-    beyond the defaults (a sweep on a changed base answers another question)."""
-    names = {str(p).split(":")[0] for p in sweep["policies"]}
-    if len(names) != 1 or sweep.get("base_variants"):
+    """The skill a sweep measures, with no flags fixed beyond the defaults (a sweep on a
+    changed base answers another question): every seat the same known policy, or one
+    search player among careful ones. A search player in every seat would cost a sweep
+    as many times more as there are seats; one planning player is what the search
+    sweeps seat, and :func:`table_of` says so wherever they are shown."""
+    names = [str(p).split(":")[0] for p in sweep["policies"]]
+    if sweep.get("base_variants"):
         return None
-    (name,) = names
-    return name if name in SKILLS else None
+    if len(set(names)) == 1:
+        return names[0] if names[0] in SKILLS else None
+    if names.count("search") == 1 and set(names) == {"search", "careful"}:
+        return "search"
+    return None
+
+
+def table_of(sweep: Mapping[str, Any]) -> str:
+    """Who sat at the sweep's tables, in a few words: "4 careful", "1 search:8, 3 careful".
+
+    >>> table_of({"policies": ["search:8", "careful", "careful", "careful"]})
+    '1 search:8, 3 careful'
+    """
+    seats = [str(p) for p in sweep["policies"]]
+    return ", ".join(f"{seats.count(p)} {p}" for p in dict.fromkeys(seats))
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,7 @@ class Effect:
     games: int
     difference: float
     ci95: tuple[float, float]
+    table: str = ""  # who sat at the tables (table_of) when not all one policy
 
     @property
     def clear(self) -> bool:
@@ -72,24 +89,26 @@ class SkillRow:
 def by_skill(sweeps: Sequence[Mapping[str, Any]], dispute_id: str) -> list[SkillRow]:
     """Every (ruling, measure) of ``dispute_id`` with its effect at each swept skill,
     skills in order; a measure no skill moves at all is left out."""
-    found: dict[str, tuple[int, Mapping[str, Any]]] = {}
+    found: dict[str, tuple[int, Mapping[str, Any], str]] = {}
     for sweep in sweeps:
         skill = skill_of(sweep)
         doc = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
         if skill is None or doc is None:
             continue
         if skill not in found or sweep["games_per_ruling"] > found[skill][0]:
-            found[skill] = (sweep["games_per_ruling"], doc)
+            mixed = len(set(sweep["policies"])) > 1
+            found[skill] = (sweep["games_per_ruling"], doc, table_of(sweep) if mixed else "")
     cells: dict[tuple[str, str], list[Effect]] = {}
     for skill in (s for s in SKILLS if s in found):
-        games, doc = found[skill]
+        games, doc, table = found[skill]
         for flag, _default, other in contrasts(doc):
             for key, diff in other["versus_default"].items():
                 if diff["difference"] is None:
                     continue
                 low, high = diff["ci95"]
                 cells.setdefault((f"{flag}={other['value']}", key), []).append(
-                    Effect(skill, games, float(diff["difference"]), (float(low), float(high))))
+                    Effect(skill, games, float(diff["difference"]), (float(low), float(high)),
+                           table))
     return [SkillRow(ruling, key, tuple(effects)) for (ruling, key), effects in cells.items()
             if any(e.difference != 0 or e.ci95 != (0.0, 0.0) for e in effects)]
 
@@ -121,7 +140,9 @@ def verdict(rows: Sequence[SkillRow], ruling: str) -> str | None:
     if row is None:
         return (f"`{ruling}` leaves the score unchanged in every game, with every kind of "
                 "player measured.")
-    figures = ", ".join(f"{e.difference:+.3f} with {e.skill} players" for e in row.effects)
+    figures = ", ".join(f"{e.difference:+.3f} with " + (f"{e.skill} players" if not e.table
+                                                        else f"tables of {e.table}")
+                        for e in row.effects)
     first, last = row.effects[0], row.effects[-1]
     if not any(e.clear for e in row.effects):
         return (f"`{ruling}` changes the score by {figures}: no clear effect at any skill "

@@ -290,15 +290,18 @@ def _by_skill(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
     skills = list(dict.fromkeys(e.skill for r in rows for e in r.effects))
     if len(skills) < 2:
         return []
-    games = {e.skill: e.games for r in rows for e in r.effects}
+    heads = {e.skill: f"{e.skill} ({e.table + '; ' if e.table else ''}{e.games:,} games)"
+             for r in rows for e in r.effects}
     rulings = list(dict.fromkeys(r.ruling for r in rows))
     out = ["### By skill", "",
            "The same rulings compared among players of each skill (the sweeps below), "
            "side by side: each cell is the ruling's paired difference from the default "
-           "with its 95% interval, in bold when the interval leaves out zero.", ""]
+           "with its 95% interval, in bold when the interval leaves out zero. Each "
+           "heading says who sat at the tables: the search sweeps seat one search player "
+           "among careful ones.", ""]
     out += [f"- {sentence}" for sentence in (verdict(rows, r) for r in rulings) if sentence]
     out += ["", "| Ruling | Measure | " + " | ".join(
-                f"{s} ({games[s]:,} games)" for s in skills) + " |",
+                heads[s] for s in skills) + " |",
             "|---|---|" + "---|" * len(skills)]
     for row in rows:
         cells = {e.skill: e for e in row.effects}
