@@ -1616,10 +1616,10 @@ def q23_most_orders_one_opening(query: Mapping[str, Any],
         bombastica = sum(sum(e.get("used").values()) for e in baked
                          if ORDERS[e.get("order")].type == "bombastica")
         seats = built.config.colours
-        dumpers = " and ".join(seats[1:players - 1])
+        dumpers = " and ".join(seats[1:players - 1]) + (" plays" if players == 3 else " play")
         how = (f"Red is dealt six salami and on each turn plays salami with its next order; "
-               f"{dumpers} {'plays' if players == 3 else 'play'} their six cards of one kind on their first turn and from "
-               f"then on hold only orders; {seats[players - 1]}, just before red, plays what "
+               f"{dumpers} their six cards of one kind on their first turn and from then "
+               f"on hold only orders; {seats[players - 1]}, just before red, plays what "
                "the table still lacks for red's next order, drawing the cards it plays next "
                "from the supply. Nobody else places an order. The Minimale comes first, "
                f"its three cards the lowest eligible kind; the Bombastica last, taking the "

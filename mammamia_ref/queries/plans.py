@@ -216,9 +216,9 @@ def most_orders(b: Builder) -> None:
     _setup(b, [[_S] * 6, *dumps, feeder_hand], {"red": orders})
     for turn, order in enumerate(orders):
         for _seat in range(1, feeder):       # the dumpers: all on the first turn, then pass
-            hand = b.state.hands[b.state.current].ingredients
-            k = _largest(hand)
-            b.turn(KINDS[k] if hand[k] else None, hand[k], None, "waiter")
+            held = b.state.hands[b.state.current].ingredients
+            k = _largest(held)
+            b.turn(KINDS[k] if held[k] else None, held[k], None, "waiter")
         if turn < len(feeds):
             kind, count = feeds[turn]
             if turn < len(draws):
@@ -238,9 +238,9 @@ def most_orders(b: Builder) -> None:
             b.wish([_S] * room)
             b.turn(_S, played, order, "supply")
     while b.state.phase == "turn":   # play on until the supply runs out
-        hand = b.state.hands[b.state.current].ingredients
-        k = _largest(hand)
-        b.turn(KINDS[k] if hand[k] else None, hand[k], None, "supply")
+        held = b.state.hands[b.state.current].ingredients
+        k = _largest(held)
+        b.turn(KINDS[k] if held[k] else None, held[k], None, "supply")
 
     def decide(state: GameState) -> Action:
         if state.step == "name_kind" and state.reveal is not None and \
