@@ -173,8 +173,8 @@ red's Monotoni names."""
 
 _S, _P, _M, _E, _O = KINDS
 MOST_ORDERS: dict[int, MostOrders] = {
-    # 10 cards a kind: the pineapple go to the standard order and the Monotoni, the
-    # One-of-each would need one more of some kind than is in play; the Bombastica
+    # 10 cards a kind, seven orders (z3 proves eight never fit): no One-of-each; all
+    # ten pineapple go to the standard order and the Monotoni, and the Bombastica
     # finds exactly 15
     3: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
          "red.monotoni", "red.bombastica"),
