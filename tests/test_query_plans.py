@@ -143,3 +143,18 @@ def test_the_round_bound_needs_the_stall_rule() -> None:
         assert proof.holds and bound == 198
         with pytest.raises(InternalError, match="for ever"):
             round_length_bound(2, {**variant_defaults(), "stall": "letter"})
+
+
+@pytest.mark.parametrize(("players", "delivered"), [(3, 7), (4, 8), (5, 8)])
+def test_most_orders_plans_deliver_at_one_opening(players: int, delivered: int) -> None:
+    """Red delivers as many orders at the first opening as the card count allows (seven
+    at three players, all eight at four and five), replayed from a new game; nobody
+    else delivers and no order fails."""
+    from mammamia_ref.queries.plans import most_orders
+
+    built = build(most_orders, players, {}, first_player=1)
+    assert [e.get("order") for _i, e in built.events("failed")] == []
+    state = _replayed(built)
+    assert len(state.delivered[0]) == delivered
+    assert all(d == () for d in state.delivered[1:])
+    assert len(built.events("oven_opened")) == 1

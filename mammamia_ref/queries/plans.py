@@ -163,6 +163,94 @@ def six_orders(b: Builder) -> None:
     b.resolve(decide)
 
 
+MostOrders = tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...],
+                   tuple[tuple[str, int], ...], tuple[tuple[str, ...], ...], str]
+"""A :func:`most_orders` plan for one player count: red's orders in the order placed,
+the hands dealt to the players who only dump their cards, the feeder's hand, the
+feeder's plays (one a cycle, just before red), the cards each of its draws from the
+supply turns up but the last (after which it draws from its waiter), and the kind
+red's Monotoni names."""
+
+_S, _P, _M, _E, _O = KINDS
+MOST_ORDERS: dict[int, MostOrders] = {
+    # 10 cards a kind, seven orders (z3 proves eight never fit): no One-of-each; all
+    # ten pineapple go to the standard order and the Monotoni, and the Bombastica
+    # finds exactly 15
+    3: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.monotoni", "red.bombastica"),
+        ((_E,) * 6,), (_M,) * 3 + (_P,) * 3,
+        ((_M, 3), (_P, 4), (_M, 4), (_P, 6), (_O, 4), (_O, 6), (_E, 4)),
+        ((_P, _M, _M), (_M, _M, _P, _P), (_P,) * 4, (_O,) * 6, (_O,) * 4,
+         (_E, _E, _E, _E, _M, _M)), _P),
+    4: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.one_of_each", "red.monotoni", "red.bombastica"),
+        ((_E,) * 6, (_O,) * 6), (_M,) * 3 + (_P,) * 3,
+        ((_M, 3), (_P, 5), (_M, 5), (_P, 6), (_E, 6), (_O, 6)),
+        ((_P, _P, _M), (_M, _M, _M, _M, _P), (_P,) * 5, (_E,) * 6, (_O,) * 6), _P),
+    5: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.one_of_each", "red.monotoni", "red.bombastica"),
+        ((_E,) * 6, (_O,) * 6, (_M,) * 6), (_P,) * 6,
+        ((_P, 3), (_P, 5), (_M, 6), (_E, 6), (_O, 6)),
+        ((_P, _P, _M), (_M,) * 5, (_E,) * 6, (_O,) * 6), _M),
+}
+
+
+def most_orders(b: Builder) -> None:
+    """Three to five players, yellow first: red delivers as many orders at the first
+    opening as the cards in play allow (:data:`MOST_ORDERS`).
+
+    Red is dealt six salami and on each of its turns plays one with the next order
+    (its last turn: all it holds, with the Bombastica); it draws orders from its
+    waiter, then three salami from the supply, then nothing (from its empty waiter).
+    The player just before red, the feeder, plays before each order what the table
+    still lacks for it, drawing from the supply the cards it plays next (wished,
+    :meth:`.construct.Builder.wish`); the others dump their six cards of one kind on
+    their first turn, on the table for the later orders, and fill their hands with
+    orders, passing from then on. The Minimale comes first, when the feeder's three
+    cards are the lowest eligible kind; the Bombastica last, taking the table's rest,
+    15 cards at least. Nobody but red places an order; then all play on until the
+    supply runs out."""
+    n = b.players
+    orders, dumps, feeder_hand, feeds, draws, monotoni = MOST_ORDERS[n]
+    feeder = n - 1
+    _setup(b, [[_S] * 6, *dumps, feeder_hand], {"red": orders})
+    for turn, order in enumerate(orders):
+        for _seat in range(1, feeder):       # the dumpers: all on the first turn, then pass
+            held = b.state.hands[b.state.current].ingredients
+            k = _largest(held)
+            b.turn(KINDS[k] if held[k] else None, held[k], None, "waiter")
+        if turn < len(feeds):
+            kind, count = feeds[turn]
+            if turn < len(draws):
+                b.wish(draws[turn])
+            b.turn(kind, count, None, "supply" if turn < len(draws) else "waiter")
+        else:
+            b.turn(None, source="waiter")
+        s = b.state
+        hand = s.hands[RED]
+        last = turn == len(orders) - 1
+        played = hand.ingredients[0] if last else 1
+        left = hand.ingredients[0] - played
+        room = HAND_LIMIT - (hand.size - played - 1)
+        if s.waiters[RED] or left >= len(orders) - turn - 1:
+            b.turn(_S, played, order, "waiter")
+        else:
+            b.wish([_S] * room)
+            b.turn(_S, played, order, "supply")
+    while b.state.phase == "turn":   # play on until the supply runs out
+        held = b.state.hands[b.state.current].ingredients
+        k = _largest(held)
+        b.turn(KINDS[k] if held[k] else None, held[k], None, "supply")
+
+    def decide(state: GameState) -> Action:
+        if state.step == "name_kind" and state.reveal is not None and \
+                ORDERS[state.reveal.order].type == "monotoni":
+            return NameKind(monotoni)
+        return default_decision(state)
+
+    b.resolve(decide)
+
+
 def supply_drawn_out(keep: int) -> Plan:
     """The first round of :func:`bombastica_takes_all` with no order placed: the
     supply is drawn to its end, the last draw meeting the Mamma Mia! card alone under
@@ -266,5 +354,6 @@ def long_round(b: Builder) -> None:
     b.resolve()
 
 
-__all__ = ["SIX_ORDERS", "Plan", "bombastica_takes_all", "dump_and_pass", "long_round",
-           "nothing_baked", "six_orders", "supply_drawn_out"]
+__all__ = ["MOST_ORDERS", "SIX_ORDERS", "MostOrders", "Plan", "bombastica_takes_all",
+           "dump_and_pass", "long_round", "most_orders", "nothing_baked", "six_orders",
+           "supply_drawn_out"]
