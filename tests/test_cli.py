@@ -402,7 +402,18 @@ def test_verify_tells_its_stages_in_order(monkeypatch) -> None:
     from mammamia_ref.tools import verify as verify_tool
 
     monkeypatch.setattr(verify_tool, "play_checks", lambda games: games)
-    monkeypatch.setattr(verify_tool, "query_checks", lambda records, stop: records)
+    class NoQueries(verify_tool.QueryChecks):  # the stages are what is tested here
+        def __enter__(self):
+            self.tasks = []
+            return self
+
+        def collect(self, records, progress=lambda done, total: None) -> None:
+            pass
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+    monkeypatch.setattr(verify_tool, "QueryChecks", NoQueries)
     heard: list[tuple[str, int, int]] = []
     folder = str(ROOT / "scenarios" / "turn")
     verify_tool.verify([folder], progress=lambda *told: heard.append(told))

@@ -45,17 +45,30 @@ scenario.run_one = run_one
 MAIN = "\nfrom mammamia_ref.cli.app import main\nsys.exit(main(sys.argv[1:]))\n"
 QUICK_VERIFY = """
 verify.play_checks = lambda games=None: games  # the games are not what is tested here
+class NoQueries(verify.QueryChecks):  # nor the queries (whose witnesses call run_one)
+    def __enter__(self):
+        self.tasks, self.answers = [], iter(())
+        return self
+    def __exit__(self, *exc):
+        pass
+verify.QueryChecks = NoQueries
 """
 QUERIES_ONLY = """
 verify.play_checks = lambda games=None: games
 verify.load_all = lambda paths: ([], [])
 from mammamia_ref import queries
 _run_catalogue = queries.run_catalogue
-def run_catalogue(*args, **kwargs):
+def run_catalogue(*args, **kwargs):  # in a worker: its process id
     with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
-        progress.write("query\\n")
+        progress.write(f"query {os.getpid()}\\n")
     return _run_catalogue(*args, **kwargs)
 queries.run_catalogue = run_catalogue
+_collect = verify.QueryChecks.collect
+def collect(self, *args):  # the parent reaches the z3 queries stage
+    with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
+        progress.write("collect\\n")
+    return _collect(self, *args)
+verify.QueryChecks.collect = collect
 """
 # A reference implementation that takes 20 ms per request and notes its process id.
 SLOW_IMPLEMENTATION = """
@@ -174,14 +187,21 @@ def test_verify_stops_during_the_scenario_runs(tmp_path) -> None:
 def test_verify_stops_during_the_z3_queries_at_once(tmp_path) -> None:
     """z3 keeps SIGINT to itself during a check; verify must still stop at once."""
     progress = tmp_path / "progress"
-    process = start(PRELUDE + QUERIES_ONLY + MAIN, "verify", progress=progress)
-    wait_for(lambda: lines_in(progress) >= 2, process, "the second query")
+    process = start(PRELUDE + QUERIES_ONLY + MAIN, "verify", "--jobs", "2", progress=progress)
+
+    def told() -> list[str]:
+        return progress.read_text().splitlines() if progress.exists() else []
+
+    wait_for(lambda: "collect" in told() and len(told()) >= 3, process,
+             "the z3 queries stage and the second query")
     time.sleep(0.5)
     out, err, seconds = interrupt(process)
     assert process.returncode == 130, err
     assert interrupted_line(err).startswith("mammamia: interrupted during the z3 queries"), err
     assert "verify:" not in out
     assert seconds < 10
+    workers = {int(line.split()[1]) for line in told() if line.startswith("query ")}
+    assert workers and all(_ends_soon(pid) for pid in workers), "a worker was left running"
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import TextIO
 
-from mammamia_ref.cli.args import Commands
+from mammamia_ref.cli.args import Commands, positive_number
 from mammamia_ref.cli.style import paint
 from mammamia_ref.tools.verify import run_verify
 
@@ -21,6 +21,8 @@ def add_parser(commands: Commands) -> None:
     verify.add_argument("--scenarios", action="append", metavar="PATH",
                         help="scenario files or folders (default: ./scenarios, else the "
                         "suite shipped with the package)")
+    verify.add_argument("--jobs", type=positive_number, metavar="J",
+                        help="worker processes for the z3 queries (default: the usable CPUs)")
     verify.set_defaults(handler=run_verify_command)
 
 
@@ -58,9 +60,10 @@ class TerminalProgress:
 
 def run_verify_command(args: argparse.Namespace) -> int:
     if not sys.stderr.isatty():
-        return run_verify(as_json=args.json, scenario_paths=args.scenarios)
+        return run_verify(as_json=args.json, scenario_paths=args.scenarios, jobs=args.jobs)
     progress = TerminalProgress(sys.stderr)
     try:
-        return run_verify(as_json=args.json, scenario_paths=args.scenarios, progress=progress)
+        return run_verify(as_json=args.json, scenario_paths=args.scenarios, progress=progress,
+                          jobs=args.jobs)
     finally:
         progress.close()

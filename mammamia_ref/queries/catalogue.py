@@ -2024,10 +2024,11 @@ def run_query(query: Mapping[str, Any], *, write_witnesses: bool = False,
 
 
 def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = False,
-                  root: Path = ROOT, include_slow: bool = True) -> list[QueryResult]:
-    """Answer the queries named (all by default), in catalogue order; without
-    ``include_slow`` the answers marked ``slow`` in the catalogue are left out (a query
-    left with none is left out too)."""
+                  root: Path = ROOT, include_slow: bool = True,
+                  answers: Sequence[str] | None = None) -> list[QueryResult]:
+    """Answer the queries named (all by default), in catalogue order, each with the
+    ``answers`` named (all by default); without ``include_slow`` the answers marked
+    ``slow`` in the catalogue are left out (a query left with none is left out too)."""
     catalogue = load_catalogue()
     if ids:
         known = {q["id"] for q in catalogue}
@@ -2035,7 +2036,7 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
         if unknown:
             raise UnknownQueryError(unknown)
     results = [run_query(q, write_witnesses=write_witnesses, root=root,
-                         include_slow=include_slow)
+                         include_slow=include_slow, answers=answers)
                for q in catalogue if not ids or q["id"] in ids]
     return [r for r in results if r.answers]
 

@@ -5,8 +5,10 @@ scenario, reporting what passed and what the scenarios cover."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import re
-import threading
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -204,13 +206,26 @@ def _quiet(stage: str, done: int, total: int) -> None:
 
 
 def verify(scenario_paths: list[str], report: Report | None = None,
-           progress: Progress = _quiet) -> Report:
+           progress: Progress = _quiet, jobs: int | None = None) -> Report:
     """Everything ``mammamia verify`` checks. ``report`` (if given) is filled in as the
     work goes, so that an interrupted run can still say what it had finished;
-    ``progress`` hears of each stage and of the scenario runs as they finish."""
+    ``progress`` hears of each stage and of the scenario runs and query answers as they
+    finish; ``jobs`` worker processes answer the queries (:class:`QueryChecks`)."""
     started = time.perf_counter()
     report = Report() if report is None else report
     progress(report.stage, 0, 0)
+    with QueryChecks(jobs) as queries:  # answered while the stages before them run
+        _checks(scenario_paths, report, progress)
+        report.stage = "the z3 queries"
+        progress(report.stage, 0, 0)
+        queries.collect(report.queries, lambda done, total: progress(report.stage, done, total))
+    report.seconds = time.perf_counter() - started
+    progress("finished", 0, 0)
+    return report
+
+
+def _checks(scenario_paths: list[str], report: Report, progress: Progress) -> None:
+    """The stages before the queries: the spec check, the games, the scenario runs."""
     report.spec_problems = spec_problems()
     report.stage = "the games"
     progress(report.stage, 0, 0)
@@ -228,37 +243,68 @@ def verify(scenario_paths: list[str], report: Report | None = None,
         except MammamiaError as exc:  # a scenario that cannot even start
             report.load_errors.append(f"{scenario.file}: {exc}")
     progress(report.stage, len(report.results), report.runs_total)
-    report.stage = "the z3 queries"
-    progress(report.stage, 0, 0)
-    # the queries package loads z3: only here, not when the command line starts
-    from mammamia_ref.queries.interrupt import z3_interruptible
-
-    with z3_interruptible() as stop:
-        query_checks(report.queries, stop)
-    if stop.is_set():  # Ctrl-C after the last query began
-        raise KeyboardInterrupt
-    report.seconds = time.perf_counter() - started
-    progress("finished", 0, 0)
-    return report
 
 
-def query_checks(records: list[dict[str, Any]] | None = None,
-                 stop: threading.Event | None = None) -> list[dict[str, Any]]:
-    """The z3 query catalogue (``spec/queries.yaml``), except the answers it marks slow:
-    one record per answer, with whether the verdict is the expected one (appended to
-    ``records`` as each query is answered, if given). Once ``stop`` is set, the answers
-    of the query under way are not trusted (its checks were cancelled): KeyboardInterrupt."""
-    from mammamia_ref.queries import load_catalogue  # loads z3: only when the queries run
-    from mammamia_ref.queries.interrupt import answer_interruptibly
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
-    records = [] if records is None else records
-    for query in load_catalogue():
-        for result in answer_interruptibly(query["id"], stop, include_slow=False):
-            for answer in result.answers:
-                records.append({"query": result.id, "answer": answer.name,
-                                "verdict": answer.verdict, "matches": answer.matches_expected,
-                                "seconds": round(answer.seconds, 3)})
-    return records
+
+class QueryChecks:
+    """The z3 query catalogue (``spec/queries.yaml``) but the answers it marks slow,
+    answered one answer a task in ``jobs`` worker processes (default: the usable CPUs),
+    started at once so that the other stages of verify share the CPUs with them.
+
+    Every answer builds its terms in a z3 context of its own, so its verdict does not
+    depend on which worker answers it or what it answered before. The workers ignore
+    Ctrl-C: it reaches the parent, which stops them all when it leaves the ``with``
+    block (so no worker outlives verify, and no cancelled check is ever recorded)."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = jobs or usable_cpus()
+
+    def __enter__(self) -> QueryChecks:
+        methods = multiprocessing.get_all_start_methods()
+        # fork: the workers start at once, and inherit the parent's modules as they are
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.pool = context.Pool(self.jobs, initializer=_ignore_ctrl_c)
+        # the queries package loads z3: only now, in the parent, after the workers forked
+        from mammamia_ref.queries import load_catalogue
+
+        self.tasks = [(query["id"], answer["name"]) for query in load_catalogue()
+                      for answer in query["answers"] if not answer.get("slow")]
+        self.answers = self.pool.imap(_answer_task, self.tasks)  # in catalogue order
+        return self
+
+    def collect(self, records: list[dict[str, Any]],
+                progress: Callable[[int, int], None] = lambda done, total: None) -> None:
+        """Append to ``records`` each answer's record (whether its verdict is the
+        expected one), in catalogue order, as they are answered."""
+        for record in self.answers:
+            records.append(record)
+            progress(len(records), len(self.tasks))
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _answer_task(task: tuple[str, str]) -> dict[str, Any]:
+    """One answer of the catalogue, in a worker: its record."""
+    from mammamia_ref import queries  # looked up in the package, where a test may wrap it
+
+    query_id, name = task
+    (result,) = queries.run_catalogue([query_id], answers=[name], include_slow=False)
+    (answer,) = result.answers
+    return {"query": result.id, "answer": answer.name, "verdict": answer.verdict,
+            "matches": answer.matches_expected, "seconds": round(answer.seconds, 3)}
 
 
 def print_report(report: Report) -> None:
@@ -299,7 +345,7 @@ def print_report(report: Report) -> None:
 
 
 def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
-               progress: Progress = _quiet) -> int:
+               progress: Progress = _quiet, jobs: int | None = None) -> int:
     paths = scenario_paths or [str(default_suite())]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -308,7 +354,7 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
     require_cases(len(list(scenario_files(paths))), paths)
     report = Report()
     try:
-        verify(paths, report, progress)
+        verify(paths, report, progress, jobs)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(report.progress()) from None
     if as_json:
