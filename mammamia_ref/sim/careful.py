@@ -24,6 +24,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import add, sub
 from typing import TypeVar
 
 from mammamia_ref.errors import InternalError
@@ -42,8 +43,6 @@ from mammamia_ref.rules.vocabulary import (
     KINDS,
     ORDERS,
     Counts,
-    covers,
-    shortfall,
 )
 from mammamia_ref.sim import fast
 
@@ -265,12 +264,22 @@ def _with_no_hand(recipe: Recipe) -> Counts:
 
 
 def spare(hand: Counts, count: int) -> Counts:
-    """``count`` cards from ``hand``, taken from its most plentiful kinds."""
-    taken = [0] * N_KINDS
-    for _ in range(count):
-        i = max(range(N_KINDS), key=lambda k: (hand[k] - taken[k], -k))
-        taken[i] += 1
-    return tuple(taken)
+    """``count`` cards from ``hand``, taken from its most plentiful kinds (one at a time,
+    the first such kind; cached by hand and count)."""
+    found = _SPARED.get((hand, count))
+    if found is None:
+        left = list(hand)
+        for _ in range(count):
+            most = max(left)
+            left[left.index(most)] -= 1
+        found = tuple(map(sub, hand, left))
+        if len(_SPARED) > _CACHE_LIMIT:
+            _SPARED.clear()
+        _SPARED[(hand, count)] = found
+    return found
+
+
+_SPARED: dict[tuple[Counts, int], Counts] = {}
 
 
 def hand_needs(orders: tuple[int, ...]) -> Counts:
@@ -281,7 +290,7 @@ def hand_needs(orders: tuple[int, ...]) -> Counts:
         need = NONE
         for order in orders:
             wanted = WANTED[order]
-            need = tuple(n + w for n, w in zip(need, wanted, strict=True))
+            need = tuple(map(add, need, wanted))
         _HAND_NEEDS[orders] = need
     return need
 
@@ -408,8 +417,7 @@ class _Fold:
         for number, (index, met, took, from_hand) in enumerate(self.marks):
             if from_hand is NONE:
                 continue
-            free = hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve,
-                                                                             strict=True))
+            free = hand if reserve is NONE else tuple(map(sub, hand, reserve))
             used = uses(oven[index], met, free, flags)
             if (None if used is None else used[0]) != took:
                 self.cut(index)
@@ -419,29 +427,29 @@ class _Fold:
             if used is not None:
                 self.marks[number] = (index, met, took, used[1])
                 if used[1] is not NONE:
-                    reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+                    reserve = tuple(map(add, reserve, used[1]))
         self.reserve = reserve
 
     def extend(self, oven: list[int], stop: int, own: int, flags: Judgement,
                all_known: bool) -> None:
         now, start = self.now, len(self.cards)
+        first_order, colour = FIRST_ORDER, COLOUR
         for index in range(start, stop):
             card = oven[index]
-            if card < FIRST_ORDER:
+            if card < first_order:
                 if card >= 0:
                     now[card] += 1
                 continue
-            if COLOUR[card] == own:
+            if colour[card] == own:
                 met, reserve = tuple(now), self.reserve
-                free = self.hand if reserve is NONE else \
-                    tuple(h - r for h, r in zip(self.hand, reserve, strict=True))
+                free = self.hand if reserve is NONE else tuple(map(sub, self.hand, reserve))
                 used = uses(card, met, free, flags)
                 if used is None:
                     self.marks.append((index, met, None, None))
                     continue
                 self.marks.append((index, met, used[0], used[1]))
                 if used[1] is not NONE:
-                    self.reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+                    self.reserve = tuple(map(add, reserve, used[1]))
             elif all_known:
                 used = uses(card, tuple(now), NONE, flags)
                 if used is None:
@@ -521,6 +529,8 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
                         continue  # the table holds all it needs of this kind: no change
                     kinds: Sequence[int] = (0,)
                 else:
+                    if best is not None and best[0] < (0, -count, order):
+                        continue  # no shortfall below 0: this play cannot do better here
                     if after_table is None:
                         after_table = _plus(table, kind, count)
                     found = known.get(after_table)
@@ -544,6 +554,8 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
                 if best is None or score < best[0]:
                     best = (score, play)
             for order, before in bombasticas:
+                if best is not None and best[0] < (0, -count, order):
+                    continue  # no shortfall below 0: this play cannot do better here
                 # its shortfall depends only on how many cards are played:
                 if (order, count) in counts_tried:  # an earlier play scored the same
                     continue
@@ -604,19 +616,26 @@ def wants_orders(orders: Sequence[int], waiter_size: int,
 
 def free_cards(hand: Counts, reserve: Counts) -> Counts:
     """The hand cards not spoken for by the observer's orders in the oven."""
-    return hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve, strict=True))
+    return hand if reserve is NONE else tuple(map(sub, hand, reserve))
 
 
 def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts) -> int:
     """The kind to name for a revealed Monotoni or Minimale: one the hand can make up,
     needing the fewest hand cards (then the first by name)."""
     named = NAMED_NEED[order]
-
-    def cost(kind: int) -> tuple[int, int, str]:
-        missing = shortfall(named[kind], table)
-        return (0 if covers(hand, missing) else 1, sum(missing), KINDS[kind])
-
-    return min(kinds, key=cost)
+    best: tuple[tuple[int, int, str], int] | None = None
+    for kind in kinds:  # min() by (hand cannot make it up, cards missing, name), written out
+        missing, lacking = 0, 0
+        for held, need, have in zip(hand, named[kind], table, strict=True):
+            if need > have:
+                missing += need - have
+                lacking |= held < need - have
+        cost = (lacking, missing, KINDS[kind])
+        if best is None or cost < best[0]:
+            best = (cost, kind)
+    if best is None:
+        raise InternalError(f"no kind to name for {CARD_NAMES[order]}")
+    return best[1]
 
 
 def choose_completion(options: Sequence[Counts], reserve: Counts,
@@ -639,6 +658,18 @@ def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
     found = _PLAYS.get(key)
     if found is None:
         found = _PLAYS[key] = [divmod(code - fast.PLAY_BASE, 16) for code in legal]
+    return found
+
+
+_CANDIDATES: dict[tuple[int, ...], list[int]] = {}
+
+
+def _candidates(legal: Sequence[int]) -> list[int]:
+    """The orders that may be placed (from the legal action codes), by codes seen."""
+    key = legal if type(legal) is tuple else tuple(legal)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = _CANDIDATES[key] = [c - fast.PLACE_BASE for c in legal if c != fast.NO_ORDER]
     return found
 
 
@@ -674,8 +705,7 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
     if step == _ORDER:
         table, reserve = observed_forecast(state, seat, flags)
         free = free_cards(hand, reserve)
-        order = choose_order([c - fast.PLACE_BASE for c in legal if c != fast.NO_ORDER],
-                             table, free, flags)
+        order = choose_order(_candidates(legal), table, free, flags)
         return fast.NO_ORDER if order is None else fast.PLACE_BASE + order
     if step == _DRAW:
 
