@@ -737,4 +737,5 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
 
 __all__ = ["UNKNOWN", "Judgement", "choose_careful_code", "choose_completion", "choose_kind",
            "choose_order", "choose_play", "forecast", "free_cards", "hand_needs", "hand_shortfall",
-           "judgement", "observed_forecast", "recipes", "spare", "uses", "wants_orders"]
+           "judgement", "nameable", "observed_forecast", "recipes", "spare", "uses",
+           "wants_orders"]
