@@ -165,3 +165,87 @@ def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> Non
                             branch, fast.legal_actions(branch)))
         fast.apply(state, careful.choose_careful_code(state, legal))
     assert checked > 500
+
+
+def _plain_choose_play(orders: tuple[int, ...], plays: list[tuple[int, int]],
+                       hand: tuple[int, ...], table: tuple[int, ...], free: tuple[int, ...],
+                       flags: careful.Judgement) -> tuple[int, int]:
+    """``careful.choose_play`` as its docstring states it, every play tried on every order
+    in hand with :func:`careful.hand_shortfall` (no shortfall worked out once, no play
+    passed over): the oracle for the quicker one. Both choosers share ``choose_play``, so
+    comparing them could not catch a change in it."""
+    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
+    for play in plays:
+        kind, count = play
+        if free[kind] < count:
+            continue
+        after_table = table[:kind] + (table[kind] + count,) + table[kind + 1:]
+        after_free = free[:kind] + (free[kind] - count,) + free[kind + 1:]
+        for order in orders:
+            before = careful.hand_shortfall(order, table, free, flags)
+            if before == 0:
+                continue
+            now = careful.hand_shortfall(order, after_table, after_free, flags)
+            if now is None or (before is not None and now >= before):
+                continue
+            score = (now, -count, order)
+            if best is None or score < best[0]:
+                best = (score, play)
+    if best is not None:
+        return best[1]
+    need = careful.hand_needs(orders)
+    held = [k for k in range(5) if free[k] > 0] or [k for k in range(5) if hand[k] > 0]
+    return (max(held, key=lambda k: (free[k] - need[k], free[k], -k)), 1)
+
+
+@pytest.mark.parametrize("ruling", [0, 1, 6, 7])
+def test_choose_play_is_its_plain_statement(ruling: int) -> None:
+    """Every play decision of a few games, and each with every hand of its decision's
+    ingredients taken as free (so that orders the hand cannot make up come up too)."""
+    compared = 0
+    for seed in range(3):
+        config = make_config(4, variants=RULINGS[ruling])
+        flags = careful.Judgement.of(config.variants)
+        state, chance = fast.new_game(config), random.Random(seed)
+        while state.phase != "over":
+            if state.phase == "shuffle":
+                fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+                continue
+            legal = fast.legal_actions(state)
+            if state.step == "play" and legal[0] != fast.PASS:
+                seat = state.current
+                orders, hand = state.hand_orders[seat], state.hands[seat]
+                plays = [divmod(code - fast.PLAY_BASE, 16) for code in legal]
+                table, reserve = careful.observed_forecast(state, seat, flags)
+                for free in {careful.free_cards(hand, reserve), hand,
+                             tuple(max(0, h - 1) for h in hand)}:
+                    assert careful.choose_play(orders, plays, hand, table, free, flags) == \
+                        _plain_choose_play(orders, plays, hand, table, free, flags), \
+                        (seed, orders, plays, hand, table, free)
+                    compared += 1
+            fast.apply(state, careful.choose_careful_code(state, legal))
+    assert compared > 500
+
+
+def test_choose_kind_and_spare_are_their_plain_statements() -> None:
+    """The kind named: the first of the fewest-missing kinds the hand can make up (by
+    name); the cards spared: one at a time from the first most plentiful kind."""
+    from mammamia_ref.rules.vocabulary import KINDS, covers, shortfall
+
+    rng = random.Random(5)
+    specials = [code for code in range(len(careful.CARD_NAMES))
+                if careful.NAMED_NEED[code]]
+    for _ in range(3000):
+        order = rng.choice(specials)
+        table = tuple(rng.randint(0, 7) for _ in KINDS)
+        hand = tuple(rng.randint(0, 4) for _ in KINDS)
+        kinds = sorted(rng.sample(range(len(KINDS)), rng.randint(1, len(KINDS))))
+        named = careful.NAMED_NEED[order]
+        assert careful.choose_kind(order, kinds, table, hand) == min(
+            kinds, key=lambda k: (0 if covers(hand, shortfall(named[k], table)) else 1,
+                                  sum(shortfall(named[k], table)), KINDS[k]))
+        count = rng.randint(0, sum(hand))
+        taken = [0] * len(KINDS)
+        for _ in range(count):
+            taken[max(range(len(KINDS)), key=lambda k: (hand[k] - taken[k], -k))] += 1
+        assert careful.spare(hand, count) == tuple(taken)

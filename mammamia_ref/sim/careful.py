@@ -24,6 +24,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import add, sub
 from typing import TypeVar
 
 from mammamia_ref.errors import InternalError
@@ -42,12 +43,15 @@ from mammamia_ref.rules.vocabulary import (
     KINDS,
     ORDERS,
     Counts,
-    covers,
-    shortfall,
 )
 from mammamia_ref.sim import fast
 
 T = TypeVar("T")
+# the steps and the oven's phase as the fast engine's plain strings (an enum member read
+# from its class costs a metaclass lookup, more than some of the judgements here)
+_PLAY, _ORDER, _DRAW, _NAME_KIND = (Step.PLAY.value, Step.ORDER.value, Step.DRAW.value,
+                                    Step.NAME_KIND.value)
+_OVEN = Phase.OVEN.value
 N_KINDS = len(KINDS)
 NONE: Counts = (0,) * N_KINDS
 UNKNOWN = -1  # an order in the oven the observer cannot identify
@@ -104,6 +108,8 @@ class Judgement:
     remembered: bool  # oven_memory=seen: every order played stays known
     recipes: list[dict[Counts, tuple[Recipe, ...]]] = field(
         default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
+    nameable: list[dict[Counts, tuple[int, ...]]] = field(
+        default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
 
     @staticmethod
@@ -151,9 +157,7 @@ NAMED_RECIPE: list[tuple[Recipe, ...]] = [tuple(_recipe(need) for need in named)
 
 def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
     """The requirements ``order`` may be baked to on ``table``: its fixed one, or one for
-    each kind its owner may name (Monotoni, Minimale: the rules kernel's
-    :func:`~mammamia_ref.rules.oven.monotoni_kinds` and
-    :func:`~mammamia_ref.rules.oven.minimale_kinds`)."""
+    each kind its owner may name (Monotoni, Minimale: :func:`nameable`)."""
     fixed = FIXED_RECIPE[order]
     if fixed is not None:
         return (fixed,)
@@ -161,13 +165,26 @@ def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
     found = known.get(table)
     if found is None:
         named = NAMED_RECIPE[order]
-        if not named:
+        found = tuple(named[kind] for kind in nameable(order, table, flags))
+        if len(known) > _CACHE_LIMIT:
+            known.clear()
+        known[table] = found
+    return found
+
+
+def nameable(order: int, table: Counts, flags: Judgement) -> tuple[int, ...]:
+    """The kinds the owner of Monotoni or Minimale ``order`` may name on ``table``: the
+    rules kernel's :func:`~mammamia_ref.rules.oven.monotoni_kinds` and
+    :func:`~mammamia_ref.rules.oven.minimale_kinds`, cached by table."""
+    known = flags.nameable[order]
+    found = known.get(table)
+    if found is None:
+        if not NAMED_RECIPE[order]:
             raise InternalError(f"{CARD_NAMES[order]} has no recipe")
         if TYPE[order] == MONOTONI:
-            kinds = monotoni_kinds(table, PERSONAL[order], flags.monotoni_kind)
+            found = monotoni_kinds(table, PERSONAL[order], flags.monotoni_kind)
         else:
-            kinds = minimale_kinds(table, PERSONAL[order], flags.minimale_lowest)
-        found = tuple(named[kind] for kind in kinds)
+            found = minimale_kinds(table, PERSONAL[order], flags.minimale_lowest)
         if len(known) > _CACHE_LIMIT:
             known.clear()
         known[table] = found
@@ -199,11 +216,19 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
         outcome = bombastica_outcome(table, hand, flags.bombastica_hand, "optional")
         return 0 if outcome is Outcome.BAKE else \
             bombastica_shortfall(table) if outcome is Outcome.ASK else None
+    found = flags.recipes[order].get(table)
     best = None
-    for recipe in recipes(order, table, flags):
-        short = _short(recipe, table, hand)
-        if short is not None and (best is None or short < best):
-            best = short
+    for recipe in recipes(order, table, flags) if found is None else found:
+        total = 0  # _short, written out: this is the careful player's innermost loop
+        for kind, count in recipe:
+            missing = count - table[kind]
+            if missing > 0:
+                if hand[kind] < missing:
+                    break
+                total += missing
+        else:
+            if best is None or total < best:
+                best = total
     return best
 
 
@@ -239,12 +264,22 @@ def _with_no_hand(recipe: Recipe) -> Counts:
 
 
 def spare(hand: Counts, count: int) -> Counts:
-    """``count`` cards from ``hand``, taken from its most plentiful kinds."""
-    taken = [0] * N_KINDS
-    for _ in range(count):
-        i = max(range(N_KINDS), key=lambda k: (hand[k] - taken[k], -k))
-        taken[i] += 1
-    return tuple(taken)
+    """``count`` cards from ``hand``, taken from its most plentiful kinds (one at a time,
+    the first such kind; cached by hand and count)."""
+    found = _SPARED.get((hand, count))
+    if found is None:
+        left = list(hand)
+        for _ in range(count):
+            most = max(left)
+            left[left.index(most)] -= 1
+        found = tuple(map(sub, hand, left))
+        if len(_SPARED) > _CACHE_LIMIT:
+            _SPARED.clear()
+        _SPARED[(hand, count)] = found
+    return found
+
+
+_SPARED: dict[tuple[Counts, int], Counts] = {}
 
 
 def hand_needs(orders: tuple[int, ...]) -> Counts:
@@ -255,7 +290,7 @@ def hand_needs(orders: tuple[int, ...]) -> Counts:
         need = NONE
         for order in orders:
             wanted = WANTED[order]
-            need = tuple(n + w for n, w in zip(need, wanted, strict=True))
+            need = tuple(map(add, need, wanted))
         _HAND_NEEDS[orders] = need
     return need
 
@@ -382,8 +417,7 @@ class _Fold:
         for number, (index, met, took, from_hand) in enumerate(self.marks):
             if from_hand is NONE:
                 continue
-            free = hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve,
-                                                                             strict=True))
+            free = hand if reserve is NONE else tuple(map(sub, hand, reserve))
             used = uses(oven[index], met, free, flags)
             if (None if used is None else used[0]) != took:
                 self.cut(index)
@@ -393,29 +427,29 @@ class _Fold:
             if used is not None:
                 self.marks[number] = (index, met, took, used[1])
                 if used[1] is not NONE:
-                    reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+                    reserve = tuple(map(add, reserve, used[1]))
         self.reserve = reserve
 
     def extend(self, oven: list[int], stop: int, own: int, flags: Judgement,
                all_known: bool) -> None:
         now, start = self.now, len(self.cards)
+        first_order, colour = FIRST_ORDER, COLOUR
         for index in range(start, stop):
             card = oven[index]
-            if card < FIRST_ORDER:
+            if card < first_order:
                 if card >= 0:
                     now[card] += 1
                 continue
-            if COLOUR[card] == own:
+            if colour[card] == own:
                 met, reserve = tuple(now), self.reserve
-                free = self.hand if reserve is NONE else \
-                    tuple(h - r for h, r in zip(self.hand, reserve, strict=True))
+                free = self.hand if reserve is NONE else tuple(map(sub, self.hand, reserve))
                 used = uses(card, met, free, flags)
                 if used is None:
                     self.marks.append((index, met, None, None))
                     continue
                 self.marks.append((index, met, used[0], used[1]))
                 if used[1] is not NONE:
-                    self.reserve = tuple(r + u for r, u in zip(reserve, used[1], strict=True))
+                    self.reserve = tuple(map(add, reserve, used[1]))
             elif all_known:
                 used = uses(card, tuple(now), NONE, flags)
                 if used is None:
@@ -448,34 +482,87 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     order in hand can be made that way, cards it would otherwise take from hand (they
     are revealed just before it, so no earlier order can take them); otherwise one card
     of the kind it has most to spare."""
+    # A play (kind, count) moves cards of one kind from the free hand cards to the table.
+    # For a requirement (kind, need) pairs that the free cards can make up, that changes
+    # nothing but its shortfall, by min(count, what the table lacks of that kind), and
+    # one that they cannot make up stays so (a play takes no more than the free cards
+    # hold): so each requirement's shortfall is worked out once, here, and each play's
+    # from it. Only which kinds a Monotoni or Minimale may be named depends on the table
+    # the play makes (:func:`nameable`), and a Bombastica is judged on it as before.
     best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
-    judged = []  # the orders a play could help, each with its shortfall before
+    judged = []  # (order, shortfall before, kind: (shortfall, lacking by kind) or None)
+    bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
-        before = hand_shortfall(order, table, free, flags)
-        if before == 0:
-            continue  # nothing to take off
-        fixed = FIXED_NEED[order]
-        if fixed is not None and before is None:
-            continue  # a fixed recipe the hand cannot make up: playing cannot change that
-        judged.append((order, before, fixed, TYPE[order] == BOMBASTICA))
-    if judged:
+        order_type = TYPE[order]
+        if order_type == BOMBASTICA:
+            before = hand_shortfall(order, table, free, flags)
+            if before != 0:
+                bombasticas.append((order, before))
+            continue
+        fixed = FIXED_RECIPE[order]
+        shortfalls: list[tuple[int, list[int]] | None]
+        if fixed is not None:
+            shortfalls = [_lacking(fixed, table, free)]
+            if shortfalls[0] is None:
+                continue  # a fixed recipe the hand cannot make up: playing cannot change that
+            before = shortfalls[0][0]
+        else:  # each named kind's, worked out when first needed (_UNSEEN until then)
+            shortfalls = [_UNSEEN] * N_KINDS
+            before = None
+            for kind in nameable(order, table, flags):
+                short = shortfalls[kind] = _lacking(NAMED_RECIPE[order][kind], table, free)
+                if short is not None and (before is None or short[0] < before):
+                    before = short[0]
+        if before != 0:
+            judged.append((order, before, fixed is not None, shortfalls, flags.nameable[order]))
+    if judged or bombasticas:
         counts_tried: set[tuple[int, int]] = set()
         for play in plays:
             kind, count = play
             if free[kind] < count:
                 continue
-            after_table = after_free = None
-            for order, before, fixed, bombastica in judged:
-                if fixed is not None and fixed[kind] <= table[kind]:
-                    continue  # the table holds all it needs of this kind: no change
-                if bombastica:  # its shortfall depends only on how many cards are played:
-                    if (order, count) in counts_tried:  # an earlier play scored the same
+            after_table = None
+            for order, before, is_fixed, shortfalls, known in judged:
+                if is_fixed:
+                    short = shortfalls[0]
+                    if short is None or not short[1][kind]:
+                        continue  # the table holds all it needs of this kind: no change
+                    kinds: Sequence[int] = (0,)
+                else:
+                    if best is not None and best[0] < (0, -count, order):
+                        continue  # no shortfall below 0: this play cannot do better here
+                    if after_table is None:
+                        after_table = _plus(table, kind, count)
+                    found = known.get(after_table)
+                    kinds = nameable(order, after_table, flags) if found is None else found
+                now = None
+                for named in kinds:
+                    short = shortfalls[named]
+                    if short is _UNSEEN:
+                        short = shortfalls[named] = _lacking(NAMED_RECIPE[order][named],
+                                                             table, free)
+                    if short is None:
                         continue
-                    counts_tried.add((order, count))
-                if after_table is None or after_free is None:
-                    after_table, after_free = _plus(table, kind, count), _plus(free, kind, -count)
-                now = hand_shortfall(order, after_table, after_free, flags)
+                    lacking = short[1][kind]
+                    value = short[0] - (count if count < lacking else lacking)
+                    if now is None or value < now:
+                        now = value
                 # worth it only if the cards played are cards the order would take from hand
+                if now is None or (before is not None and now >= before):
+                    continue
+                score = (now, -count, order)
+                if best is None or score < best[0]:
+                    best = (score, play)
+            for order, before in bombasticas:
+                if best is not None and best[0] < (0, -count, order):
+                    continue  # no shortfall below 0: this play cannot do better here
+                # its shortfall depends only on how many cards are played:
+                if (order, count) in counts_tried:  # an earlier play scored the same
+                    continue
+                counts_tried.add((order, count))
+                if after_table is None:
+                    after_table = _plus(table, kind, count)
+                now = hand_shortfall(order, after_table, _plus(free, kind, -count), flags)
                 if now is None or (before is not None and now >= before):
                     continue
                 score = (now, -count, order)
@@ -485,10 +572,31 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
         return best[1]
     # one card of the kind it has most to spare, never one spoken for if it can help it
     need = hand_needs(orders)
-    held = [k for k in range(N_KINDS) if free[k] > 0] or \
-        [k for k in range(N_KINDS) if hand[k] > 0]
-    kind = max(held, key=lambda k: (free[k] - need[k], free[k], -k))
-    return (kind, 1)
+    spared = free if max(free) > 0 else hand  # the kinds held free, else any held
+    chosen, most = -1, (0, 0)
+    for k in range(N_KINDS):  # the first kind with most to spare, then most free
+        if spared[k] > 0:
+            to_spare = (free[k] - need[k], free[k])
+            if chosen < 0 or to_spare > most:
+                chosen, most = k, to_spare
+    return (chosen, 1)
+
+
+_UNSEEN: tuple[int, list[int]] = (0, [])  # a requirement's shortfall not yet worked out
+
+
+def _lacking(recipe: Recipe, table: Counts, free: Counts) -> tuple[int, list[int]] | None:
+    """:func:`_short` of ``recipe``, and what the table lacks of each kind (0: nothing);
+    None if the free cards cannot make it up."""
+    total, lacking = 0, [0] * N_KINDS
+    for kind, count in recipe:
+        missing = count - table[kind]
+        if missing > 0:
+            if free[kind] < missing:
+                return None
+            total += missing
+            lacking[kind] = missing
+    return total, lacking
 
 
 def _plus(counts: Counts, kind: int, count: int) -> Counts:
@@ -508,19 +616,26 @@ def wants_orders(orders: Sequence[int], waiter_size: int,
 
 def free_cards(hand: Counts, reserve: Counts) -> Counts:
     """The hand cards not spoken for by the observer's orders in the oven."""
-    return hand if reserve is NONE else tuple(h - r for h, r in zip(hand, reserve, strict=True))
+    return hand if reserve is NONE else tuple(map(sub, hand, reserve))
 
 
 def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts) -> int:
     """The kind to name for a revealed Monotoni or Minimale: one the hand can make up,
     needing the fewest hand cards (then the first by name)."""
     named = NAMED_NEED[order]
-
-    def cost(kind: int) -> tuple[int, int, str]:
-        missing = shortfall(named[kind], table)
-        return (0 if covers(hand, missing) else 1, sum(missing), KINDS[kind])
-
-    return min(kinds, key=cost)
+    best: tuple[tuple[int, int, str], int] | None = None
+    for kind in kinds:  # min() by (hand cannot make it up, cards missing, name), written out
+        missing, lacking = 0, 0
+        for held, need, have in zip(hand, named[kind], table, strict=True):
+            if need > have:
+                missing += need - have
+                lacking |= held < need - have
+        cost = (lacking, missing, KINDS[kind])
+        if best is None or cost < best[0]:
+            best = (cost, kind)
+    if best is None:
+        raise InternalError(f"no kind to name for {CARD_NAMES[order]}")
+    return best[1]
 
 
 def choose_completion(options: Sequence[Counts], reserve: Counts,
@@ -546,6 +661,18 @@ def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
     return found
 
 
+_CANDIDATES: dict[tuple[int, ...], list[int]] = {}
+
+
+def _candidates(legal: Sequence[int]) -> list[int]:
+    """The orders that may be placed (from the legal action codes), by codes seen."""
+    key = legal if type(legal) is tuple else tuple(legal)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = _CANDIDATES[key] = [c - fast.PLACE_BASE for c in legal if c != fast.NO_ORDER]
+    return found
+
+
 def observed_forecast(state: fast.FastState, seat: int,
                       flags: Judgement) -> tuple[Counts, Counts]:
     """:func:`forecast` for ``seat`` on a fast state: the oven's orders it may identify are
@@ -553,7 +680,7 @@ def observed_forecast(state: fast.FastState, seat: int,
     is in view (``information.oven_announced``: not once it is being opened)."""
     return forecast(state.oven, tuple(state.table), state.hands[seat],
                     fast.COLOUR_INDEX[state.config.colours[seat]], flags,
-                    all_known=flags.remembered, top_known=state.phase != Phase.OVEN)
+                    all_known=flags.remembered, top_known=state.phase != _OVEN)
 
 
 def choose_careful_code(state: fast.FastState, legal: Sequence[int],
@@ -561,25 +688,26 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
     """The careful player's choice on the fast engine: the action code of the action
     :func:`mammamia_ref.sim.policies.choose_careful` chooses in this state (it draws no
     random number)."""
+    if len(legal) == 1:
+        return legal[0]  # no choice to make (the judgement below would come to it too)
     seat = state.current
     step = state.step
     flags = judgement(state)
     hand = state.hands[seat]
     orders = state.hand_orders[seat]
-    if step == Step.PLAY:
+    if step == _PLAY:
         if legal[0] == fast.PASS:
             return fast.PASS
         table, reserve = observed_forecast(state, seat, flags)
         free = free_cards(hand, reserve)
         kind, count = choose_play(orders, _plays(legal), hand, table, free, flags)
         return fast.play_code(kind, count)
-    if step == Step.ORDER:
+    if step == _ORDER:
         table, reserve = observed_forecast(state, seat, flags)
         free = free_cards(hand, reserve)
-        order = choose_order([c - fast.PLACE_BASE for c in legal if c != fast.NO_ORDER],
-                             table, free, flags)
+        order = choose_order(_candidates(legal), table, free, flags)
         return fast.NO_ORDER if order is None else fast.PLACE_BASE + order
-    if step == Step.DRAW:
+    if step == _DRAW:
 
         def view() -> tuple[Counts, Counts]:
             table, reserve = observed_forecast(state, seat, flags)
@@ -591,7 +719,7 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
             return fast.DRAW_FILL[source]
         base = fast.DRAW_N_BASE + 64 * source
         return max(c for c in legal if base <= c < base + 64)
-    if step == Step.NAME_KIND:
+    if step == _NAME_KIND:
         order = state.reveal
         if order is None:
             raise InternalError("a kind is named only for a revealed order")
@@ -609,4 +737,5 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
 
 __all__ = ["UNKNOWN", "Judgement", "choose_careful_code", "choose_completion", "choose_kind",
            "choose_order", "choose_play", "forecast", "free_cards", "hand_needs", "hand_shortfall",
-           "judgement", "observed_forecast", "recipes", "spare", "uses", "wants_orders"]
+           "judgement", "nameable", "observed_forecast", "recipes", "spare", "uses",
+           "wants_orders"]
