@@ -37,6 +37,7 @@ from mammamia_ref.sim.impact import load_sweep, load_sweeps, plot_comparison
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
 from mammamia_ref.sim.simulate import ROUND_ENDS, Executor, play, seat_colours, simulate
+from mammamia_ref.sim.skill import HEADLINE, by_skill, skill_of, trend
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEPS = load_sweeps(ROOT / "docs" / "impact")
@@ -165,6 +166,30 @@ def test_a_random_sweep_of_every_dispute_with_10000_games_is_committed() -> None
     assert any(s["games_per_ruling"] >= 10_000 and set(s["policies"]) == {"random"}
                and {d["dispute"] for d in s["disputes"]} >= set(disputes_with_flags())
                for s in SWEEPS)
+
+
+def test_a_careful_sweep_of_every_dispute_with_10000_games_is_committed() -> None:
+    assert any(s["games_per_ruling"] >= 10_000 and skill_of(s) == "careful"
+               and {d["dispute"] for d in s["disputes"]} >= set(disputes_with_flags())
+               for s in SWEEPS)
+
+
+def test_a_search_sweep_covers_where_random_and_careful_players_disagree() -> None:
+    """Every ruling whose effect on the score changes between random and careful
+    players (:func:`mammamia_ref.sim.skill.trend`) has a search sweep of 1,000 games or
+    more."""
+    best = {skill: max((s for s in SWEEPS if skill_of(s) == skill),
+                       key=lambda s: s["games_per_ruling"]) for skill in ("random", "careful")}
+    disagree = set()
+    for dispute in disputes_with_flags():
+        for row in by_skill(list(best.values()), dispute):
+            if row.measure == HEADLINE and len(row.effects) == 2 and trend(
+                    [(e.skill, {"difference": e.difference, "ci95": e.ci95})
+                     for e in row.effects]) != "same":
+                disagree.add(dispute)
+    searched = {d["dispute"] for s in SWEEPS if skill_of(s) == "search"
+                and s["games_per_ruling"] >= 1_000 for d in s["disputes"]}
+    assert disagree and disagree <= searched, sorted(disagree - searched)
 
 
 @pytest.mark.parametrize("sweep", SWEEPS, ids=[s["file"] for s in SWEEPS])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mammamia_ref.sim.skill import by_skill, skill_of, trend, verdict
+from mammamia_ref.sim.skill import by_skill, planner_edge, skill_of, trend, verdict
 from mammamia_ref.site.dispute_pages import _by_skill
 
 
@@ -66,7 +66,8 @@ def test_verdict_sentence() -> None:
                    "refill=as_many_as_played") is None
     still = [_sweep("random", 5, 0.0, 0.0), _sweep("careful", 5, 0.0, 0.0)]
     for sweep in still:  # the score never moves; the turns do
-        other = sweep["disputes"][0]["rulings"][1]
+        default, other = sweep["disputes"][0]["rulings"]
+        default["measures"]["turns_per_game"] = 90.0
         other["versus_default"]["turns_per_game"] = {"difference": 2.0, "ci95": [1.0, 3.0]}
     assert "leaves the score unchanged" in (verdict(by_skill(still, "D3"),
                                                     "refill=as_many_as_played") or "")
@@ -85,3 +86,30 @@ def test_the_dispute_page_shows_the_skills_side_by_side() -> None:
     header = next(line for line in _by_skill([*sweeps, search], "D3")
                   if line.startswith("| Ruling |"))
     assert header.endswith("| search (1 search:8, 3 careful; 40 games) |")
+
+
+def _wins_sweep(policies: list[str], default: float, difference: float,
+                half: float) -> dict[str, Any]:
+    """D3 again, with the first seat's wins as its one measure."""
+    entry = {"difference": difference, "ci95": [difference - half, difference + half]}
+    return {"policies": policies, "base_variants": {}, "games_per_ruling": 1000,
+            "disputes": [{"dispute": "D3", "rulings": [
+                {"flag": "refill", "value": "up_to_seven", "default": True,
+                 "measures": {"first_seat_wins": default}},
+                {"flag": "refill", "value": "as_many_as_played", "default": False,
+                 "measures": {"first_seat_wins": default + difference},
+                 "versus_default": {"first_seat_wins": entry}}]}]}
+
+
+def test_planner_edge_is_the_search_seat_against_the_first_careful_seat() -> None:
+    careful = _wins_sweep(["careful"] * 4, 0.27, -0.01, 0.03)
+    ruling = "refill=as_many_as_played"
+    for search_difference, said in ((0.20, "rewards planning"), (-0.20, "costs the planner"),
+                                    (0.0, "leaves the planner's edge about where it was")):
+        search = _wins_sweep(["search", "careful", "careful", "careful"], 0.38,
+                             search_difference, 0.04)
+        sentence = planner_edge(by_skill([careful, search], "D3"), ruling)
+        assert sentence is not None and sentence.startswith(f"`{ruling}` {said}:"), sentence
+        assert "wins 38.0% of the games under the default" in sentence
+        assert "goes from 27.0% to 26.0%" in sentence
+    assert planner_edge(by_skill([careful], "D3"), ruling) is None

@@ -32,6 +32,7 @@ from mammamia_ref.sim.compare import contrasts
 # The players, from least to most skilled (the policy names of sim.policies).
 SKILLS = ("random", "careful", "search")
 HEADLINE = "pizzas_per_player"
+FIRST_SEAT = "first_seat_wins"
 Z_95 = 1.959964
 
 
@@ -70,6 +71,7 @@ class Effect:
     difference: float
     ci95: tuple[float, float]
     table: str = ""  # who sat at the tables (table_of) when not all one policy
+    baseline: float = 0.0  # the measure under the default ruling
 
     @property
     def clear(self) -> bool:
@@ -101,14 +103,14 @@ def by_skill(sweeps: Sequence[Mapping[str, Any]], dispute_id: str) -> list[Skill
     cells: dict[tuple[str, str], list[Effect]] = {}
     for skill in (s for s in SKILLS if s in found):
         games, doc, table = found[skill]
-        for flag, _default, other in contrasts(doc):
+        for flag, default, other in contrasts(doc):
             for key, diff in other["versus_default"].items():
                 if diff["difference"] is None:
                     continue
                 low, high = diff["ci95"]
                 cells.setdefault((f"{flag}={other['value']}", key), []).append(
                     Effect(skill, games, float(diff["difference"]), (float(low), float(high)),
-                           table))
+                           table, float(default["measures"][key])))
     return [SkillRow(ruling, key, tuple(effects)) for (ruling, key), effects in cells.items()
             if any(e.difference != 0 or e.ci95 != (0.0, 0.0) for e in effects)]
 
@@ -156,3 +158,31 @@ def verdict(rows: Sequence[SkillRow], ruling: str) -> str | None:
     if first.clear and last.clear and (first.difference > 0) != (last.difference > 0):
         said += ", and in the opposite direction"
     return f"`{ruling}` changes pizzas per player by {figures}: {said}."
+
+
+def planner_edge(rows: Sequence[SkillRow], ruling: str) -> str | None:
+    """One sentence: does ``ruling`` reward planning? None without a search sweep and a
+    careful one.
+
+    The search sweeps seat the search player in seat 0, which plays first, among careful
+    players, so its wins are the first seat's; the careful sweeps give the first seat's
+    wins among equals. What the ruling does to the first, less what it does to the
+    second, is what it does to the planner's edge (independent estimates, as in
+    :func:`trend`)."""
+    row = next((r for r in rows if r.ruling == ruling and r.measure == FIRST_SEAT), None)
+    cells = {e.skill: e for e in row.effects} if row is not None else {}
+    if "search" not in cells or "careful" not in cells:
+        return None
+    planner, equal = cells["search"], cells["careful"]
+    change = planner.difference - equal.difference
+    error = math.hypot(_standard_error({"ci95": planner.ci95}),
+                       _standard_error({"ci95": equal.ci95}))
+    z = change / error if error else (0.0 if change == 0 else math.copysign(math.inf, change))
+    said = ("rewards planning" if z > Z_95 else "costs the planner" if z < -Z_95
+            else "leaves the planner's edge about where it was")
+    return (f"`{ruling}` {said}: one search player among careful ones (seat 0, first to "
+            f"play) wins {planner.baseline:.1%} of the games under the default and "
+            f"{planner.baseline + planner.difference:.1%} under it, while the first of four "
+            f"careful players goes from {equal.baseline:.1%} to "
+            f"{equal.baseline + equal.difference:.1%} ({change:+.3f} of the wins, 95% "
+            f"interval {change - Z_95 * error:+.3f} to {change + Z_95 * error:+.3f}).")

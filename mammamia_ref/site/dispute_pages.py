@@ -284,7 +284,7 @@ def _by_skill(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
     """The sweeps of each skill side by side: per ruling one sentence on the score, then
     every measure some skill moves, each skill's difference with its interval."""
     from mammamia_ref.sim.compare import LABELS
-    from mammamia_ref.sim.skill import by_skill, verdict
+    from mammamia_ref.sim.skill import by_skill, planner_edge, verdict
 
     rows = by_skill(sweeps, dispute_id)
     skills = list(dict.fromkeys(e.skill for r in rows for e in r.effects))
@@ -299,7 +299,8 @@ def _by_skill(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
            "with its 95% interval, in bold when the interval leaves out zero. Each "
            "heading says who sat at the tables: the search sweeps seat one search player "
            "among careful ones.", ""]
-    out += [f"- {sentence}" for sentence in (verdict(rows, r) for r in rulings) if sentence]
+    out += [f"- {sentence}" for ruling in rulings
+            for sentence in (verdict(rows, ruling), planner_edge(rows, ruling)) if sentence]
     out += ["", "| Ruling | Measure | " + " | ".join(
                 heads[s] for s in skills) + " |",
             "|---|---|" + "---|" * len(skills)]
