@@ -321,10 +321,10 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
     """One sweep's figures for one dispute: a row per measure and ruling with the paired
     difference from the default, its 95% interval drawn against zero."""
     from mammamia_ref.sim.compare import LABELS, contrasts
+    from mammamia_ref.sim.skill import table_of
 
-    policies = ", ".join(f"`{p}`" for p in sorted(set(sweep["policies"])))
     base = ", ".join(f"`{k}={v}`" for k, v in sweep.get("base_variants", {}).items())
-    out = [f"### {sweep['games_per_ruling']:,} games per ruling, policy {policies}"
+    out = [f"### {sweep['games_per_ruling']:,} games per ruling, players {table_of(sweep)}"
            + (f", with {base}" if base else ""), "",
            f"{sweep['players']} players, the same seeds (from {sweep['seed']}) under every "
            f"ruling, the other flags at {'the values above and ' if base else ''}their "
