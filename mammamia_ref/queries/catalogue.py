@@ -1552,6 +1552,8 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
     turn.place_order); Q04's game takes exactly eight of red's turns (for three to five
     players, Q04's game there, counting red's turns until its eighth order is delivered:
     :func:`_all_orders_game`)."""
+    if players_of(answer) == 3:
+        return _q21_search_3p(query, answer)
     if players_of(answer) > 2:
         return _q21_by_plan(query, answer)
     found = _q04_game()
@@ -1572,6 +1574,71 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
                        "order.", ["turn.place_order", "oven.bake", "game_end.three_resolutions"])
     return Verdict("value", value=red_turns, witness=witness,
                    detail=f"{red_turns} of red's turns, {turns} turns of the game")
+
+
+Q21_PLAN_3P = (("red.minimale", "red.pineapple4", "red.mushroom4", "red.bombastica"),
+               ("red.pepper4", "red.olive4", "red.one_of_each", "red.monotoni"))
+Q21_SCHEDULE_3P = (12, 12)
+
+
+def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q21 for three players, where at most seven orders bake at one opening (Q23): a
+    bounded search of two rounds of 12 turns with a plan (a search hint, as for Q04):
+    red starts both rounds and places the orders of :data:`Q21_PLAN_3P`, one on each of
+    its turns; the others place none. Red's turns and deliveries are read from the
+    reference's replay. The search takes about 40 s of CPU: by default its certificate,
+    the committed witness, is re-checked instead (:func:`recheck`), its red's turns
+    counted again in the reference."""
+    if not full_search():
+        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
+                          "the witness game replays and red has delivered all 8 orders")
+        if checked is not None and checked.witness is not None:
+            red_turns = _turns_of(checked.witness, 0)
+            if red_turns == 8:
+                return Verdict("value", value=red_turns, witness=checked.witness,
+                               detail=f"{checked.detail}; in {red_turns} of red's turns")
+    v = _v(answer)
+    plan: dict[tuple[int, int], str | None] = {}
+    for r, (turns, orders) in enumerate(zip(Q21_SCHEDULE_3P, Q21_PLAN_3P, strict=True),
+                                        start=1):
+        for j in range(turns):
+            plan[r, j] = orders[j // 3] if j % 3 == 0 and j // 3 < len(orders) else None
+    placed = [o for orders in Q21_PLAN_3P for o in orders]
+    found = search_game(3, v, [Q21_SCHEDULE_3P], lambda m: m.delivered(m.S[-1], 0) == 8,
+                        orders=red_only(3, placed), starts=(0, 0), plan=plan)
+    if found is None:
+        return Verdict("value", value=None, detail="no game within the plan")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        shuffles = [i for i, p in enumerate(played.played)
+                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"][1:]
+        ends = [i - 1 for i in shuffles]    # the last action of each opening
+        if len(played.played) - 1 not in shuffles:
+            ends.append(len(played.played) - 1)
+        return {end: {"state": {"players": {"red": {
+            "delivered": list(played.played[end].state.delivered[0])}}}} for end in ends}
+
+    doc = game_doc(query, answer, model, zm, "All eight orders in eight of one's turns "
+                   "(3 players)", "", ["turn.place_order", "oven.bake", "oven.bombastica",
+                                       "next_round.supply"], expects)
+    state = final_state(doc)
+    red_turns = _turns_of(doc, 0)
+    totals = [len(step["expect"]["state"]["players"]["red"]["delivered"])
+              for step in doc["steps"] if "state" in step.get("expect", {})]
+    per = [b - a for a, b in zip([0, *totals], totals, strict=False)]
+    doc["description"] = (
+        f"A 3-player game of two rounds of {Q21_SCHEDULE_3P[0]} turns, red starting both "
+        "and placing an order on each of its turns, the others none: red delivers "
+        + " and ".join(f"{n} at opening {r}" for r, n in enumerate(per, start=1))
+        + f", all eight in {red_turns} of its turns. With 3 players at most seven orders "
+        "bake at one opening (Q23), so two openings are needed; no player can do it in "
+        "fewer than 8 turns, since a turn places at most one order.")
+    if len(state.delivered[0]) != 8 or red_turns != 8:
+        return Verdict("value", value=None, detail=f"the game: {len(state.delivered[0])} "
+                       f"delivered in {red_turns} of red's turns")
+    return Verdict("value", value=red_turns, witness=doc,
+                   detail=f"{red_turns} of red's turns, rounds of {Q21_SCHEDULE_3P} turns")
 
 
 def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
