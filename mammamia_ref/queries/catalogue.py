@@ -43,6 +43,7 @@ from mammamia_ref.queries.oven_rules import (
     select_order,
 )
 from mammamia_ref.queries.plans import (
+    all_orders,
     bombastica_takes_all,
     dump_and_pass,
     long_round,
@@ -773,7 +774,10 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
     """Searched with a plan, a hint the witness need not follow otherwise: red starts
     every round and places its orders in the order of :data:`Q04_PLAN`, one on each of
     its turns; yellow places none. The search takes about 100 s of CPU: by default its
-    certificate, the committed witness, is re-checked instead (:func:`recheck`)."""
+    certificate, the committed witness, is re-checked instead (:func:`recheck`). For
+    three to five players: the game of :func:`.plans.all_orders` (:func:`_all_orders_game`)."""
+    if players_of(answer) > 2:
+        return _q04_by_plan(query, answer)
     if not full_search():
         checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
                           "the witness game replays and red has delivered all 8 orders")
@@ -812,6 +816,67 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
                                   "oven.bake", "oven.bombastica", "next_round.supply"], expects)
     return Verdict("sat", witness=doc, detail=f"rounds of {Q04_SCHEDULE} turns, orders "
                    + " / ".join(", ".join(o.split(".")[1] for o in r) for r in Q04_PLAN))
+
+
+def _all_orders_game(answer: Mapping[str, Any]) -> Builder:
+    """The game of :func:`.plans.all_orders` for the answer's players, yellow first:
+    Q23's first round, in which red delivers all the orders one opening can take, played
+    on to the game's end (every action through the reference)."""
+    return build(all_orders, players_of(answer), _plan_variants(answer), first_player=1)
+
+
+def _deliveries(built: Builder, seat: int) -> list[list[str]]:
+    """The orders ``seat`` delivers at each opening of a built game, read from the
+    reference's events (a round's opening ends with the next supply's shuffle)."""
+    shuffles = [i for i, e in enumerate(built.played)
+                if isinstance(e.action, Shuffle) and e.action.pile == "supply"][1:]
+    colour = built.config.colours[seat]
+    out: list[list[str]] = [[] for _ in range(len(shuffles) + 1)]
+    for i, event in built.events("baked"):
+        order = event.get("order")
+        if order.startswith(f"{colour}."):
+            out[sum(1 for s in shuffles if s < i)].append(order)
+    return out
+
+
+def _all_orders_story(built: Builder) -> str:
+    """What happens in a game of :func:`.plans.all_orders`, from the reference's events."""
+    players = built.players
+    per = [len(d) for d in _deliveries(built, 0)]
+    rounds = ", ".join(f"{n} at opening {r}" for r, n in enumerate(per, start=1) if n)
+    others = ", ".join(built.config.colours[1:])
+    counts = [len(d) for d in built.state.delivered]
+    return (f"{a_game(players)}, yellow first: the first round of Q23's game (red, dealt six "
+            "salami, plays one with an order on each turn; the player before red plays "
+            "what each order lacks; the others dump their cards and hold orders), then "
+            "every round played out, each player playing their largest group and "
+            "drawing from the supply until it runs out. "
+            + ("Red holds its One-of-each, the order the first opening cannot also take, "
+               "and places it in the second round once the oven shows every kind. "
+               if per[0] < 8 else "")
+            + f"Red delivers {counts[0]} orders ({rounds}); {others} place none and "
+            f"deliver {', '.join(str(n) for n in counts[1:])}.")
+
+
+def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q04 for three to five players: :func:`_all_orders_game`, red's deliveries read
+    from the reference's events and final state."""
+    built = _all_orders_game(answer)
+    state = built.state
+    delivered = list(state.delivered[0])
+    if state.phase != "over" or len(delivered) != 8:
+        return Verdict("unsat", detail=f"not within the plan: red delivers {len(delivered)} "
+                       f"(game {'over' if state.phase == 'over' else 'not over'})")
+    last = len(built.played) - 1
+    doc = built_doc(query, answer, built, f"Red delivers all eight orders ({built.players} "
+                    "players)", _all_orders_story(built),
+                    ["game_end.three_resolutions", "turn.place_order", "oven.bake",
+                     "oven.bombastica", "next_round.supply"],
+                    {last: {"state": {"players": {"red": {"delivered": delivered}}},
+                            "winners": ["red"]}})
+    per = [len(d) for d in _deliveries(built, 0)]
+    return Verdict("sat", witness=doc, detail="the plan's game: red delivers "
+                   + " + ".join(str(n) for n in per) + " orders at the three openings")
 
 
 def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -1448,7 +1513,23 @@ def _relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[s
 
 def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Q04's game answers it: red delivers all eight orders, yellow, placing none,
-    nothing."""
+    nothing (for three to five players, Q04's game there: :func:`_all_orders_game`)."""
+    if players_of(answer) > 2:
+        built = _all_orders_game(answer)
+        counts = [len(d) for d in built.state.delivered]
+        if built.state.phase != "over" or 8 not in counts or 0 not in counts:
+            return Verdict("unsat", detail=f"the plan's game ends with {counts} delivered")
+        last = len(built.played) - 1
+        nothing = [built.config.colours[p] for p, n in enumerate(counts) if n == 0]
+        doc = built_doc(query, answer, built, f"All eight orders against none ({built.players} "
+                        "players)", _all_orders_story(built),
+                        ["game_end.most_delivered", "turn.place_order", "oven.bake"],
+                        {last: {"state": {"players": {
+                            c: {"delivered": list(built.state.delivered[p])}
+                            for p, c in enumerate(built.config.colours)}},
+                            "winners": ["red"]}})
+        return Verdict("sat", witness=doc, detail="the plan's game: delivered "
+                       + ", ".join(map(str, counts)) + f" ({', '.join(nothing)} nothing)")
     found = _q04_game()
     if found is None:
         return Verdict("unsat", detail="Q04 found no game")
@@ -1468,7 +1549,13 @@ def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) 
 def q21_fewest_turns_all_orders(query: Mapping[str, Any],
                                 answer: Mapping[str, Any]) -> Verdict:
     """At least eight of the player's turns (a turn places at most one order,
-    turn.place_order); Q04's game takes exactly eight of red's turns."""
+    turn.place_order); Q04's game takes exactly eight of red's turns (for three to five
+    players, Q04's game there, counting red's turns until its eighth order is delivered:
+    :func:`_all_orders_game`)."""
+    if players_of(answer) == 3:
+        return _q21_search_3p(query, answer)
+    if players_of(answer) > 2:
+        return _q21_by_plan(query, answer)
     found = _q04_game()
     if found is None:
         return Verdict("value", value=None, detail="Q04 found no game")
@@ -1487,6 +1574,107 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
                        "order.", ["turn.place_order", "oven.bake", "game_end.three_resolutions"])
     return Verdict("value", value=red_turns, witness=witness,
                    detail=f"{red_turns} of red's turns, {turns} turns of the game")
+
+
+Q21_PLAN_3P = (("red.minimale", "red.pineapple4", "red.mushroom4", "red.bombastica"),
+               ("red.pepper4", "red.olive4", "red.one_of_each", "red.monotoni"))
+Q21_SCHEDULE_3P = (12, 12)
+
+
+def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q21 for three players, where at most seven orders bake at one opening (Q23): a
+    bounded search of two rounds of 12 turns with a plan (a search hint, as for Q04):
+    red starts both rounds and places the orders of :data:`Q21_PLAN_3P`, one on each of
+    its turns; the others place none. Red's turns and deliveries are read from the
+    reference's replay. The search takes about 40 s of CPU: by default its certificate,
+    the committed witness, is re-checked instead (:func:`recheck`), its red's turns
+    counted again in the reference."""
+    if not full_search():
+        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
+                          "the witness game replays and red has delivered all 8 orders")
+        if checked is not None and checked.witness is not None:
+            red_turns = _turns_of(checked.witness, 0)
+            if red_turns == 8:
+                return Verdict("value", value=red_turns, witness=checked.witness,
+                               detail=f"{checked.detail}; in {red_turns} of red's turns")
+    v = _v(answer)
+    plan: dict[tuple[int, int], str | None] = {}
+    for r, (turns, orders) in enumerate(zip(Q21_SCHEDULE_3P, Q21_PLAN_3P, strict=True),
+                                        start=1):
+        for j in range(turns):
+            plan[r, j] = orders[j // 3] if j % 3 == 0 and j // 3 < len(orders) else None
+    placed = [o for orders in Q21_PLAN_3P for o in orders]
+    found = search_game(3, v, [Q21_SCHEDULE_3P], lambda m: m.delivered(m.S[-1], 0) == 8,
+                        orders=red_only(3, placed), starts=(0, 0), plan=plan)
+    if found is None:
+        return Verdict("value", value=None, detail="no game within the plan")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        shuffles = [i for i, p in enumerate(played.played)
+                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"][1:]
+        ends = [i - 1 for i in shuffles]    # the last action of each opening
+        if len(played.played) - 1 not in shuffles:
+            ends.append(len(played.played) - 1)
+        return {end: {"state": {"players": {"red": {
+            "delivered": list(played.played[end].state.delivered[0])}}}} for end in ends}
+
+    doc = game_doc(query, answer, model, zm, "All eight orders in eight of one's turns "
+                   "(3 players)", "", ["turn.place_order", "oven.bake", "oven.bombastica",
+                                       "next_round.supply"], expects)
+    state = final_state(doc)
+    red_turns = _turns_of(doc, 0)
+    totals = [len(step["expect"]["state"]["players"]["red"]["delivered"])
+              for step in doc["steps"] if "state" in step.get("expect", {})]
+    per = [b - a for a, b in zip([0, *totals], totals, strict=False)]
+    doc["description"] = (
+        f"A 3-player game of two rounds of {Q21_SCHEDULE_3P[0]} turns, red starting both "
+        "and placing an order on each of its turns, the others none: red delivers "
+        + " and ".join(f"{n} at opening {r}" for r, n in enumerate(per, start=1))
+        + f", all eight in {red_turns} of its turns. With 3 players at most seven orders "
+        "bake at one opening (Q23), so two openings are needed; no player can do it in "
+        "fewer than 8 turns, since a turn places at most one order.")
+    if len(state.delivered[0]) != 8 or red_turns != 8:
+        return Verdict("value", value=None, detail=f"the game: {len(state.delivered[0])} "
+                       f"delivered in {red_turns} of red's turns")
+    return Verdict("value", value=red_turns, witness=doc,
+                   detail=f"{red_turns} of red's turns, rounds of {Q21_SCHEDULE_3P} turns")
+
+
+def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q21 for three to five players: red's turns (plays and passes, read from the
+    reference's states) until the action at which its eighth order is delivered, in
+    :func:`_all_orders_game`. The value is the fewest only when it is 8, the bound
+    turn.place_order gives; otherwise the answer is no value."""
+    from mammamia_ref.rules.actions import Pass, Play
+
+    built = _all_orders_game(answer)
+    red_turns, at, mover = 0, None, None
+    for i, entry in enumerate(built.played):
+        if isinstance(entry.action, Play | Pass) and mover == 0:
+            red_turns += 1
+        if len(entry.state.delivered[0]) == 8:
+            at = i
+            break
+        mover = entry.state.current    # the seat to move after this action
+    if at is None:
+        return Verdict("value", value=None, detail="the plan's game: red delivers "
+                       f"{len(built.state.delivered[0])} orders")
+    turns = sum(1 for e in built.played[:at + 1] if isinstance(e.action, Play | Pass))
+    if red_turns != 8:
+        return Verdict("value", value=None, detail=f"the plan's game takes {red_turns} of "
+                       "red's turns, not the 8 turn.place_order allows: the fewest is not known")
+    doc = built_doc(query, answer, built, f"All eight orders in eight of one's turns "
+                    f"({built.players} players)",
+                    _all_orders_story(built) + f" Red's eighth order is delivered after "
+                    f"{red_turns} of red's turns ({turns} turns of the game); no player can do "
+                    "it in fewer, since a turn places at most one order.",
+                    ["turn.place_order", "oven.bake", "game_end.three_resolutions"],
+                    {at: {"state": {"players": {"red": {
+                        "delivered": list(built.played[at].state.delivered[0])}}}}})
+    return Verdict("value", value=red_turns, witness=doc,
+                   detail=f"{red_turns} of red's turns, {turns} turns of the game until red's "
+                   "eighth delivery")
 
 
 def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
