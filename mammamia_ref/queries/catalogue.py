@@ -865,8 +865,9 @@ def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     state = built.state
     delivered = list(state.delivered[0])
     if state.phase != "over" or len(delivered) != 8:
-        return Verdict("unsat", detail=f"not within the plan: red delivers {len(delivered)} "
-                       f"(game {'over' if state.phase == 'over' else 'not over'})")
+        return Verdict("unknown", detail="the plan fell short (no proof of never): red "
+                       f"delivers {len(delivered)} (game "
+                       f"{'over' if state.phase == 'over' else 'not over'})")
     last = len(built.played) - 1
     doc = built_doc(query, answer, built, f"Red delivers all eight orders ({built.players} "
                     "players)", _all_orders_story(built),
@@ -1518,7 +1519,8 @@ def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) 
         built = _all_orders_game(answer)
         counts = [len(d) for d in built.state.delivered]
         if built.state.phase != "over" or 8 not in counts or 0 not in counts:
-            return Verdict("unsat", detail=f"the plan's game ends with {counts} delivered")
+            return Verdict("unknown", detail=f"the plan fell short (no proof of never): "
+                           f"its game ends with {counts} delivered")
         last = len(built.played) - 1
         nothing = [built.config.colours[p] for p, n in enumerate(counts) if n == 0]
         doc = built_doc(query, answer, built, f"All eight orders against none ({built.players} "
@@ -1912,7 +1914,8 @@ def _stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
     built = build(dump_and_pass(rounds), players, _plan_variants(answer))
     story = _stall_story(built)
     if len(story) != rounds:
-        return Verdict("unsat", detail=f"the plan ends {len(story)} rounds by the stall rule")
+        return Verdict("unknown", detail=f"the plan fell short (no proof of never): it "
+                       f"ends {len(story)} rounds by the stall rule")
     doc = built_doc(query, answer, built, "Three rounds, each ended by the stall rule"
                     if rounds == ROUNDS else "A round ended by the stall rule",
                     f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
