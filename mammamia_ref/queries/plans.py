@@ -59,6 +59,15 @@ def _largest(hand: Sequence[int]) -> int:
     return max(range(len(KINDS)), key=lambda i: (hand[i], -i))
 
 
+def _play_out(b: Builder) -> None:
+    """Play the round out: each player in turn plays their largest group (or passes)
+    and draws from the supply, placing no order, until the round ends."""
+    while b.state.phase == "turn":
+        held = b.state.hands[b.state.current].ingredients
+        k = _largest(held)
+        b.turn(KINDS[k] if held[k] else None, held[k], None, "supply")
+
+
 def bombastica_takes_all(keep: int) -> Plan:
     """Red's Pizza Bombastica, the oven's last card in the first round, finds every
     ingredient card on the table but ``keep`` (``round_end.last_ingredient`` ends the
@@ -148,10 +157,7 @@ def six_orders(b: Builder) -> None:
             b.wish(wish)
         b.turn(kind, count, None, "supply")
         b.turn(salami, 1, order, "waiter")
-    while b.state.phase == "turn":   # play on until the supply runs out
-        hand = b.state.hands[b.state.current].ingredients
-        k = _largest(hand)
-        b.turn(KINDS[k] if hand[k] else None, hand[k], None, "supply")
+    _play_out(b)
 
     def decide(state: GameState) -> Action:
         if state.step == "name_kind":   # the Monotoni's kind; the Minimale's is mushroom
@@ -253,10 +259,7 @@ def _most_orders(b: Builder, short: bool) -> None:
         else:
             b.wish([_S] * room)
             b.turn(_S, played, order, "supply")
-    while b.state.phase == "turn":   # play on until the supply runs out
-        held = b.state.hands[b.state.current].ingredients
-        k = _largest(held)
-        b.turn(KINDS[k] if held[k] else None, held[k], None, "supply")
+    _play_out(b)
 
     def decide(state: GameState) -> Action:
         if state.step == "name_kind" and state.reveal is not None and \
