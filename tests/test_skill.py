@@ -30,7 +30,8 @@ def test_skill_of_reads_only_uniform_sweeps_on_the_defaults() -> None:
     assert skill_of(mixed) is None
     one_search = ["search:8", "careful", "careful", "careful"]
     assert skill_of(mixed | {"policies": one_search}) == "search"
-    for other in (["search", "search", "careful"], ["search", "random", "random"]):
+    for other in (["search", "search", "careful"], ["search", "random", "random"],
+                  ["careful", "search", "careful", "careful"]):
         assert skill_of(mixed | {"policies": other}) is None
 
 

@@ -39,15 +39,16 @@ Z_95 = 1.959964
 def skill_of(sweep: Mapping[str, Any]) -> str | None:
     """The skill a sweep measures, with no flags fixed beyond the defaults (a sweep on a
     changed base answers another question): every seat the same known policy, or one
-    search player among careful ones. A search player in every seat would cost a sweep
-    as many times more as there are seats; one planning player is what the search
-    sweeps seat, and :func:`table_of` says so wherever they are shown."""
+    search player in seat 0 (which plays first) among careful ones. A search player in
+    every seat would cost a sweep as many times more as there are seats; one planning
+    player is what the search sweeps seat, :func:`table_of` says so wherever they are
+    shown, and :func:`planner_edge` reads seat 0's wins as the planner's."""
     names = [str(p).split(":")[0] for p in sweep["policies"]]
     if sweep.get("base_variants"):
         return None
     if len(set(names)) == 1:
         return names[0] if names[0] in SKILLS else None
-    if names.count("search") == 1 and set(names) == {"search", "careful"}:
+    if names[0] == "search" and set(names[1:]) == {"careful"}:
         return "search"
     return None
 
