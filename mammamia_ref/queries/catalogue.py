@@ -865,9 +865,8 @@ def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     state = built.state
     delivered = list(state.delivered[0])
     if state.phase != "over" or len(delivered) != 8:
-        return Verdict("unknown", detail="the plan fell short (no proof of never): red "
-                       f"delivers {len(delivered)} (game "
-                       f"{'over' if state.phase == 'over' else 'not over'})")
+        return plan_fell_short(f"red delivers {len(delivered)} (game "
+                               f"{'over' if state.phase == 'over' else 'not over'})")
     last = len(built.played) - 1
     doc = built_doc(query, answer, built, f"Red delivers all eight orders ({built.players} "
                     "players)", _all_orders_story(built),
@@ -928,6 +927,21 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
                    detail=f"upper bound by card count ({cards} cards), reached by the witness")
 
 
+def _mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
+    """Q06's expectations around step ``second``, the second round's supply shuffle:
+    that supply is the Mamma Mia! card alone; ``at_once`` (round_end=last_ingredient)
+    the round then ends as it starts, else it starts with that card to draw."""
+    out: dict[int, dict[str, Any]] = {
+        second - 1: {"state": {"phase": "shuffle", "round": 2, "supply": [MAMMA_MIA]}}}
+    if at_once:
+        out[second] = {"events": [
+            {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"},
+            {"event": "round_ended", "rule": "round_end.last_ingredient", "round": 2}]}
+    else:
+        out[second] = {"state": {"phase": "turn", "round": 2, "supply": [MAMMA_MIA]}}
+    return out
+
+
 def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
     players = players_of(answer)
@@ -944,16 +958,7 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         shuffles = [i for i, p in enumerate(played.played)
                     if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
-        second = shuffles[1]
-        out: dict[int, dict[str, Any]] = {
-            second - 1: {"state": {"phase": "shuffle", "round": 2, "supply": [MAMMA_MIA]}}}
-        if at_once:
-            out[second] = {"events": [
-                {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"},
-                {"event": "round_ended", "rule": "round_end.last_ingredient", "round": 2}]}
-        else:
-            out[second] = {"state": {"phase": "turn", "round": 2, "supply": [MAMMA_MIA]}}
-        return out
+        return _mamma_mia_alone(shuffles[1], at_once)
 
     turns = model.schedule[0]
     then = ("the second round ends as it starts, its Mamma Mia! card going to the starting "
@@ -1519,8 +1524,7 @@ def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) 
         built = _all_orders_game(answer)
         counts = [len(d) for d in built.state.delivered]
         if built.state.phase != "over" or 8 not in counts or 0 not in counts:
-            return Verdict("unknown", detail=f"the plan fell short (no proof of never): "
-                           f"its game ends with {counts} delivered")
+            return plan_fell_short(f"its game ends with {counts} delivered")
         last = len(built.played) - 1
         nothing = [built.config.colours[p] for p, n in enumerate(counts) if n == 0]
         doc = built_doc(query, answer, built, f"All eight orders against none ({built.players} "
@@ -1698,6 +1702,12 @@ def _turns_of(doc: Mapping[str, Any], seat: int) -> int:
 
 
 # --------------------------------------------------- the "most" questions, by plan
+
+
+def plan_fell_short(what: str) -> Verdict:
+    """The verdict when a plan's game misses what it was built for: ``unknown``, never
+    ``unsat``; a plan that falls short proves nothing about other games."""
+    return Verdict("unknown", detail=f"the plan fell short (no proof of never): {what}")
 
 
 def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
@@ -1914,8 +1924,7 @@ def _stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
     built = build(dump_and_pass(rounds), players, _plan_variants(answer))
     story = _stall_story(built)
     if len(story) != rounds:
-        return Verdict("unknown", detail=f"the plan fell short (no proof of never): it "
-                       f"ends {len(story)} rounds by the stall rule")
+        return plan_fell_short(f"it ends {len(story)} rounds by the stall rule")
     doc = built_doc(query, answer, built, "Three rounds, each ended by the stall rule"
                     if rounds == ROUNDS else "A round ended by the stall rule",
                     f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
@@ -1938,7 +1947,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
     plan = dump_and_pass(ROUNDS) if v["stall"] == "cut" else nothing_baked(ROUNDS)
     built = build(plan, players, _plan_variants(answer))
     if not _all_tied(built.state):
-        return Verdict("unsat", detail="the plan's game does not end all tied")
+        return plan_fell_short("its game does not end all tied")
     from mammamia_ref.rules.game import winners
 
     seats, rule = winners(built.state)
@@ -1974,7 +1983,7 @@ def _repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> 
             "used", "mamma_mia", "played", "quiet_turns", "reveal")
     first, again = format_state(built.played[a].state), format_state(built.played[b].state)
     if any(first[k] != again[k] for k in keys):
-        return Verdict("unsat", detail="the plan's position does not come back")
+        return plan_fell_short("its position does not come back")
     projection = {k: first[k] for k in keys}
     doc = built_doc(query, answer, built, "A round that never ends (stall=letter)",
                     f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
@@ -2001,22 +2010,14 @@ def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
     built = build(plan, players, _plan_variants(answer))
     second = len(built.played) - 1
     if tuple(built.played[second - 1].state.supply) != (MAMMA_MIA,):
-        return Verdict("unsat", detail="the plan's second supply holds more")
-    expects: dict[int, dict[str, Any]] = {
-        second - 1: {"state": {"phase": "shuffle", "round": 2, "supply": [MAMMA_MIA]}}}
-    if at_once:
-        expects[second] = {"events": [
-            {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"},
-            {"event": "round_ended", "rule": "round_end.last_ingredient", "round": 2}]}
-    else:
-        expects[second] = {"state": {"phase": "turn", "round": 2, "supply": [MAMMA_MIA]}}
+        return plan_fell_short("its second supply holds more")
     doc = built_doc(query, answer, built, "Round 2's supply: the Mamma Mia! card alone",
                     f"{a_game(players)} in which nobody places an order: the players draw "
                     "the first round's supply to its end and play out their hands, so no "
                     "card is used and the second supply is the Mamma Mia! card alone"
                     + (", which ends the second round as it starts." if at_once else "."),
                     ["next_round.supply", f"round_end.{v['round_end']}", "mamma_mia.holder"],
-                    expects)
+                    _mamma_mia_alone(second, at_once))
     return Verdict("sat", witness=doc, detail="a plan's game: nothing used in round 1")
 
 
@@ -2028,7 +2029,7 @@ def _q11_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     drawn = [i for i, _e in built.events("mamma_mia_drawn")]
     if not drawn or not any(e.rule == "round_end.last_card" and i == drawn[0]
                             for i, e in built.events("round_ended")):
-        return Verdict("unsat", detail="the plan's round does not end on the Mamma Mia! card")
+        return plan_fell_short("its round does not end on the Mamma Mia! card")
     end = drawn[0]
     doc = built_doc(query, answer, built, "The Mamma Mia! card as the supply's last card",
                     f"{a_game(players)}. The players draw the supply down to the Mamma Mia! "
