@@ -121,15 +121,16 @@ def trend(effects: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     to the most skilled players measured? ``effects`` are (skill, difference entry)."""
     (_, low_skill), (_, high_skill) = effects[0], effects[-1]
     size = abs(float(high_skill["difference"])) - abs(float(low_skill["difference"]))
-    error = math.hypot(_standard_error(low_skill), _standard_error(high_skill))
+    error = math.hypot(_standard_error(low_skill["ci95"]), _standard_error(high_skill["ci95"]))
     if error == 0:
         return "same" if size == 0 else ("more" if size > 0 else "less")
     z = size / error
     return "more" if z > Z_95 else "less" if z < -Z_95 else "same"
 
 
-def _standard_error(entry: Mapping[str, Any]) -> float:
-    low, high = entry["ci95"]
+def _standard_error(ci95: Sequence[float]) -> float:
+    """The standard error a normal 95% interval stands for."""
+    low, high = ci95
     return (float(high) - float(low)) / (2 * Z_95)
 
 
@@ -176,8 +177,7 @@ def planner_edge(rows: Sequence[SkillRow], ruling: str) -> str | None:
         return None
     planner, equal = cells["search"], cells["careful"]
     change = planner.difference - equal.difference
-    error = math.hypot(_standard_error({"ci95": planner.ci95}),
-                       _standard_error({"ci95": equal.ci95}))
+    error = math.hypot(_standard_error(planner.ci95), _standard_error(equal.ci95))
     z = change / error if error else (0.0 if change == 0 else math.copysign(math.inf, change))
     said = ("rewards planning" if z > Z_95 else "costs the planner" if z < -Z_95
             else "leaves the planner's edge about where it was")
