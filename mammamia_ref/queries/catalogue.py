@@ -729,10 +729,14 @@ def full_search() -> bool:
 
 
 def certificate(query: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The committed witness of an answer (its certificate), if there is one."""
+    """The committed witness of an answer (its certificate), if there is one: in the
+    scenario suite shipped with the package, so that an installed copy re-checks it too
+    instead of searching in full."""
+    from mammamia_ref.formats.scenario import packaged_suite
+
     several = len(query["answers"]) > 1
     stem = scenario_file_id(query["id"], answer["name"] if several else None)
-    path = ROOT / WITNESS_DIR / f"{stem}.yaml"
+    path = packaged_suite() / Path(WITNESS_DIR).name / f"{stem}.yaml"
     if not path.exists():
         return None
     from mammamia_ref.formats.safeyaml import load_file
