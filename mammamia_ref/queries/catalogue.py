@@ -204,15 +204,6 @@ def _v(answer: Mapping[str, Any]) -> dict[str, str]:
     return {**variant_defaults(), **answer.get("variants", {})}
 
 
-def _check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
-    """Check ``constraints``: the simplifying solver (:func:`.num.SimplifyingSolver`)
-    answers the game searches two to three times sooner than z3's default."""
-    s = N.SimplifyingSolver()
-    s.add(list(constraints))
-    result = s.check()
-    return result, (s.model() if result == z3.sat else None)
-
-
 def _base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
               description: str, rules: Sequence[str]) -> dict[str, Any]:
     several = len(query["answers"]) > 1
@@ -315,7 +306,7 @@ def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns
     with N.building():   # a context of its own: see answer_query
         model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
                           end_last=True)
-        result, _ = _check(model.constraints)
+        result, _ = N.check(model.constraints)
     return bool(result == z3.sat)
 
 
@@ -337,7 +328,7 @@ def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[S
             continue
         model = GameModel(players, variants, schedule=tuple(schedule), open_last=open_last,
                           orders=orders, **hints)
-        result, zm = _check([*model.constraints, goal(model)])
+        result, zm = N.check([*model.constraints, goal(model)])
         if zm is not None:
             return model, zm
         if result != z3.unsat:   # pragma: no cover - z3 gave up
@@ -401,7 +392,7 @@ def search_opening(players: int, v: Mapping[str, str], goal: Callable[[GameModel
             reveals = model.of("reveal")
             goals = [goal(model, step) for step in reveals]
             more = list(extra(model)) if extra else []
-        result, zm = _check([*model.constraints, *more, z3.Or(*goals)])
+        result, zm = N.check([*model.constraints, *more, z3.Or(*goals)])
         if zm is not None:
             step = next(s for s, g in zip(reveals, goals, strict=True) if N.truth(zm, g))
             return model, zm, step
@@ -898,7 +889,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
     count = N.Sum([N.If(x, 1, 0) for x in chosen.values()])
     bound = 0
     for k in range(len(chosen), 0, -1):
-        result, _ = _check([use <= cards, count >= k])
+        result, _ = N.check([use <= cards, count >= k])
         if result == z3.sat:
             bound = k
             break
@@ -907,7 +898,7 @@ def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
              for p, c in enumerate(colours)}
     for turns in (bound, bound + 2):
         m = OvenModel(players, v, turns=turns, orders=cheap)
-        _result, zm = _check([*m.constraints, m.baked_count() >= bound])
+        _result, zm = N.check([*m.constraints, m.baked_count() >= bound])
         if zm is not None:
             break
     else:
@@ -1093,7 +1084,7 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
     if v["round_end"] == "last_ingredient":
         model, _before, _after, facts, constraints = free_step(
             2, v, "turn", "q11", contract=oven_contract, who=0)
-        result, _ = _check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
+        result, _ = N.check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
         return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
                        detail=f"no turn from any state draws the Mamma Mia! card last ({result})")
     players = players_of(answer)
@@ -1167,7 +1158,7 @@ def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)
     absent = z3.And(*[z3.Implies(d.named == k, table[k] == 0) for k in range(NK)])
-    result, _ = _check([*domain, out.legal, out.baked, absent])
+    result, _ = N.check([*domain, out.legal, out.baked, absent])
     return Verdict("unsat" if result == z3.unsat else "sat",
                    detail="every table and hand: a baked Monotoni's kind was on the table "
                           f"({result})")
@@ -1179,7 +1170,7 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
     if v["bombastica_hand"] == "forbidden":
         table, hand, d, domain = _all_hands_table()
         out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
-        result, _ = _check([*domain, out.legal, out.baked, N.Sum(table) < total])
+        result, _ = N.check([*domain, out.legal, out.baked, N.Sum(table) < total])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
@@ -1213,7 +1204,7 @@ def q14_bombastica_leaves_cards(query: Mapping[str, Any], answer: Mapping[str, A
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
     left = oven_leftovers(table, out.from_table)
-    result, _ = _check([*domain, out.legal, out.baked, z3.Or(*[x > 0 for x in left])])
+    result, _ = N.check([*domain, out.legal, out.baked, z3.Or(*[x > 0 for x in left])])
     return Verdict("unsat" if result == z3.unsat else "sat",
                    detail=f"every table, hand and decision: the table is empty after ({result})")
 
@@ -1227,7 +1218,7 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
         other = Decision.fresh("q15_other")
         out = resolve_order(table, hand, order, d, v)
         alt = resolve_order(table, hand, order, other, v)
-        result, _ = _check([*domain, seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
+        result, _ = N.check([*domain, seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
                             out.legal, z3.Not(out.baked), alt.legal, alt.baked])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")
@@ -1283,7 +1274,7 @@ def two_decisions(players: int, v: Mapping[str, str],
                     cond = differs(t, b, alts) if not pairs else differs(t, u, b, alts)
                     index[len(options)] = (t, u)
                     options.append(z3.And(*same, cond))
-        result, zm = _check([*model.constraints, *legal, z3.Or(*options)])
+        result, zm = N.check([*model.constraints, *legal, z3.Or(*options)])
         if zm is not None:
             chosen = next(i for i, o in enumerate(options) if N.truth(zm, o))
             trace = first_round_only(decode(model, zm))
@@ -1298,7 +1289,7 @@ def _no_stall_rule(v: Mapping[str, str]) -> Verdict:
     """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
     state ends its round by the stall rule (one step, every state)."""
     _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")
-    result, _ = _check([*constraints, facts["stall"]])
+    result, _ = N.check([*constraints, facts["stall"]])
     return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
                    detail=f"no turn from any state ends its round by a stall ({result})")
 

@@ -115,7 +115,14 @@ def Bool(name: str) -> z3.BoolRef:
 
 def Val(v: int) -> Any:
     ctx = current()
-    return z3.BitVecVal(v, BITS, ctx=ctx) if _bitvectors else z3.IntVal(v, ctx=ctx)
+    known: dict[tuple[bool, int], Any] | None = getattr(ctx, "mammamia_values", None)
+    if known is None:
+        known = ctx.mammamia_values = {}
+    found = known.get((_bitvectors, v))
+    if found is None:  # the encodings ask for the same few constants tens of thousands of times
+        found = known[(_bitvectors, v)] = (z3.BitVecVal(v, BITS, ctx=ctx) if _bitvectors
+                                          else z3.IntVal(v, ctx=ctx))
+    return found
 
 
 def BoolVal(b: bool) -> z3.BoolRef:
@@ -128,24 +135,54 @@ def Solver() -> z3.Solver:
 
 def SimplifyingSolver() -> z3.Solver:
     """A solver that first simplifies, propagates values and solves equations away:
-    far quicker on constraints with many defined terms (the oven rules of several
-    orders at once, :func:`.proofs.orders_bound`)."""
+    far quicker on constraints with many defined terms, which is what the game model's
+    steps are (the game searches two to three times sooner than z3's default, the
+    induction and ranking proofs of :mod:`.proofs` three to eight times, the oven rules
+    of several orders at once, :func:`.proofs.orders_bound`, far sooner still)."""
     ctx = current()
     return z3.Then(*[z3.Tactic(name, ctx=ctx) for name in
                      ("simplify", "propagate-values", "solve-eqs", "smt")]).solver()
+
+
+def check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
+    """Check ``constraints`` with :func:`SimplifyingSolver`: the result, and the model
+    when they are satisfiable."""
+    s = SimplifyingSolver()
+    s.add(list(constraints))
+    result = s.check()
+    return result, (s.model() if result == z3.sat else None)
 
 
 def lift(x: Any) -> Any:
     return Val(x) if isinstance(x, int) and not isinstance(x, bool) else x
 
 
+# Building the encodings' terms through z3's Python API costs more than solving many of
+# them: its If and Sum check and coerce every argument. Where the arguments are already
+# terms of this context of one kind (integers, or truth values), the two below make the
+# same term directly (z3 shares equal terms, so the solver sees no difference); z3 itself
+# refuses arguments of different sorts.
+_SAME_KIND = (z3.ArithRef, z3.BoolRef)
+
+
 def If(c: Any, a: Any, b: Any) -> Any:
-    return z3.If(c, lift(a), lift(b), ctx=current())
+    ctx = current()
+    a, b = lift(a), lift(b)
+    if type(c) is z3.BoolRef and c.ctx is ctx and a.ctx is ctx and b.ctx is ctx and any(
+            isinstance(a, kind) and isinstance(b, kind) for kind in _SAME_KIND):
+        return z3.z3._to_expr_ref(z3.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    return z3.If(c, a, b, ctx=ctx)
 
 
 def Sum(terms: Iterable[Any]) -> Any:
     items = [lift(t) for t in terms]
-    return z3.Sum(items) if items else Val(0)
+    if not items:
+        return Val(0)
+    ctx = current()
+    if all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in items):
+        args, size = z3.z3._to_ast_array(items)
+        return z3.z3._to_expr_ref(z3.Z3_mk_add(ctx.ref(), size, args), ctx)
+    return z3.Sum(items)
 
 
 def value(model: z3.ModelRef, term: Any) -> int:

@@ -42,13 +42,6 @@ class Proof:
     counterexample: str | None = None
 
 
-def _check(constraints: list[Any]) -> tuple[Any, z3.ModelRef | None]:
-    s = N.Solver()
-    s.add(constraints)
-    result = s.check()
-    return result, (s.model() if result == z3.sat else None)
-
-
 def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invariant, *,
                     counts: bool = False) -> Proof:
     """1-induction of ``well_formed ∧ invariant`` over every kind of step; with
@@ -60,7 +53,7 @@ def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invari
         return z3.And(*model.well_formed(s), *invariant(model, s))
 
     model, s, constraints = setup_state(players, variants)
-    result, _ = _check(constraints + [z3.Not(full(model, s))])
+    result, _ = N.check(constraints + [z3.Not(full(model, s))])
     cases["setup"] = str(result)
     lemma = prove_oven_contract(variants)
     cases["oven contract"] = "unsat" if lemma.holds else "sat"
@@ -74,7 +67,7 @@ def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invari
         if what == "turn" and counts:
             constraints = constraints + _turn_lemmas(model, before, after, facts, constraints,
                                                      cases)
-        result, zm = _check(constraints + invariant(model, before) + [z3.Not(full(model, after))])
+        result, zm = N.check(constraints + invariant(model, before) + [z3.Not(full(model, after))])
         cases[what] = str(result)
         if zm is not None:
             return Proof(False, cases, f"a {what} step breaks the invariant")
@@ -111,7 +104,7 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
     known: list[Any] = []
     base = constraints + model.well_formed(before)
     for name, lemma in steps:
-        result, _ = _check(base + known + [z3.Not(z3.And(lemma))])
+        result, _ = N.check(base + known + [z3.Not(z3.And(lemma))])
         cases[f"turn lemma: {name}"] = str(result)
         if result != z3.unsat:
             raise InternalError(f"the turn lemma '{name}' does not hold ({result})")
@@ -155,7 +148,7 @@ def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
     decreases = z3.Or(a[0] > b[0], z3.And(a[0] == b[0], a[1] > b[1]),
                       z3.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
     natural = z3.And(*[x >= 0 for x in b])
-    result, _ = _check(constraints + model.well_formed(before)
+    result, _ = N.check(constraints + model.well_formed(before)
                        + [after.ph == TURN, z3.Not(z3.And(decreases, natural))])
     cases["turn"] = str(result)
     return Proof(result == z3.unsat, cases,
@@ -197,7 +190,7 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
                   *[z3.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
                   z3.Implies(z3.Not(out.baked),
                              z3.And(*[x == 0 for x in out.from_table + out.from_hand])))
-    result, _ = _check(domain + [out.legal, z3.Not(kept)])
+    result, _ = N.check(domain + [out.legal, z3.Not(kept)])
     return Proof(result == z3.unsat, {"oven contract": str(result)})
 
 
@@ -239,7 +232,7 @@ def take_bound(players: int, variants: Mapping[str, str], order_id: str, bound: 
     seat = model.colours.index(colour)
     taken = N.Sum([a + b for a, b in zip(facts["from_table"], facts["from_hand"], strict=True)])
     extra = invariant(model, before) if invariant is not None else []
-    result, _ = _check(constraints + extra + [
+    result, _ = N.check(constraints + extra + [
         facts["owner"] == seat, facts["order"] == ORDERS_OF[colour].index(order_id),
         facts["baked"], taken > bound])
     cases["reveal"] = str(result)
@@ -325,7 +318,7 @@ def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, 
     model, before, after, _facts, constraints = free_step(players, variants, "turn", "len",
                                                           contract=oven_contract, who=0)
     a, b = round_potential(model, before), round_potential(model, after)
-    result, _ = _check(constraints + [after.ph == TURN, z3.Not(z3.And(b <= a - 1, b >= 0))])
+    result, _ = N.check(constraints + [after.ph == TURN, z3.Not(z3.And(b <= a - 1, b >= 0))])
     cases["a turn lowers the potential"] = str(result)
     # the largest potential at a turn: z3 finds it, then proves nothing is above it
     from mammamia_ref.queries.game_model import stub
@@ -340,7 +333,7 @@ def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, 
     if optimum.check() != z3.sat:   # pragma: no cover - some state is well formed
         raise InternalError("no well-formed state to bound")
     best = N.value(optimum.model(), top)
-    above, _ = _check(domain + [top > best])
+    above, _ = N.check(domain + [top > best])
     cases[f"no turn with a potential above {best}"] = str(above)
     holds = proof.holds and result == z3.unsat and above == z3.unsat
     return best + 1, Proof(holds, cases, None if holds else "the potential does not bound")
