@@ -18,6 +18,7 @@ import functools
 import io
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -475,6 +476,26 @@ def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
         assert doc is not None and _q02_claim(doc)
         same = {**doc, "runs": [doc["runs"][0], doc["runs"][0]]}
         assert not _q02_claim(same)
+
+
+def test_certificates_are_read_from_the_suite_shipped_with_the_package(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed copy has no ``scenarios/`` beside the package, only the suite shipped
+    inside it: the certificates are looked up there (where they are looked up decides
+    whether an installed verify re-checks a witness or repeats an 11-minute search)."""
+    from mammamia_ref.formats import scenario
+    from mammamia_ref.queries import catalogue
+
+    q04 = next(q for q in CATALOGUE if q["id"] == "Q04-all-orders-delivered")
+    answer = q04["answers"][0]
+    shipped = tmp_path / "shipped"
+    monkeypatch.setattr(scenario, "packaged_suite", lambda: shipped)
+    assert catalogue.certificate(q04, answer) is None  # nothing shipped: no certificate
+    shutil.copytree(ROOT / "scenarios" / "queries", shipped / "queries")
+    doc = catalogue.certificate(q04, answer)
+    assert doc is not None and doc["id"].startswith("q04-")
+    assert catalogue.recheck(q04, answer, lambda state: len(state.delivered[0]) == 8,
+                             "red delivers all eight") is not None
 
 
 def test_docs_output_is_written_atomically(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
