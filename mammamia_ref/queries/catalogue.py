@@ -392,7 +392,7 @@ def search_opening(players: int, v: Mapping[str, str], goal: Callable[[GameModel
             reveals = model.of("reveal")
             goals = [goal(model, step) for step in reveals]
             more = list(extra(model)) if extra else []
-        result, zm = N.check([*model.constraints, *more, z3.Or(*goals)])
+        result, zm = N.check([*model.constraints, *more, N.Or(*goals)])
         if zm is not None:
             step = next(s for s, g in zip(reveals, goals, strict=True) if N.truth(zm, g))
             return model, zm, step
@@ -428,7 +428,7 @@ def alternative_opening(model: GameModel) -> tuple[list[AltReveal], list[Any]]:
 
 
 def same_decision(x: Decision, y: Decision) -> Any:
-    return z3.And(x.named == y.named, x.complete == y.complete,
+    return N.And(x.named == y.named, x.complete == y.complete,
                   *[p == q for p, q in zip(x.take, y.take, strict=True)])
 
 
@@ -511,8 +511,8 @@ def _all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision,
     table = [N.Int(f"all_table{k}") for k in range(NK)]
     hand = [N.Int(f"all_hand{k}") for k in range(NK)]
     decision = Decision.fresh("all")
-    domain = [*[z3.And(t >= 0, t <= in_play) for t in table],
-              *[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
+    domain = [*[N.And(t >= 0, t <= in_play) for t in table],
+              *[N.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
               N.Sum(hand) <= 7]
     return table, hand, decision, domain
 
@@ -529,13 +529,13 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     hand = [N.Int(f"q01_hand{k}") for k in range(NK)]
     d = Decision.fresh("q01")
     out = resolve_order(table, hand, order, d, v)
-    hand_ok = z3.And(*[z3.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
+    hand_ok = N.And(*[N.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
                      N.Sum(hand) <= 7)
     s = N.Solver()
-    s.add([z3.And(t >= 0, t <= in_play) for t in table])
-    s.add(z3.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
+    s.add([N.And(t >= 0, t <= in_play) for t in table])
+    s.add(N.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
     s.add(z3.ForAll([*hand, d.named, d.complete, *d.take],
-                    z3.Implies(z3.And(hand_ok, out.legal), z3.Not(out.baked))))
+                    z3.Implies(N.And(hand_ok, out.legal), z3.Not(out.baked))))
     result = s.check()
     if result == z3.unsat:
         return Verdict("unsat", detail="for every table with a non-personal kind some hand "
@@ -552,8 +552,8 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
         other = Decision.fresh(f"q01_other{step.index}")
         saves[step.index] = other
         saved = resolve_order(table_here, reveal_hand(model, step), order, other, eligible)
-        return z3.And(step.facts["has_order"], z3.Not(z3.Or(*out_here.permitted)),
-                      z3.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
+        return N.And(step.facts["has_order"], z3.Not(N.Or(*out_here.permitted)),
+                      N.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
                       saved.legal, saved.baked)
 
     players = players_of(answer)
@@ -625,9 +625,9 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
     def differs(i: int, j: int, a: list[Any], b: list[Any]) -> Any:
         x, y = a[i].facts, b[i].facts
         later, later_b = a[j].facts, b[j].facts
-        return z3.And(x["has_order"], _order_type(a[i]) == T_MINIMALE,
+        return N.And(x["has_order"], _order_type(a[i]) == T_MINIMALE,
                       a[i].sel.decision.named != b[i].sel.decision.named, x["baked"], y["baked"],
-                      later["has_order"], z3.Or(*[_order_type(a[j]) == t for t in minimale_types]),
+                      later["has_order"], N.Or(*[_order_type(a[j]) == t for t in minimale_types]),
                       later["baked"], z3.Not(later_b["baked"]))
 
     players = players_of(answer)
@@ -672,7 +672,7 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
     v = _v(answer)
     players = players_of(answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players)],
-                        lambda m: z3.Or(*[s.facts["baked"] for s in m.of("reveal")]),
+                        lambda m: N.Or(*[s.facts["baked"] for s in m.of("reveal")]),
                         orders=red_only(players, ["red.bombastica"]))
     if found is None:
         return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
@@ -943,7 +943,7 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
     if by_plan(answer):
         return _q06_planned(query, answer, v)
     found = search_game(players, v, [(t,) for t in first_rounds(players)],
-                        lambda m: z3.And(*[x == 0 for x in m.S[-1].supply]),
+                        lambda m: N.And(*[x == 0 for x in m.S[-1].supply]),
                         orders=red_only(players))
     if found is None:
         return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
@@ -981,7 +981,7 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
 
     def goal(m: GameModel) -> Any:
         t = len(m.S)
-        return z3.Or(*[z3.And(*[x == y for x, y in zip(m.S[i].position(), m.S[j].position(),
+        return N.Or(*[N.And(*[x == y for x, y in zip(m.S[i].position(), m.S[j].position(),
                                                        strict=True)])
                        for i in range(1, t) for j in range(i + 1, t)])
 
@@ -1031,7 +1031,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
 
     def goal(m: GameModel) -> Any:
         last = m.S[-1]
-        return z3.And(last.ph == OVER, m.delivered(last, 0) == m.delivered(last, 1),
+        return N.And(last.ph == OVER, m.delivered(last, 0) == m.delivered(last, 1),
                       N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
 
     # under the letter of the rules (stall=letter) no round of 2 to 4 turns ends but by
@@ -1091,7 +1091,7 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
     if by_plan(answer):
         return _q11_planned(query, answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players)],
-                        lambda m: z3.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
+                        lambda m: N.Or(*[s.facts["mm_last_card"] for s in m.of("turn")]),
                         orders=red_only(players))
     if found is None:
         return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
@@ -1123,7 +1123,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
                   v: dict[str, str]) -> Verdict:
     def goal(_m: GameModel, step: Any) -> Any:
         named, table = step.sel.decision.named, step.facts["table"]
-        return z3.And(step.facts["baked"],
+        return N.And(step.facts["baked"],
                       *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
 
     players = players_of(answer)
@@ -1157,7 +1157,7 @@ def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]
         return _monotoni_any(query, answer, v)
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)
-    absent = z3.And(*[z3.Implies(d.named == k, table[k] == 0) for k in range(NK)])
+    absent = N.And(*[z3.Implies(d.named == k, table[k] == 0) for k in range(NK)])
     result, _ = N.check([*domain, out.legal, out.baked, absent])
     return Verdict("unsat" if result == z3.unsat else "sat",
                    detail="every table and hand: a baked Monotoni's kind was on the table "
@@ -1175,7 +1175,7 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
                        detail="every table and hand: a baked Bombastica had 15 on the table "
                               f"({result})")
     players = players_of(answer)
-    found = search_opening(players, v, lambda _m, step: z3.And(
+    found = search_opening(players, v, lambda _m, step: N.And(
         step.facts["baked"], N.Sum(step.facts["table"]) < total),
         orders=red_only(players, ["red.bombastica"]), turns=first_rounds(players))
     if found is None:
@@ -1204,7 +1204,7 @@ def q14_bombastica_leaves_cards(query: Mapping[str, Any], answer: Mapping[str, A
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
     left = oven_leftovers(table, out.from_table)
-    result, _ = N.check([*domain, out.legal, out.baked, z3.Or(*[x > 0 for x in left])])
+    result, _ = N.check([*domain, out.legal, out.baked, N.Or(*[x > 0 for x in left])])
     return Verdict("unsat" if result == z3.unsat else "sat",
                    detail=f"every table, hand and decision: the table is empty after ({result})")
 
@@ -1223,7 +1223,7 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")
     players = players_of(answer)
-    found = two_decisions(players, v, lambda t, a, b: z3.And(
+    found = two_decisions(players, v, lambda t, a, b: N.And(
         a[t].facts["has_order"], z3.Not(a[t].facts["baked"]), b[t].facts["baked"]),
         orders=None, turns=first_rounds(players))
     if found is None:
@@ -1273,8 +1273,8 @@ def two_decisions(players: int, v: Mapping[str, str],
                             for x in range(len(a)) if x != t]
                     cond = differs(t, b, alts) if not pairs else differs(t, u, b, alts)
                     index[len(options)] = (t, u)
-                    options.append(z3.And(*same, cond))
-        result, zm = N.check([*model.constraints, *legal, z3.Or(*options)])
+                    options.append(N.And(*same, cond))
+        result, zm = N.check([*model.constraints, *legal, N.Or(*options)])
         if zm is not None:
             chosen = next(i for i, o in enumerate(options) if N.truth(zm, o))
             trace = first_round_only(decode(model, zm))
@@ -1314,7 +1314,7 @@ def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any])
         return _stalls_planned(query, answer, 1)
 
     def goal(m: GameModel) -> Any:
-        return z3.Or(*[s.facts["stall"] for s in m.of("turn")])
+        return N.Or(*[s.facts["stall"] for s in m.of("turn")])
 
     players = players_of(answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players)], goal,
@@ -1341,7 +1341,7 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
         last = {}
         for s in m.of("turn"):
             last[s.round] = s
-        return z3.And(*[s.facts["stall"] for s in last.values()])
+        return N.And(*[s.facts["stall"] for s in last.values()])
 
     players = players_of(answer)
     lengths = range(players, 2 * players + 1)
@@ -1388,7 +1388,7 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
 
     def goal(m: GameModel) -> Any:
         last = m.S[-1]
-        return z3.And(last.ph == OVER,
+        return N.And(last.ph == OVER,
                       *[m.delivered(last, p) == m.delivered(last, 0) for p in range(1, m.n)],
                       *[N.Sum(last.hand[p]) == N.Sum(last.hand[0]) for p in range(1, m.n)])
 
@@ -1458,7 +1458,7 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
 
     def differs(t: int, u: int, a: list[Any], b: list[Any]) -> Any:
         x, y = a[t].facts, b[t].facts
-        return z3.And(x["has_order"], x["baked"], N.Sum(x["from_hand"]) > 0, z3.Not(y["baked"]),
+        return N.And(x["has_order"], x["baked"], N.Sum(x["from_hand"]) > 0, z3.Not(y["baked"]),
                       a[u].facts["has_order"], _same(x["owner"], a[u].facts["owner"]),
                       z3.Not(a[u].facts["baked"]), z3.Not(a[u].facts["outcome"].asked),
                       b[u].facts["baked"])

@@ -194,7 +194,7 @@ class Selectors:
 
     def idle(self) -> Any:
         """The canonical selectors of a step that decides nothing."""
-        return z3.And(self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
+        return N.And(self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
                       self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
                       *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks],
                       self.decision.named == NO_KIND,
@@ -350,16 +350,16 @@ class GameModel:
     @N.in_model_context
     def domain(self, s: State) -> list[Any]:
         n = self.n
-        out = [z3.And(s.ph >= TURN, s.ph <= OVER), z3.And(s.cur >= 0, s.cur < n),
-               z3.And(s.rnd >= 1, s.rnd <= ROUNDS), z3.And(s.res >= 0, s.res <= ROUNDS),
-               z3.And(s.mm >= -1, s.mm < n), z3.And(s.quiet >= 0, s.quiet <= n), s.ovl >= 0]
+        out = [N.And(s.ph >= TURN, s.ph <= OVER), N.And(s.cur >= 0, s.cur < n),
+               N.And(s.rnd >= 1, s.rnd <= ROUNDS), N.And(s.res >= 0, s.res <= ROUNDS),
+               N.And(s.mm >= -1, s.mm < n), N.And(s.quiet >= 0, s.quiet <= n), s.ovl >= 0]
         for p in range(n):
-            out += [z3.And(x >= 0, x <= top)
+            out += [N.And(x >= 0, x <= top)
                     for x, top in zip(s.hand[p], self.in_play, strict=True)]
-            out += [z3.And(x >= WAITER, x <= UNDER) for x in s.loc[p]]
-            out += [z3.And(x >= 0, x <= 3 * N_ORDERS) for x in s.pos[p] + [s.wt[p]]]
+            out += [N.And(x >= WAITER, x <= UNDER) for x in s.loc[p]]
+            out += [N.And(x >= 0, x <= 3 * N_ORDERS) for x in s.pos[p] + [s.wt[p]]]
         for pile in (s.table, s.used, s.supply, s.oven):
-            out += [z3.And(x >= 0, x <= top) for x, top in zip(pile, self.in_play, strict=True)]
+            out += [N.And(x >= 0, x <= top) for x, top in zip(pile, self.in_play, strict=True)]
         out.append(s.ovl <= sum(self.in_play) + N_ORDERS * n)
         return out
 
@@ -384,7 +384,7 @@ class GameModel:
         for p in range(n):
             out.append(N.Sum(s.hand[p]) == STARTING_INGREDIENTS)
             out.append(N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]]) == 1)
-            out += [z3.Or(x == HAND, x == WAITER) for x in s.loc[p]]
+            out += [N.Or(x == HAND, x == WAITER) for x in s.loc[p]]
             out += [x == 0 for x in s.pos[p]]
             out.append(s.wt[p] == 0)
         return out
@@ -411,7 +411,7 @@ class GameModel:
                 waiting = s.loc[p][o] == UNDER
                 out.append(z3.Implies(waiting, s.pos[p][o] < s.wt[p]))
                 for o2 in range(o + 1, N_ORDERS):
-                    out.append(z3.Implies(z3.And(waiting, s.loc[p][o2] == UNDER),
+                    out.append(z3.Implies(N.And(waiting, s.loc[p][o2] == UNDER),
                                           s.pos[p][o] != s.pos[p][o2]))
         return out
 
@@ -422,7 +422,7 @@ class GameModel:
         ``round_end.last_ingredient`` when no ingredient card is."""
         empty = N.Sum(list(supply)) == 0
         if self.v["round_end"] == "last_card":
-            return z3.And(empty, mm != -1)
+            return N.And(empty, mm != -1)
         return empty
 
     # ------------------------------------------------------------------ the steps
@@ -446,20 +446,20 @@ class GameModel:
         ingredients = N.Sum(hand)
         is_pass = a.kind == NO
         # turn.play / turn.pass
-        play_ok = N.If(ingredients == 0, z3.And(is_pass, a.count == 0),
-                        z3.And(a.kind >= 0, a.kind < NK, a.count >= 1,
+        play_ok = N.If(ingredients == 0, N.And(is_pass, a.count == 0),
+                        N.And(a.kind >= 0, a.kind < NK, a.count >= 1,
                                a.count <= _sel(hand, a.kind)))
         after_play = [hand[k] - N.If(a.kind == k, a.count, 0) for k in range(NK)]
         # turn.place_order (turn.pass_with_order under pass_order=allowed)
-        may_order = z3.And(orders_held > 0, z3.Or(z3.Not(is_pass),
+        may_order = N.And(orders_held > 0, N.Or(z3.Not(is_pass),
                                                   v["pass_order"] == "allowed"))
         placed = a.order >= 0
-        order_ok = z3.Or(a.order == NO, z3.And(may_order, a.order >= 0, a.order < N_ORDERS,
+        order_ok = N.Or(a.order == NO, N.And(may_order, a.order >= 0, a.order < N_ORDERS,
                                                _sel(in_hand, a.order)))
         allowed = getattr(self, "allowed", None)
         if allowed is not None:
-            order_ok = z3.And(order_ok, z3.Or(a.order == NO, *[
-                z3.And(_is(cur, seat), a.order == i)
+            order_ok = N.And(order_ok, N.Or(a.order == NO, *[
+                N.And(_is(cur, seat), a.order == i)
                 for seat, indices in allowed.items() for i in indices]))
         played = a.count + N.If(placed, 1, 0)
         size = N.Sum(after_play) + orders_held - N.If(placed, 1, 0)
@@ -477,18 +477,18 @@ class GameModel:
         if v["draw_amount"] == "any":
             there = N.If(from_supply, left + N.If(mm_there, 1, 0), waiting + failed)
             wanted = a.number
-            draw_ok = z3.And(a.number >= 0, a.number <= allowance, a.number <= there)
+            draw_ok = N.And(a.number >= 0, a.number <= allowance, a.number <= there)
         else:
             wanted = allowance
             draw_ok = a.number == 0
-        source_ok = z3.Or(a.source == SUPPLY, a.source == WAITER_SOURCE)
+        source_ok = N.Or(a.source == SUPPLY, a.source == WAITER_SOURCE)
         # a supply draw: turn.draw_short, mamma_mia.draw, round_end.*
         got = N.If(from_supply, _min(wanted, left), 0)
-        drawn_ok = z3.And(N.Sum(a.drawn) == got,
-                          *[z3.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
+        drawn_ok = N.And(N.Sum(a.drawn) == got,
+                          *[N.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
         after = [x - d for x, d in zip(s.supply, a.drawn, strict=True)]
         ran_dry = got < wanted   # every ingredient card left was drawn, and more wanted
-        can_meet = z3.And(from_supply, mm_there, wanted > 0)
+        can_meet = N.And(from_supply, mm_there, wanted > 0)
         if v["round_end"] == "last_ingredient":
             # the draw stops with the last ingredient card: a Mamma Mia! card lying under
             # it is taken by the drawer (round_end.last_ingredient), never drawn after it
@@ -498,45 +498,45 @@ class GameModel:
             # running dry draws the Mamma Mia! card too; otherwise the draw meets it when
             # it lies above the last card taken (round_end.last_card)
             pop_ok = N.If(can_meet, z3.Implies(ran_dry, a.mm_pop), z3.Not(a.mm_pop))
-            last_ok = z3.Implies(a.mm_last, z3.And(a.mm_pop, ran_dry))
-        exhausted = z3.And(from_supply, self.run_out(after, N.If(a.mm_pop, cur, s.mm)))
-        mm_taken = z3.And(exhausted, mm_there, z3.Not(a.mm_pop))
+            last_ok = z3.Implies(a.mm_last, N.And(a.mm_pop, ran_dry))
+        exhausted = N.And(from_supply, self.run_out(after, N.If(a.mm_pop, cur, s.mm)))
+        mm_taken = N.And(exhausted, mm_there, z3.Not(a.mm_pop))
         # a waiter draw: the shuffled orders first (the solver picks which: the waiter's
         # shuffle), then the failed orders put under it, oldest first (oven.fail)
         took = N.If(from_waiter, _min(wanted, waiting + failed), 0)
         took_shuffled = _min(took, waiting)
         took_under = took - took_shuffled
-        picks_ok = z3.And(
-            N.Sum([N.If(z3.And(x, w), 1, 0) for x, w in zip(a.picks, shuffled, strict=True)])
+        picks_ok = N.And(
+            N.Sum([N.If(N.And(x, w), 1, 0) for x, w in zip(a.picks, shuffled, strict=True)])
             == took_shuffled,
-            N.Sum([N.If(z3.And(x, u), 1, 0) for x, u in zip(a.picks, under, strict=True)])
+            N.Sum([N.If(N.And(x, u), 1, 0) for x, u in zip(a.picks, under, strict=True)])
             == took_under,
-            *[z3.Implies(x, z3.Or(w, u))
+            *[z3.Implies(x, N.Or(w, u))
               for x, w, u in zip(a.picks, shuffled, under, strict=True)])
         if self.R != 1:   # failed orders come back oldest first; only after an opening
             mine = [_sel([s.pos[p][o] for p in range(n)], cur) for o in range(N_ORDERS)]
-            picks_ok = z3.And(picks_ok, *[
-                z3.Implies(z3.And(a.picks[o], under[o], z3.Not(a.picks[o2]), under[o2]),
+            picks_ok = N.And(picks_ok, *[
+                z3.Implies(N.And(a.picks[o], under[o], z3.Not(a.picks[o2]), under[o2]),
                            mine[o] < mine[o2])
                 for o in range(N_ORDERS) for o2 in range(N_ORDERS) if o != o2])
         else:
-            picks_ok = z3.And(picks_ok, *[z3.Not(u) for u in under])
+            picks_ok = N.And(picks_ok, *[z3.Not(u) for u in under])
         moved = N.If(from_supply, got + N.If(a.mm_pop, 1, 0), took)
-        quiet_turn = z3.And(played == 0, moved == 0)
+        quiet_turn = N.And(played == 0, moved == 0)
         quiet = N.If(quiet_turn, _min(s.quiet + 1, n), 0)
-        stall = z3.And(z3.Not(exhausted), quiet >= n) if v["stall"] == "cut" \
+        stall = N.And(z3.Not(exhausted), quiet >= n) if v["stall"] == "cut" \
             else N.BoolVal(False)
-        round_end = z3.Or(exhausted, stall)
+        round_end = N.Or(exhausted, stall)
         following = (cur + 1) % n if isinstance(cur, int) else N.If(cur == n - 1, 0, cur + 1)
-        holder = N.If(z3.Or(a.mm_pop, mm_taken), cur,
-                       N.If(z3.And(stall, mm_there), following, s.mm))
+        holder = N.If(N.Or(a.mm_pop, mm_taken), cur,
+                       N.If(N.And(stall, mm_there), following, s.mm))
         for p in range(n):
             me = _is(cur, p)
             for k in range(NK):
                 nx.hand[p][k] = N.If(me, after_play[k] + a.drawn[k], s.hand[p][k])
             for o in range(N_ORDERS):
-                nx.loc[p][o] = N.If(z3.And(me, placed, a.order == o), IN_OVEN,
-                                    N.If(z3.And(me, a.picks[o]), HAND, s.loc[p][o]))
+                nx.loc[p][o] = N.If(N.And(me, placed, a.order == o), IN_OVEN,
+                                    N.If(N.And(me, a.picks[o]), HAND, s.loc[p][o]))
         nx.supply = after
         nx.oven = [s.oven[k] + N.If(a.kind == k, a.count, 0) for k in range(NK)]
         nx.mm = holder
@@ -544,14 +544,14 @@ class GameModel:
         nx.ph = N.If(round_end, OVEN, TURN)
         nx.cur = N.If(round_end, holder, following)
         nx.ovl = s.ovl + played
-        legal = z3.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
+        legal = N.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
                        picks_ok, s.cur == cur,
-                       z3.Implies(from_waiter, z3.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
+                       z3.Implies(from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
         facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted,
                  "held_after": orders_held - N.If(placed, 1, 0) + took, "took": took,
                  "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
                  "mm_drawn": a.mm_pop, "mm_taken": mm_taken, "played": played,
-                 "moved": moved, "mm_last_card": z3.And(exhausted, a.mm_pop, a.mm_last)}
+                 "moved": moved, "mm_last_card": N.And(exhausted, a.mm_pop, a.mm_last)}
         return nx, facts, legal
 
     @N.in_model_context
@@ -577,26 +577,26 @@ class GameModel:
         else:
             out = contract(table, hand)
             typ = None
-        baked = z3.And(has_order, out.baked)
+        baked = N.And(has_order, out.baked)
         from_table = [N.If(has_order, x, 0) for x in out.from_table]
         from_hand = [N.If(has_order, x, 0) for x in out.from_hand]
         nx.table = oven_leftovers(table, from_table)
         nx.used = [s.used[k] + from_table[k] + from_hand[k] for k in range(NK)]
         for p in range(n):
-            mine = z3.And(has_order, _is(block.owner, p))
+            mine = N.And(has_order, _is(block.owner, p))
             for k in range(NK):
                 nx.hand[p][k] = N.If(mine, s.hand[p][k] - from_hand[k], s.hand[p][k])
             for o in range(N_ORDERS):
-                this = z3.And(mine, block.order == o)
+                this = N.And(mine, block.order == o)
                 nx.loc[p][o] = N.If(this, N.If(baked, DELIVERED, UNDER), s.loc[p][o])
-                nx.pos[p][o] = N.If(z3.And(this, z3.Not(baked)), s.wt[p], s.pos[p][o])
-            nx.wt[p] = N.If(z3.And(mine, z3.Not(baked)), s.wt[p] + 1, s.wt[p])
-        canonical = z3.And(a.decision.named == NO_KIND, z3.Not(a.decision.complete),
+                nx.pos[p][o] = N.If(N.And(this, z3.Not(baked)), s.wt[p], s.pos[p][o])
+            nx.wt[p] = N.If(N.And(mine, z3.Not(baked)), s.wt[p] + 1, s.wt[p])
+        canonical = N.And(a.decision.named == NO_KIND, z3.Not(a.decision.complete),
                            *[x == 0 for x in a.decision.take])
-        sel_idle = z3.And(a.kind == NO, a.count == 0, a.order == NO, a.source == 0,
+        sel_idle = N.And(a.kind == NO, a.count == 0, a.order == NO, a.source == 0,
                           a.number == 0, z3.Not(a.mm_pop), z3.Not(a.mm_last),
                           *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
-        legal = z3.And(sel_idle, N.If(has_order, out.legal, canonical))
+        legal = N.And(sel_idle, N.If(has_order, out.legal, canonical))
         facts = {"baked": baked, "has_order": has_order, "owner": block.owner,
                  "order": block.order, "table": table, "outcome": out, "type": typ,
                  "from_table": from_table, "from_hand": from_hand}
@@ -613,13 +613,13 @@ class GameModel:
         res = s.res + 1
         final = res >= ROUNDS
         supply = [s.used[k] + s.supply[k] for k in range(NK)]
-        at_once = z3.And(N.BoolVal(self.v["round_end"] == "last_ingredient"),
+        at_once = N.And(N.BoolVal(self.v["round_end"] == "last_ingredient"),
                          N.Sum(supply) == 0, z3.Not(final))
         nx.res = res
         nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
         nx.rnd = N.If(final, s.rnd, s.rnd + 1)
         nx.cur = N.If(final, s.cur, s.mm)
-        nx.mm = N.If(z3.Or(final, at_once), s.mm, -1)
+        nx.mm = N.If(N.Or(final, at_once), s.mm, -1)
         nx.supply = [N.If(final, s.supply[k], supply[k]) for k in range(NK)]
         nx.used = [N.If(final, s.used[k], 0) for k in range(NK)]
         nx.quiet = N.If(final, s.quiet, 0)
@@ -691,7 +691,7 @@ def free_step(players: int, variants: Mapping[str, str], what: str, name: str = 
         i = N.Int
         block = Block(N.BoolVal(True), i(f"{name}_bk"), i(f"{name}_bc"), i(f"{name}_bo"),
                       i(f"{name}_bw"))
-        constraints.append(z3.And(block.kind >= NO, block.kind < NK, block.count >= 0,
+        constraints.append(N.And(block.kind >= NO, block.kind < NK, block.count >= 0,
                                   (block.kind == NO) == (block.count == 0), block.order >= NO,
                                   block.order < N_ORDERS, block.owner >= 0,
                                   block.owner < players))
@@ -699,7 +699,7 @@ def free_step(players: int, variants: Mapping[str, str], what: str, name: str = 
         # ingredient cards revealed
         for p in range(players):
             for o in range(N_ORDERS):
-                constraints.append(z3.Implies(z3.And(block.owner == p, block.order == o),
+                constraints.append(z3.Implies(N.And(block.owner == p, block.order == o),
                                               s.loc[p][o] == IN_OVEN))
         constraints += [z3.Implies(block.kind == k, block.count <= s.oven[k]) for k in range(NK)]
         active = s.ph == OVEN

@@ -158,20 +158,44 @@ def lift(x: Any) -> Any:
 
 
 # Building the encodings' terms through z3's Python API costs more than solving many of
-# them: its If and Sum check and coerce every argument. Where the arguments are already
-# terms of this context of one kind (integers, or truth values), the two below make the
-# same term directly (z3 shares equal terms, so the solver sees no difference); z3 itself
-# refuses arguments of different sorts.
+# them: its If, And, Or and Sum check and coerce every argument. Where the arguments are
+# already terms of this context of one kind (integers, or truth values), the functions
+# below make the same term directly (z3 shares equal terms, so the solver sees no
+# difference); anything else goes through z3's own function.
 _SAME_KIND = (z3.ArithRef, z3.BoolRef)
+
+
+def _direct(ctx: z3.Context, terms: Iterable[Any], kind: type[Any]) -> bool:
+    return all(isinstance(t, kind) and t.ctx is ctx for t in terms)
 
 
 def If(c: Any, a: Any, b: Any) -> Any:
     ctx = current()
     a, b = lift(a), lift(b)
-    if type(c) is z3.BoolRef and c.ctx is ctx and a.ctx is ctx and b.ctx is ctx and any(
-            isinstance(a, kind) and isinstance(b, kind) for kind in _SAME_KIND):
-        return z3.z3._to_expr_ref(z3.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    if _direct(ctx, (c,), z3.BoolRef) and any(_direct(ctx, (a, b), k) for k in _SAME_KIND):
+        return z3.z3._to_expr_ref(z3.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()),
+                                  ctx)
     return z3.If(c, a, b, ctx=ctx)
+
+
+def _connective(make: Any, fallback: Any, args: tuple[Any, ...]) -> Any:
+    if len(args) == 1 and isinstance(args[0], list | tuple):
+        args = tuple(args[0])
+    ctx = current()
+    if args and _direct(ctx, args, z3.BoolRef):
+        array, size = z3.z3._to_ast_array(args)
+        return z3.z3._to_expr_ref(make(ctx.ref(), size, array), ctx)
+    return fallback(*args, ctx)
+
+
+def And(*args: Any) -> Any:
+    """``z3.And`` of ``args`` (or of one list of them), in the current context."""
+    return _connective(z3.Z3_mk_and, z3.And, args)
+
+
+def Or(*args: Any) -> Any:
+    """``z3.Or`` of ``args`` (or of one list of them), in the current context."""
+    return _connective(z3.Z3_mk_or, z3.Or, args)
 
 
 def Sum(terms: Iterable[Any]) -> Any:
@@ -179,7 +203,7 @@ def Sum(terms: Iterable[Any]) -> Any:
     if not items:
         return Val(0)
     ctx = current()
-    if all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in items):
+    if _direct(ctx, items, z3.ArithRef):
         args, size = z3.z3._to_ast_array(items)
         return z3.z3._to_expr_ref(z3.Z3_mk_add(ctx.ref(), size, args), ctx)
     return z3.Sum(items)

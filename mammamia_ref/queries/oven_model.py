@@ -116,15 +116,15 @@ class OvenModel:
     def _cards(self) -> None:
         c = self.constraints
         for t in range(self.N):
-            c.append(z3.And(self.kind[t] >= 0, self.kind[t] < NK, self.count[t] >= 1,
+            c.append(N.And(self.kind[t] >= 0, self.kind[t] < NK, self.count[t] >= 1,
                             self.count[t] <= HAND_LIMIT))
             allowed = range(8) if self.allowed is None else self.allowed[self.seat(t)]
-            c.append(z3.Or(self.order[t] == NO, *[self.order[t] == o for o in allowed]))
+            c.append(N.Or(self.order[t] == NO, *[self.order[t] == o for o in allowed]))
             for u in range(t):
                 if self.seat(u) == self.seat(t):
-                    c.append(z3.Or(self.order[t] == NO, self.order[t] != self.order[u]))
+                    c.append(N.Or(self.order[t] == NO, self.order[t] != self.order[u]))
         for p in range(self.n):
-            c += [z3.And(x >= 0, x <= top)
+            c += [N.And(x >= 0, x <= top)
                   for x, top in zip(self.hands[p], self.in_play, strict=True)]
             c.append(N.Sum(self.hands[p]) <= HAND_LIMIT)
         last = self.N - 1
@@ -146,8 +146,8 @@ class OvenModel:
             order = select_order(self.colours, seat, self.order[t], self.allowed)
             outcome = resolve_order(table, hands[seat], order, decision, self.v)
             has = self.order[t] >= 0
-            baked = z3.And(has, outcome.baked)
-            canonical = z3.And(decision.named == NO_KIND, z3.Not(decision.complete),
+            baked = N.And(has, outcome.baked)
+            canonical = N.And(decision.named == NO_KIND, z3.Not(decision.complete),
                                *[x == 0 for x in decision.take])
             legal = z3.If(has, outcome.legal, canonical)
             self.constraints.append(legal)

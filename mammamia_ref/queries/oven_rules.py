@@ -18,7 +18,7 @@ query holds orders the solver chooses.
 ...     table = [1, 0, 0, 0, 0]            # one salami
 ...     order = order_terms_of("red.minimale")
 ...     minimale = oven_minimale(table, order.personal)
-...     N.Solver().check(z3.Or(minimale)) == z3.unsat   # only the personal kind: no choice
+...     N.Solver().check(N.Or(minimale)) == z3.unsat   # only the personal kind: no choice
 True
 """
 
@@ -53,7 +53,7 @@ def _terms(counts: Counts) -> list[Term]:
 
 
 def _covers(have: Counts, need: Counts) -> z3.BoolRef:
-    return z3.And([h >= n for h, n in zip(have, need, strict=True)])
+    return N.And([h >= n for h, n in zip(have, need, strict=True)])
 
 
 def _zero() -> list[Term]:
@@ -91,7 +91,7 @@ def select_order(colours: Sequence[str], seat: Term, index: Term,
             if allowed is not None and i not in allowed.get(s, ()):
                 continue
             terms = order_terms_of(order_id)
-            here = index == i if isinstance(seat, int) else z3.And(seat == s, index == i)
+            here = index == i if isinstance(seat, int) else N.And(seat == s, index == i)
             typ = N.If(here, terms.type, typ)
             personal = N.If(here, terms.personal, personal)
             other = N.If(here, terms.other, other)
@@ -135,7 +135,7 @@ def oven_monotoni_on_table(table: Counts, personal: Term) -> list[z3.BoolRef]:
     at least one card on the table; with none but the personal kind there, no kind can
     be named and the order fails."""
     table, personal = _terms(table), N.lift(personal)
-    return [z3.And(personal != k, table[k] > 0) for k in range(NK)]
+    return [N.And(personal != k, table[k] > 0) for k in range(NK)]
 
 
 def oven_minimale(table: Counts, personal: Term) -> list[z3.BoolRef]:
@@ -143,8 +143,8 @@ def oven_minimale(table: Counts, personal: Term) -> list[z3.BoolRef]:
     card on the table; the owner must take one whose count is the smallest among the
     eligible kinds, freely among ties. No eligible kind: nothing can be named."""
     table, personal = _terms(table), N.lift(personal)
-    eligible = [z3.And(personal != k, table[k] > 0) for k in range(NK)]
-    return [z3.And(eligible[k], *[z3.Implies(eligible[j], table[k] <= table[j])
+    eligible = [N.And(personal != k, table[k] > 0) for k in range(NK)]
+    return [N.And(eligible[k], *[z3.Implies(eligible[j], table[k] <= table[j])
                                   for j in range(NK)]) for k in range(NK)]
 
 
@@ -155,7 +155,7 @@ def oven_minimale_all_kinds(table: Counts, personal: Term) -> list[z3.BoolRef]:
     table) leaves no legal choice."""
     table, personal = _terms(table), N.lift(personal)
     present = [table[k] > 0 for k in range(NK)]
-    return [z3.And(personal != k, present[k],
+    return [N.And(personal != k, present[k],
                    *[z3.Implies(present[j], table[k] <= table[j]) for j in range(NK)])
             for k in range(NK)]
 
@@ -184,7 +184,7 @@ def oven_complete_from_hand(hand: Counts, missing: Counts,
     owner, and nobody else, may supply exactly the missing cards from hand; it is the
     owner's free choice. Returns (the owner can, the order is completed)."""
     can = _covers(hand, missing)
-    return can, z3.And(can, complete)
+    return can, N.And(can, complete)
 
 
 def oven_complete_mandatory(hand: Counts, missing: Counts) -> tuple[z3.BoolRef, z3.BoolRef]:
@@ -204,13 +204,13 @@ def oven_bombastica(table: Counts, hand: Counts, complete: z3.BoolRef, take: Cou
     short = total - _sum(list(table))
     from_table_only = short <= 0
     can = _sum(list(hand)) >= short
-    asked = z3.And(z3.Not(from_table_only), can)
-    completes = asked if mandatory else z3.And(asked, complete)
+    asked = N.And(z3.Not(from_table_only), can)
+    completes = asked if mandatory else N.And(asked, complete)
     take_ok = N.If(completes,
-                    z3.And(*[z3.And(t >= 0, t <= h) for t, h in zip(take, hand, strict=True)],
+                    N.And(*[N.And(t >= 0, t <= h) for t, h in zip(take, hand, strict=True)],
                            _sum(list(take)) == short),
-                    z3.And(*[t == 0 for t in take]))
-    return z3.Or(from_table_only, completes), asked, take_ok
+                    N.And(*[t == 0 for t in take]))
+    return N.Or(from_table_only, completes), asked, take_ok
 
 
 def oven_bombastica_table_only(table: Counts) -> z3.BoolRef:
@@ -276,8 +276,8 @@ def kind_choices(table: Counts, order: OrderTerms, variants: Mapping[str, str]) 
         mini = oven_minimale_all_kinds(table, order.personal)
     else:
         mini = oven_minimale(table, order.personal)
-    return [z3.Or(z3.And(order.type == T_MONOTONI, mono[k]),
-                  z3.And(order.type == T_MINIMALE, mini[k])) for k in range(NK)]
+    return [N.Or(N.And(order.type == T_MONOTONI, mono[k]),
+                  N.And(order.type == T_MINIMALE, mini[k])) for k in range(NK)]
 
 
 def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
@@ -299,23 +299,23 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     the chapter (under ``variants``) require, given the owner's decisions."""
     table, hand = _terms(table), _terms(hand)
     mandatory = variants["completion"] == "mandatory"
-    named_type = z3.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
+    named_type = N.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
     bomb = order.type == T_BOMBASTICA
     choices = kind_choices(table, order, variants)
     # Under compulsory completion the named kind must be one that can bake, if any can.
     have = [t + h for t, h in zip(table, hand, strict=True)]
     makeable = [_covers(have, fixed_requirement(order, k)) for k in range(NK)]
     if mandatory:
-        any_makeable = z3.Or(*[z3.And(choices[k], makeable[k]) for k in range(NK)])
-        permitted = [z3.And(choices[k], z3.Or(makeable[k], z3.Not(any_makeable)))
+        any_makeable = N.Or(*[N.And(choices[k], makeable[k]) for k in range(NK)])
+        permitted = [N.And(choices[k], N.Or(makeable[k], z3.Not(any_makeable)))
                      for k in range(NK)]
     else:
         permitted = choices
-    has_choice = z3.Or(*permitted)
-    named_ok = N.If(z3.And(named_type, has_choice),
-                     z3.Or(*[z3.And(decision.named == k, permitted[k]) for k in range(NK)]),
+    has_choice = N.Or(*permitted)
+    named_ok = N.If(N.And(named_type, has_choice),
+                     N.Or(*[N.And(decision.named == k, permitted[k]) for k in range(NK)]),
                      decision.named == NO_KIND)
-    named_fails = z3.And(named_type, z3.Not(has_choice))
+    named_fails = N.And(named_type, z3.Not(has_choice))
 
     need = fixed_requirement(order, decision.named)
     met, _taken = oven_bake(table, need)
@@ -324,13 +324,13 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
         can, completed = oven_complete_mandatory(hand, missing)
     else:
         can, completed = oven_complete_from_hand(hand, missing, decision.complete)
-    fixed_asked = z3.And(z3.Not(bomb), z3.Not(named_fails), z3.Not(met), can)
-    fixed_baked = z3.And(z3.Not(named_fails), z3.Or(met, completed))
+    fixed_asked = N.And(z3.Not(bomb), z3.Not(named_fails), z3.Not(met), can)
+    fixed_baked = N.And(z3.Not(named_fails), N.Or(met, completed))
 
     if variants["bombastica_hand"] == "forbidden":
         bomb_baked = oven_bombastica_table_only(table)
         bomb_asked = N.BoolVal(False)
-        take_ok = z3.And(*[t == 0 for t in decision.take])
+        take_ok = N.And(*[t == 0 for t in decision.take])
     else:
         bomb_baked, bomb_asked, take_ok = oven_bombastica(table, hand, decision.complete,
                                                           decision.take, mandatory)
@@ -339,8 +339,8 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     # canonical values where the rules ask nothing; forced values under mandatory
     complete_ok = decision.complete == asked if mandatory else \
         z3.Implies(z3.Not(asked), z3.Not(decision.complete))
-    legal = z3.And(named_ok, complete_ok,
-                   N.If(bomb, take_ok, z3.And(*[t == 0 for t in decision.take])))
+    legal = N.And(named_ok, complete_ok,
+                   N.If(bomb, take_ok, N.And(*[t == 0 for t in decision.take])))
 
     none_table, none_hand = oven_fail()
     from_table = [N.If(baked, N.If(bomb, table[k], need[k] - missing[k]), none_table[k])

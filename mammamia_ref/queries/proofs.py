@@ -50,7 +50,7 @@ def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invari
     cases: dict[str, str] = {}
 
     def full(model: GameModel, s: State) -> Any:
-        return z3.And(*model.well_formed(s), *invariant(model, s))
+        return N.And(*model.well_formed(s), *invariant(model, s))
 
     model, s, constraints = setup_state(players, variants)
     result, _ = N.check(constraints + [z3.Not(full(model, s))])
@@ -92,8 +92,8 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
         now = N.If(after.loc[0][o] == HAND, 1, 0)
         pick = N.If(a.picks[o], 1, 0)
         per_order.append(now == was - N.If(a.order == o, 1, 0) + pick)
-        per_order.append(pick == N.If(z3.And(a.picks[o], before.loc[0][o] == WAITER), 1, 0)
-                         + N.If(z3.And(a.picks[o], before.loc[0][o] == UNDER), 1, 0))
+        per_order.append(pick == N.If(N.And(a.picks[o], before.loc[0][o] == WAITER), 1, 0)
+                         + N.If(N.And(a.picks[o], before.loc[0][o] == UNDER), 1, 0))
     per_order.append(N.Sum([N.If(a.order == o, 1, 0) for o in range(8)])
                      == N.If(a.order >= 0, 1, 0))
     steps = [("each order", per_order),
@@ -104,7 +104,7 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
     known: list[Any] = []
     base = constraints + model.well_formed(before)
     for name, lemma in steps:
-        result, _ = N.check(base + known + [z3.Not(z3.And(lemma))])
+        result, _ = N.check(base + known + [z3.Not(N.And(lemma))])
         cases[f"turn lemma: {name}"] = str(result)
         if result != z3.unsat:
             raise InternalError(f"the turn lemma '{name}' does not hold ({result})")
@@ -130,7 +130,7 @@ def measure(model: GameModel, s: State) -> tuple[Any, Any, Any]:
     in the supply and the waiters; turns still to go before a cycle of quiet turns."""
     n = model.n
     supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
-    waiting = N.Sum([N.If(z3.Or(x == WAITER, x == UNDER), 1, 0)
+    waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
                      for p in range(n) for x in s.loc[p]])
     hands = N.Sum([model.hand_size(s, p) for p in range(n)])
     return hands + supply + waiting, supply + waiting, n - s.quiet
@@ -145,11 +145,11 @@ def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
     cases: dict[str, str] = {}
     constraints = constraints + _turn_lemmas(model, before, after, facts, constraints, cases)
     a, b = measure(model, before), measure(model, after)
-    decreases = z3.Or(a[0] > b[0], z3.And(a[0] == b[0], a[1] > b[1]),
-                      z3.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
-    natural = z3.And(*[x >= 0 for x in b])
+    decreases = N.Or(a[0] > b[0], N.And(a[0] == b[0], a[1] > b[1]),
+                      N.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
+    natural = N.And(*[x >= 0 for x in b])
     result, _ = N.check(constraints + model.well_formed(before)
-                       + [after.ph == TURN, z3.Not(z3.And(decreases, natural))])
+                       + [after.ph == TURN, z3.Not(N.And(decreases, natural))])
     cases["turn"] = str(result)
     return Proof(result == z3.unsat, cases,
                  None if result == z3.unsat else "a turn that ends no round keeps the measure")
@@ -167,9 +167,9 @@ def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
     baked = N.Bool(f"contract{i}_baked")
     from_table = [N.Int(f"contract{i}_table{k}") for k in range(NK)]
     from_hand = [N.Int(f"contract{i}_hand{k}") for k in range(NK)]
-    legal = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
-                   *[z3.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
-                   z3.Implies(z3.Not(baked), z3.And(*[x == 0 for x in from_table + from_hand])))
+    legal = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
+                   *[N.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
+                   z3.Implies(z3.Not(baked), N.And(*[x == 0 for x in from_table + from_hand])))
     return Outcome(legal, baked, from_table, from_hand, [], [], [], N.BoolVal(False))
 
 
@@ -184,12 +184,12 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
     order = select_order(COLOURS, seat, index)
     out = resolve_order(table, hand, order, decision, {**_defaults(), **variants})
     domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
-              *[z3.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
-              *[z3.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
-    kept = z3.And(*[z3.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
-                  *[z3.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
+              *[N.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
+              *[N.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
+    kept = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
+                  *[N.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
                   z3.Implies(z3.Not(out.baked),
-                             z3.And(*[x == 0 for x in out.from_table + out.from_hand])))
+                             N.And(*[x == 0 for x in out.from_table + out.from_hand])))
     result, _ = N.check(domain + [out.legal, z3.Not(kept)])
     return Proof(result == z3.unsat, {"oven contract": str(result)})
 
@@ -262,9 +262,9 @@ def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tupl
                             variants)
         on = N.Bool(f"{name}_on")
         chosen.append(on)
-        constraints += [z3.And(t >= 0, t <= c) for t, c in zip(table, in_play, strict=True)]
+        constraints += [N.And(t >= 0, t <= c) for t, c in zip(table, in_play, strict=True)]
         constraints += [h >= 0 for h in hand] + [N.Sum(hand) <= HAND_LIMIT]
-        constraints.append(z3.Implies(on, z3.And(out.legal, out.baked)))
+        constraints.append(z3.Implies(on, N.And(out.legal, out.baked)))
         uses.append([N.If(on, a + b, 0) for a, b in zip(out.from_table, out.from_hand,
                                                          strict=True)])
     constraints += [N.Sum([u[k] for u in uses]) <= in_play[k] for k in range(NK)]
@@ -294,7 +294,7 @@ def round_potential(model: GameModel, s: State) -> Any:
     n = model.n
     hands = N.Sum([x for p in range(n) for x in s.hand[p]])
     supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
-    waiting = N.Sum([N.If(z3.Or(x == WAITER, x == UNDER), 1, 0)
+    waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
                      for p in range(n) for x in s.loc[p]])
     moves = hands + 2 * supply + waiting
     if model.v["pass_order"] == "allowed":
@@ -318,7 +318,7 @@ def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, 
     model, before, after, _facts, constraints = free_step(players, variants, "turn", "len",
                                                           contract=oven_contract, who=0)
     a, b = round_potential(model, before), round_potential(model, after)
-    result, _ = N.check(constraints + [after.ph == TURN, z3.Not(z3.And(b <= a - 1, b >= 0))])
+    result, _ = N.check(constraints + [after.ph == TURN, z3.Not(N.And(b <= a - 1, b >= 0))])
     cases["a turn lowers the potential"] = str(result)
     # the largest potential at a turn: z3 finds it, then proves nothing is above it
     from mammamia_ref.queries.game_model import stub

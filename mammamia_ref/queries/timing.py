@@ -108,7 +108,7 @@ def bmc_check(bound: int, *, timeout: float | None = None) -> BmcResult:
         model = GameModel(BMC_PLAYERS, {}, schedule=(bound,), open_last=True, name="bmc")
         # the setup, then the position after each turn (with open_last no turn ends the round)
         states = [model.S[0]] + [model.S[step.after] for step in model.of("turn")]
-        broken = z3.Or(*[z3.Not(z3.And(*hand_limit(model, state))) for state in states])
+        broken = N.Or(*[z3.Not(N.And(*hand_limit(model, state))) for state in states])
         solver = model.solver()
         solver.add(broken)
         if timeout is not None:
