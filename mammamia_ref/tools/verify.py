@@ -22,7 +22,7 @@ from mammamia_ref.formats.scenario import (
     default_suite,
     load_all,
     require_cases,
-    run_scenario,
+    run_one,
     scenario_files,
 )
 from mammamia_ref.rules import specdata
@@ -237,11 +237,14 @@ def _checks(scenario_paths: list[str], report: Report, progress: Progress) -> No
     report.load_errors = [str(e) for e in errors]
     report.stage, report.runs_total = "the scenario runs", sum(len(s.runs) for s in scenarios)
     for scenario in scenarios:
-        progress(report.stage, len(report.results), report.runs_total)
-        try:
-            report.results.extend(run_scenario(scenario))
-        except MammamiaError as exc:  # a scenario that cannot even start
-            report.load_errors.append(f"{scenario.file}: {exc}")
+        # one run at a time, so that an interrupted verify counts every run it finished
+        for run in scenario.runs:
+            progress(report.stage, len(report.results), report.runs_total)
+            try:
+                report.results.append(run_one(scenario, run))
+            except MammamiaError as exc:  # a run that cannot even start
+                report.load_errors.append(f"{scenario.file}: {exc}")
+                break
     progress(report.stage, len(report.results), report.runs_total)
 
 
