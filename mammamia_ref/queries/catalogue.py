@@ -429,7 +429,7 @@ def alternative_opening(model: GameModel) -> tuple[list[AltReveal], list[Any]]:
 
 def same_decision(x: Decision, y: Decision) -> Any:
     return N.And(x.named == y.named, x.complete == y.complete,
-                  *[p == q for p, q in zip(x.take, y.take, strict=True)])
+                 *[p == q for p, q in zip(x.take, y.take, strict=True)])
 
 
 def alternative_trace(trace: Any, alts: Sequence[AltReveal], zm: z3.ModelRef) -> Any:
@@ -530,7 +530,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     d = Decision.fresh("q01")
     out = resolve_order(table, hand, order, d, v)
     hand_ok = N.And(*[N.And(h >= 0, h + t <= in_play) for h, t in zip(hand, table, strict=True)],
-                     N.Sum(hand) <= 7)
+                    N.Sum(hand) <= 7)
     s = N.Solver()
     s.add([N.And(t >= 0, t <= in_play) for t in table])
     s.add(N.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
@@ -553,8 +553,8 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
         saves[step.index] = other
         saved = resolve_order(table_here, reveal_hand(model, step), order, other, eligible)
         return N.And(step.facts["has_order"], z3.Not(N.Or(*out_here.permitted)),
-                      N.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
-                      saved.legal, saved.baked)
+                     N.Or(*[table_here[k] > 0 for k in range(NK) if k != personal]),
+                     saved.legal, saved.baked)
 
     players = players_of(answer)
     found = search_opening(players, v, goal, orders=red_only(players, ["red.minimale"]),
@@ -626,9 +626,9 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
         x, y = a[i].facts, b[i].facts
         later, later_b = a[j].facts, b[j].facts
         return N.And(x["has_order"], _order_type(a[i]) == T_MINIMALE,
-                      a[i].sel.decision.named != b[i].sel.decision.named, x["baked"], y["baked"],
-                      later["has_order"], N.Or(*[_order_type(a[j]) == t for t in minimale_types]),
-                      later["baked"], z3.Not(later_b["baked"]))
+                     a[i].sel.decision.named != b[i].sel.decision.named, x["baked"], y["baked"],
+                     later["has_order"], N.Or(*[_order_type(a[j]) == t for t in minimale_types]),
+                     later["baked"], z3.Not(later_b["baked"]))
 
     players = players_of(answer)
     found = two_decisions(players, v, differs, orders=None, pairs=True,
@@ -982,8 +982,8 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
     def goal(m: GameModel) -> Any:
         t = len(m.S)
         return N.Or(*[N.And(*[x == y for x, y in zip(m.S[i].position(), m.S[j].position(),
-                                                       strict=True)])
-                       for i in range(1, t) for j in range(i + 1, t)])
+                                                     strict=True)])
+                      for i in range(1, t) for j in range(i + 1, t)])
 
     players = players_of(answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players, 2)], goal,
@@ -1032,7 +1032,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     def goal(m: GameModel) -> Any:
         last = m.S[-1]
         return N.And(last.ph == OVER, m.delivered(last, 0) == m.delivered(last, 1),
-                      N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
+                     N.Sum(last.hand[0]) == N.Sum(last.hand[1]))
 
     # under the letter of the rules (stall=letter) no round of 2 to 4 turns ends but by
     # running the supply out, which takes a first round of 5 turns
@@ -1124,7 +1124,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
     def goal(_m: GameModel, step: Any) -> Any:
         named, table = step.sel.decision.named, step.facts["table"]
         return N.And(step.facts["baked"],
-                      *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
+                     *[z3.Implies(named == k, table[k] == 0) for k in range(NK)])
 
     players = players_of(answer)
     found = search_opening(players, v, goal, orders=red_only(players, ["red.monotoni"]),
@@ -1389,8 +1389,8 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
     def goal(m: GameModel) -> Any:
         last = m.S[-1]
         return N.And(last.ph == OVER,
-                      *[m.delivered(last, p) == m.delivered(last, 0) for p in range(1, m.n)],
-                      *[N.Sum(last.hand[p]) == N.Sum(last.hand[0]) for p in range(1, m.n)])
+                     *[m.delivered(last, p) == m.delivered(last, 0) for p in range(1, m.n)],
+                     *[N.Sum(last.hand[p]) == N.Sum(last.hand[0]) for p in range(1, m.n)])
 
     lengths = range(players, 2 * players + 1)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
@@ -1459,9 +1459,9 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
     def differs(t: int, u: int, a: list[Any], b: list[Any]) -> Any:
         x, y = a[t].facts, b[t].facts
         return N.And(x["has_order"], x["baked"], N.Sum(x["from_hand"]) > 0, z3.Not(y["baked"]),
-                      a[u].facts["has_order"], _same(x["owner"], a[u].facts["owner"]),
-                      z3.Not(a[u].facts["baked"]), z3.Not(a[u].facts["outcome"].asked),
-                      b[u].facts["baked"])
+                     a[u].facts["has_order"], _same(x["owner"], a[u].facts["owner"]),
+                     z3.Not(a[u].facts["baked"]), z3.Not(a[u].facts["outcome"].asked),
+                     b[u].facts["baked"])
 
     # a search hint: red's four standard orders only, yellow's none
     standard = [o for o in ORDERS_OF["red"] if ORDERS[o].type == "standard"]

@@ -195,10 +195,10 @@ class Selectors:
     def idle(self) -> Any:
         """The canonical selectors of a step that decides nothing."""
         return N.And(self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
-                      self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
-                      *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks],
-                      self.decision.named == NO_KIND,
-                      z3.Not(self.decision.complete), *[x == 0 for x in self.decision.take])
+                     self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
+                     *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks],
+                     self.decision.named == NO_KIND,
+                     z3.Not(self.decision.complete), *[x == 0 for x in self.decision.take])
 
 
 @dataclass
@@ -448,14 +448,14 @@ class GameModel:
         # turn.play / turn.pass
         play_ok = N.If(ingredients == 0, N.And(is_pass, a.count == 0),
                         N.And(a.kind >= 0, a.kind < NK, a.count >= 1,
-                               a.count <= _sel(hand, a.kind)))
+                              a.count <= _sel(hand, a.kind)))
         after_play = [hand[k] - N.If(a.kind == k, a.count, 0) for k in range(NK)]
         # turn.place_order (turn.pass_with_order under pass_order=allowed)
         may_order = N.And(orders_held > 0, N.Or(z3.Not(is_pass),
-                                                  v["pass_order"] == "allowed"))
+                                                v["pass_order"] == "allowed"))
         placed = a.order >= 0
         order_ok = N.Or(a.order == NO, N.And(may_order, a.order >= 0, a.order < N_ORDERS,
-                                               _sel(in_hand, a.order)))
+                                             _sel(in_hand, a.order)))
         allowed = getattr(self, "allowed", None)
         if allowed is not None:
             order_ok = N.And(order_ok, N.Or(a.order == NO, *[
@@ -485,7 +485,7 @@ class GameModel:
         # a supply draw: turn.draw_short, mamma_mia.draw, round_end.*
         got = N.If(from_supply, _min(wanted, left), 0)
         drawn_ok = N.And(N.Sum(a.drawn) == got,
-                          *[N.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
+                         *[N.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
         after = [x - d for x, d in zip(s.supply, a.drawn, strict=True)]
         ran_dry = got < wanted   # every ingredient card left was drawn, and more wanted
         can_meet = N.And(from_supply, mm_there, wanted > 0)
@@ -545,8 +545,8 @@ class GameModel:
         nx.cur = N.If(round_end, holder, following)
         nx.ovl = s.ovl + played
         legal = N.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
-                       picks_ok, s.cur == cur,
-                       z3.Implies(from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
+                      picks_ok, s.cur == cur,
+                      z3.Implies(from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
         facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted,
                  "held_after": orders_held - N.If(placed, 1, 0) + took, "took": took,
                  "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
@@ -592,10 +592,10 @@ class GameModel:
                 nx.pos[p][o] = N.If(N.And(this, z3.Not(baked)), s.wt[p], s.pos[p][o])
             nx.wt[p] = N.If(N.And(mine, z3.Not(baked)), s.wt[p] + 1, s.wt[p])
         canonical = N.And(a.decision.named == NO_KIND, z3.Not(a.decision.complete),
-                           *[x == 0 for x in a.decision.take])
+                          *[x == 0 for x in a.decision.take])
         sel_idle = N.And(a.kind == NO, a.count == 0, a.order == NO, a.source == 0,
-                          a.number == 0, z3.Not(a.mm_pop), z3.Not(a.mm_last),
-                          *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
+                         a.number == 0, z3.Not(a.mm_pop), z3.Not(a.mm_last),
+                         *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
         legal = N.And(sel_idle, N.If(has_order, out.legal, canonical))
         facts = {"baked": baked, "has_order": has_order, "owner": block.owner,
                  "order": block.order, "table": table, "outcome": out, "type": typ,
@@ -614,7 +614,7 @@ class GameModel:
         final = res >= ROUNDS
         supply = [s.used[k] + s.supply[k] for k in range(NK)]
         at_once = N.And(N.BoolVal(self.v["round_end"] == "last_ingredient"),
-                         N.Sum(supply) == 0, z3.Not(final))
+                        N.Sum(supply) == 0, z3.Not(final))
         nx.res = res
         nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
         nx.rnd = N.If(final, s.rnd, s.rnd + 1)
@@ -692,9 +692,9 @@ def free_step(players: int, variants: Mapping[str, str], what: str, name: str = 
         block = Block(N.BoolVal(True), i(f"{name}_bk"), i(f"{name}_bc"), i(f"{name}_bo"),
                       i(f"{name}_bw"))
         constraints.append(N.And(block.kind >= NO, block.kind < NK, block.count >= 0,
-                                  (block.kind == NO) == (block.count == 0), block.order >= NO,
-                                  block.order < N_ORDERS, block.owner >= 0,
-                                  block.owner < players))
+                                 (block.kind == NO) == (block.count == 0), block.order >= NO,
+                                 block.order < N_ORDERS, block.owner >= 0,
+                                 block.owner < players))
         # an order revealed is one its owner placed: it lies in the oven; so do the
         # ingredient cards revealed
         for p in range(players):

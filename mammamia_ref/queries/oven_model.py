@@ -117,7 +117,7 @@ class OvenModel:
         c = self.constraints
         for t in range(self.N):
             c.append(N.And(self.kind[t] >= 0, self.kind[t] < NK, self.count[t] >= 1,
-                            self.count[t] <= HAND_LIMIT))
+                           self.count[t] <= HAND_LIMIT))
             allowed = range(8) if self.allowed is None else self.allowed[self.seat(t)]
             c.append(N.Or(self.order[t] == NO, *[self.order[t] == o for o in allowed]))
             for u in range(t):
@@ -148,7 +148,7 @@ class OvenModel:
             has = self.order[t] >= 0
             baked = N.And(has, outcome.baked)
             canonical = N.And(decision.named == NO_KIND, z3.Not(decision.complete),
-                               *[x == 0 for x in decision.take])
+                              *[x == 0 for x in decision.take])
             legal = z3.If(has, outcome.legal, canonical)
             self.constraints.append(legal)
             out.append(Reveal(seat, self.kind[t], self.count[t], self.order[t], decision, order,

@@ -145,7 +145,7 @@ def oven_minimale(table: Counts, personal: Term) -> list[z3.BoolRef]:
     table, personal = _terms(table), N.lift(personal)
     eligible = [N.And(personal != k, table[k] > 0) for k in range(NK)]
     return [N.And(eligible[k], *[z3.Implies(eligible[j], table[k] <= table[j])
-                                  for j in range(NK)]) for k in range(NK)]
+                                 for j in range(NK)]) for k in range(NK)]
 
 
 def oven_minimale_all_kinds(table: Counts, personal: Term) -> list[z3.BoolRef]:
@@ -156,7 +156,7 @@ def oven_minimale_all_kinds(table: Counts, personal: Term) -> list[z3.BoolRef]:
     table, personal = _terms(table), N.lift(personal)
     present = [table[k] > 0 for k in range(NK)]
     return [N.And(personal != k, present[k],
-                   *[z3.Implies(present[j], table[k] <= table[j]) for j in range(NK)])
+                  *[z3.Implies(present[j], table[k] <= table[j]) for j in range(NK)])
             for k in range(NK)]
 
 
@@ -208,7 +208,7 @@ def oven_bombastica(table: Counts, hand: Counts, complete: z3.BoolRef, take: Cou
     completes = asked if mandatory else N.And(asked, complete)
     take_ok = N.If(completes,
                     N.And(*[N.And(t >= 0, t <= h) for t, h in zip(take, hand, strict=True)],
-                           _sum(list(take)) == short),
+                          _sum(list(take)) == short),
                     N.And(*[t == 0 for t in take]))
     return N.Or(from_table_only, completes), asked, take_ok
 
@@ -277,7 +277,7 @@ def kind_choices(table: Counts, order: OrderTerms, variants: Mapping[str, str]) 
     else:
         mini = oven_minimale(table, order.personal)
     return [N.Or(N.And(order.type == T_MONOTONI, mono[k]),
-                  N.And(order.type == T_MINIMALE, mini[k])) for k in range(NK)]
+                 N.And(order.type == T_MINIMALE, mini[k])) for k in range(NK)]
 
 
 def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
@@ -340,7 +340,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     complete_ok = decision.complete == asked if mandatory else \
         z3.Implies(z3.Not(asked), z3.Not(decision.complete))
     legal = N.And(named_ok, complete_ok,
-                   N.If(bomb, take_ok, N.And(*[t == 0 for t in decision.take])))
+                  N.If(bomb, take_ok, N.And(*[t == 0 for t in decision.take])))
 
     none_table, none_hand = oven_fail()
     from_table = [N.If(baked, N.If(bomb, table[k], need[k] - missing[k]), none_table[k])

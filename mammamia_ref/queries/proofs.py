@@ -146,7 +146,7 @@ def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
     constraints = constraints + _turn_lemmas(model, before, after, facts, constraints, cases)
     a, b = measure(model, before), measure(model, after)
     decreases = N.Or(a[0] > b[0], N.And(a[0] == b[0], a[1] > b[1]),
-                      N.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
+                     N.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
     natural = N.And(*[x >= 0 for x in b])
     result, _ = N.check(constraints + model.well_formed(before)
                        + [after.ph == TURN, z3.Not(N.And(decreases, natural))])
@@ -168,8 +168,8 @@ def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
     from_table = [N.Int(f"contract{i}_table{k}") for k in range(NK)]
     from_hand = [N.Int(f"contract{i}_hand{k}") for k in range(NK)]
     legal = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(from_table, table, strict=True)],
-                   *[N.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
-                   z3.Implies(z3.Not(baked), N.And(*[x == 0 for x in from_table + from_hand])))
+                  *[N.And(x >= 0, x <= h) for x, h in zip(from_hand, hand, strict=True)],
+                  z3.Implies(z3.Not(baked), N.And(*[x == 0 for x in from_table + from_hand])))
     return Outcome(legal, baked, from_table, from_hand, [], [], [], N.BoolVal(False))
 
 
@@ -187,8 +187,8 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
               *[N.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
               *[N.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
     kept = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
-                  *[N.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
-                  z3.Implies(z3.Not(out.baked),
+                 *[N.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
+                 z3.Implies(z3.Not(out.baked),
                              N.And(*[x == 0 for x in out.from_table + out.from_hand])))
     result, _ = N.check(domain + [out.legal, z3.Not(kept)])
     return Proof(result == z3.unsat, {"oven contract": str(result)})
