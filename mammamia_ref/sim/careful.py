@@ -373,20 +373,18 @@ def _forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Jud
             if len(flags.folds) > _FOLDS_LIMIT:
                 flags.folds.clear()
             fold = flags.folds[key] = _Fold(table, hand)
+        elif not fold.saved or fold.saved[-1] != len(fold.cards):
+            fold.save()  # a point this oven shares with the last: another branch may too
         fold.oven, fold.growing = oven, growing
     if fold.hand != hand:
         fold.rehand(oven, hand, flags)
     if len(fold.cards) < stop:
         fold.extend(oven, stop, own, flags, all_known)
-        fold.save()
+    now = tuple(fold.now)
     if stop == size:
-        return tuple(fold.now), fold.reserve
-    now = list(fold.now)
-    used = uses(oven[-1], tuple(now), NONE, flags)
-    if used is not None:
-        for kind, count in enumerate(used[0]):
-            now[kind] -= count
-    return tuple(now), fold.reserve
+        return now, fold.reserve
+    used = uses(oven[-1], now, NONE, flags)
+    return now if used is None else tuple(map(sub, now, used[0])), fold.reserve
 
 
 _Mark = tuple[int, Counts, Counts | None, Counts | None]
@@ -486,8 +484,8 @@ class _Fold:
                all_known: bool) -> None:
         now, start = self.now, len(self.cards)
         first_order, colour = FIRST_ORDER, COLOUR
-        for index in range(start, stop):
-            card = oven[index]
+        cards = oven[start:stop]
+        for index, card in enumerate(cards, start):
             if card < first_order:
                 if card >= 0:
                     now[card] += 1
@@ -510,7 +508,7 @@ class _Fold:
                 continue
             for kind, count in enumerate(used[0]):
                 now[kind] -= count
-        self.cards += oven[start:stop]
+        self.cards += cards
 
 
 # --- the decisions -----------------------------------------------------------------------
@@ -522,8 +520,24 @@ def choose_order(candidates: Sequence[int], table: Counts, free: Counts,
     the fewest hand cards (then the first by ID); None: place none."""
     best: tuple[int, int] | None = None
     for order in candidates:
-        short = hand_shortfall(order, table, free, flags)
-        if short is not None and (best is None or (short, order) < best):
+        fixed = FIXED_RECIPE[order]
+        if fixed is None:
+            short = hand_shortfall(order, table, free, flags)
+            if short is None:
+                continue
+        else:  # hand_shortfall, written out
+            short = 0
+            for kind, count in fixed:
+                missing = count - table[kind]
+                if missing > 0:
+                    if free[kind] < missing:
+                        break
+                    short += missing
+            else:
+                if best is None or (short, order) < best:
+                    best = (short, order)
+            continue
+        if best is None or (short, order) < best:
             best = (short, order)
     return None if best is None else best[1]
 
@@ -544,7 +558,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     # play chosen is the first with the lowest (shortfall, -count, order) over its
     # orders, so each play's orders may be judged in any order.
     fixed_judged = []  # (order, shortfall, lacking by kind): fixed recipes
-    named_judged = []  # (order, shortfall before or None, shortfalls by kind, kinds by table)
+    named_judged = []  # (order, shortfall before or None, kinds judged, feasible, kinds by table)
     bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
         fixed = FIXED_RECIPE[order]
@@ -566,17 +580,20 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             if before != 0:
                 bombasticas.append((order, before))
             continue
-        # each named kind's shortfall, worked out when first needed (_UNSEEN until then)
-        shortfalls: list[tuple[int, list[int]] | None] = [_UNSEEN] * N_KINDS
-        before = None
+        # each named kind's shortfall, worked out when first needed (``judged``): those
+        # the free cards can make up in ``feasible``
+        judged: set[int] = set()
+        feasible: list[tuple[int, int, list[int]]] = []  # (kind, shortfall, lacking by kind)
         known = flags.nameable[order]
         found = known.get(table)
-        for kind in nameable(order, table, flags) if found is None else found:
-            short = shortfalls[kind] = _lacking(NAMED_RECIPE[order][kind], table, free)
-            if short is not None and (before is None or short[0] < before):
-                before = short[0]
+        kinds = nameable(order, table, flags) if found is None else found
+        _judge_named(order, kinds, table, free, judged, feasible)
+        before = None
+        for _kind, total, _lacks in feasible:
+            if before is None or total < before:
+                before = total
         if before != 0:
-            named_judged.append((order, before, shortfalls, known))
+            named_judged.append((order, before, judged, feasible, known))
     if fixed_judged or named_judged or bombasticas:
         best: tuple[int, int, int] | None = None
         chosen = None
@@ -594,24 +611,22 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             if not (named_judged or bombasticas):
                 continue
             after_table = None
-            for order, before, shortfalls, known in named_judged:
+            for order, before, judged, feasible, known in named_judged:
                 if best is not None and best < (0, -count, order):
                     continue  # no shortfall below 0: this play cannot do better here
                 if after_table is None:
                     after_table = _plus(table, kind, count)
                 found = known.get(after_table)
+                kinds = nameable(order, after_table, flags) if found is None else found
+                if not judged.issuperset(kinds):
+                    _judge_named(order, kinds, table, free, judged, feasible)
                 now = None
-                for named in nameable(order, after_table, flags) if found is None else found:
-                    short = shortfalls[named]
-                    if short is _UNSEEN:
-                        short = shortfalls[named] = _lacking(NAMED_RECIPE[order][named],
-                                                             table, free)
-                    if short is None:
-                        continue
-                    lack = short[1][kind]
-                    value = short[0] - (count if count < lack else lack)
-                    if now is None or value < now:
-                        now = value
+                for named, total, lacking in feasible:
+                    if named in kinds:
+                        lack = lacking[kind]
+                        value = total - (count if count < lack else lack)
+                        if now is None or value < now:
+                            now = value
                 # worth it only if the cards played are cards the order would take from hand
                 if now is None or (before is not None and now >= before):
                     continue
@@ -647,7 +662,18 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     return (pick, 1)
 
 
-_UNSEEN: tuple[int, list[int]] = (0, [])  # a requirement's shortfall not yet worked out
+def _judge_named(order: int, kinds: Sequence[int], table: Counts, free: Counts,
+                 judged: set[int], feasible: list[tuple[int, int, list[int]]]) -> None:
+    """Work out the shortfall of Monotoni or Minimale ``order`` named each of ``kinds`` not
+    yet ``judged`` (:func:`_lacking`), keeping in ``feasible`` those the free cards can
+    make up, in the order judged."""
+    recipes = NAMED_RECIPE[order]
+    for named in kinds:
+        if named not in judged:
+            judged.add(named)
+            short = _lacking(recipes[named], table, free)
+            if short is not None:
+                feasible.append((named, short[0], short[1]))
 
 
 def _lacking(recipe: Recipe, table: Counts, free: Counts) -> tuple[int, list[int]] | None:
