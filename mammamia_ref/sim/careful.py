@@ -741,8 +741,7 @@ def choose_completion(options: Sequence[Counts], reserve: Counts,
 # --- the fast engine's chooser ---------------------------------------------------------
 
 
-_PASS, _NO_ORDER, _PLAY_BASE, _PLACE_BASE = fast.PASS, fast.NO_ORDER, fast.PLAY_BASE, \
-    fast.PLACE_BASE
+_PASS, _NO_ORDER, _PLACE_BASE = fast.PASS, fast.NO_ORDER, fast.PLACE_BASE  # looked up once
 _PLAYS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
 
 
@@ -801,7 +800,7 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
         free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
         kind, count = choose_play(state.hand_orders[seat], _plays(legal),
                                   hand, table, free, flags)
-        return _PLAY_BASE + 16 * kind + count  # fast.play_code
+        return fast.play_code(kind, count)
     if step == _ORDER:
         table, reserve = observed_forecast(state, seat, flags)
         free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
