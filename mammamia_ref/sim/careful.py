@@ -769,7 +769,12 @@ def observed_forecast(state: fast.FastState, seat: int,
                       flags: Judgement) -> tuple[Counts, Counts]:
     """:func:`forecast` for ``seat`` on a fast state: the oven's orders it may identify are
     its own, every one under ``information.oven_seen``, and the top card while the oven
-    is in view (``information.oven_announced``: not once it is being opened)."""
+    is in view (``information.oven_announced``: not once it is being opened).
+
+    During a round's turns the fast engine only appends to ``state.oven`` (one list per
+    state: a copy has its own), so the forecast kept on that list is trusted to begin
+    it (``growing``: the round); a caller that changed a state's oven otherwise in the
+    middle of a round's turns would have to replace the list rather than change it."""
     if state.phase != _OVEN:  # the oven only grows during a round's turns
         return _forecast(state.oven, tuple(state.table), state.hands[seat],
                          _COLOUR_INDEX[state.config.colours[seat]], flags, flags.remembered,
