@@ -211,15 +211,8 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
     """How many hand cards the owner must add to bake ``order`` on ``table`` (choosing the
     best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
     fixed = FIXED_RECIPE[order]
-    if fixed is not None:  # _short, written out
-        total = 0
-        for kind, count in fixed:
-            missing = count - table[kind]
-            if missing > 0:
-                if hand[kind] < missing:
-                    return None
-                total += missing
-        return total
+    if fixed is not None:
+        return _short(fixed, table, hand)
     if TYPE[order] == BOMBASTICA:
         outcome = bombastica_outcome(table, hand, flags.bombastica_hand, "optional")
         return 0 if outcome is Outcome.BAKE else \
@@ -246,14 +239,10 @@ def uses(order: int, table: Counts, hand: Counts,
     and the hand cards (Bombastica) chosen to spare the hand; None if ``table`` and
     ``hand`` cannot make it."""
     fixed = FIXED_RECIPE[order]
-    if fixed is not None:  # its one requirement (_short, written out)
-        total = 0
-        for kind, count in fixed:
-            missing = count - table[kind]
-            if missing > 0:
-                if hand[kind] < missing:
-                    return None
-                total += missing
+    if fixed is not None:  # its one requirement
+        total = _short(fixed, table, hand)
+        if total is None:
+            return None
         if not total:
             return FIXED_TAKES[order], NONE
         return _split(fixed, table)
@@ -520,24 +509,8 @@ def choose_order(candidates: Sequence[int], table: Counts, free: Counts,
     the fewest hand cards (then the first by ID); None: place none."""
     best: tuple[int, int] | None = None
     for order in candidates:
-        fixed = FIXED_RECIPE[order]
-        if fixed is None:
-            short = hand_shortfall(order, table, free, flags)
-            if short is None:
-                continue
-        else:  # hand_shortfall, written out
-            short = 0
-            for kind, count in fixed:
-                missing = count - table[kind]
-                if missing > 0:
-                    if free[kind] < missing:
-                        break
-                    short += missing
-            else:
-                if best is None or (short, order) < best:
-                    best = (short, order)
-            continue
-        if best is None or (short, order) < best:
+        short = hand_shortfall(order, table, free, flags)
+        if short is not None and (best is None or (short, order) < best):
             best = (short, order)
     return None if best is None else best[1]
 
@@ -562,18 +535,11 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
         fixed = FIXED_RECIPE[order]
-        if fixed is not None:  # _lacking, written out
-            total, lacking = 0, [0] * N_KINDS
-            for kind, count in fixed:
-                missing = count - table[kind]
-                if missing > 0:
-                    if free[kind] < missing:
-                        break  # the hand cannot make it up: playing cannot change that
-                    total += missing
-                    lacking[kind] = missing
-            else:
-                if total:
-                    fixed_judged.append((order, total, lacking))
+        if fixed is not None:
+            short = _lacking(fixed, table, free)
+            # one the hand cannot make up stays so whatever is played
+            if short is not None and short[0]:
+                fixed_judged.append((order, short[0], short[1]))
             continue
         if TYPE[order] == BOMBASTICA:
             before = hand_shortfall(order, table, free, flags)
