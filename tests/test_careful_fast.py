@@ -128,6 +128,51 @@ def test_the_forecast_kept_between_decisions_is_the_forecast_from_scratch() -> N
             fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state)))
 
 
+def test_the_oven_only_grows_during_a_rounds_turns() -> None:
+    """What the kept forecast trusts on a fast state (``careful.forecast``, ``growing``):
+    from one decision to the next of a round's turns the oven is the same list, the
+    cards it held still first in it; and one that does not grow is judged afresh."""
+    checked = 0
+    for seed, variants in enumerate(({}, {"leftovers": "table"}, {"oven_memory": "seen"})):
+        config = make_config(3 + seed % 2, variants=variants)
+        state, chance = fast.new_game(config), random.Random(seed)
+        kept: dict[int, tuple[list[int], list[int]]] = {}  # by round: the list, its cards
+        while state.phase != "over":
+            if state.phase == "shuffle":
+                fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
+                continue
+            if state.phase == "turn":
+                if state.round in kept:
+                    oven, cards = kept[state.round]
+                    assert state.oven is oven and oven[:len(cards)] == cards
+                    checked += 1
+                kept[state.round] = (state.oven, list(state.oven))
+            fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state)))
+    assert checked > 300
+    # the same list changed in place (not grown) in another span of growth (the next
+    # round), or with none named (the oven being opened): the kept cards are compared
+    # again, and the forecast is the one worked out afresh
+    base = careful.Judgement.of(make_config(4).variants)
+    table, hand = (1, 0, 2, 0, 0), (2, 0, 1, 4, 1)  # pepper enough for the first only
+    first, second = careful.CARD_CODES["red.pepper4"], careful.CARD_CODES["red.olive4"]
+    own = careful.COLOUR[first]
+    for later in (8, None):
+        flags = careful.Judgement(base.monotoni_kind, base.minimale_lowest,
+                                  base.bombastica_hand, base.remembered)
+        oven = [0, 3, first, 2, 2]
+        careful.forecast(oven, table, hand, own, flags, all_known=False, top_known=True,
+                         growing=7)
+        oven[1:3] = [second, 3]
+        afresh = careful.Judgement(base.monotoni_kind, base.minimale_lowest,
+                                   base.bombastica_hand, base.remembered)
+        again = careful.forecast(oven, table, hand, own, flags, all_known=False,
+                                 top_known=later is not None, growing=later)
+        assert again == careful.forecast(oven, table, hand, own, afresh, all_known=False,
+                                         top_known=later is not None)
+        assert again != careful.forecast([0, 3, first, 2, 2], table, hand, own, afresh,
+                                         all_known=False, top_known=True)
+
+
 def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> None:
     """As a search uses it: from one state, several branches played in turn, the kept
     forecast going back to what they share (``_Fold.rollback``), and deals of the

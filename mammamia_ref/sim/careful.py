@@ -151,6 +151,7 @@ def _recipe(need: Counts) -> Recipe:
 
 FIXED_RECIPE: list[Recipe | None] = [None if need is None else _recipe(need)
                                      for need in FIXED_NEED]
+FIXED_TAKES: list[Counts] = [NONE if need is None else need for need in FIXED_NEED]
 NAMED_RECIPE: list[tuple[Recipe, ...]] = [tuple(_recipe(need) for need in named)
                                           for named in NAMED_NEED]
 
@@ -237,6 +238,14 @@ def uses(order: int, table: Counts, hand: Counts,
     """The table cards and hand cards ``order`` would use, the kind (Monotoni, Minimale)
     and the hand cards (Bombastica) chosen to spare the hand; None if ``table`` and
     ``hand`` cannot make it."""
+    fixed = FIXED_RECIPE[order]
+    if fixed is not None:  # its one requirement
+        total = _short(fixed, table, hand)
+        if total is None:
+            return None
+        if not total:
+            return FIXED_TAKES[order], NONE
+        return _split(fixed, table)
     if TYPE[order] == BOMBASTICA:
         short = hand_shortfall(order, table, hand, flags)
         return None if short is None else (table, spare(hand, short) if short else NONE)
@@ -249,8 +258,13 @@ def uses(order: int, table: Counts, hand: Counts,
         return None
     if best[0] == 0:
         return _with_no_hand(best[1]), NONE
+    return _split(best[1], table)
+
+
+def _split(recipe: Recipe, table: Counts) -> tuple[Counts, Counts]:
+    """What ``recipe`` takes from ``table``, and what from hand."""
     took, missing = [0] * N_KINDS, [0] * N_KINDS
-    for kind, count in best[1]:
+    for kind, count in recipe:
         took[kind] = min(count, table[kind])
         missing[kind] = count - took[kind]
     return tuple(took), tuple(missing)
@@ -302,7 +316,8 @@ _HAND_NEEDS: dict[tuple[int, ...], Counts] = {}  # a few hundred hands of orders
 
 
 def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judgement,
-             *, all_known: bool, top_known: bool) -> tuple[Counts, Counts]:
+             *, all_known: bool, top_known: bool,
+             growing: object = None) -> tuple[Counts, Counts]:
     """What the observer (colour index ``own``, holding ``hand``) expects of the oven: the
     table an order put on it now would meet when turned up, and the hand cards its own
     orders already in it will need then.
@@ -320,7 +335,18 @@ def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judg
     extended: the cards already judged for this observer on this table are not judged
     again; with a new hand, only the observer's own orders are judged again, and the
     cards after the first whose judgement changed. An oven that is not the last one
-    grown (another branch of a search) goes back to the last point both share."""
+    grown (another branch of a search) goes back to the last point both share.
+
+    ``growing``, if not None, names a span during which this very list ``oven`` only
+    grows (the fast engine's round, during its turns: :func:`observed_forecast`): the
+    cards kept from a forecast on the same list in the same span are then known to
+    begin it, and are not compared again."""
+    return _forecast(oven, table, hand, own, flags, all_known, top_known, growing)
+
+
+def _forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judgement,
+              all_known: bool, top_known: bool, growing: object) -> tuple[Counts, Counts]:
+    """:func:`forecast`, its arguments by position."""
     size = len(oven)
     stop = size  # the cards whose judgement does not change as the oven grows
     if top_known and size and not all_known:
@@ -329,24 +355,25 @@ def forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Judg
             stop = size - 1  # known only while on top
     key = (own, all_known, table)
     fold = flags.folds.get(key)
-    if fold is None or ((len(fold.cards) > stop or oven[:len(fold.cards)] != fold.cards)
-                        and not fold.rollback(oven, stop, own, all_known)):
-        if len(flags.folds) > _FOLDS_LIMIT:
-            flags.folds.clear()
-        fold = flags.folds[key] = _Fold(table, hand)
+    if fold is None or fold.oven is not oven or growing is None or fold.growing != growing \
+            or len(fold.cards) > stop:
+        if fold is None or ((len(fold.cards) > stop or oven[:len(fold.cards)] != fold.cards)
+                            and not fold.rollback(oven, stop, own, all_known)):
+            if len(flags.folds) > _FOLDS_LIMIT:
+                flags.folds.clear()
+            fold = flags.folds[key] = _Fold(table, hand)
+        elif not fold.saved or fold.saved[-1] != len(fold.cards):
+            fold.save()  # a point this oven shares with the last: another branch may too
+        fold.oven, fold.growing = oven, growing
     if fold.hand != hand:
         fold.rehand(oven, hand, flags)
     if len(fold.cards) < stop:
         fold.extend(oven, stop, own, flags, all_known)
-        fold.save()
+    now = tuple(fold.now)
     if stop == size:
-        return tuple(fold.now), fold.reserve
-    now = list(fold.now)
-    used = uses(oven[-1], tuple(now), NONE, flags)
-    if used is not None:
-        for kind, count in enumerate(used[0]):
-            now[kind] -= count
-    return tuple(now), fold.reserve
+        return now, fold.reserve
+    used = uses(oven[-1], now, NONE, flags)
+    return now if used is None else tuple(map(sub, now, used[0])), fold.reserve
 
 
 _Mark = tuple[int, Counts, Counts | None, Counts | None]
@@ -360,10 +387,13 @@ class _Fold:
     place, the table it met and the table and hand cards it took (None: it would fail;
     no hand card is :data:`NONE` itself)."""
 
-    __slots__ = ("cards", "hand", "marks", "now", "reserve", "saved", "saves", "table")
+    __slots__ = ("cards", "growing", "hand", "marks", "now", "oven", "reserve", "saved", "saves",
+                 "table")
 
     def __init__(self, table: Counts, hand: Counts) -> None:
         self.table, self.hand = table, hand
+        self.oven: list[int] | None = None  # the list last judged, and its span of growth
+        self.growing: object = None
         self.cards: list[int] = []
         self.now = list(table)
         self.reserve = NONE
@@ -418,6 +448,15 @@ class _Fold:
             if from_hand is NONE:
                 continue
             free = hand if reserve is NONE else tuple(map(sub, hand, reserve))
+            fixed = FIXED_RECIPE[oven[index]]
+            if fixed is not None and from_hand is not None:
+                # a fixed recipe on the same table takes the same cards, if the hand has them
+                for kind, _ in fixed:
+                    if free[kind] < from_hand[kind]:
+                        break
+                else:
+                    reserve = tuple(map(add, reserve, from_hand))
+                    continue
             used = uses(oven[index], met, free, flags)
             if (None if used is None else used[0]) != took:
                 self.cut(index)
@@ -434,8 +473,8 @@ class _Fold:
                all_known: bool) -> None:
         now, start = self.now, len(self.cards)
         first_order, colour = FIRST_ORDER, COLOUR
-        for index in range(start, stop):
-            card = oven[index]
+        cards = oven[start:stop]
+        for index, card in enumerate(cards, start):
             if card < first_order:
                 if card >= 0:
                     now[card] += 1
@@ -458,7 +497,7 @@ class _Fold:
                 continue
             for kind, count in enumerate(used[0]):
                 now[kind] -= count
-        self.cards += oven[start:stop]
+        self.cards += cards
 
 
 # --- the decisions -----------------------------------------------------------------------
@@ -488,73 +527,80 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     # one that they cannot make up stays so (a play takes no more than the free cards
     # hold): so each requirement's shortfall is worked out once, here, and each play's
     # from it. Only which kinds a Monotoni or Minimale may be named depends on the table
-    # the play makes (:func:`nameable`), and a Bombastica is judged on it as before.
-    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
-    judged = []  # (order, shortfall before, kind: (shortfall, lacking by kind) or None)
+    # the play makes (:func:`nameable`), and a Bombastica is judged on it as before. The
+    # play chosen is the first with the lowest (shortfall, -count, order) over its
+    # orders, so each play's orders may be judged in any order.
+    fixed_judged = []  # (order, shortfall, lacking by kind): fixed recipes
+    named_judged = []  # (order, shortfall before or None, kinds judged, feasible, kinds by table)
     bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
-        order_type = TYPE[order]
-        if order_type == BOMBASTICA:
+        fixed = FIXED_RECIPE[order]
+        if fixed is not None:
+            short = _lacking(fixed, table, free)
+            # one the hand cannot make up stays so whatever is played
+            if short is not None and short[0]:
+                fixed_judged.append((order, short[0], short[1]))
+            continue
+        if TYPE[order] == BOMBASTICA:
             before = hand_shortfall(order, table, free, flags)
             if before != 0:
                 bombasticas.append((order, before))
             continue
-        fixed = FIXED_RECIPE[order]
-        shortfalls: list[tuple[int, list[int]] | None]
-        if fixed is not None:
-            shortfalls = [_lacking(fixed, table, free)]
-            if shortfalls[0] is None:
-                continue  # a fixed recipe the hand cannot make up: playing cannot change that
-            before = shortfalls[0][0]
-        else:  # each named kind's, worked out when first needed (_UNSEEN until then)
-            shortfalls = [_UNSEEN] * N_KINDS
-            before = None
-            for kind in nameable(order, table, flags):
-                short = shortfalls[kind] = _lacking(NAMED_RECIPE[order][kind], table, free)
-                if short is not None and (before is None or short[0] < before):
-                    before = short[0]
+        # each named kind's shortfall, worked out when first needed (``judged``): those
+        # the free cards can make up in ``feasible``
+        judged: set[int] = set()
+        feasible: list[tuple[int, int, list[int]]] = []  # (kind, shortfall, lacking by kind)
+        known = flags.nameable[order]
+        found = known.get(table)
+        kinds = nameable(order, table, flags) if found is None else found
+        _judge_named(order, kinds, table, free, judged, feasible)
+        before = None
+        for _kind, total, _lacks in feasible:
+            if before is None or total < before:
+                before = total
         if before != 0:
-            judged.append((order, before, fixed is not None, shortfalls, flags.nameable[order]))
-    if judged or bombasticas:
+            named_judged.append((order, before, judged, feasible, known))
+    if fixed_judged or named_judged or bombasticas:
+        best: tuple[int, int, int] | None = None
+        chosen = None
         counts_tried: set[tuple[int, int]] = set()
         for play in plays:
             kind, count = play
             if free[kind] < count:
                 continue
+            for order, total, lacks in fixed_judged:
+                lack = lacks[kind]
+                if lack:  # else the table holds all it needs of this kind: no change
+                    score = (total - (count if count < lack else lack), -count, order)
+                    if best is None or score < best:
+                        best, chosen = score, play
+            if not (named_judged or bombasticas):
+                continue
             after_table = None
-            for order, before, is_fixed, shortfalls, known in judged:
-                if is_fixed:
-                    short = shortfalls[0]
-                    if short is None or not short[1][kind]:
-                        continue  # the table holds all it needs of this kind: no change
-                    kinds: Sequence[int] = (0,)
-                else:
-                    if best is not None and best[0] < (0, -count, order):
-                        continue  # no shortfall below 0: this play cannot do better here
-                    if after_table is None:
-                        after_table = _plus(table, kind, count)
-                    found = known.get(after_table)
-                    kinds = nameable(order, after_table, flags) if found is None else found
+            for order, before, judged, feasible, known in named_judged:
+                if best is not None and best < (0, -count, order):
+                    continue  # no shortfall below 0: this play cannot do better here
+                if after_table is None:
+                    after_table = _plus(table, kind, count)
+                found = known.get(after_table)
+                kinds = nameable(order, after_table, flags) if found is None else found
+                if not judged.issuperset(kinds):
+                    _judge_named(order, kinds, table, free, judged, feasible)
                 now = None
-                for named in kinds:
-                    short = shortfalls[named]
-                    if short is _UNSEEN:
-                        short = shortfalls[named] = _lacking(NAMED_RECIPE[order][named],
-                                                             table, free)
-                    if short is None:
-                        continue
-                    lacking = short[1][kind]
-                    value = short[0] - (count if count < lacking else lacking)
-                    if now is None or value < now:
-                        now = value
+                for named, total, lacking in feasible:
+                    if named in kinds:
+                        lack = lacking[kind]
+                        value = total - (count if count < lack else lack)
+                        if now is None or value < now:
+                            now = value
                 # worth it only if the cards played are cards the order would take from hand
                 if now is None or (before is not None and now >= before):
                     continue
                 score = (now, -count, order)
-                if best is None or score < best[0]:
-                    best = (score, play)
+                if best is None or score < best:
+                    best, chosen = score, play
             for order, before in bombasticas:
-                if best is not None and best[0] < (0, -count, order):
+                if best is not None and best < (0, -count, order):
                     continue  # no shortfall below 0: this play cannot do better here
                 # its shortfall depends only on how many cards are played:
                 if (order, count) in counts_tried:  # an earlier play scored the same
@@ -566,23 +612,34 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
                 if now is None or (before is not None and now >= before):
                     continue
                 score = (now, -count, order)
-                if best is None or score < best[0]:
-                    best = (score, play)
-    if best is not None:
-        return best[1]
+                if best is None or score < best:
+                    best, chosen = score, play
+        if chosen is not None:
+            return chosen
     # one card of the kind it has most to spare, never one spoken for if it can help it
     need = hand_needs(orders)
     spared = free if max(free) > 0 else hand  # the kinds held free, else any held
-    chosen, most = -1, (0, 0)
+    pick, most = -1, (0, 0)
     for k in range(N_KINDS):  # the first kind with most to spare, then most free
         if spared[k] > 0:
             to_spare = (free[k] - need[k], free[k])
-            if chosen < 0 or to_spare > most:
-                chosen, most = k, to_spare
-    return (chosen, 1)
+            if pick < 0 or to_spare > most:
+                pick, most = k, to_spare
+    return (pick, 1)
 
 
-_UNSEEN: tuple[int, list[int]] = (0, [])  # a requirement's shortfall not yet worked out
+def _judge_named(order: int, kinds: Sequence[int], table: Counts, free: Counts,
+                 judged: set[int], feasible: list[tuple[int, int, list[int]]]) -> None:
+    """Work out the shortfall of Monotoni or Minimale ``order`` named each of ``kinds`` not
+    yet ``judged`` (:func:`_lacking`), keeping in ``feasible`` those the free cards can
+    make up, in the order judged."""
+    recipes = NAMED_RECIPE[order]
+    for named in kinds:
+        if named not in judged:
+            judged.add(named)
+            short = _lacking(recipes[named], table, free)
+            if short is not None:
+                feasible.append((named, short[0], short[1]))
 
 
 def _lacking(recipe: Recipe, table: Counts, free: Counts) -> tuple[int, list[int]] | None:
@@ -650,6 +707,7 @@ def choose_completion(options: Sequence[Counts], reserve: Counts,
 # --- the fast engine's chooser ---------------------------------------------------------
 
 
+_PASS, _NO_ORDER, _PLACE_BASE = fast.PASS, fast.NO_ORDER, fast.PLACE_BASE  # looked up once
 _PLAYS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
 
 
@@ -677,10 +735,22 @@ def observed_forecast(state: fast.FastState, seat: int,
                       flags: Judgement) -> tuple[Counts, Counts]:
     """:func:`forecast` for ``seat`` on a fast state: the oven's orders it may identify are
     its own, every one under ``information.oven_seen``, and the top card while the oven
-    is in view (``information.oven_announced``: not once it is being opened)."""
-    return forecast(state.oven, tuple(state.table), state.hands[seat],
-                    fast.COLOUR_INDEX[state.config.colours[seat]], flags,
-                    all_known=flags.remembered, top_known=state.phase != _OVEN)
+    is in view (``information.oven_announced``: not once it is being opened).
+
+    During a round's turns the fast engine only appends to ``state.oven`` (one list per
+    state: a copy has its own), so the forecast kept on that list is trusted to begin
+    it (``growing``: the round); a caller that changed a state's oven otherwise in the
+    middle of a round's turns would have to replace the list rather than change it."""
+    if state.phase != _OVEN:  # the oven only grows during a round's turns
+        return _forecast(state.oven, tuple(state.table), state.hands[seat],
+                         _COLOUR_INDEX[state.config.colours[seat]], flags, flags.remembered,
+                         True, state.round)
+    return _forecast(state.oven, tuple(state.table), state.hands[seat],
+                     _COLOUR_INDEX[state.config.colours[seat]], flags, flags.remembered,
+                     False, None)
+
+
+_COLOUR_INDEX = fast.COLOUR_INDEX
 
 
 def choose_careful_code(state: fast.FastState, legal: Sequence[int],
@@ -692,21 +762,22 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
         return legal[0]  # no choice to make (the judgement below would come to it too)
     seat = state.current
     step = state.step
-    flags = judgement(state)
+    flags = _OF_RULES.get(state.rules) or judgement(state)
     hand = state.hands[seat]
-    orders = state.hand_orders[seat]
     if step == _PLAY:
-        if legal[0] == fast.PASS:
-            return fast.PASS
+        if legal[0] == _PASS:
+            return _PASS
         table, reserve = observed_forecast(state, seat, flags)
-        free = free_cards(hand, reserve)
-        kind, count = choose_play(orders, _plays(legal), hand, table, free, flags)
+        free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
+        kind, count = choose_play(state.hand_orders[seat], _plays(legal),
+                                  hand, table, free, flags)
         return fast.play_code(kind, count)
     if step == _ORDER:
         table, reserve = observed_forecast(state, seat, flags)
-        free = free_cards(hand, reserve)
+        free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
         order = choose_order(_candidates(legal), table, free, flags)
-        return fast.NO_ORDER if order is None else fast.PLACE_BASE + order
+        return _NO_ORDER if order is None else _PLACE_BASE + order
+    orders = state.hand_orders[seat]
     if step == _DRAW:
 
         def view() -> tuple[Counts, Counts]:
