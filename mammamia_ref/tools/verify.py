@@ -90,6 +90,7 @@ class Report:
     results: list[RunResult] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
     queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
+    queries_left_out: int = 0  # the answers marked slow, left to `mammamia query run`
     seconds: float = 0.0
     stage: str = "the spec check"   # what verify is doing, for an interrupted run
     runs_total: int = 0
@@ -163,7 +164,7 @@ class Report:
             },
             "rules": {"covered": len(covered), "total": len(total),
                       "uncovered": sorted(total - covered)},
-            "queries": {"answers": len(self.queries),
+            "queries": {"answers": len(self.queries), "left_out": self.queries_left_out,
                         "matching": sum(q["matches"] for q in self.queries),
                         "differing": [q for q in self.queries if not q["matches"]]},
             "variants": {"covered": sum(set(seen[f]) == set(values[f]) for f in values),
@@ -215,6 +216,7 @@ def verify(scenario_paths: list[str], report: Report | None = None,
     report = Report() if report is None else report
     progress(report.stage, 0, 0)
     with QueryChecks(jobs) as queries:  # answered while the stages before them run
+        report.queries_left_out = queries.left_out
         _checks(scenario_paths, report, progress)
         report.stage = "the z3 queries"
         progress(report.stage, 0, 0)
@@ -266,6 +268,8 @@ class QueryChecks:
     Ctrl-C: it reaches the parent, which stops them all when it leaves the ``with``
     block (so no worker outlives verify, and no cancelled check is ever recorded)."""
 
+    left_out = 0  # answers marked slow, not answered here
+
     def __init__(self, jobs: int | None = None) -> None:
         self.jobs = jobs or usable_cpus()
 
@@ -277,8 +281,11 @@ class QueryChecks:
         # the queries package loads z3: only now, in the parent, after the workers forked
         from mammamia_ref.queries import load_catalogue
 
-        self.tasks = [(query["id"], answer["name"]) for query in load_catalogue()
-                      for answer in query["answers"] if not answer.get("slow")]
+        every = [(query["id"], answer) for query in load_catalogue()
+                 for answer in query["answers"]]
+        self.tasks = [(query, answer["name"]) for query, answer in every
+                      if not answer.get("slow")]
+        self.left_out = len(every) - len(self.tasks)
         self.answers = self.pool.imap(_answer_task, self.tasks)  # in catalogue order
         return self
 
@@ -338,8 +345,10 @@ def print_report(report: Report) -> None:
     variants = summary["variants"]
     print(f"variant flags with every value exercised: {variants['covered']} of {variants['total']}")
     queries = summary["queries"]
+    left = (f"{queries['left_out']} marked slow are left to `mammamia query run`"
+            if queries["left_out"] else "every answer of the catalogue")
     print(f"z3 queries: {queries['matching']} of {queries['answers']} answers as expected "
-          "(the answers marked slow are left to `mammamia query run`)")
+          f"({left})")
     for differing in queries["differing"]:
         print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
     for flag, missing in variants["uncovered"].items():
