@@ -1021,7 +1021,10 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
 
 def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Under stall=letter the search takes about 20 s of CPU: by default its
-    certificate, the committed witness game, is re-checked (:func:`recheck`)."""
+    certificate, the committed witness game, is re-checked (:func:`recheck`). With 3 to 5
+    players the answer is Q18's game, every player level (:func:`_tied_planned`)."""
+    if by_plan(answer):
+        return _tied_planned(query, answer)
     v = _v(answer)
     if v["stall"] == "letter" and not full_search():
         checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
@@ -1934,9 +1937,10 @@ def _stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
 
 
 def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q18: the game of :func:`_stalls_planned` (three stalled rounds) under stall=cut,
-    and under the letter a game whose supplies are drawn out with no order placed:
-    every player ends with nothing delivered and no ingredient card."""
+    """Q18 (and Q08 with 3 to 5 players): the game of :func:`_stalls_planned` (three
+    stalled rounds) under stall=cut, and under the letter a game whose supplies are
+    drawn out with no order placed: every player ends with nothing delivered and no
+    ingredient card."""
     v = _v(answer)
     players = players_of(answer)
     plan = dump_and_pass(ROUNDS) if v["stall"] == "cut" else nothing_baked(ROUNDS)
