@@ -121,7 +121,7 @@ def Val(v: int) -> Any:
     found = known.get((_bitvectors, v))
     if found is None:  # the encodings ask for the same few constants tens of thousands of times
         found = known[(_bitvectors, v)] = (z3.BitVecVal(v, BITS, ctx=ctx) if _bitvectors
-                                          else z3.IntVal(v, ctx=ctx))
+                                           else z3.IntVal(v, ctx=ctx))
     return found
 
 

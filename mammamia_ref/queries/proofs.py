@@ -149,7 +149,7 @@ def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
                      N.And(a[0] == b[0], a[1] == b[1], a[2] > b[2]))
     natural = N.And(*[x >= 0 for x in b])
     result, _ = N.check(constraints + model.well_formed(before)
-                       + [after.ph == TURN, z3.Not(N.And(decreases, natural))])
+                        + [after.ph == TURN, z3.Not(N.And(decreases, natural))])
     cases["turn"] = str(result)
     return Proof(result == z3.unsat, cases,
                  None if result == z3.unsat else "a turn that ends no round keeps the measure")
@@ -189,7 +189,7 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
     kept = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
                  *[N.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
                  z3.Implies(z3.Not(out.baked),
-                             N.And(*[x == 0 for x in out.from_table + out.from_hand])))
+                            N.And(*[x == 0 for x in out.from_table + out.from_hand])))
     result, _ = N.check(domain + [out.legal, z3.Not(kept)])
     return Proof(result == z3.unsat, {"oven contract": str(result)})
 
