@@ -28,7 +28,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
 from mammamia_ref.queries.errors import ModelBoundError, UnknownQueryError
-from mammamia_ref.queries.game_model import OVER, ROUNDS, GameModel, free_step
+from mammamia_ref.queries.game_model import N_ORDERS, OVER, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
     NK,
@@ -75,6 +75,7 @@ from mammamia_ref.rules.vocabulary import (
     ORDER_TYPES,
     ORDERS,
     ORDERS_OF,
+    ROUNDS,
 )
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -202,6 +203,13 @@ def load_catalogue() -> list[dict[str, Any]]:
 
 def _v(answer: Mapping[str, Any]) -> dict[str, str]:
     return {**variant_defaults(), **answer.get("variants", {})}
+
+
+def _supply_shuffles(played: Sequence[Any]) -> list[int]:
+    """The steps of a played game (its ``.action`` entries) that shuffle a round's
+    supply: the first starts the game, each later one ends an opening."""
+    return [i for i, p in enumerate(played)
+            if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
 
 
 def _base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
@@ -774,7 +782,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
     if players_of(answer) > 2:
         return _q04_by_plan(query, answer)
     if not full_search():
-        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
+        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == N_ORDERS,
                           "the witness game replays and red has delivered all 8 orders")
         if checked is not None:
             return checked
@@ -784,7 +792,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
         for j in range(turns):
             plan[r, j] = orders[j // 2] if j % 2 == 0 and j // 2 < len(orders) else None
     placed = [o for orders in Q04_PLAN for o in orders]
-    found = search_game(2, v, [Q04_SCHEDULE], lambda m: m.delivered(m.S[-1], 0) == 8,
+    found = search_game(2, v, [Q04_SCHEDULE], lambda m: m.delivered(m.S[-1], 0) == N_ORDERS,
                         orders={0: placed, 1: []}, starts=(0, 0, 0), plan=plan)
     if found is None:
         return Verdict("unsat", detail="not within the plan")
@@ -794,8 +802,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
         rounds = [list(orders) for orders in Q04_PLAN]
         out: dict[int, dict[str, Any]] = {}
         done: list[str] = []
-        shuffles = [i for i, p in enumerate(played.played)
-                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"][1:]
+        shuffles = _supply_shuffles(played.played)[1:]
         ends = [i - 1 for i in shuffles] + [len(played.played) - 1]
         for r, end in enumerate(ends):
             done += rounds[r]
@@ -823,8 +830,7 @@ def _all_orders_game(answer: Mapping[str, Any]) -> Builder:
 def _deliveries(built: Builder, seat: int) -> list[list[str]]:
     """The orders ``seat`` delivers at each opening of a built game, read from the
     reference's events (a round's opening ends with the next supply's shuffle)."""
-    shuffles = [i for i, e in enumerate(built.played)
-                if isinstance(e.action, Shuffle) and e.action.pile == "supply"][1:]
+    shuffles = _supply_shuffles(built.played)[1:]
     colour = built.config.colours[seat]
     out: list[list[str]] = [[] for _ in range(len(shuffles) + 1)]
     for i, event in built.events("baked"):
@@ -859,7 +865,7 @@ def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     built = _all_orders_game(answer)
     state = built.state
     delivered = list(state.delivered[0])
-    if state.phase != "over" or len(delivered) != 8:
+    if state.phase != "over" or len(delivered) != N_ORDERS:
         return plan_fell_short(f"red delivers {len(delivered)} (game "
                                f"{'over' if state.phase == 'over' else 'not over'})")
     last = len(built.played) - 1
@@ -951,8 +957,7 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
     at_once = v["round_end"] == "last_ingredient"
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
-        shuffles = [i for i, p in enumerate(played.played)
-                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
+        shuffles = _supply_shuffles(played.played)
         return _mamma_mia_alone(shuffles[1], at_once)
 
     turns = model.schedule[0]
@@ -1521,7 +1526,7 @@ def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) 
     if players_of(answer) > 2:
         built = _all_orders_game(answer)
         counts = [len(d) for d in built.state.delivered]
-        if built.state.phase != "over" or 8 not in counts or 0 not in counts:
+        if built.state.phase != "over" or N_ORDERS not in counts or 0 not in counts:
             return plan_fell_short(f"its game ends with {counts} delivered")
         last = len(built.played) - 1
         nothing = [built.config.colours[p] for p, n in enumerate(counts) if n == 0]
@@ -1564,7 +1569,7 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
     if found is None:
         return Verdict("value", value=None, detail="Q04 found no game")
     doc, state = found
-    if len(state.delivered[0]) != 8:
+    if len(state.delivered[0]) != N_ORDERS:
         return Verdict("value", value=None, detail="Q04's game: red delivers fewer than 8")
     from mammamia_ref.rules.actions import parse_action
 
@@ -1594,11 +1599,11 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
     the committed witness, is re-checked instead (:func:`recheck`), its red's turns
     counted again in the reference."""
     if not full_search():
-        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == 8,
+        checked = recheck(query, answer, lambda state: len(state.delivered[0]) == N_ORDERS,
                           "the witness game replays and red has delivered all 8 orders")
         if checked is not None and checked.witness is not None:
             red_turns = _turns_of(checked.witness, 0)
-            if red_turns == 8:
+            if red_turns == N_ORDERS:
                 return Verdict("value", value=red_turns, witness=checked.witness,
                                detail=f"{checked.detail}; in {red_turns} of red's turns")
     v = _v(answer)
@@ -1608,15 +1613,14 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
         for j in range(turns):
             plan[r, j] = orders[j // 3] if j % 3 == 0 and j // 3 < len(orders) else None
     placed = [o for orders in Q21_PLAN_3P for o in orders]
-    found = search_game(3, v, [Q21_SCHEDULE_3P], lambda m: m.delivered(m.S[-1], 0) == 8,
+    found = search_game(3, v, [Q21_SCHEDULE_3P], lambda m: m.delivered(m.S[-1], 0) == N_ORDERS,
                         orders=red_only(3, placed), starts=(0, 0), plan=plan)
     if found is None:
         return Verdict("value", value=None, detail="no game within the plan")
     model, zm = found
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
-        shuffles = [i for i, p in enumerate(played.played)
-                    if isinstance(p.action, Shuffle) and p.action.pile == "supply"][1:]
+        shuffles = _supply_shuffles(played.played)[1:]
         ends = [i - 1 for i in shuffles]    # the last action of each opening
         if len(played.played) - 1 not in shuffles:
             ends.append(len(played.played) - 1)
@@ -1638,7 +1642,7 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
         + f", all eight in {red_turns} of its turns. With 3 players at most seven orders "
         "bake at one opening (Q23), so two openings are needed; no player can do it in "
         "fewer than 8 turns, since a turn places at most one order.")
-    if len(state.delivered[0]) != 8 or red_turns != 8:
+    if len(state.delivered[0]) != N_ORDERS or red_turns != N_ORDERS:
         return Verdict("value", value=None, detail=f"the game: {len(state.delivered[0])} "
                        f"delivered in {red_turns} of red's turns")
     return Verdict("value", value=red_turns, witness=doc,
@@ -1657,7 +1661,7 @@ def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     for i, entry in enumerate(built.played):
         if isinstance(entry.action, Play | Pass) and mover == 0:
             red_turns += 1
-        if len(entry.state.delivered[0]) == 8:
+        if len(entry.state.delivered[0]) == N_ORDERS:
             at = i
             break
         mover = entry.state.current    # the seat to move after this action
@@ -1665,7 +1669,7 @@ def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
         return Verdict("value", value=None, detail="the plan's game: red delivers "
                        f"{len(built.state.delivered[0])} orders")
     turns = sum(1 for e in built.played[:at + 1] if isinstance(e.action, Play | Pass))
-    if red_turns != 8:
+    if red_turns != N_ORDERS:
         return Verdict("value", value=None, detail=f"the plan's game takes {red_turns} of "
                        "red's turns, not the 8 turn.place_order allows: the fewest is not known")
     doc = built_doc(query, answer, built, f"All eight orders in eight of one's turns "

@@ -77,6 +77,7 @@ from mammamia_ref.rules.vocabulary import (
     COPIES,
     HAND_LIMIT,
     ORDERS_OF,
+    ROUNDS,
     STARTING_INGREDIENTS,
     TRIMMING,
 )
@@ -85,8 +86,7 @@ TURN, OVEN, OVER = 0, 1, 2
 WAITER, HAND, IN_OVEN, DELIVERED, UNDER = 0, 1, 2, 3, 4
 MM = NK                      # the Mamma Mia! card's code in the supply sequence
 NO = -1                      # no order / pass / Mamma Mia! in the supply
-N_ORDERS = 8
-ROUNDS = 3
+N_ORDERS = len(ORDERS_OF[COLOURS[0]])  # a colour's orders (spec/cards.yaml)
 SUPPLY, WAITER_SOURCE = 0, 1
 
 

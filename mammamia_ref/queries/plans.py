@@ -59,13 +59,21 @@ def _largest(hand: Sequence[int]) -> int:
     return max(range(len(KINDS)), key=lambda i: (hand[i], -i))
 
 
-def _play_out(b: Builder) -> None:
+def _largest_group(b: Builder) -> tuple[str | None, int]:
+    """The play of the player to move's largest group of one kind: (kind, count), or
+    (None, 0), a pass, with no ingredient card in hand."""
+    held = b.state.hands[b.state.current].ingredients
+    k = _largest(held)
+    return (KINDS[k] if held[k] else None), held[k]
+
+
+def _play_out(b: Builder, place: Callable[[GameState], str | None] | None = None) -> None:
     """Play the round out: each player in turn plays their largest group (or passes)
-    and draws from the supply, placing no order, until the round ends."""
+    and draws from the supply, until the round ends; with a play, the order ``place``
+    names (none without ``place``)."""
     while b.state.phase == "turn":
-        held = b.state.hands[b.state.current].ingredients
-        k = _largest(held)
-        b.turn(KINDS[k] if held[k] else None, held[k], None, "supply")
+        kind, count = _largest_group(b)
+        b.turn(kind, count, place(b.state) if place and kind else None, "supply")
 
 
 def bombastica_takes_all(keep: int) -> Plan:
@@ -116,8 +124,7 @@ def _bombastica_round(b: Builder, keep: int, bombastica: bool = True) -> None:
                 b.turn(KINDS[k], hand[k], source="waiter")
             continue
         if p != RED:
-            k = _largest(hand)
-            b.turn(KINDS[k] if hand[k] else None, hand[k], source="waiter")
+            b.turn(*_largest_group(b), source="waiter")
             continue
         kinds = [i for i in range(len(KINDS)) if hand[i]]
         done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
@@ -230,9 +237,7 @@ def _most_orders(b: Builder, short: bool) -> None:
     _setup(b, [[_S] * 6, *dumps, feeder_hand], {"red": orders})
     for turn, order in enumerate(orders):
         for _seat in range(1, feeder):       # the dumpers: all on the first turn, then pass
-            held = b.state.hands[b.state.current].ingredients
-            k = _largest(held)
-            b.turn(KINDS[k] if held[k] else None, held[k], None, "waiter")
+            b.turn(*_largest_group(b), None, "waiter")
         if turn < len(feeds):
             kind, count = feeds[turn]
             if turn < len(draws):
@@ -243,9 +248,7 @@ def _most_orders(b: Builder, short: bool) -> None:
                 b.wish([c for c in b.state.supply if c not in (_S, MAMMA_MIA)][:room])
             b.turn(kind, count, None, "supply" if turn < len(draws) or extra else "waiter")
         else:   # a pass, unless the extra draw left the feeder cards to play
-            held = b.state.hands[b.state.current].ingredients
-            k = _largest(held)
-            b.turn(KINDS[k] if held[k] else None, held[k], None, "waiter")
+            b.turn(*_largest_group(b), None, "waiter")
         s = b.state
         hand = s.hands[RED]
         last = turn == len(orders) - 1
@@ -282,16 +285,16 @@ def all_orders(b: Builder) -> None:
     eight are placed in the first round, it ends on red's eighth turn (``short``, see
     :func:`_most_orders`)."""
     _most_orders(b, short=len(MOST_ORDERS[b.players][0]) == len(ORDERS_OF["red"]))
+
+    def red_order(s: GameState) -> str | None:
+        """Red's order in hand, once the oven or the table shows every kind."""
+        shown = set(s.oven) | {kind for kind, n in zip(KINDS, s.table, strict=True) if n}
+        return s.hands[RED].orders[0] if s.current == RED and s.hands[RED].orders and \
+            set(KINDS) <= shown else None
+
     while b.state.phase == "shuffle":     # the next round's supply (none after the third)
         b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
-        while b.state.phase == "turn":
-            s = b.state
-            held = s.hands[s.current].ingredients
-            k = _largest(held)
-            shown = set(s.oven) | {kind for kind, n in zip(KINDS, s.table, strict=True) if n}
-            order = s.hands[RED].orders[0] if s.current == RED and held[k] and \
-                s.hands[RED].orders and set(KINDS) <= shown else None
-            b.turn(KINDS[k] if held[k] else None, held[k], order, "supply")
+        _play_out(b, red_order)
         b.resolve()
 
 
@@ -372,8 +375,7 @@ def _slow_round(b: Builder) -> None:
         hand = s.hands[p]
         held = sum(hand.ingredients)
         if p != RED:
-            k = _largest(hand.ingredients)
-            b.turn(KINDS[k] if held else None, hand.ingredients[k], None, "waiter")
+            b.turn(*_largest_group(b), None, "waiter")
             continue
         if held:
             k = min((i for i in range(len(KINDS)) if hand.ingredients[i]),
