@@ -142,6 +142,16 @@ def test_from_an_empty_folder_the_packaged_suite_is_run(tmp_path: Path) -> None:
                                                                   .glob("*.yaml")))
 
 
+def test_a_run_without_scenarios_says_so(tmp_path: Path) -> None:
+    """Random games alone may pass, but never as if the scenarios had."""
+    result = conform("-q", "--scenarios", str(tmp_path), "--random-games", "1", "--players",
+                     "2", impl=REFERENCE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"warning: no scenario to run: looked for scenarios in {tmp_path}" in result.stderr
+    assert "scenarios: none run; counting tables: none run; random games: 1 pass" \
+        in result.stdout
+
+
 def test_a_run_that_finds_no_case_is_an_error(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

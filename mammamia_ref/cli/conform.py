@@ -229,6 +229,9 @@ def run_conform(args: argparse.Namespace) -> int:
     cases, looked, load_errors = plan(args)
     if not cases:
         raise NoCasesError(f"no case to run: looked for {'; '.join(looked)}")
+    if not any(case.kind == "scenario" for case in cases):  # a mistyped folder, say
+        print(f"mammamia: warning: no scenario to run: looked for {looked[0]}; the other "
+              f"cases are run", file=sys.stderr)
     impl = Implementation(command, timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         info = impl.start()
