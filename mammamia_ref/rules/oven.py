@@ -107,11 +107,28 @@ def nameable_kinds(order_type: str, table: Sequence[int], personal: int, hand: S
     return kinds
 
 
+def ever_nameable(personal: int) -> tuple[int, ...]:
+    """``oven.monotoni``, ``oven.minimale``: the kind indices a Monotoni or Minimale may be
+    named on some table, every kind but its personal one. :func:`monotoni_kinds` and
+    :func:`minimale_kinds` choose among them; a player may judge an order by them without
+    asking about every table it might meet.
+
+    >>> ever_nameable(3)
+    (0, 1, 2, 4)
+    """
+    return _EVER_NAMEABLE[personal]
+
+
+_EVER_NAMEABLE = tuple(tuple(kind for kind in range(len(KINDS)) if kind != personal)
+                       for personal in range(len(KINDS)))
+
+
 def monotoni_kinds(table: Sequence[int], personal: int, monotoni_kind: str) -> tuple[int, ...]:
-    """``oven.monotoni``: any kind index but the personal one; under
-    ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the table."""
-    return tuple(kind for kind in range(len(table)) if kind != personal
-                 and (monotoni_kind == "any_other" or table[kind] > 0))
+    """``oven.monotoni``: any kind index but the personal one (:func:`ever_nameable`);
+    under ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the
+    table."""
+    return tuple(kind for kind in _EVER_NAMEABLE[personal]
+                 if monotoni_kind == "any_other" or table[kind] > 0)
 
 
 def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) -> tuple[int, ...]:
@@ -123,13 +140,13 @@ def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) ->
     >>> minimale_kinds((2, 3, 2, 2, 0), 3, "eligible_kinds")
     (0, 2)
     """
-    present = [kind for kind in range(len(table)) if table[kind] > 0]
-    candidates = present if minimale_lowest == "all_kinds" \
-        else [kind for kind in present if kind != personal]
+    eligible = [kind for kind in _EVER_NAMEABLE[personal] if table[kind] > 0]
+    candidates = eligible if minimale_lowest != "all_kinds" \
+        else [kind for kind in range(len(table)) if table[kind] > 0]
     if not candidates:
         return ()
     lowest = min(table[kind] for kind in candidates)
-    return tuple(kind for kind in candidates if table[kind] == lowest and kind != personal)
+    return tuple(kind for kind in eligible if table[kind] == lowest)
 
 
 def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: str) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ from mammamia_ref.rules.oven import (
     Outcome,
     bombastica_outcome,
     bombastica_shortfall,
+    ever_nameable,
     minimale_kinds,
     monotoni_kinds,
 )
@@ -558,6 +559,12 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
         for _kind, total, _lacks in feasible:
             if before is None or total < before:
                 before = total
+        if not feasible:
+            # none named on this table can be made; a play may make another kind nameable,
+            # but none helps if the free cards make up no kind the order may ever be named
+            _judge_named(order, ever_nameable(PERSONAL[order]), table, free, judged, feasible)
+            if not feasible:
+                continue
         if before != 0:
             named_judged.append((order, before, judged, feasible, known))
     if fixed_judged or named_judged or bombasticas:
