@@ -532,7 +532,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     # play chosen is the first with the lowest (shortfall, -count, order) over its
     # orders, so each play's orders may be judged in any order.
     fixed_judged = []  # (order, shortfall, lacking by kind): fixed recipes
-    named_judged = []  # (order, shortfall before or None, kinds judged, feasible, kinds by table)
+    named_judged = []  # (order, shortfall before or None, feasible, kinds by table)
     bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
         fixed = FIXED_RECIPE[order]
@@ -547,26 +547,20 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             if before != 0:
                 bombasticas.append((order, before))
             continue
-        # each named kind's shortfall, worked out when first needed (``judged``): those
-        # the free cards can make up in ``feasible``
-        judged: set[int] = set()
-        feasible: list[tuple[int, int, list[int]]] = []  # (kind, shortfall, lacking by kind)
+        # the shortfall of each kind it may ever be named (rules kernel), those the free
+        # cards can make up; a play leaves the others out of reach
+        feasible = _feasible_named(order, table, free)
+        if not feasible:
+            continue
         known = flags.nameable[order]
         found = known.get(table)
         kinds = nameable(order, table, flags) if found is None else found
-        _judge_named(order, kinds, table, free, judged, feasible)
         before = None
-        for _kind, total, _lacks in feasible:
-            if before is None or total < before:
+        for named, total, _lacks in feasible:
+            if named in kinds and (before is None or total < before):
                 before = total
-        if not feasible:
-            # none named on this table can be made; a play may make another kind nameable,
-            # but none helps if the free cards make up no kind the order may ever be named
-            _judge_named(order, ever_nameable(PERSONAL[order]), table, free, judged, feasible)
-            if not feasible:
-                continue
         if before != 0:
-            named_judged.append((order, before, judged, feasible, known))
+            named_judged.append((order, before, feasible, known))
     if fixed_judged or named_judged or bombasticas:
         best: tuple[int, int, int] | None = None
         chosen = None
@@ -584,15 +578,22 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             if not (named_judged or bombasticas):
                 continue
             after_table = None
-            for order, before, judged, feasible, known in named_judged:
-                if best is not None and best < (0, -count, order):
-                    continue  # no shortfall below 0: this play cannot do better here
+            for order, before, feasible, known in named_judged:
+                # the lowest shortfall this play could leave, whatever kinds it makes
+                # nameable: if that does no better, the rules kernel need not be asked
+                bound = None
+                for _named, total, lacking in feasible:
+                    lack = lacking[kind]
+                    value = total - (count if count < lack else lack)
+                    if bound is None or value < bound:
+                        bound = value
+                if (before is not None and bound >= before) or \
+                        (best is not None and best <= (bound, -count, order)):
+                    continue
                 if after_table is None:
                     after_table = _plus(table, kind, count)
                 found = known.get(after_table)
                 kinds = nameable(order, after_table, flags) if found is None else found
-                if not judged.issuperset(kinds):
-                    _judge_named(order, kinds, table, free, judged, feasible)
                 now = None
                 for named, total, lacking in feasible:
                     if named in kinds:
@@ -635,18 +636,18 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     return (pick, 1)
 
 
-def _judge_named(order: int, kinds: Sequence[int], table: Counts, free: Counts,
-                 judged: set[int], feasible: list[tuple[int, int, list[int]]]) -> None:
-    """Work out the shortfall of Monotoni or Minimale ``order`` named each of ``kinds`` not
-    yet ``judged`` (:func:`_lacking`), keeping in ``feasible`` those the free cards can
-    make up, in the order judged."""
+def _feasible_named(order: int, table: Counts,
+                    free: Counts) -> list[tuple[int, int, list[int]]]:
+    """The (kind, shortfall, lacking by kind) of Monotoni or Minimale ``order`` named each
+    kind it may ever be named (:func:`~mammamia_ref.rules.oven.ever_nameable`) that the
+    free cards can make up (:func:`_lacking`)."""
     recipes = NAMED_RECIPE[order]
-    for named in kinds:
-        if named not in judged:
-            judged.add(named)
-            short = _lacking(recipes[named], table, free)
-            if short is not None:
-                feasible.append((named, short[0], short[1]))
+    feasible = []
+    for named in ever_nameable(PERSONAL[order]):
+        short = _lacking(recipes[named], table, free)
+        if short is not None:
+            feasible.append((named, short[0], short[1]))
+    return feasible
 
 
 def _lacking(recipe: Recipe, table: Counts, free: Counts) -> tuple[int, list[int]] | None:
