@@ -220,7 +220,7 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
             bombastica_shortfall(table) if outcome is Outcome.ASK else None
     found = flags.recipes[order].get(table)
     best = None
-    for recipe in recipes(order, table, flags) if found is None else found:
+    for recipe in _named_recipes(order, table, hand, flags) if found is None else found:
         total = 0  # _short, written out: this is the careful player's innermost loop
         for kind, count in recipe:
             missing = count - table[kind]
@@ -232,6 +232,17 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
             if best is None or total < best:
                 best = total
     return best
+
+
+def _named_recipes(order: int, table: Counts, hand: Counts,
+                   flags: Judgement) -> tuple[Recipe, ...]:
+    """:func:`recipes` of a Monotoni or Minimale, or none if ``hand`` makes up no kind
+    the order may ever be named: the rules kernel is then not asked about ``table``."""
+    named = NAMED_RECIPE[order]
+    for kind in ever_nameable(PERSONAL[order]):
+        if _short(named[kind], table, hand) is not None:
+            return recipes(order, table, flags)
+    return ()
 
 
 def uses(order: int, table: Counts, hand: Counts,
@@ -251,7 +262,8 @@ def uses(order: int, table: Counts, hand: Counts,
         short = hand_shortfall(order, table, hand, flags)
         return None if short is None else (table, spare(hand, short) if short else NONE)
     best: tuple[int, Recipe] | None = None
-    for recipe in recipes(order, table, flags):
+    found = flags.recipes[order].get(table)
+    for recipe in _named_recipes(order, table, hand, flags) if found is None else found:
         short = _short(recipe, table, hand)
         if short is not None and (best is None or short < best[0]):
             best = (short, recipe)
