@@ -33,6 +33,7 @@ from mammamia_ref.queries.catalogue import (
     QueryResult,
     Verdict,
     answer_query,
+    chosen_answers,
     load_catalogue,
     run_catalogue,
     run_query,
@@ -41,5 +42,5 @@ from mammamia_ref.queries.docs import render_markdown, write_docs
 from mammamia_ref.queries.timing import BMC_PROPERTY, BmcResult, benchmark_queries, bmc_check
 
 __all__ = ["BMC_PROPERTY", "Answer", "BmcResult", "QueryResult", "Verdict", "answer_query",
-           "benchmark_queries", "bmc_check", "load_catalogue", "render_markdown",
+           "benchmark_queries", "bmc_check", "chosen_answers", "load_catalogue", "render_markdown",
            "run_catalogue", "run_query", "write_docs"]

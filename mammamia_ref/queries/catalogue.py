@@ -14,7 +14,7 @@ import functools
 import itertools
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -2206,15 +2206,23 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     return result
 
 
+def chosen_answers(query: Mapping[str, Any], *, include_slow: bool = True,
+                   names: Collection[str] | None = None) -> list[Mapping[str, Any]]:
+    """The answers of ``query`` to run: those ``names`` names (all by default), less,
+    without ``include_slow``, those the catalogue marks ``slow``."""
+    return [answer for answer in query["answers"]
+            if (names is None or answer["name"] in names)
+            and (include_slow or not answer.get("slow"))]
+
+
 def run_query(query: Mapping[str, Any], *, write_witnesses: bool = False,
               root: Path = ROOT, answers: Sequence[str] | None = None,
               include_slow: bool = True) -> QueryResult:
-    """Answer one query (the answers named, all by default; without ``include_slow``
-    those marked ``slow`` are left out)."""
+    """Answer one query (:func:`chosen_answers`: the answers named, all by default;
+    without ``include_slow`` those marked ``slow`` are left out)."""
     started = time.perf_counter()
-    done = [answer_query(query, a, root=root, write=write_witnesses) for a in query["answers"]
-            if (answers is None or a["name"] in answers)
-            and (include_slow or not a.get("slow"))]
+    done = [answer_query(query, a, root=root, write=write_witnesses)
+            for a in chosen_answers(query, include_slow=include_slow, names=answers)]
     return QueryResult(query["id"], " ".join(query["question"].split()), list(query["rules"]),
                        done, time.perf_counter() - started)
 
@@ -2238,4 +2246,5 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
 
 
 __all__ = ["IMPLEMENTATIONS", "Answer", "QueryResult", "Verdict", "answer_query",
-           "load_catalogue", "reference_replay", "run_catalogue", "run_query", "search_game"]
+           "chosen_answers", "load_catalogue", "reference_replay", "run_catalogue", "run_query",
+           "search_game"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.catalogue import Answer, answer_query, load_catalogue
+from mammamia_ref.queries.catalogue import Answer, answer_query, chosen_answers, load_catalogue
 from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.proofs import hand_limit
@@ -59,10 +59,9 @@ def benchmark_queries(include_slow: bool = False, *,
     for query in load_catalogue():
         if methods is not None and query["method"] not in methods:
             continue
-        for answer in query["answers"]:
-            if include_slow or not answer.get("slow"):
-                run = functools.partial(answer_query, query, answer, write=False)
-                items.append((f"{query['id']}/{answer['name']}", run))
+        for answer in chosen_answers(query, include_slow=include_slow):
+            run = functools.partial(answer_query, query, answer, write=False)
+            items.append((f"{query['id']}/{answer['name']}", run))
     return items
 
 

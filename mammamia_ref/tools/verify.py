@@ -279,13 +279,12 @@ class QueryChecks:
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self.pool = context.Pool(self.jobs, initializer=_ignore_ctrl_c)
         # the queries package loads z3: only now, in the parent, after the workers forked
-        from mammamia_ref.queries import load_catalogue
+        from mammamia_ref.queries import chosen_answers, load_catalogue
 
-        every = [(query["id"], answer) for query in load_catalogue()
-                 for answer in query["answers"]]
-        self.tasks = [(query, answer["name"]) for query, answer in every
-                      if not answer.get("slow")]
-        self.left_out = len(every) - len(self.tasks)
+        catalogue = load_catalogue()
+        self.tasks = [(query["id"], answer["name"]) for query in catalogue
+                      for answer in chosen_answers(query, include_slow=False)]
+        self.left_out = sum(len(query["answers"]) for query in catalogue) - len(self.tasks)
         self.answers = self.pool.imap(_answer_task, self.tasks)  # in catalogue order
         return self
 
