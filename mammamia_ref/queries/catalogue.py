@@ -862,22 +862,32 @@ def _all_orders_story(built: Builder) -> str:
 def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Q04 for three to five players: :func:`_all_orders_game`, red's deliveries read
     from the reference's events and final state."""
-    built = _all_orders_game(answer)
+    built, doc = _all_orders_witness(query, answer, "Red delivers all eight orders",
+                                     ["game_end.three_resolutions", "turn.place_order",
+                                      "oven.bake", "oven.bombastica", "next_round.supply"],
+                                     every_seat=False)
     state = built.state
-    delivered = list(state.delivered[0])
-    if state.phase != "over" or len(delivered) != N_ORDERS:
-        return plan_fell_short(f"red delivers {len(delivered)} (game "
+    if state.phase != "over" or len(state.delivered[0]) != N_ORDERS:
+        return plan_fell_short(f"red delivers {len(state.delivered[0])} (game "
                                f"{'over' if state.phase == 'over' else 'not over'})")
-    last = len(built.played) - 1
-    doc = built_doc(query, answer, built, f"Red delivers all eight orders ({built.players} "
-                    "players)", _all_orders_story(built),
-                    ["game_end.three_resolutions", "turn.place_order", "oven.bake",
-                     "oven.bombastica", "next_round.supply"],
-                    {last: {"state": {"players": {"red": {"delivered": delivered}}},
-                            "winners": ["red"]}})
     per = [len(d) for d in _deliveries(built, 0)]
     return Verdict("sat", witness=doc, detail="the plan's game: red delivers "
                    + " + ".join(str(n) for n in per) + " orders at the three openings")
+
+
+def _all_orders_witness(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+                        rules: list[str], *, every_seat: bool) -> tuple[Builder, dict[str, Any]]:
+    """The game of :func:`_all_orders_game` (Q04, Q20 for three to five players) and its
+    witness scenario, expecting red's deliveries (``every_seat``: every player's) and
+    red's win at the last step."""
+    built = _all_orders_game(answer)
+    seats = range(built.players) if every_seat else (0,)
+    doc = built_doc(query, answer, built, f"{title} ({built.players} players)",
+                    _all_orders_story(built), rules,
+                    {len(built.played) - 1: {"state": {"players": {
+                        built.config.colours[p]: {"delivered": list(built.state.delivered[p])}
+                        for p in seats}}, "winners": ["red"]}})
+    return built, doc
 
 
 def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -1524,19 +1534,13 @@ def q20_nothing_versus_all(query: Mapping[str, Any], answer: Mapping[str, Any]) 
     """Q04's game answers it: red delivers all eight orders, yellow, placing none,
     nothing (for three to five players, Q04's game there: :func:`_all_orders_game`)."""
     if players_of(answer) > 2:
-        built = _all_orders_game(answer)
+        built, doc = _all_orders_witness(query, answer, "All eight orders against none",
+                                         ["game_end.most_delivered", "turn.place_order",
+                                          "oven.bake"], every_seat=True)
         counts = [len(d) for d in built.state.delivered]
         if built.state.phase != "over" or N_ORDERS not in counts or 0 not in counts:
             return plan_fell_short(f"its game ends with {counts} delivered")
-        last = len(built.played) - 1
         nothing = [built.config.colours[p] for p, n in enumerate(counts) if n == 0]
-        doc = built_doc(query, answer, built, f"All eight orders against none ({built.players} "
-                        "players)", _all_orders_story(built),
-                        ["game_end.most_delivered", "turn.place_order", "oven.bake"],
-                        {last: {"state": {"players": {
-                            c: {"delivered": list(built.state.delivered[p])}
-                            for p, c in enumerate(built.config.colours)}},
-                            "winners": ["red"]}})
         return Verdict("sat", witness=doc, detail="the plan's game: delivered "
                        + ", ".join(map(str, counts)) + f" ({', '.join(nothing)} nothing)")
     found = _q04_game()
