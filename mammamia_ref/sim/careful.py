@@ -593,11 +593,11 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             for order, before, feasible, known in named_judged:
                 # the lowest shortfall this play could leave, whatever kinds it makes
                 # nameable: if that does no better, the rules kernel need not be asked
-                bound = None
+                bound = _MORE_THAN_ANY  # feasible is never empty
                 for _named, total, lacking in feasible:
                     lack = lacking[kind]
                     value = total - (count if count < lack else lack)
-                    if bound is None or value < bound:
+                    if value < bound:
                         bound = value
                 if (before is not None and bound >= before) or \
                         (best is not None and best <= (bound, -count, order)):
@@ -646,6 +646,9 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             if pick < 0 or to_spare > most:
                 pick, most = k, to_spare
     return (pick, 1)
+
+
+_MORE_THAN_ANY = 1 << 30  # more than any shortfall
 
 
 def _feasible_named(order: int, table: Counts,
