@@ -56,12 +56,13 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
                           ("xpass", "unexpected passes")) if counts[s] or s in ("pass", "fail"))]
     # the split by kind, a kind with no case named too: a pass on random games alone is
     # not a pass on the scenarios
-    lines.append("  " + "; ".join(
-        f"{label}: " + (", ".join(f"{n} {status}" for status, n in sorted(by_kind.items()))
-                        or "none run")
-        for kind, label in (("scenario", "scenarios"), ("perft", "counting tables"),
-                            ("random", "random games"))
-        for by_kind in [Counter(r.status for r in results if r.kind == kind)]))
+    parts = []
+    for kind, label in (("scenario", "scenarios"), ("perft", "counting tables"),
+                        ("random", "random games")):
+        by_status = Counter(r.status for r in results if r.kind == kind)
+        parts.append(f"{label}: " + (", ".join(f"{n} {status}" for status, n
+                                               in sorted(by_status.items())) or "none run"))
+    lines.append("  " + "; ".join(parts))
     if interrupted:
         lines.append("interrupted: the figures cover the cases finished before the interrupt")
     by_rule: Counter[str] = Counter()
