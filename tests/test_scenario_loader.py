@@ -129,6 +129,26 @@ def test_the_rulebook_scenario_loads(tmp_path) -> None:
     assert all(r.passed for r in run_scenario(load_scenario(copy)))
 
 
+def test_a_folder_named_through_a_dotted_path_is_searched(tmp_path, monkeypatch) -> None:
+    """Hidden and private parts are judged below the folder given, not in the path to it:
+    ``../suite`` or a suite under a hidden folder loads like any other."""
+    suite = tmp_path / ".cache" / "suite"
+    write(suite, TINY)
+    write(suite / ".hidden", TINY)  # below the folder: still left out
+    monkeypatch.chdir(suite / ".hidden")
+    for given in (suite, Path("..")):
+        scenarios, errors = load_all([given])
+        assert [s.id for s in scenarios] == ["tiny"] and not errors, given
+
+
+def test_a_run_that_checks_nothing_is_refused(tmp_path) -> None:
+    text = TWO_RUNS.replace("""        expect:
+          events: [{event: drew, rule: turn.draw_as_played, count: 1}]
+""", "")
+    path = write(tmp_path, text, "two-runs.yaml")
+    load_error(path, line_of(text, "steps:", 2), "run 'as_played' checks nothing")
+
+
 # --- schema violations --------------------------------------------------------------
 
 

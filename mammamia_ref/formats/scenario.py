@@ -162,11 +162,13 @@ def parse_scenario(loaded: Loaded) -> Scenario:
             where = getattr(exc, "where", "")
             raise fail(f"the given state is impossible under run {run.name!r}: {exc}",
                        where if where.startswith("/given") else "/given") from exc
+        prefix = f"{base}/{r}" if base else ""
         for step in run.steps:
             if step.by is not None and step.by not in colours:
-                raise fail(f"no seat has the colour {step.by}",
-                           f"{base}/{r}/steps/{step.index}/by" if base else
-                           f"/steps/{step.index}/by")
+                raise fail(f"no seat has the colour {step.by}", f"{prefix}/steps/{step.index}/by")
+        if not any(step.expect or step.reject for step in run.steps):  # never a pass on nothing
+            raise fail(f"run {run.name!r} checks nothing: give some step an expect or a "
+                       "reject", f"{prefix}/steps")
     return scenario
 
 
@@ -576,12 +578,17 @@ def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.yaml") if _is_scenario_file(p))
+            # judged below the folder given: a path like ../suite or ~/.cache/suite is
+            # searched like any other
+            yield from sorted(p for p in path.rglob("*.yaml")
+                              if _is_scenario_file(p.relative_to(path)))
         else:
             yield path
 
 
 def _is_scenario_file(path: Path) -> bool:
+    """Whether ``path``, relative to the folder searched, is a scenario: not hidden, not
+    private (``_``), not a counting table."""
     return not any(part.startswith((".", "_")) for part in path.parts) and \
         "perft" not in path.parts
 
