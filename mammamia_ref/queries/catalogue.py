@@ -28,9 +28,10 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.decode import Disagreement, Replay, decode, replay
 from mammamia_ref.queries.errors import ModelBoundError, UnknownQueryError
-from mammamia_ref.queries.game_model import N_ORDERS, OVER, GameModel, free_step
+from mammamia_ref.queries.game_model import OVER, GameModel, free_step
 from mammamia_ref.queries.oven_model import OvenModel, OvenRun
 from mammamia_ref.queries.oven_rules import (
+    N_ORDERS,
     NK,
     NO_KIND,
     T_MINIMALE,
@@ -1236,7 +1237,7 @@ def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any])
         other = Decision.fresh("q15_other")
         out = resolve_order(table, hand, order, d, v)
         alt = resolve_order(table, hand, order, other, v)
-        result, _ = N.check([*domain, seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
+        result, _ = N.check([*domain, seat >= 0, seat < len(COLOURS), index >= 0, index < N_ORDERS,
                             out.legal, z3.Not(out.baked), alt.legal, alt.baked])
         return Verdict("unsat" if result == z3.unsat else "sat",
                        detail=f"every order, table, hand and pair of decisions ({result})")

@@ -21,7 +21,7 @@ from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.flags import implemented_flags
 from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
 from mammamia_ref.queries.num import truth, value
-from mammamia_ref.queries.oven_rules import NK, NO_KIND
+from mammamia_ref.queries.oven_rules import N_ORDERS, NK, NO_KIND
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -143,7 +143,7 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
     hands = [tuple(v(x) for x in s0.hand[p]) for p in range(m.n)]
     first_orders = []
     for p in range(m.n):
-        held = [o for o in range(8) if v(s0.loc[p][o]) == HAND]
+        held = [o for o in range(N_ORDERS) if v(s0.loc[p][o]) == HAND]
         first_orders.append(ORDERS_OF[m.colours[p]][held[0]])
     steps: list[TurnChoice | RevealChoice | None] = []
     picked: list[list[str]] = [[] for _ in range(m.n)]
@@ -156,7 +156,7 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
             colour = m.colours[seat]
             kind = v(a.kind)
             order = v(a.order)
-            picks = tuple(ORDERS_OF[colour][o] for o in range(8) if b(a.picks[o]))
+            picks = tuple(ORDERS_OF[colour][o] for o in range(N_ORDERS) if b(a.picks[o]))
             picked[seat].extend(picks)
             drawn = tuple(v(x) for x in a.drawn)
             source = "supply" if v(a.source) == SUPPLY else "waiter"
@@ -381,7 +381,8 @@ def check_turn(trace: Trace, state: GameState, after: int, fail: Any) -> None:
         model_hand = tuple(v(x) for x in s.hand[p])
         if model_hand != state.hands[p].ingredients:
             problems.append(f"seat {p} hand {model_hand} vs {state.hands[p].ingredients}")
-        orders = sorted(ORDERS_OF[m.colours[p]][o] for o in range(8) if v(s.loc[p][o]) == HAND)
+        orders = sorted(ORDERS_OF[m.colours[p]][o] for o in range(N_ORDERS)
+                        if v(s.loc[p][o]) == HAND)
         if orders != sorted(state.hands[p].orders):
             problems.append(f"seat {p} orders {orders} vs {sorted(state.hands[p].orders)}")
         delivered = sum(v(x) == DELIVERED for x in s.loc[p])

@@ -63,8 +63,8 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
+    N_ORDERS,
     NK,
-    NO_KIND,
     Decision,
     oven_leftovers,
     oven_sort,
@@ -86,7 +86,6 @@ TURN, OVEN, OVER = 0, 1, 2
 WAITER, HAND, IN_OVEN, DELIVERED, UNDER = 0, 1, 2, 3, 4
 MM = NK                      # the Mamma Mia! card's code in the supply sequence
 NO = -1                      # no order / pass / Mamma Mia! in the supply
-N_ORDERS = len(ORDERS_OF[COLOURS[0]])  # a colour's orders (spec/cards.yaml)
 SUPPLY, WAITER_SOURCE = 0, 1
 
 
@@ -192,13 +191,16 @@ class Selectors:
                          [N.Bool(f"{prefix}_pick_{o}") for o in range(N_ORDERS)],
                          Decision.fresh(f"{prefix}_dec"))
 
+    def canonical_turn(self) -> list[Any]:
+        """The one value of each turn selector where no turn is played: no card, no
+        order, no draw."""
+        return [self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
+                self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
+                *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks]]
+
     def idle(self) -> Any:
         """The canonical selectors of a step that decides nothing."""
-        return N.And(self.kind == NO, self.count == 0, self.order == NO, self.source == 0,
-                     self.number == 0, z3.Not(self.mm_pop), z3.Not(self.mm_last),
-                     *[x == 0 for x in self.drawn], *[z3.Not(x) for x in self.picks],
-                     self.decision.named == NO_KIND,
-                     z3.Not(self.decision.complete), *[x == 0 for x in self.decision.take])
+        return N.And(*self.canonical_turn(), *self.decision.canonical())
 
 
 @dataclass
@@ -591,12 +593,8 @@ class GameModel:
                 nx.loc[p][o] = N.If(this, N.If(baked, DELIVERED, UNDER), s.loc[p][o])
                 nx.pos[p][o] = N.If(N.And(this, z3.Not(baked)), s.wt[p], s.pos[p][o])
             nx.wt[p] = N.If(N.And(mine, z3.Not(baked)), s.wt[p] + 1, s.wt[p])
-        canonical = N.And(a.decision.named == NO_KIND, z3.Not(a.decision.complete),
-                          *[x == 0 for x in a.decision.take])
-        sel_idle = N.And(a.kind == NO, a.count == 0, a.order == NO, a.source == 0,
-                         a.number == 0, z3.Not(a.mm_pop), z3.Not(a.mm_last),
-                         *[x == 0 for x in a.drawn], *[z3.Not(x) for x in a.picks])
-        legal = N.And(sel_idle, N.If(has_order, out.legal, canonical))
+        legal = N.And(N.And(*a.canonical_turn()),
+                      N.If(has_order, out.legal, N.And(*a.decision.canonical())))
         facts = {"baked": baked, "has_order": has_order, "owner": block.owner,
                  "order": block.order, "table": table, "outcome": out, "type": typ,
                  "from_table": from_table, "from_hand": from_hand}

@@ -34,6 +34,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement
 from mammamia_ref.queries.flags import model_variants
 from mammamia_ref.queries.oven_rules import (
+    N_ORDERS,
     NK,
     NO_KIND,
     Decision,
@@ -118,7 +119,7 @@ class OvenModel:
         for t in range(self.N):
             c.append(N.And(self.kind[t] >= 0, self.kind[t] < NK, self.count[t] >= 1,
                            self.count[t] <= HAND_LIMIT))
-            allowed = range(8) if self.allowed is None else self.allowed[self.seat(t)]
+            allowed = range(N_ORDERS) if self.allowed is None else self.allowed[self.seat(t)]
             c.append(N.Or(self.order[t] == NO, *[self.order[t] == o for o in allowed]))
             for u in range(t):
                 if self.seat(u) == self.seat(t):
@@ -147,9 +148,7 @@ class OvenModel:
             outcome = resolve_order(table, hands[seat], order, decision, self.v)
             has = self.order[t] >= 0
             baked = N.And(has, outcome.baked)
-            canonical = N.And(decision.named == NO_KIND, z3.Not(decision.complete),
-                              *[x == 0 for x in decision.take])
-            legal = z3.If(has, outcome.legal, canonical)
+            legal = z3.If(has, outcome.legal, N.And(*decision.canonical()))
             self.constraints.append(legal)
             out.append(Reveal(seat, self.kind[t], self.count[t], self.order[t], decision, order,
                               list(table), list(hands[seat]), outcome, baked, legal))

@@ -31,9 +31,10 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.rules.vocabulary import KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import COLOURS, KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
 
 NK = len(KINDS)
+N_ORDERS = len(ORDERS_OF[COLOURS[0]])  # a colour's orders (spec/cards.yaml)
 TYPES = ("standard", "one_of_each", "bombastica", "monotoni", "minimale")
 T_STANDARD, T_ONE_OF_EACH, T_BOMBASTICA, T_MONOTONI, T_MINIMALE = range(len(TYPES))
 NO_KIND = -1
@@ -248,6 +249,11 @@ class Decision:
     def fresh(prefix: str) -> Decision:
         return Decision(N.Int(f"{prefix}_named"), N.Bool(f"{prefix}_complete"),
                         [N.Int(f"{prefix}_take_{k}") for k in KINDS])
+
+    def canonical(self) -> list[z3.BoolRef]:
+        """The one value of each decision where no order is revealed: no kind named, no
+        completion, no card taken."""
+        return [self.named == NO_KIND, z3.Not(self.complete), *[x == 0 for x in self.take]]
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,14 @@ from mammamia_ref.queries.game_model import (
     free_step,
     setup_state,
 )
-from mammamia_ref.queries.oven_rules import NK, Decision, Outcome, resolve_order, select_order
+from mammamia_ref.queries.oven_rules import (
+    N_ORDERS,
+    NK,
+    Decision,
+    Outcome,
+    resolve_order,
+    select_order,
+)
 from mammamia_ref.rules.vocabulary import COLOURS, COPIES, HAND_LIMIT
 
 Invariant = Callable[[GameModel, State], list[Any]]
@@ -87,14 +94,14 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
     held_after = N.Sum([N.If(x == HAND, 1, 0) for x in after.loc[0]])
     picks = N.Sum([N.If(p, 1, 0) for p in a.picks])
     per_order = []
-    for o in range(8):
+    for o in range(N_ORDERS):
         was = N.If(before.loc[0][o] == HAND, 1, 0)
         now = N.If(after.loc[0][o] == HAND, 1, 0)
         pick = N.If(a.picks[o], 1, 0)
         per_order.append(now == was - N.If(a.order == o, 1, 0) + pick)
         per_order.append(pick == N.If(N.And(a.picks[o], before.loc[0][o] == WAITER), 1, 0)
                          + N.If(N.And(a.picks[o], before.loc[0][o] == UNDER), 1, 0))
-    per_order.append(N.Sum([N.If(a.order == o, 1, 0) for o in range(8)])
+    per_order.append(N.Sum([N.If(a.order == o, 1, 0) for o in range(N_ORDERS)])
                      == N.If(a.order >= 0, 1, 0))
     steps = [("each order", per_order),
              ("orders drawn", [picks == facts["took"]]),
@@ -183,7 +190,7 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
     decision = Decision.fresh("lemma")
     order = select_order(COLOURS, seat, index)
     out = resolve_order(table, hand, order, decision, {**_defaults(), **variants})
-    domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < 8,
+    domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < N_ORDERS,
               *[N.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
               *[N.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
     kept = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
@@ -274,9 +281,7 @@ def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tupl
     for k in range(len(chosen) + 1):
         if k == len(chosen):
             return k, Proof(True, cases)
-        solver = N.SimplifyingSolver()
-        solver.add(constraints + [count >= k + 1])
-        result = solver.check()
+        result, _ = N.check(constraints + [count >= k + 1])
         cases[f"{k + 1} orders"] = str(result)
         if result != z3.sat:
             return k, Proof(result == z3.unsat, cases)
