@@ -218,9 +218,8 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
         outcome = bombastica_outcome(table, hand, flags.bombastica_hand, "optional")
         return 0 if outcome is Outcome.BAKE else \
             bombastica_shortfall(table) if outcome is Outcome.ASK else None
-    found = flags.recipes[order].get(table)
     best = None
-    for recipe in _named_recipes(order, table, hand, flags) if found is None else found:
+    for recipe in _named_recipes(order, table, hand, flags):
         total = 0  # _short, written out: this is the careful player's innermost loop
         for kind, count in recipe:
             missing = count - table[kind]
@@ -236,8 +235,12 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
 
 def _named_recipes(order: int, table: Counts, hand: Counts,
                    flags: Judgement) -> tuple[Recipe, ...]:
-    """:func:`recipes` of a Monotoni or Minimale, or none if ``hand`` makes up no kind
-    the order may ever be named: the rules kernel is then not asked about ``table``."""
+    """:func:`recipes` of a Monotoni or Minimale, or none if ``table`` is new to it and
+    ``hand`` makes up no kind it may ever be named: the rules kernel is then not asked
+    about ``table``."""
+    found = flags.recipes[order].get(table)
+    if found is not None:
+        return found
     named = NAMED_RECIPE[order]
     for kind in ever_nameable(PERSONAL[order]):
         if _short(named[kind], table, hand) is not None:
@@ -262,8 +265,7 @@ def uses(order: int, table: Counts, hand: Counts,
         short = hand_shortfall(order, table, hand, flags)
         return None if short is None else (table, spare(hand, short) if short else NONE)
     best: tuple[int, Recipe] | None = None
-    found = flags.recipes[order].get(table)
-    for recipe in _named_recipes(order, table, hand, flags) if found is None else found:
+    for recipe in _named_recipes(order, table, hand, flags):
         short = _short(recipe, table, hand)
         if short is not None and (best is None or short < best[0]):
             best = (short, recipe)
@@ -460,7 +462,7 @@ class _Fold:
         for number, (index, met, took, from_hand) in enumerate(self.marks):
             if from_hand is NONE:
                 continue
-            free = hand if reserve is NONE else tuple(map(sub, hand, reserve))
+            free = free_cards(hand, reserve)
             fixed = FIXED_RECIPE[oven[index]]
             if fixed is not None and from_hand is not None:
                 # a fixed recipe on the same table takes the same cards, if the hand has them
@@ -494,7 +496,7 @@ class _Fold:
                 continue
             if colour[card] == own:
                 met, reserve = tuple(now), self.reserve
-                free = self.hand if reserve is NONE else tuple(map(sub, self.hand, reserve))
+                free = free_cards(self.hand, reserve)
                 used = uses(card, met, free, flags)
                 if used is None:
                     self.marks.append((index, met, None, None))
@@ -791,13 +793,13 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
         if legal[0] == _PASS:
             return _PASS
         table, reserve = observed_forecast(state, seat, flags)
-        free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
+        free = free_cards(hand, reserve)
         kind, count = choose_play(state.hand_orders[seat], _plays(legal),
                                   hand, table, free, flags)
         return fast.play_code(kind, count)
     if step == _ORDER:
         table, reserve = observed_forecast(state, seat, flags)
-        free = hand if reserve is NONE else tuple(map(sub, hand, reserve))  # free_cards
+        free = free_cards(hand, reserve)
         order = choose_order(_candidates(legal), table, free, flags)
         return _NO_ORDER if order is None else _PLACE_BASE + order
     orders = state.hand_orders[seat]
