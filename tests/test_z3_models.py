@@ -694,3 +694,24 @@ def test_the_game_models_setup_is_the_engines(value: str, players: int) -> None:
         assert allowed == holders
     for state in engine:
         _check_turn_relation(state, frozenset(), variants)
+
+
+def test_terms_built_directly_are_z3s_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``num.If``, ``And``, ``Or`` and ``Sum`` build their terms through z3's C API where
+    they can; the terms are the very ones z3's own functions build (z3 shares equal
+    terms), which is also what a z3 without the private helpers gets."""
+    import z3
+
+    def build() -> list[Any]:
+        x, y, b = N.Int("x"), N.Int("y"), N.Bool("b")
+        return [N.If(b, x, 1), N.If(x > y, b, N.BoolVal(False)), N.And(b, x > y),
+                N.And([b, x > 0]), N.Or(b, x == y), N.Sum([x, y, 2])]
+
+    with N.building():
+        direct = build()
+        assert N._direct(N.current(), direct[:1], z3.ArithRef)
+        monkeypatch.setattr(N, "_HELPERS", False)
+        assert not N._direct(N.current(), direct[:1], z3.ArithRef)
+        through_z3 = build()
+        assert all(isinstance(t, z3.ExprRef) for t in direct)
+        assert [d.eq(t) for d, t in zip(direct, through_z3, strict=True)] == [True] * 6

@@ -163,10 +163,13 @@ def lift(x: Any) -> Any:
 # below make the same term directly (z3 shares equal terms, so the solver sees no
 # difference); anything else goes through z3's own function.
 _SAME_KIND = (z3.ArithRef, z3.BoolRef)
+# the direct way uses two helpers private to z3's Python module: a z3 release without
+# them makes every term through z3's own functions, slower but the same
+_HELPERS = hasattr(z3.z3, "_to_expr_ref") and hasattr(z3.z3, "_to_ast_array")
 
 
 def _direct(ctx: z3.Context, terms: Iterable[Any], kind: type[Any]) -> bool:
-    return all(isinstance(t, kind) and t.ctx is ctx for t in terms)
+    return _HELPERS and all(isinstance(t, kind) and t.ctx is ctx for t in terms)
 
 
 def If(c: Any, a: Any, b: Any) -> Any:
