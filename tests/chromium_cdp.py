@@ -1,6 +1,8 @@
 """A small driver for headless Chromium over its DevTools protocol, through a pipe
 (``--remote-debugging-pipe``): no WebSocket library and no browser download, only the
-Debian package ``chromium``. Used by ``tests/test_site.py``."""
+Debian package ``chromium``. Used by ``tests/test_site.py``. Its waits are hang guards in
+seconds of an idle machine, stretched by the load (``tests/patience.py``): a busy machine
+makes Chromium slow, not wrong."""
 
 from __future__ import annotations
 
@@ -11,9 +13,13 @@ import os
 import select
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from patience import POLL_SECONDS, Patience
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -71,29 +77,26 @@ class Browser:
     # --- the protocol ---
 
     def send(self, method: str, params: dict[str, Any] | None = None, *,
-             session: bool = False, timeout: float = 30.0) -> dict[str, Any]:
+             session: bool = False, idle_seconds: float = 30.0) -> dict[str, Any]:
         self._next_id += 1
         message: dict[str, Any] = {"id": self._next_id, "method": method,
                                    "params": params or {}}
         if session:
             message["sessionId"] = self.session
         os.write(self._to_chrome_w, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
+        guard = Patience(idle_seconds)
         while True:
-            for reply in self._read(deadline):
+            for reply in self._read(guard):
                 if reply.get("id") == self._next_id:
                     if "error" in reply:
                         raise CDPError(f"{method}: {reply['error']}")
                     return reply.get("result", {})
                 self._note_event(reply)
 
-    def _read(self, deadline: float) -> list[dict[str, Any]]:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise CDPError("Chromium did not answer in time")
-        ready, _, _ = select.select([self._from_chrome_r], [], [], remaining)
-        if not ready:
-            raise CDPError("Chromium did not answer in time")
+    def _read(self, guard: Patience) -> list[dict[str, Any]]:
+        while not select.select([self._from_chrome_r], [], [], POLL_SECONDS)[0]:
+            if guard.spent():
+                raise CDPError(f"Chromium did not answer within {guard}")
         chunk = os.read(self._from_chrome_r, 1 << 20)
         if not chunk:
             raise CDPError("Chromium closed the pipe: "
@@ -117,15 +120,15 @@ class Browser:
             if response.get("status", 0) >= 400:
                 self.errors.append(f"HTTP {response['status']}: {response.get('url')}")
 
-    def wait_event(self, method: str, timeout: float = 30.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+    def wait_event(self, method: str, idle_seconds: float = 30.0) -> dict[str, Any]:
+        guard = Patience(idle_seconds)
         while True:
             for index, event in enumerate(self._events):
                 if event.get("method") == method:
                     del self._events[: index + 1]
                     return event
             self._events.clear()
-            for message in self._read(deadline):
+            for message in self._read(guard):
                 self._note_event(message)
 
     # --- the page ---
@@ -143,11 +146,11 @@ class Browser:
             raise CDPError(f"{expression}: {result['exceptionDetails']}")
         return result.get("result", {}).get("value")
 
-    def wait_for(self, expression: str, timeout: float = 15.0) -> Any:
+    def wait_for(self, expression: str, idle_seconds: float = 15.0) -> Any:
         """Poll ``expression`` until it is truthy. A click may have started a navigation:
         while the old page goes away, evaluating fails, and we simply ask again."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        guard = Patience(idle_seconds)
+        while not guard.spent():
             try:
                 value = self.evaluate(expression)
             except CDPError as exc:
@@ -157,7 +160,7 @@ class Browser:
             if value:
                 return value
             time.sleep(0.1)
-        raise CDPError(f"timed out waiting for {expression}")
+        raise CDPError(f"{expression} did not hold within {guard}")
 
     def click(self, selector: str) -> None:
         """A real mouse click on the first element matching ``selector`` (in the middle of
@@ -194,7 +197,7 @@ class Browser:
 
     def close(self) -> None:
         with contextlib.suppress(CDPError, OSError):
-            self.send("Browser.close", timeout=5)
+            self.send("Browser.close", idle_seconds=5)
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

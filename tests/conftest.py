@@ -29,11 +29,17 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.errors import HypothesisException
+
+if TYPE_CHECKING:
+    from mammamia_ref.errors import MalformedError
+    from mammamia_ref.formats.scenario import RunResult, Scenario
 
 # Whole games are large and slow by nature; that is not a strategy defect.
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
@@ -208,3 +214,27 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if BUDGET.failing:
         write(f"explore: failing: {', '.join(sorted(BUDGET.failing))}")
     write(f"explore: reproduce with pytest {_reproduce()} (and the same tests selected)")
+
+
+# --- the scenario corpus, loaded and run once ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The committed scenarios, each run's result (by scenario id and run name), and the
+    files that did not load."""
+
+    scenarios: list[Scenario]
+    errors: list[MalformedError]
+    results: dict[tuple[str, str], RunResult]
+
+
+@pytest.fixture(scope="session")
+def scenario_corpus() -> Corpus:
+    """``scenarios/`` loaded and every run replayed by the reference, once per worker;
+    the tests that read it share one worker (``xdist_group("corpus")``)."""
+    from mammamia_ref.formats.scenario import load_all, run_one
+
+    scenarios, errors = load_all([Path(__file__).resolve().parent.parent / "scenarios"])
+    results = {(s.id, run.name): run_one(s, run) for s in scenarios for run in s.runs}
+    return Corpus(scenarios, errors, results)

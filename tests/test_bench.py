@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,10 @@ from mammamia_ref.cli import bench as bench_command
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.sim import fast, simulate
 from mammamia_ref.tools import bench
+from mammamia_ref.tools.bench import loop
+
+# The measures are run once (quick_results), by one worker.
+pytestmark = [pytest.mark.bench, pytest.mark.xdist_group("bench")]
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -174,3 +181,190 @@ def test_the_model_checker_plot(tmp_path: Path) -> None:
     assert written[0].read_bytes()[:8] == PNG
     assert bench.write_bmc_plot({"model_checker": {"available": False}}, tmp_path / "x.png") \
         is None
+
+
+# --loop: the commands run through a fake runner (no real verify, site or suite run).
+
+SUITE_OUT = "........ [100%]\n2230 passed, 3 skipped in 612.34s (0:10:12)\n"
+
+
+class FakeRunner:
+    """Answers each command at once: exit code 0 (or ``fail``'s for a command whose
+    words contain one of its keys), wall seconds counting up from 0.1, and pytest's
+    closing line for pytest."""
+
+    def __init__(self, fail: dict[str, int | None] | None = None) -> None:
+        self.fail = fail or {}
+        self.calls: list[tuple[list[str], Path, float]] = []
+
+    def __call__(self, argv: Sequence[str], cwd: Path, timeout: float) -> loop.Finished:
+        self.calls.append((list(argv), cwd, timeout))
+        words = " ".join(argv)
+        code = next((code for key, code in self.fail.items() if key in words), 0)
+        out = SUITE_OUT if "pytest" in words else "verify: all good\n"
+        if code != 0:
+            out = "3 failed, 2227 passed in 600.0s\n"
+        wall = 0.1 * len(self.calls)
+        return loop.Finished(code, wall, wall / 2, out,
+                             "Traceback ...\nboom\n" if code != 0 else "")
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A source checkout, as far as --loop looks (mkdocs, pytest and xdist installed)."""
+    for name in ("pyproject.toml", "mkdocs.yml"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "tests").mkdir()
+    monkeypatch.setattr(loop, "_have", lambda module: True)
+    return tmp_path
+
+
+def test_the_loop_rows_and_json(checkout: Path) -> None:
+    fake = FakeRunner()
+    results = loop.run_loop(list(reversed(loop.MEASURES)), runs=3, runner=fake, root=checkout)
+    assert results["measures"] == list(loop.MEASURES)  # run in the table's order
+    assert results["all_ok"] and results["checkout"] == str(checkout)
+    rows = results["rows"]
+    assert [row["name"] for row in rows] == [
+        "mammamia --version", "mammamia --help", "mammamia verify", "mkdocs build --strict",
+        "pytest -m quick", "pytest -n 1", "pytest -n 2"]
+    for row in rows:
+        assert row["status"] == "ok" and row["returncode"] == 0, row
+        assert row["wall_seconds"] > 0 and row["cpu_seconds"] > 0
+        assert row["argv"][0] == sys.executable and row["cwd"] == str(checkout)
+        assert row["command"].startswith("python -m ")
+        assert "load_before" in row
+    version = rows[0]  # one warm-up run, then 3 timed: calls 2, 3, 4 of the fake
+    assert version["runs"] == 3 and version["all_wall_seconds"] == [0.2, 0.3, 0.4]
+    assert (version["min_seconds"], version["wall_seconds"], version["max_seconds"]) == \
+        (0.2, 0.3, 0.4)
+    assert version["cpu_seconds"] == statistics.median([0.1, 0.15, 0.2])
+    assert len(fake.calls) == 2 * 4 + 5
+    assert [argv[3:] for argv, _, _ in fake.calls[-3:]] == [
+        ["-q", "-p", "no:cacheprovider", "-m", "quick"],
+        ["-q", "-p", "no:cacheprovider", "-n", "1"], ["-q", "-p", "no:cacheprovider", "-n", "2"]]
+    assert [row.get("workers") for row in rows[-2:]] == [1, 2]
+    assert all(row["summary"] == "2230 passed, 3 skipped" for row in rows[-3:])
+    assert rows[2]["summary"] == "verify: all good"
+    site = rows[3]["argv"]
+    assert site[1:6] == ["-m", "mkdocs", "build", "--strict", "-d"]
+    assert set(results) == {"loop", "measures", "machine", "checkout", "timing", "rows",
+                            "all_ok"}
+    assert {"python", "cpu_count", "usable_cpus", "load_average"} <= set(results["machine"])
+    json.loads(json.dumps(results))  # JSON-ready
+    table = loop.format_loop_table(results)
+    for words in ("loop measure", "mammamia --version", "median of 3 (min 0.200, max 0.400)",
+                  "pytest -n 2", "2230 passed, 3 skipped", "python -m pytest -q -p "
+                  "no:cacheprovider -n 1", f"run in {checkout}", "load average"):
+        assert words in table, words
+    assert "FAILED" not in table
+
+
+def test_a_failed_command_is_reported_as_failed(checkout: Path) -> None:
+    fake = FakeRunner(fail={"-n 2": 1, "verify": None, "--help": 3})
+    results = loop.run_loop(["startup", "verify", "suite"], runs=2, runner=fake, root=checkout)
+    rows = {row["name"]: row for row in results["rows"]}
+    assert not results["all_ok"]
+    assert rows["mammamia --version"]["status"] == rows["pytest -n 1"]["status"] == "ok"
+    for name, reason in (("pytest -n 2", "exit code 1"), ("mammamia --help", "exit code 3"),
+                         ("mammamia verify", "stopped after 10800 s (its time limit)")):
+        row = rows[name]
+        assert row["status"] == "failed" and row["reason"] == reason, row
+        assert row["wall_seconds"] is None and row["cpu_seconds"] is None  # never a time
+        assert row["error"] == "boom"
+    assert rows["pytest -n 2"]["summary"] == "3 failed, 2227 passed"
+    assert "min_seconds" not in rows["mammamia --help"]
+    assert len([argv for argv, _, _ in fake.calls if "--help" in argv]) == 1  # stops at once
+    lines = loop.format_loop_table(results).splitlines()
+    failed = next(line for line in lines if line.startswith("pytest -n 2"))
+    assert "FAILED" in failed and "exit code 1: 3 failed, 2227 passed" in failed
+    assert failed.split()[4:6] == ["-", "-"]  # no wall, no CPU seconds
+    assert "some commands FAILED" in lines[-1]
+
+
+def test_a_measure_without_its_tools_is_skipped_with_the_reason(
+        tmp_path: Path, checkout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    installed = tmp_path / "installed"  # no pyproject.toml, tests/ nor mkdocs.yml
+    installed.mkdir()
+    fake = FakeRunner()
+    results = loop.run_loop(["site", "quick", "suite", "verify"], runner=fake, root=installed)
+    rows = results["rows"]
+    assert results["all_ok"] and results["checkout"] is None
+    assert [row["status"] for row in rows] == ["ok", "skipped", "skipped", "skipped", "skipped"]
+    assert rows[0]["name"] == "mammamia verify" and rows[0]["cwd"] != str(installed)
+    assert "no mkdocs.yml" in rows[1]["reason"]
+    assert all("no tests/ folder" in row["reason"] for row in rows[2:])
+    assert [argv[1:3] for argv, _, _ in fake.calls] == [["-m", "mammamia_ref"]]  # verify only
+    assert "skipped: no tests/ folder here" in loop.format_loop_table(results)
+    monkeypatch.setattr(loop, "_have", lambda module: module not in ("mkdocs", "xdist"))
+    rows = loop.run_loop(["site", "suite"], runner=fake, root=checkout)["rows"]
+    assert [row["reason"] for row in rows] == [
+        "mkdocs is not installed (pip install -e '.[docs]')",
+        *["pytest-xdist is not installed (pip install -e '.[test]')"] * 2]
+
+
+def test_the_pytest_summary() -> None:
+    assert loop.pytest_summary(SUITE_OUT) == "2230 passed, 3 skipped"
+    assert loop.pytest_summary("x\n==== 1 failed, 2 passed, 1 warning in 3.21s ====\n") == \
+        "1 failed, 2 passed, 1 warning"
+    assert loop.pytest_summary("no tests ran in 0.01s") == "no tests ran"
+    assert loop.pytest_summary("collecting ...\n") is None
+
+
+def test_the_loop_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tuple(loop.MEASURES) == bench_command.LOOP_MEASURES
+    parser = argparse.ArgumentParser()
+    bench_command.add_parser(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["bench"]).loop is None
+    assert parser.parse_args(["bench", "--loop"]).loop == tuple(loop.MEASURES)
+    assert parser.parse_args(["bench", "--loop", "suite,startup,suite", "--json"]).loop == \
+        ("suite", "startup")
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["bench", "--loop", "startup,sweet"])
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "unknown measure 'sweet'" in error
+    assert "startup, verify, site, quick, suite" in error
+    with pytest.raises(ValueError, match="the measures: startup"):
+        loop.run_loop(["sweet"], runner=FakeRunner())
+
+
+def test_the_loop_command(checkout: Path, monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    bench_command.add_parser(parser.add_subparsers(dest="command"))
+
+    def run(words: list[str]) -> int:
+        args = parser.parse_args(["bench", *words])
+        code: int = args.handler(args)
+        return code
+
+    fake = FakeRunner()
+    monkeypatch.setattr(loop, "run_command", fake)
+    monkeypatch.setattr(loop, "ROOT", checkout)
+    assert run(["--loop", "startup,quick", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [row["measure"] for row in printed["rows"]] == ["startup", "startup", "quick"]
+    assert printed["rows"][0]["runs"] == loop.STARTUP_RUNS
+    monkeypatch.setattr(fake, "fail", {"quick": 1})
+    assert run(["--loop", "quick"]) == 1  # a failed command: exit code 1
+    assert "FAILED" in capsys.readouterr().out
+    assert run(["--loop", "--quick", "--jobs", "2"]) == 2
+    assert "not with --quick, --jobs" in capsys.readouterr().err
+
+
+def test_a_real_start_up_measure() -> None:
+    """The one real loop measure: start-up, 2 runs each (a second or two)."""
+    results = loop.run_loop(["startup"], runs=2)
+    assert results["all_ok"], results
+    for row, flag in zip(results["rows"], ("--version", "--help"), strict=True):
+        assert row["argv"] == [sys.executable, "-m", "mammamia_ref", flag]
+        assert 0 < row["min_seconds"] <= row["wall_seconds"] <= row["max_seconds"]
+        assert row["cpu_seconds"] is None or row["cpu_seconds"] > 0
+    assert "mammamia --help" in loop.format_loop_table(results)
+
+
+def test_a_command_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
+    finished = loop.run_command([sys.executable, "-c", "import time; time.sleep(60)"],
+                                tmp_path, 0.5)
+    assert finished.returncode is None and finished.wall_seconds < 30

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,9 @@ from mammamia_ref.cli.app import main
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import variant_defaults, variant_values
 from mammamia_ref.rules.vocabulary import COLOURS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import patience
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = specdata.rule_ids()
@@ -270,18 +272,18 @@ def test_variants(capsys) -> None:
 # --- python -m mammamia_ref ---------------------------------------------------------
 
 
+@pytest.mark.slow  # runs other programs
 def test_module_entry_point(capsys) -> None:
-    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "2",
-                           "--seed", "9", "--json"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    done = patience.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "2",
+                         "--seed", "9", "--json"], idle_seconds=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     summary = json.loads(done.stdout)
     assert summary["players"] == 2 and summary["rounds"] == 3
     code, out, _ = cli(capsys, "play", "--players", "2", "--seed", "9", "--json")
     assert code == 0 and json.loads(out) == summary  # the same game in-process
-    bad = subprocess.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "6",
-                          "--seed", "9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    bad = patience.run([sys.executable, "-m", "mammamia_ref", "play", "--players", "6",
+                        "--seed", "9"], idle_seconds=60, cwd=ROOT)
     assert bad.returncode == 2
     assert bad.stdout == "" and bad.stderr.count("\n") == 1
     assert bad.stderr.startswith("mammamia: error:") and "Traceback" not in bad.stderr
@@ -424,11 +426,29 @@ def test_verify_tells_its_stages_in_order(monkeypatch) -> None:
     assert runs[-1][0] == runs[-1][1] > 0
 
 
+# ``mammamia verify`` without the games and the z3 catalogue, whose answers are not what
+# a test of the output is about (as QUICK_VERIFY in tests/test_interrupt.py).
+QUICK_VERIFY = """
+import sys
+from mammamia_ref.tools import verify
+verify.play_checks = lambda games=None: games
+class NoQueries(verify.QueryChecks):
+    def __enter__(self):
+        self.tasks, self.answers = [], iter(())
+        return self
+    def __exit__(self, *exc):
+        pass
+verify.QueryChecks = NoQueries
+from mammamia_ref.cli.app import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow  # runs other programs
 def test_verify_piped_is_quiet_on_stderr() -> None:
-    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "verify", "--scenarios",
-                           "scenarios/turn/clockwise.yaml"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
-    assert done.stderr == "" and "verify:" in done.stdout
+    done = patience.run([sys.executable, "-c", QUICK_VERIFY, "verify", "--scenarios",
+                         "scenarios/turn/clockwise.yaml"], idle_seconds=120, cwd=ROOT)
+    assert done.stderr == "" and "verify:" in done.stdout, done.stdout + done.stderr
 
 
 # --- rulings side by side -----------------------------------------------------------
@@ -477,18 +497,19 @@ def test_rulings_that_do_not_part(capsys) -> None:
     assert out.rstrip().endswith("the outcome is the same under every ruling")
 
 
-def test_rulings_replay_matches_the_scenario_runs() -> None:
+@pytest.mark.corpus
+@pytest.mark.xdist_group("corpus")
+def test_rulings_replay_matches_the_scenario_runs(scenario_corpus) -> None:
     """Under a run's own variants the replay's events are those the scenario run
     checked: the comparison starts from the same game."""
-    from mammamia_ref.formats.scenario import load_all, run_one
     from mammamia_ref.rules.events import format_event
     from mammamia_ref.sim.rulings import replay
 
-    scenarios, errors = load_all([ROOT / "scenarios"])
-    assert not errors and len(scenarios) > 50
+    scenarios = scenario_corpus.scenarios
+    assert not scenario_corpus.errors and len(scenarios) > 50
     for scenario in scenarios:
         for run in scenario.runs:
-            checked = run_one(scenario, run)
+            checked = scenario_corpus.results[scenario.id, run.name]
             assert checked.passed
             trace = replay(scenario, run, {})
             events = [("rejected", step.events[0].rule)

@@ -19,6 +19,9 @@ from mammamia_ref.rules.state import make_config
 from mammamia_ref.sim import counting, fast
 from mammamia_ref.sim.perft import divide as reference_divide
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import patience
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = load_perft_tables(ROOT / "scenarios" / "perft")
 IDS = [table.id for table in TABLES]
@@ -93,8 +96,8 @@ def test_divide_and_count_of_a_state_with_nothing_to_decide() -> None:
 
 
 def perft_command(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mammamia_ref", "perft", *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return patience.run([sys.executable, "-m", "mammamia_ref", "perft", *args],
+                        idle_seconds=300, cwd=ROOT)
 
 
 def test_the_command_checks_every_listed_count() -> None:
@@ -197,6 +200,7 @@ def test_the_command_counts_from_a_new_game() -> None:
         assert refused.returncode == 2 and message in refused.stderr, args
 
 
+@pytest.mark.slow  # runs other programs
 def test_ctrl_c_stops_the_count_and_its_workers() -> None:
     """SIGINT to the whole process group, as a terminal sends it: the finished depth has
     been printed, the command says where it stopped, the workers are gone."""
@@ -217,15 +221,16 @@ def test_ctrl_c_stops_the_count_and_its_workers() -> None:
         assert first.startswith("draw-any-2p depth 7: ") and "matches the table" in first
         time.sleep(1)
         os.killpg(process.pid, signal.SIGINT)
-        _out, err = process.communicate(timeout=60)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:  # the group is empty once the workers are gone
+        _out, err = patience.communicate(process, 60)
+
+        def group_empty() -> bool:  # once the workers are gone
             try:
                 os.killpg(process.pid, 0)
             except ProcessLookupError:
-                break
-            time.sleep(0.1)
-        else:
+                return True
+            return False
+
+        if not patience.Patience(10).wait(group_empty):
             pytest.fail("the worker processes are still running")
     finally:
         if process.poll() is None:

@@ -4,22 +4,20 @@ or a variant that does not exist."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from mammamia_ref.formats.scenario import load_all, run_scenario
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import variant_values
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("corpus")]
 
 
 @pytest.fixture(scope="module")
-def corpus():
-    scenarios, errors = load_all([SCENARIOS])
-    results = {s.id: run_scenario(s) for s in scenarios}
-    return scenarios, errors, results
+def corpus(scenario_corpus):
+    results: dict[str, list] = {}
+    for (scenario, _run), result in scenario_corpus.results.items():
+        results.setdefault(scenario, []).append(result)
+    return scenario_corpus.scenarios, scenario_corpus.errors, results
 
 
 def test_every_scenario_file_loads(corpus) -> None:

@@ -1232,6 +1232,7 @@ def test_regression_scenario_detects_a_divergence(tmp_path: Path) -> None:
     assert [r.passed for r in run_scenario(load_scenario(path))] == [False]
 
 
+@pytest.mark.slow  # runs other programs
 def test_strategies_module_is_optional() -> None:
     """Nothing in mammamia_ref imports the strategies or hypothesis (a test extra): the
     package and the regression writer import with hypothesis made unimportable."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -17,6 +16,9 @@ from typing import Any
 
 import pytest
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import patience
 
 ROOT = Path(__file__).resolve().parent.parent
 PORT = ROOT / "examples" / "ports" / "javascript" / "mammamia.js"
@@ -32,8 +34,7 @@ pytestmark = [
 def session(*requests: dict[str, Any]) -> list[dict[str, Any]]:
     """Send requests to the port, one JSON line each; its answers, in order."""
     lines = "".join(json.dumps(r) + "\n" for r in requests)
-    result = subprocess.run([str(NODE), str(PORT)], input=lines, capture_output=True,
-                            text=True, timeout=60, check=True)
+    result = patience.run([str(NODE), str(PORT)], idle_seconds=60, input=lines, check=True)
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
@@ -41,8 +42,7 @@ def test_kit_passes_scenarios_tables_and_random_games(tmp_path: Path) -> None:
     report = tmp_path / "report.jsonl"
     command = [sys.executable, "-m", "mammamia_ref", "conform", "-q",
                "--random-games", "50", "--jsonl", str(report), "--", str(NODE), str(PORT)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=1800,
-                            cwd=ROOT, check=False)
+    result = patience.run(command, idle_seconds=1800, cwd=ROOT)
     records = [json.loads(line) for line in report.read_text().splitlines()]
     statuses = Counter((r["kind"], r["status"]) for r in records)
     unexpected = [f"{r['name']}: {r['status']} {r['message']}" for r in records

@@ -508,3 +508,33 @@ def test_float_integers_are_refused(doc, key) -> None:
     if key == "mamma_mia":
         doc["supply"].remove(MAMMA_MIA)
     malformed(doc)
+
+
+_ACTION_VALUES = [None, 0, 3, -1, "salami", "red.monotoni", "mamma_mia", "", [], ["olive"],
+                  {}, {"salami": 2}, True]
+
+
+def test_the_action_fast_path_agrees_with_the_whole_schema() -> None:
+    """``schema_errors`` checks an action against the one branch its ``type`` names
+    (``jsonform._branches``): for every kind of action, and the same with a field
+    changed, added or removed, it accepts exactly what the whole ``oneOf`` accepts and
+    reports the whole schema's errors."""
+    from mammamia_ref.formats.jsonform import _validator, schema_errors, validator_errors
+
+    full = _validator("action.schema.json")
+    samples = [{"type": "shuffle", "pile": "supply", "order": ["olive"]},
+               {"type": "play", "kind": "salami", "count": 2}, {"type": "pass"},
+               {"type": "place_order", "order": "red.monotoni"}, {"type": "no_order"},
+               {"type": "draw", "source": "supply", "count": 2},
+               {"type": "name_kind", "kind": "olive"}, {"type": "complete", "cards": {}},
+               {"type": "decline"}]
+    docs: list[Any] = [*samples, {"type": "no_such_type"}, {}, None, []]
+    for sample in samples:
+        for key in [*sample, "extra"]:
+            docs.append({k: v for k, v in sample.items() if k != key})
+            docs += [{**sample, key: value} for value in _ACTION_VALUES]
+    accepted = 0
+    for doc in docs:
+        assert schema_errors(doc, "action.schema.json") == validator_errors(full, doc), doc
+        accepted += not validator_errors(full, doc)
+    assert accepted >= len(samples)  # the samples are valid actions, and so are some changes

@@ -12,13 +12,14 @@ import importlib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.formats.safeyaml import load_file
-from mammamia_ref.formats.scenario import given_state, load_all
+from mammamia_ref.formats.scenario import given_state
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import (
@@ -161,6 +162,11 @@ EVENTS: dict[str, tuple[set[tuple[tuple[str, type], ...]], set[str]]] = {
 }
 
 
+def reads_the_corpus(test: Any) -> Any:
+    """The replay reads the corpus that tests/conftest.py loads once per worker."""
+    return pytest.mark.corpus(pytest.mark.xdist_group("corpus")(test))
+
+
 @dataclass
 class Replay:
     messages: set[str] = field(default_factory=set)
@@ -169,14 +175,13 @@ class Replay:
 
 
 @pytest.fixture(scope="module")
-def replay() -> Replay:
+def replay(scenario_corpus) -> Replay:
     """Every step of every scenario replayed; each rejection must carry the very action it
     refused. (A fixture, not a cache: the mutation run forks its workers from a process
     that already ran these tests once, unmutated.)"""
-    scenarios, problems = load_all([ROOT / "scenarios"])
-    assert not problems
+    assert not scenario_corpus.errors
     seen = Replay()
-    for scenario in scenarios:
+    for scenario in scenario_corpus.scenarios:
         for run in scenario.runs:
             state = given_state(scenario, run)
             for step in (s for s in run.steps if s.action is not None):
@@ -191,14 +196,17 @@ def replay() -> Replay:
     return seen
 
 
+@reads_the_corpus
 def test_rejections_say_what_is_wrong(replay: Replay) -> None:
     assert not MESSAGES - replay.messages
 
 
+@reads_the_corpus
 def test_failed_orders_say_why(replay: Replay) -> None:
     assert not FAIL_REASONS - replay.reasons
 
 
+@reads_the_corpus
 def test_every_event_has_its_keys_and_rule(replay: Replay) -> None:
     pairs = set()
     for item in replay.events:

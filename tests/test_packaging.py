@@ -68,7 +68,7 @@ def test_the_changelog_keeps_its_form() -> None:
     assert re.search(r"^- ", unreleased, flags=re.MULTILINE)
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_the_wheel_holds_everything_an_installed_copy_needs(tmp_path: Path) -> None:
     """Build the wheel from a copy of the sources (so the tree is left clean) and find in
     it every module, every spec file and schema, the license and the metadata."""
@@ -113,7 +113,7 @@ def test_the_suite_is_package_data() -> None:
     assert "**/*.yaml" in tool["package-data"]["mammamia_ref.scenarios"]
 
 
-@pytest.mark.slow  # builds a source distribution in a subprocess
+@pytest.mark.build  # builds a source distribution in a subprocess
 def test_the_sdist_carries_every_scenario_and_table(tmp_path: Path) -> None:
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                             check=False)

@@ -32,6 +32,7 @@ def test_ci_runs_the_readme_commands() -> None:
         assert command in ci, f".ci/run does not run the README's command: {command}"
 
 
+@pytest.mark.slow  # runs other programs
 def test_ruff_clean() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     if not Path(ruff).exists():
@@ -41,6 +42,7 @@ def test_ruff_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.build
 def test_mypy_strict_clean() -> None:
     """The whole package type-checks under ``mypy --strict`` (issue 14: typed phases).
 

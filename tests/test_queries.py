@@ -19,6 +19,7 @@ import io
 import json
 import os
 import shutil
+import unittest.mock
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,8 @@ import pytest
 import yaml
 
 z3 = pytest.importorskip("z3")
+
+pytestmark = pytest.mark.z3
 
 from hypothesis import assume, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -52,20 +55,30 @@ CATALOGUE = load_catalogue()
 
 
 def _answers() -> Iterator[Any]:
+    """Every answer, as a parameter; the tests of one answer share a worker (an
+    ``xdist_group``), so that each answer is computed once (``answered``)."""
     for query in CATALOGUE:
         for answer in query["answers"]:
+            name = f"{query['id']}[{answer['name']}]"
             marks = [pytest.mark.slow,
                      pytest.mark.skipif(not SLOW, reason="slow: MAMMAMIA_SLOW=1")] \
                 if answer.get("slow") else []
-            yield pytest.param(query["id"], answer["name"], id=f"{query['id']}[{answer['name']}]",
-                               marks=marks)
+            yield pytest.param(query["id"], answer["name"], id=name,
+                               marks=[*marks, pytest.mark.xdist_group(name)])
+
+
+def _default_context_refused(*args: Any) -> Any:
+    raise AssertionError("z3's default context used")
 
 
 @functools.cache
 def answered(query_id: str, name: str) -> Any:
+    """The answer, computed once per worker, with z3's default context refused: every
+    term, solver and check of every answer lives in the answer's own context."""
     query = next(q for q in CATALOGUE if q["id"] == query_id)
     answer = next(a for a in query["answers"] if a["name"] == name)
-    return answer_query(query, answer)
+    with unittest.mock.patch.object(z3.z3, "main_ctx", _default_context_refused):
+        return answer_query(query, answer)
 
 
 # ---------------------------------------------------------------- the catalogue
@@ -165,25 +178,25 @@ def test_a_witness_names_every_ruling_it_uses(query_id: str, name: str) -> None:
     assert set(result.variants) <= set(query["flags"])
 
 
-def test_every_stall_dependent_witness_is_answered_under_the_letter() -> None:
-    """A witness that ends a round by the stall rule (D7, stall=cut) depends on that
-    ruling: its query answers under stall=letter too, or says why not (``unanswered``)."""
+def test_the_stall_rule_has_rulings() -> None:
     from mammamia_ref.queries.catalogue import ruling_rules
 
-    stall_rules = {rule for rule, flag in ruling_rules().items() if flag == "stall"}
-    assert stall_rules
-    for query in CATALOGUE:
-        for answer in query["answers"]:
-            if answer.get("slow") and not SLOW:
-                continue
-            result = answered(query["id"], answer["name"])
-            if "stall" not in result.rulings:
-                continue
-            letter = {**answer["variants"], "stall": "letter"}
-            declared = [u for u in query.get("unanswered", ())
-                        if u["variants"] == {"stall": "letter"}]
-            assert any(a["variants"] == letter for a in query["answers"]) or declared, \
-                (query["id"], answer["name"])
+    assert {rule for rule, flag in ruling_rules().items() if flag == "stall"}
+
+
+@pytest.mark.parametrize(("query_id", "name"), list(_answers()))
+def test_a_stall_dependent_witness_is_answered_under_the_letter(query_id: str,
+                                                                 name: str) -> None:
+    """A witness that ends a round by the stall rule (D7, stall=cut) depends on that
+    ruling: its query answers under stall=letter too, or says why not (``unanswered``)."""
+    result = answered(query_id, name)
+    if "stall" not in result.rulings:
+        return
+    query = next(q for q in CATALOGUE if q["id"] == query_id)
+    answer = next(a for a in query["answers"] if a["name"] == name)
+    letter = {**answer["variants"], "stall": "letter"}
+    declared = [u for u in query.get("unanswered", ()) if u["variants"] == {"stall": "letter"}]
+    assert any(a["variants"] == letter for a in query["answers"]) or declared, (query_id, name)
 
 
 def test_committed_witnesses_are_games_or_marked() -> None:

@@ -16,6 +16,8 @@ import pytest
 
 z3 = pytest.importorskip("z3")
 
+pytestmark = pytest.mark.z3
+
 from mammamia_ref.errors import IllegalActionError, InternalError  # noqa: E402
 from mammamia_ref.queries import num as N  # noqa: E402
 from mammamia_ref.queries.construct import Builder, build, deal_deck  # noqa: E402

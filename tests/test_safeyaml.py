@@ -48,9 +48,9 @@ i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
 
 
 def test_billion_laughs_is_refused_quickly() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine does not stretch it
     refused(BILLION_LAUGHS, 1, "anchors and aliases")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
 
 
 def test_a_lone_alias_is_refused() -> None:
@@ -152,9 +152,9 @@ def test_a_file_of_comments_holds_no_document() -> None:
 
 def test_file_over_the_size_limit() -> None:
     raw = b"a: " + b"x" * MAX_BYTES + b"\n"
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine does not stretch it
     refused(raw, None, "limit", str(MAX_BYTES))
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
 
 
 def test_size_limit_boundary(monkeypatch) -> None:

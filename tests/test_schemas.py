@@ -71,6 +71,7 @@ def test_references_are_sibling_files() -> None:
     assert between > 0
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(("kind", "schema"), [("scenario", "scenario.schema.json"),
                                               ("perft", "perft.schema.json")])
 def test_every_scenario_and_table_is_valid(kind: str, schema: str) -> None:

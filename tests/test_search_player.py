@@ -226,6 +226,7 @@ def test_the_horizons() -> None:
     assert cycle.resolutions == state.resolutions + 1 and cycle.phase in ("shuffle", "over")
 
 
+@pytest.mark.cluster
 def test_a_local_dask_cluster_plays_the_same_games() -> None:
     """Careful and search players on a Dask cluster: the same digest as in this process
     (the search player draws only from each game's own generator)."""

@@ -9,12 +9,14 @@ reproducible whatever the workers, and the statistics are what they claim.
   under the default and as stalled for ever under ``stall=letter``.
 - The paired test finds a real difference and none between a ruling and itself.
 - The committed impact sweep (docs/impact/) still describes the code: its first games
-  replay to the recorded digests.
+  replay to the recorded digests (for players slower than the random one, the first 10
+  games; ``MAMMAMIA_FULL_SWEEPS=1`` replays the first 100 of every sweep).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +40,9 @@ from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
 from mammamia_ref.sim.simulate import ROUND_ENDS, Executor, play, seat_colours, simulate
 from mammamia_ref.sim.skill import HEADLINE, by_skill, skill_of, trend
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import patience
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEPS = load_sweeps(ROOT / "docs" / "impact")
@@ -73,6 +78,7 @@ def test_runs_do_not_depend_on_the_workers() -> None:
     assert simulate(3, 120, seed=6).digest() != one.digest()
 
 
+@pytest.mark.cluster
 def test_a_local_dask_cluster_gives_the_same_run() -> None:
     pytest.importorskip("distributed")
     local = simulate(2, 300, seed=1)
@@ -141,10 +147,10 @@ def test_plots_and_sweep_documents(tmp_path: Path) -> None:
         load_sweeps(tmp_path)
 
 
+@pytest.mark.slow  # runs other programs
 def test_the_cli_refuses_bad_arguments_before_playing() -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "mammamia_ref", *args],
-                              capture_output=True, text=True, timeout=120)
+        return patience.run([sys.executable, "-m", "mammamia_ref", *args], idle_seconds=120)
 
     for args, message in [
         (["simulate", "--players", "7", "--games", "3"], "2 to 5 players"),
@@ -192,22 +198,28 @@ def test_a_search_sweep_covers_where_random_and_careful_players_disagree() -> No
     assert disagree and disagree <= searched, sorted(disagree - searched)
 
 
+FULL_SWEEPS = os.environ.get("MAMMAMIA_FULL_SWEEPS") == "1"
+
+
+@pytest.mark.sweep
 @pytest.mark.parametrize("sweep", SWEEPS, ids=[s["file"] for s in SWEEPS])
 def test_the_committed_sweeps_still_describe_the_code(sweep: dict[str, Any]) -> None:
     """Replays the first games of every ruling; a sweep with a policy slower than the
     benchmark one replays those of the defaults only (the same check in every dispute),
-    the random sweeps having replayed every flag's games."""
+    the random sweeps having replayed every flag's games. For the slower policies the
+    first 10 games (``quick_check``) stand for the first 100 (``check``), whose replay
+    of the search player alone costs 18 s, unless ``MAMMAMIA_FULL_SWEEPS=1``."""
     fast = set(sweep["policies"]) == {"random"}
     checked: set[tuple[tuple[str, str], ...]] = set()
     for dispute in sweep["disputes"]:
         assert (ROOT / sweep["plots"] / f"{dispute['dispute']}.png").is_file()
         for ruling in dispute["rulings"]:
-            check = ruling["check"]
             variants = {**sweep["base_variants"], ruling["flag"]: ruling["value"]}
             key = tuple(sorted(make_variants(variants).as_dict().items()))
             if not (fast or ruling["default"]) or key in checked:
                 continue
             checked.add(key)
+            check = ruling["check"] if fast or FULL_SWEEPS else ruling["quick_check"]
             first = simulate(sweep["players"], check["games"], seed=sweep["seed"],
                              variants=variants, policies=sweep["policies"])
             assert first.digest() == check["digest"], \
@@ -216,6 +228,7 @@ def test_the_committed_sweeps_still_describe_the_code(sweep: dict[str, Any]) -> 
     assert checked
 
 
+@pytest.mark.slow  # runs other programs
 def test_ctrl_c_stops_a_sweep_cleanly(tmp_path: Path) -> None:
     """Like a terminal's Ctrl-C, SIGINT goes to the whole process group (the workers
     too): the command says which disputes had finished, writes no file, exits 130."""
@@ -237,7 +250,7 @@ def test_ctrl_c_stops_a_sweep_cleanly(tmp_path: Path) -> None:
         assert first.startswith("D2:"), first
         time.sleep(1)
         os.killpg(process.pid, signal.SIGINT)
-        _out, err = process.communicate(timeout=60)
+        _out, err = patience.communicate(process, 60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

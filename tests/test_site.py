@@ -28,9 +28,13 @@ from mammamia_ref.site.flow import cited_rules, read_flow
 from mammamia_ref.site.quick_reference import quick_reference_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import patience
 from chromium_cdp import Browser, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Most tests here read one built site (built_site): one worker builds it, once.
+pytestmark = [pytest.mark.build, pytest.mark.xdist_group("site")]
 
 FIXTURE_SCENARIO = """\
 id: fixture-play
@@ -62,10 +66,9 @@ def _need_mkdocs() -> None:
 
 def _mkdocs_build(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                           "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-                          cwd=ROOT, env=environment, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return patience.run([sys.executable, "-m", "mkdocs", "build", "--strict",
+                         "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+                        idle_seconds=600, cwd=ROOT, env=environment)
 
 
 @pytest.fixture(scope="module")
@@ -400,20 +403,21 @@ def served_site(built_site: Path) -> Iterator[str]:
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
                                "127.0.0.1", "--directory", str(built_site)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the site server did not start") from None
-                time.sleep(0.1)
+
+    def listening() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except OSError:
+            return server.poll() is not None  # no use waiting: failed below
+        return True
+
+    try:  # a hang guard, stretched by the load
+        if not patience.Patience(20).wait(listening) or server.poll() is not None:
+            raise RuntimeError("the site server did not start")
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        patience.communicate(server, 10)
 
 
 def _screenshot_dir(tmp_path: Path) -> Path:
@@ -438,7 +442,7 @@ def _rendered(browser: Browser) -> dict[str, object]:
         " styled: !!document.querySelector('link[href$=\"mammamia.css\"]')}; })()")
 
 
-@pytest.mark.slow
+@pytest.mark.browser
 def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None:
     binary = find_chromium()
     if binary is None:
@@ -498,7 +502,7 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
         browser.click("input.md-search__input")
         browser.type_text("Bombastica")
         browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0",
-                         timeout=30)
+                         idle_seconds=30)
         first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
         assert "bombastica" in first.lower(), first
         time.sleep(0.5)  # let the overlay's animation finish before the picture
@@ -511,7 +515,7 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
         assert browser.errors == [], browser.errors
 
 
-@pytest.mark.slow
+@pytest.mark.browser
 def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Path) -> None:
     """The built folder opened from disk: search works, the dark mode toggle works, a
     dispute's ruling is on the first screen at 1280x800, and on a phone the pages do
@@ -537,7 +541,7 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         browser.click("input.md-search__input")
         browser.type_text("Bombastica")
         browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0",
-                         timeout=30)
+                         idle_seconds=30)
         first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
         assert "bombastica" in first.lower(), first
         time.sleep(0.5)

@@ -61,3 +61,29 @@ def test_shape_check_agrees_with_schema(path: tuple, value: Any, delete: bool) -
 
 def test_base_state_is_valid() -> None:
     assert state_shape_ok(BASE) and not schema_errors(BASE, "state.schema.json")
+
+
+def test_the_rules_replace_is_the_standard_one() -> None:
+    """``rules.state.replace`` (which skips ``__init__``) gives what
+    ``dataclasses.replace`` gives, for every kind of value it is used on, and refuses a
+    field the value does not have."""
+    import dataclasses
+
+    import pytest
+
+    from mammamia_ref.rules.state import Hand, Reveal, replace
+
+    state = new_game(make_config(3))
+    chance = ChanceSource(2)
+    while is_chance(state):
+        state, _ = apply(state, chance.shuffle(state))
+    hand = state.hands[0]
+    cases = [(state, {"played": 2, "current": 1}), (state, {}),
+             (hand, {"orders": ()}), (Reveal("red.monotoni"), {"kind": "salami"})]
+    for value, changes in cases:
+        ours, theirs = replace(value, **changes), dataclasses.replace(value, **changes)
+        assert ours == theirs and type(ours) is type(theirs)
+        assert ours is not value
+    assert isinstance(replace(hand), Hand)
+    with pytest.raises(TypeError, match="no field"):
+        replace(state, no_such_field=1)

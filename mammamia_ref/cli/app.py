@@ -4,6 +4,12 @@ Each command group is one module of this package (``game``, ``register``, ``veri
 ``scenario``, ``conform``, ``bench``, ``perft``, ``simulate``, ``query``) that adds its
 parsers and sets their handler. Bad arguments give one line on stderr and exit 2, with
 a "did you mean" when a command, flag or variant value is near a known one.
+
+Start-up is kept short (``mammamia --help`` and ``--version`` in well under a quarter of a
+second): building the parser imports only the command modules, :mod:`.args` and
+:mod:`mammamia_ref.errors`. Each command module imports what its work needs (the engines,
+the kit, the scenario loader, jsonschema, the benchmarks...) inside its handler, so only
+the command that runs pays for it; ``tests/test_startup.py`` holds this.
 """
 
 from __future__ import annotations
@@ -31,6 +37,17 @@ def package_version() -> str:
         from mammamia_ref import __version__
 
         return __version__
+
+
+class VersionAction(argparse._VersionAction):
+    """``--version``, with the installed version looked up (through
+    :mod:`importlib.metadata`, tens of milliseconds) only when it is asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if self.version is None:
+            self.version = f"mammamia {package_version()}"
+        super().__call__(parser, namespace, values, option_string)  # prints, then exits
 
 
 class SuggestingParser(OneLineParser):
@@ -81,7 +98,7 @@ def suggestion(parser: argparse.ArgumentParser, message: str, argv: Sequence[str
 
 def build_parser() -> argparse.ArgumentParser:
     parser = SuggestingParser(prog="mammamia", description="The executable rulebook of Mamma Mia!")
-    parser.add_argument("--version", action="version", version=f"mammamia {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=SuggestingParser)
     game.add_parser(commands)
     register.add_parsers(commands)

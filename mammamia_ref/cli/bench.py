@@ -1,5 +1,7 @@
 """``mammamia bench``: how fast the engines are, next to python-chess on the same
-machine (the measures are :mod:`mammamia_ref.tools.bench`)."""
+machine (the measures are :mod:`mammamia_ref.tools.bench`); ``mammamia bench --loop``: the
+everyday loop instead, start-up, verify, the site and the test suite, as whole-process
+times (:mod:`mammamia_ref.tools.bench.loop`)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,22 @@ import sys
 from collections.abc import Sequence
 
 from mammamia_ref.cli.args import Commands, positive_number
-from mammamia_ref.tools.bench import format_table, run_benchmarks, write_plots
-from mammamia_ref.tools.bench.plots import plotting_available
+
+# The names of mammamia_ref.tools.bench.loop.MEASURES, in its order (a test holds the two
+# equal): written out here because building the parser loads no benchmark module.
+LOOP_MEASURES = ("startup", "verify", "site", "quick", "suite")
+
+
+def loop_measures(text: str) -> tuple[str, ...]:
+    """The argument type of ``--loop``: measure names, comma-separated (at least one)."""
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name not in LOOP_MEASURES]
+    if unknown:
+        shown = ", ".join(repr(name[:40]) for name in unknown)
+        raise argparse.ArgumentTypeError(
+            f"unknown measure {shown}: expected one or more of {', '.join(LOOP_MEASURES)}, "
+            "comma-separated")
+    return tuple(dict.fromkeys(names))
 
 
 def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
@@ -28,11 +44,24 @@ def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
                         help="write the plots into DIR: bench-bmc.png (the model checker's "
                              "time per bound) and, with --jobs, bench-jobs.png (needs "
                              "matplotlib)")
+    parser.add_argument("--loop", type=loop_measures, nargs="?", const=",".join(LOOP_MEASURES),
+                        metavar="NAMES",
+                        help="measure the everyday loop instead, as whole-process wall and "
+                             "CPU times: NAMES, comma-separated, from "
+                             f"{', '.join(LOOP_MEASURES)} (default: all); startup is "
+                             "--version and --help, quick and suite run the test suite "
+                             "(minutes); exit code 1 if a measured command failed")
     parser.set_defaults(handler=run_bench_command)
     return parser
 
 
 def run_bench_command(args: argparse.Namespace) -> int:
+    if args.loop is not None:
+        return run_loop_command(args)
+    # the benchmarks load when the command runs, not when the parser is built
+    from mammamia_ref.tools.bench import format_table, run_benchmarks, write_plots
+    from mammamia_ref.tools.bench.plots import plotting_available
+
     def progress(message: str) -> None:
         print(f"bench: {message}", file=sys.stderr, flush=True)
 
@@ -50,6 +79,24 @@ def run_bench_command(args: argparse.Namespace) -> int:
     else:
         print(format_table(results))
     return 0
+
+
+def run_loop_command(args: argparse.Namespace) -> int:
+    """``mammamia bench --loop``: the table (or ``--json``); 1 if a command failed."""
+    mixed = [option for option, given in (("--quick", args.quick), ("--jobs", args.jobs > 1),
+                                          ("--plots", args.plots)) if given]
+    if mixed:
+        print(f"mammamia: error: argument --loop: not with {', '.join(mixed)} (for the "
+              "engine measures only)", file=sys.stderr)
+        return 2
+    from mammamia_ref.tools.bench.loop import format_loop_table, run_loop
+
+    def progress(message: str) -> None:
+        print(f"bench: {message}", file=sys.stderr, flush=True)
+
+    results = run_loop(args.loop, progress=progress)
+    print(json.dumps(results, indent=2) if args.json else format_loop_table(results))
+    return 0 if results["all_ok"] else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
@@ -23,41 +23,18 @@ from mammamia_ref.cli.args import (
     player_count,
 )
 from mammamia_ref.errors import NoSuchPathError, UsageError
-from mammamia_ref.formats.output import check_destination
-from mammamia_ref.formats.perft_table import load_perft_tables
-from mammamia_ref.formats.scenario import (
-    NoCasesError,
-    Run,
-    default_suite,
-    load_all,
-    needs_observation,
-    needs_seats,
-)
-from mammamia_ref.kit.client import Implementation, ImplementationError
-from mammamia_ref.kit.protocol import serve
-from mammamia_ref.kit.report import (
-    UNEXPECTED,
-    JsonlReport,
-    Progress,
-    apply_expected_failures,
-    load_expected_failures,
-    summary,
-    write_junit,
-)
-from mammamia_ref.kit.runner import (
-    CaseResult,
-    ConformRun,
-    run_perft_case,
-    run_random_game,
-    run_scenario_case,
-)
-from mammamia_ref.rules.state import GameConfig, make_config, variant_defaults, variant_values
+
+if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a command runs
+    from mammamia_ref.formats.scenario import Run
+    from mammamia_ref.kit.report import JsonlReport, Progress
+    from mammamia_ref.kit.runner import CaseResult
+    from mammamia_ref.rules.state import GameConfig
 
 
 def add_parsers(commands: Commands) -> None:
     serve_parser = commands.add_parser("serve", help="serve the reference over the porter "
                                        "protocol on stdin/stdout")
-    serve_parser.set_defaults(handler=lambda args: serve())
+    serve_parser.set_defaults(handler=run_serve)
     conform = commands.add_parser(
         "conform", help="run an implementation through the scenarios, counting tables and "
         "random games", usage="mammamia conform [options] -- COMMAND [ARGS...]")
@@ -94,7 +71,11 @@ def add_parsers(commands: Commands) -> None:
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
     conform.add_argument("--timeout", type=finite_non_negative_seconds, default=10.0,
-                         help="seconds per operation")
+                         help="the base allowance per request, in seconds: a counting (perft) "
+                         "request gets one more per 2,000 nodes of its table; on Linux the "
+                         "implementation's CPU time is what counts, so waiting for a CPU on a "
+                         "busy machine is not held against it (a request that uses no CPU "
+                         "for this long is hung)")
     conform.add_argument("--startup-timeout", type=finite_non_negative_seconds, default=30.0,
                          help="seconds for the implementation to start and shake hands")
     conform.add_argument("--budget", type=finite_non_negative_seconds, default=1800.0,
@@ -106,6 +87,13 @@ def add_parsers(commands: Commands) -> None:
                          help="only the summary (and a progress bar on a terminal)")
     conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
     conform.set_defaults(handler=run_conform)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``mammamia serve``: answer the porter protocol on stdin/stdout."""
+    from mammamia_ref.kit.protocol import serve
+
+    return serve()
 
 
 @dataclass(frozen=True)
@@ -121,6 +109,8 @@ class Case:
 
 def _features(scenario_given: dict[str, Any], variants: dict[str, str],
               run: Run | None = None) -> set[str]:
+    from mammamia_ref.formats.scenario import needs_observation, needs_seats
+
     needed = {"setup"} if "setup" in scenario_given else {"load_state"}
     if variants:
         needed.add("variants")
@@ -134,6 +124,8 @@ def _features(scenario_given: dict[str, Any], variants: dict[str, str],
 def ruling_configurations(base: dict[str, str], sweep: bool) -> list[dict[str, str]]:
     """The rulings the random games are played under: ``base`` and, with ``sweep``,
     every other value of every flag, one flag changed at a time."""
+    from mammamia_ref.rules.state import variant_defaults, variant_values
+
     configurations, defaults = [base], variant_defaults()
     if sweep:
         for flag, values in variant_values().items():
@@ -146,6 +138,9 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
     """Every case of the run, the places looked in, and how many scenario files failed to
     load. Raises a one-line error for anything wrong with the options."""
     configs = random_configs(args)  # the cheapest checks first
+    from mammamia_ref.formats.perft_table import load_perft_tables
+    from mammamia_ref.formats.scenario import default_suite, load_all
+
     scenario_paths = args.scenarios or [str(default_suite())]
     missing = [p for p in scenario_paths if not Path(p).exists()]
     if missing:
@@ -195,6 +190,8 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
 def random_configs(args: argparse.Namespace) -> list[GameConfig]:
     """Every (player count, ruling) the random games cover; unknown flags or values are
     refused here, before any work."""
+    from mammamia_ref.rules.state import make_config
+
     base = dict(args.variant)
     configs = []
     for variants in ruling_configurations(base, args.sweep_variants):
@@ -204,15 +201,21 @@ def random_configs(args: argparse.Namespace) -> list[GameConfig]:
 
 
 def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
+    from mammamia_ref.kit.runner import run_scenario_case
+
     return run_scenario_case(impl, scenario, run)
 
 
 def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseResult:
+    from mammamia_ref.kit.runner import run_perft_case
+
     return run_perft_case(impl, table, max_nodes, walk=walk)
 
 
 def _random_body(impl: Any, *, config: GameConfig, seed: int,
                  write_to: Path | None) -> CaseResult:
+    from mammamia_ref.kit.runner import run_random_game
+
     return run_random_game(impl, config, seed, write_to)
 
 
@@ -221,6 +224,19 @@ def run_conform(args: argparse.Namespace) -> int:
     if not command:
         raise UsageError("name the implementation after --, e.g. "
                          "mammamia conform -- ./my-impl --serve", options=("COMMAND",))
+    from mammamia_ref.formats.output import check_destination
+    from mammamia_ref.formats.scenario import NoCasesError
+    from mammamia_ref.kit.client import Implementation, ImplementationError
+    from mammamia_ref.kit.report import (
+        UNEXPECTED,
+        JsonlReport,
+        Progress,
+        load_expected_failures,
+        summary,
+        write_junit,
+    )
+    from mammamia_ref.kit.runner import ConformRun
+
     for destination in (args.jsonl, args.junit):
         if destination:
             check_destination(destination)
@@ -271,6 +287,8 @@ def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | No
               progress: Progress | None, verbose: bool) -> None:
     """As each case finishes: its expected-failure status, its JSON line, its line or
     the progress bar."""
+    from mammamia_ref.kit.report import apply_expected_failures
+
     apply_expected_failures([result], expected)
     if jsonl:
         jsonl.add(result)

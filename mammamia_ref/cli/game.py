@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import Commands, add_variant_option, game_seed, player_count
 from mammamia_ref.errors import InternalError
-from mammamia_ref.formats.narrate import step_lines
-from mammamia_ref.rules.game import apply, new_game, to_move
-from mammamia_ref.rules.state import GameConfig, make_config
-from mammamia_ref.sim.play import GameRecord, play_game
-from mammamia_ref.sim.policies import POLICIES
+
+if TYPE_CHECKING:
+    from mammamia_ref.rules.state import GameConfig
+    from mammamia_ref.sim.play import GameRecord
+
+# ``sorted(mammamia_ref.sim.policies.POLICIES)``, written out so that building the parser
+# does not load the engines the policies play with (tests/test_startup.py checks it).
+POLICY_NAMES = ("careful", "random", "search", "simple")
 
 
 def add_parser(commands: Commands) -> None:
@@ -21,13 +24,17 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--seed", type=game_seed, required=True,
                       help="the seed of every shuffle and choice: a whole number or a word")
     add_variant_option(play, "select a ruling (see `mammamia disputes`)")
-    play.add_argument("--policy", choices=sorted(POLICIES), default="simple")
+    play.add_argument("--policy", choices=POLICY_NAMES, default="simple")
     play.add_argument("--first-player", type=int, default=0, help="the starting seat")
     play.add_argument("--json", action="store_true", help="print one JSON document")
     play.set_defaults(handler=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from mammamia_ref.rules.state import make_config
+    from mammamia_ref.sim.play import play_game
+    from mammamia_ref.sim.policies import POLICIES
+
     config = make_config(args.players, first_player=args.first_player,
                          variants=dict(args.variant))
     record = play_game(config, args.seed, [POLICIES[args.policy]] * args.players)
@@ -57,6 +64,9 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
 
 
 def game_log(record: GameRecord) -> list[str]:
+    from mammamia_ref.formats.narrate import step_lines
+    from mammamia_ref.rules.game import apply, new_game, to_move
+
     config: GameConfig = record.config
     changed = config.variants.non_default()
     lines = [f"Mamma Mia! {config.players} players ({', '.join(config.colours)}), seed "

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
@@ -18,15 +18,9 @@ from mammamia_ref.cli.args import (
     positive_number,
 )
 from mammamia_ref.errors import MalformedError, UsageError
-from mammamia_ref.formats.jsonform import parse_state
-from mammamia_ref.formats.perft_table import perft_table_of
-from mammamia_ref.formats.safeyaml import load_file
-from mammamia_ref.rules.state import GameState, make_config
-from mammamia_ref.sim import fast
-from mammamia_ref.sim.counting import count, divide, setup_state
-from mammamia_ref.sim.perft import divide as reference_divide
-from mammamia_ref.sim.perft import perft as reference_perft
-from mammamia_ref.sim.simulate import workers
+
+if TYPE_CHECKING:
+    from mammamia_ref.rules.state import GameState
 
 
 def add_parser(subparsers: Commands) -> None:
@@ -59,6 +53,10 @@ def add_parser(subparsers: Commands) -> None:
 def load_counting_input(path: Path) -> tuple[GameState, dict[int, int], str]:
     """A counting table's state and listed counts, or a bare state (no counts). A bad
     state is reported with its file and line."""
+    from mammamia_ref.formats.jsonform import parse_state
+    from mammamia_ref.formats.perft_table import perft_table_of
+    from mammamia_ref.formats.safeyaml import load_file
+
     loaded = load_file(path)
     doc = loaded.data
     if isinstance(doc, dict) and "counts" in doc:
@@ -80,6 +78,12 @@ def load_counting_input(path: Path) -> tuple[GameState, dict[int, int], str]:
 def _count_depths(state: GameState, listed: dict[int, int], depths: list[int],
                   args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """One row per depth, as each is counted (and checked against ``listed``)."""
+    from mammamia_ref.sim import fast
+    from mammamia_ref.sim.counting import count, divide
+    from mammamia_ref.sim.perft import divide as reference_divide
+    from mammamia_ref.sim.perft import perft as reference_perft
+    from mammamia_ref.sim.simulate import workers
+
     quick = fast.from_state(state)
     with workers(1 if args.reference else args.jobs) as pool:
         for depth in depths:
@@ -103,6 +107,9 @@ def run_perft(args: argparse.Namespace) -> int:
         if args.players is None or not args.depth:
             raise UsageError("give a FILE, or --players N and --depth D",
                              options=("FILE", "--players", "--depth"))
+        from mammamia_ref.rules.state import make_config
+        from mammamia_ref.sim.counting import setup_state
+
         config = make_config(args.players, variants=dict(args.variant))
         state, listed = setup_state(config, args.seed), dict[int, int]()
         name = f"{args.players}p seed {args.seed}"

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.cli.args import Commands
-from mammamia_ref.rules import specdata
 
 
 def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
@@ -47,6 +46,8 @@ def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
 def run_query_command(args: argparse.Namespace) -> int:
     """Run ``mammamia query ...``: 0 when every answer is the expected one, 1 when one is
     not, 2 when z3 is missing or an ID is unknown."""
+    from mammamia_ref.rules import specdata
+
     catalogue = specdata.load_yaml("queries.yaml")["queries"]
     if args.query_command == "list" and args.json:
         print(json.dumps(catalogue, indent=1, ensure_ascii=False, default=str))

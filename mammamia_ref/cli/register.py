@@ -9,7 +9,6 @@ from typing import Any
 
 from mammamia_ref.cli.args import Commands
 from mammamia_ref.errors import MammamiaError
-from mammamia_ref.rules import specdata
 
 
 class UnknownEntryError(MammamiaError):
@@ -41,6 +40,8 @@ def add_parsers(commands: Commands) -> None:
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    from mammamia_ref.rules import specdata  # the spec's YAML is read when a command runs
+
     entries = specdata.rules()
     if args.id:
         entries = [_find(entries, args.id, "rule")]
@@ -63,6 +64,8 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_disputes(args: argparse.Namespace) -> int:
+    from mammamia_ref.rules import specdata
+
     entries = specdata.disputes()
     if args.id:
         entries = [_find(entries, args.id, "dispute")]
@@ -83,6 +86,8 @@ def run_disputes(args: argparse.Namespace) -> int:
 
 
 def run_variants(args: argparse.Namespace) -> int:
+    from mammamia_ref.rules import specdata
+
     if args.json:
         return _print_json(specdata.variant_flags(), single=False)
     for entry in specdata.variant_flags():

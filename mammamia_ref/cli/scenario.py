@@ -12,20 +12,9 @@ from typing import TYPE_CHECKING
 from mammamia_ref.cli.args import Commands
 from mammamia_ref.cli.style import paint
 from mammamia_ref.errors import MalformedError, NoSuchPathError
-from mammamia_ref.formats.narrate import step_lines
-from mammamia_ref.formats.output import check_destination, write_atomically
-from mammamia_ref.formats.scenario import (
-    RunResult,
-    Scenario,
-    default_suite,
-    export_bundle,
-    load_all,
-    require_cases,
-    run_one,
-    scenario_files,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the scenario loader (and jsonschema) loads when a command runs
+    from mammamia_ref.formats.scenario import RunResult, Scenario
     from mammamia_ref.sim.rulings import Comparison
 
 
@@ -50,6 +39,16 @@ def add_parser(commands: Commands) -> None:
 
 
 def run_scenario_command(args: argparse.Namespace) -> int:
+    from mammamia_ref.formats.output import check_destination, write_atomically
+    from mammamia_ref.formats.scenario import (
+        default_suite,
+        export_bundle,
+        load_all,
+        require_cases,
+        run_one,
+        scenario_files,
+    )
+
     if not args.paths:  # `check` requires paths; run and export default to the suite
         args.paths = [str(default_suite())]
     missing = [p for p in args.paths if not Path(p).exists()]
@@ -101,6 +100,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
 
 
 def print_result(result: RunResult, *, trace: bool) -> None:
+    from mammamia_ref.formats.narrate import step_lines
+
     mark = paint("PASS", "green") if result.passed else paint("FAIL", "red")
     print(f"{mark} {result.name}  ({result.file})")
     if trace:

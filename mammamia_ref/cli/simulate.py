@@ -11,7 +11,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
@@ -20,11 +20,9 @@ from mammamia_ref.cli.args import (
     player_count,
     positive_number,
 )
-from mammamia_ref.formats.output import check_destination, write_atomically
-from mammamia_ref.rules.state import make_variants
-from mammamia_ref.sim.compare import format_comparison, rulings_of
-from mammamia_ref.sim.impact import plot_comparison, sweep
-from mammamia_ref.sim.simulate import Executor, dask_address, format_summary, simulate
+
+if TYPE_CHECKING:  # the simulator (and Dask, when asked for) loads when a command runs
+    from mammamia_ref.sim.simulate import Executor
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +64,8 @@ def add_simulate_parsers(subparsers: Commands) -> None:
 
 
 def _executor(args: argparse.Namespace) -> Executor:
+    from mammamia_ref.sim.simulate import Executor, dask_address
+
     return Executor(args.jobs, dask=None if args.dask is None else dask_address(args.dask))
 
 
@@ -74,6 +74,8 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from mammamia_ref.sim.simulate import format_summary, simulate
+
     with _executor(args) as executor:
         summary = simulate(args.players, args.games, seed=args.seed,
                            variants=dict(args.variant), policies=args.policy,
@@ -85,7 +87,23 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+if TYPE_CHECKING:
+    from mammamia_ref.sim.impact import sweep
+else:
+    def sweep(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        """:func:`mammamia_ref.sim.impact.sweep`, loaded when first called; still a name
+        of this module, which tests/test_reliability.py replaces."""
+        from mammamia_ref.sim.impact import sweep as impact_sweep
+
+        return impact_sweep(*args, **kwargs)
+
+
 def run_compare(args: argparse.Namespace) -> int:
+    from mammamia_ref.formats.output import check_destination, write_atomically
+    from mammamia_ref.rules.state import make_variants
+    from mammamia_ref.sim.compare import format_comparison, rulings_of
+    from mammamia_ref.sim.impact import plot_comparison
+
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
     make_variants(dict(args.variant))

@@ -12,7 +12,6 @@ from typing import TextIO
 
 from mammamia_ref.cli.args import Commands, positive_number
 from mammamia_ref.cli.style import paint
-from mammamia_ref.tools.verify import run_verify
 
 
 def add_parser(commands: Commands) -> None:
@@ -59,6 +58,8 @@ class TerminalProgress:
 
 
 def run_verify_command(args: argparse.Namespace) -> int:
+    from mammamia_ref.tools.verify import run_verify  # not at start-up: it loads everything
+
     if not sys.stderr.isatty():
         return run_verify(as_json=args.json, scenario_paths=args.scenarios, jobs=args.jobs)
     progress = TerminalProgress(sys.stderr)

@@ -8,6 +8,31 @@ failure is raised as :class:`ImplementationError` with a ``kind`` that says whic
 was. The implementation runs in its own process group, and the whole group is ended
 on every path; the pipes are read by threads that poll with a short timeout, so they
 never keep the runner waiting, whoever still holds the other end.
+
+How long a request may take follows the request and the machine, not a fixed wall
+clock (:class:`RequestClock`):
+
+- its **allowance** is ``--timeout`` seconds (the base), and for a counting request
+  (``perft``) one more base per :data:`NODES_PER_TIMEOUT` nodes the reference visits
+  to answer it (the counts of the committed table up to the depth asked:
+  :func:`allowance`);
+- the wait is judged by the implementation's **CPU time** where it can be read (on
+  Linux, ``utime + stime + cutime + cstime`` of ``/proc/PID/stat``: the process
+  started, all its threads, and the children it has waited for), so that a busy
+  machine, which gives it little CPU, does not time it out while it works. The
+  request times out when the implementation has had its allowance **both** in wall
+  time and in CPU time (a port using several cores gets no less than the allowance in
+  wall time); when it has used **no CPU for the base** seconds (it waits for something
+  that will not come: hung, whatever the allowance); or, whatever it used, after
+  :data:`WALL_CAP` times the allowance in wall time (a port that would spin for ever
+  on a loaded machine). Where CPU time cannot be read (not Linux, no ``/proc``), the
+  allowance is wall time, as it was;
+- the run's budget (``deadline``) is wall time and caps every wait.
+
+A port started through a wrapper that stays beside it (``cargo run``, ``npx``, a shell
+script that does not ``exec``) shows the wrapper's CPU time, not its own: it is then
+stopped after the base in wall time, as before. A timeout says what the port used and
+names the option to raise.
 """
 
 from __future__ import annotations
@@ -36,6 +61,15 @@ _EOF = object()
 _POLL_SECONDS = 0.1
 _EXIT_GRACE_SECONDS = 0.5
 _CHUNK = 65536
+# A counting request's allowance grows by one base (``--timeout``) per this many nodes
+# the reference visits (the reference counts 4,000 to 50,000 nodes a second), and no
+# request is waited for longer than WALL_CAP times its allowance in wall time.
+NODES_PER_TIMEOUT = 2_000
+WALL_CAP = 10
+try:
+    _CLOCK_TICKS = float(os.sysconf("SC_CLK_TCK"))
+except (AttributeError, ValueError, OSError):  # no sysconf: no /proc to read either
+    _CLOCK_TICKS = 100.0
 
 
 class ImplementationError(MammamiaError):
@@ -50,14 +84,22 @@ class ImplementationError(MammamiaError):
 class Implementation:
     """One implementation process speaking ``mammamia-protocol/1``.
 
-    ``deadline`` (a :func:`time.monotonic` time, or None) caps every request's wait, so
-    that a run with a budget ends within it whatever the implementation does.
+    ``timeout`` is the base allowance of a request (``--timeout``), ``startup_timeout``
+    the hello's (``--startup-timeout``). ``deadline`` (a time of ``wall_clock``, which is
+    :func:`time.monotonic`, or None) caps every request's wait, so that a run with a
+    budget ends within it whatever the implementation does. ``wall_clock`` and
+    ``cpu_clock`` (the CPU seconds a process id has used, None where unknown) are the
+    clocks the waits are judged by (the module docstring); tests replace them.
     """
 
     def __init__(self, command: Sequence[str], *, timeout: float = 10.0,
                  startup_timeout: float = 30.0, max_line: int = MAX_LINE,
-                 cwd: str | None = None, deadline: float | None = None) -> None:
+                 cwd: str | None = None, deadline: float | None = None,
+                 wall_clock: Callable[[], float] = time.monotonic,
+                 cpu_clock: Callable[[int], float | None] | None = None) -> None:
         self.command = list(command)
+        self.wall_clock = wall_clock
+        self.cpu_clock = process_cpu_seconds if cpu_clock is None else cpu_clock
         self.timeout = _seconds("--timeout", timeout)
         self.startup_timeout = _seconds("--startup-timeout", startup_timeout)
         self.max_line = max_line
@@ -100,8 +142,9 @@ class Implementation:
                                                  self._keep_stderr), daemon=True)]
         for thread in self._threads:
             thread.start()
-        info = self.request("hello", timeout=max(self.timeout, self.startup_timeout),
-                            protocol=PROTOCOL)
+        info = self._exchange("hello", {"protocol": PROTOCOL},
+                              base=max(self.timeout, self.startup_timeout),
+                              option="--startup-timeout")
         if info.get("protocol") != PROTOCOL:
             self.close()
             raise ImplementationError("protocol", f"the implementation speaks "
@@ -141,29 +184,48 @@ class Implementation:
 
     # -- requests --------------------------------------------------------------------
 
-    def request(self, op: str, *, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+    def request(self, op: str, *, timeout: float | None = None, work: int = 0,
+                deadline: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send one request and wait for its answer; raise ImplementationError on any
-        failure (the process is then ended: call :meth:`restart` to go on)."""
+        failure (the process is then ended: call :meth:`restart` to go on).
+
+        ``timeout`` replaces ``--timeout`` as this request's base; ``work`` is the number
+        of nodes the reference visits to answer it (a counting request), which grows its
+        allowance (:func:`allowance`); ``deadline`` (a time of the wall clock) caps the
+        wait, as the ``deadline`` of the connection does."""
+        return self._exchange(op, fields, base=self.timeout if timeout is None else timeout,
+                              work=work, deadline=deadline)
+
+    def _exchange(self, op: str, fields: dict[str, Any], *, base: float, work: int = 0,
+                  deadline: float | None = None,
+                  option: str = "--timeout") -> dict[str, Any]:
         if not self.alive:
             raise ImplementationError("crash", self._exit_note())
         self._next_id += 1
         request_id = self._next_id
         line = json.dumps({"id": request_id, "op": op, **fields}, separators=(",", ":"))
-        limit = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
-        if self.deadline is not None and self.deadline < deadline:
-            deadline, limit = self.deadline, max(0.0, self.deadline - time.monotonic())
-        self._send(op, line.encode("utf-8") + b"\n", deadline, limit)
-        answer = self._answer(op, request_id, deadline, limit)
+        caps = [d for d in (self.deadline, deadline) if d is not None]
+        clock = RequestClock(allowance(base, work), base, wall=self.wall_clock,
+                             cpu=self._cpu_reader(), deadline=min(caps) if caps else None)
+        self._send(op, line.encode("utf-8") + b"\n", clock, option)
+        answer = self._answer(op, request_id, clock, option)
         if answer.get("ok") is not True:
             error = answer.get("error")
             message = error.get("message") if isinstance(error, dict) else None
             raise ImplementationError("error", f"{op} failed: {message or answer!r}")
         return answer
 
-    def _send(self, op: str, data: bytes, deadline: float, limit: float) -> None:
-        """Write the request without ever blocking past ``deadline`` (an implementation
-        that does not read its input fills the pipe)."""
+    def _cpu_reader(self) -> Callable[[], float | None]:
+        """The CPU time of the process now running, for one request's clock."""
+        pid = getattr(self._process, "pid", None)
+        if not isinstance(pid, int):
+            return lambda: None
+        cpu_clock = self.cpu_clock
+        return lambda: cpu_clock(pid)
+
+    def _send(self, op: str, data: bytes, clock: RequestClock, option: str) -> None:
+        """Write the request without ever blocking past its clock (an implementation
+        that does not read its input fills the pipe); a timeout names ``option``."""
         process = self._process
         if process is None or process.stdin is None:
             raise InternalError("a request to an implementation that was not started")
@@ -171,13 +233,13 @@ class Implementation:
         poller = select.poll()
         poller.register(fd, select.POLLOUT)
         while view:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._fail()
-                raise ImplementationError("timeout", f"{op} could not be sent within "
-                                          f"{limit:g} s: the implementation does not read "
-                                          "its input")
-            if not poller.poll(min(remaining, _POLL_SECONDS) * 1000):
+            if not poller.poll(clock.slice() * 1000):
+                verdict = clock.expired()
+                if verdict is not None:
+                    self._fail()
+                    raise ImplementationError("timeout", clock.message(
+                        f"{op} could not be sent", verdict, option,
+                        "the implementation does not read its input"))
                 continue
             try:
                 view = view[os.write(fd, view):]
@@ -188,9 +250,9 @@ class Implementation:
                 raise ImplementationError("crash", f"cannot send {op}: "
                                           f"{self._exit_note()}") from exc
 
-    def _answer(self, op: str, request_id: int, deadline: float,
-                limit: float) -> dict[str, Any]:
-        raw = self._next_line(op, deadline, limit)
+    def _answer(self, op: str, request_id: int, clock: RequestClock,
+                option: str) -> dict[str, Any]:
+        raw = self._next_line(op, clock, option)
         if isinstance(raw, OverflowError):
             self._fail()
             raise ImplementationError("too_long", f"an answer to {op} longer than "
@@ -215,21 +277,21 @@ class Implementation:
                                       f"answer with id {answer.get('id')!r}")
         return answer
 
-    def _next_line(self, op: str, deadline: float, limit: float) -> Any:
+    def _next_line(self, op: str, clock: RequestClock, option: str) -> Any:
         """The next answer line, waited for in short slices: an implementation that has
         exited (while a child of it may still hold the pipe) is a crash at once, not
         after the timeout."""
         exited_at: float | None = None
         while True:
-            remaining = deadline - time.monotonic()
             try:  # a line already there is taken even with no time left
-                raw = self._lines.get(timeout=max(0.0, min(remaining, _POLL_SECONDS)))
+                raw = self._lines.get(timeout=clock.slice())
             except queue.Empty:
-                now = time.monotonic()
-                if now >= deadline:
+                verdict = clock.expired()
+                if verdict is not None:
                     self._fail()
-                    raise ImplementationError("timeout", f"no answer to {op} within "
-                                              f"{limit:g} s") from None
+                    raise ImplementationError("timeout", clock.message(
+                        f"no answer to {op}", verdict, option)) from None
+                now = time.monotonic()
                 if exited_at is None and not self.alive:
                     exited_at = now
                 if exited_at is not None and now - exited_at > _EXIT_GRACE_SECONDS:
@@ -272,6 +334,122 @@ class Implementation:
     def _keep_stderr(self, chunk: bytes) -> bool:
         self._stderr.append(chunk[-1024:])
         return True
+
+
+def allowance(base: float, work: int = 0) -> float:
+    """The seconds a request may take: ``base`` (``--timeout``), and one more ``base`` per
+    :data:`NODES_PER_TIMEOUT` nodes of ``work``, the nodes the reference visits to answer
+    it (for a counting request, its table's counts up to the depth asked)."""
+    return base * (1 + max(work, 0) / NODES_PER_TIMEOUT)
+
+
+def more_time(base: float) -> int:
+    """The figure a timeout suggests for the option whose value was ``base``: four times
+    as much, in whole seconds, at least 1."""
+    return max(1, math.ceil(4 * base))
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds process ``pid`` has used (all its threads, and the children it has
+    waited for), read from ``/proc/PID/stat``; None where that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            data = stat.read()
+    except OSError:
+        return None
+    fields = data.rpartition(b")")[2].split()  # after the name, which may hold anything
+    if len(fields) < 15:
+        return None
+    try:  # fields 14 to 17: utime, stime, cutime, cstime, in clock ticks
+        return sum(int(field) for field in fields[11:15]) / _CLOCK_TICKS
+    except ValueError:
+        return None
+
+
+class RequestClock:
+    """The clocks one request is judged by (the module docstring): ``allowance`` seconds
+    of both wall time and CPU time; no CPU used for ``idle`` seconds; at most
+    :data:`WALL_CAP` times the allowance in wall time; and the wall time ``deadline``.
+
+    ``wall`` reads the wall clock; ``cpu`` the implementation's CPU seconds (None: not
+    known, and the allowance is wall time). The CPU time is first read at the first
+    look, one slice after the request was sent: an answer that comes at once costs no
+    reading."""
+
+    def __init__(self, allowance: float, idle: float, *,
+                 wall: Callable[[], float] = time.monotonic,
+                 cpu: Callable[[], float | None] = lambda: None,
+                 deadline: float | None = None) -> None:
+        self.allowance, self.idle, self.deadline = allowance, idle, deadline
+        self._wall, self._cpu = wall, cpu
+        self.started = self.moved = wall()
+        self.elapsed = 0.0
+        self.first: float | None = None   # the CPU reading at the first look
+        self.last = 0.0                   # the highest reading since
+        self._looked = False
+
+    @property
+    def used(self) -> float | None:
+        """The CPU seconds used since the first look (None: not known)."""
+        return None if self.first is None else self.last - self.first
+
+    def slice(self) -> float:
+        """How long to wait before the next look: a poll slice, less if the allowance or
+        the deadline comes sooner."""
+        now = self._wall()
+        ends = [self.started + self.allowance, *([] if self.deadline is None
+                                                 else [self.deadline])]
+        return max(0.0, min([_POLL_SECONDS, *(end - now for end in ends if end > now)]))
+
+    def expired(self) -> str | None:
+        """Why the wait is over, or None to wait on: ``"deadline"`` (the run's budget),
+        ``"spent"`` (the allowance had in wall time and in CPU time, or in wall time where
+        CPU time is not known), ``"idle"`` (no CPU used for ``idle`` seconds) or
+        ``"capped"`` (:data:`WALL_CAP` times the allowance in wall time)."""
+        now = self._wall()
+        self.elapsed = now - self.started
+        if self.deadline is not None and now >= self.deadline:
+            return "deadline"
+        reading = self._cpu()
+        if not self._looked:
+            self._looked, self.first = True, reading
+            self.last = 0.0 if reading is None else reading
+        if reading is None or self.first is None:
+            return "spent" if self.elapsed >= self.allowance else None
+        if reading > self.last:
+            self.last, self.moved = reading, now
+        if self.elapsed >= self.allowance and self.last - self.first >= self.allowance:
+            return "spent"
+        if now - self.moved >= self.idle:
+            return "idle"
+        if self.elapsed >= WALL_CAP * self.allowance:
+            return "capped"
+        return None
+
+    def message(self, what: str, verdict: str, option: str = "--timeout",
+                why: str = "") -> str:
+        """The timeout in words: ``what`` did not happen within how long, what the
+        implementation used meanwhile, and the ``option`` to raise (whose value was the
+        base, ``idle``)."""
+        used = self.used
+        cpu = "" if used is None else f"used {used:.1f} s of CPU"
+        if verdict == "deadline":
+            return f"{what} within {_figure(self.elapsed)} s: the run's time budget is spent"
+        if verdict == "capped":
+            within = (f"within {_figure(self.elapsed)} s, {WALL_CAP} times its allowance "
+                      f"of {_figure(self.allowance)} s")
+        elif verdict == "idle":
+            within = f"within {_figure(self.elapsed)} s"
+            cpu += f", none in the last {_figure(self.idle)} s"
+        else:
+            within = f"within {_figure(self.allowance)} s"
+        text = f"{what} {within}" + (f" ({cpu})" if cpu else "") + (f": {why}" if why else "")
+        return (f"{text}; if the implementation is only slow, give it more time: "
+                f"{option} {more_time(self.idle)}")
+
+
+def _figure(seconds: float) -> str:
+    return f"{round(seconds, 1):g}"
 
 
 def _seconds(option: str, value: float) -> float:

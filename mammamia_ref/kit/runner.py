@@ -108,17 +108,20 @@ class BudgetSpent(Exception):
 
 
 class Connection(Protocol):
-    """What the cases need of an implementation: its hello and its requests."""
+    """What the cases need of an implementation: its hello and its requests (``work``:
+    the nodes the reference visits to answer a counting request, which grows the time
+    the implementation is allowed, :func:`mammamia_ref.kit.client.allowance`)."""
 
     info: dict[str, Any]
 
-    def request(self, op: str, *, timeout: float | None = None,
+    def request(self, op: str, *, timeout: float | None = None, work: int = 0,
                 **fields: Any) -> dict[str, Any]: ...
 
 
 class Budgeted:
     """The implementation seen through the run's budget: no request starts after the
-    deadline and none waits past it, so a long counting run stops in time too."""
+    deadline and none waits past it (in wall time, whatever the request's allowance), so
+    a long counting run stops in time too."""
 
     def __init__(self, impl: Implementation, deadline: float) -> None:
         self.impl = impl
@@ -128,13 +131,13 @@ class Budgeted:
     def info(self) -> dict[str, Any]:
         return self.impl.info
 
-    def request(self, op: str, *, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
+    def request(self, op: str, *, timeout: float | None = None, work: int = 0,
+                **fields: Any) -> dict[str, Any]:
+        if self.deadline - time.monotonic() <= 0:
             raise BudgetSpent
-        wait = self.impl.timeout if timeout is None else timeout
         try:
-            return self.impl.request(op, timeout=min(wait, left), **fields)
+            return self.impl.request(op, timeout=timeout, work=work, deadline=self.deadline,
+                                     **fields)
         except ImplementationError as exc:
             if exc.kind == "timeout" and time.monotonic() >= self.deadline:
                 raise BudgetSpent from exc
@@ -600,8 +603,15 @@ def _walk(impl: Connection, state: dict[str, Any], depth: int, level: int,
         _walk(impl, _child(impl, action), depth, level + 1, counts)
 
 
-def _own_count(impl: Connection, depth: int) -> int:
-    nodes = impl.request("perft", depth=depth).get("nodes")
+def counting_work(table: PerftTable, depth: int) -> int:
+    """The nodes the reference visits to count ``depth`` from the table's state, as far
+    as the table tells: its counts at every depth up to ``depth``. A counting request is
+    allowed time in proportion (:func:`mammamia_ref.kit.client.allowance`)."""
+    return sum(nodes for listed, nodes in table.counts.items() if listed <= depth)
+
+
+def _own_count(impl: Connection, depth: int, work: int = 0) -> int:
+    nodes = impl.request("perft", depth=depth, work=work).get("nodes")
     if type(nodes) is not int:
         raise Divergence(depth, f"perft: the answer holds no count of nodes: {nodes!r}")
     return nodes
@@ -658,7 +668,8 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     try:
         impl.request("load_state", state=table.state)
         if "perft" in (impl.info.get("features") or []) and not walk:
-            got = {depth: _own_count(impl, depth) for depth in depths}
+            got = {depth: _own_count(impl, depth, counting_work(table, depth))
+                   for depth in depths}
         else:
             got = impl_counts(impl, table.state, depths[-1])
         wrong = next((d for d in depths if got[d] != table.counts[d]), None)

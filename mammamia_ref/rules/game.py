@@ -9,8 +9,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules import oven, round, scoring, setup, turn
 from mammamia_ref.rules.actions import (
@@ -27,7 +25,7 @@ from mammamia_ref.rules.actions import (
     check_action,
 )
 from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.state import WAITER_PILE, GameConfig, GameState, Phase, Step
+from mammamia_ref.rules.state import WAITER_PILE, GameConfig, GameState, Phase, Step, replace
 
 Transition = tuple[GameState, tuple[Event, ...]]
 

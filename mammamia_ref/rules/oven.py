@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import replace
 from enum import StrEnum
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState, Reveal, Step, holder, revealed
+from mammamia_ref.rules.state import GameState, Reveal, Step, holder, replace, revealed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,

@@ -9,11 +9,9 @@ Mamma Mia! card make the next supply, and the holder starts the next round.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.scoring import end_game
-from mammamia_ref.rules.state import GameState, Phase, Step, Variants, holder
+from mammamia_ref.rules.state import GameState, Phase, Step, Variants, holder, replace
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
     NO_CARDS,

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState, Phase, Step
+from mammamia_ref.rules.state import GameState, Phase, Step, replace
 
 
 def end_game(state: GameState) -> tuple[GameState, tuple[Event, ...]]:

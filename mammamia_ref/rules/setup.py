@@ -8,8 +8,6 @@ Between them the deal and the first orders follow automatically.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.state import (
     WAITER_PILE,
@@ -18,6 +16,7 @@ from mammamia_ref.rules.state import (
     Hand,
     Phase,
     Step,
+    replace,
     waiter_pile,
 )
 from mammamia_ref.rules.vocabulary import (

@@ -9,9 +9,9 @@ pile and the box are count maps (their order never matters).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from mammamia_ref.errors import InternalError, VariantError
 from mammamia_ref.rules import specdata
@@ -43,6 +43,23 @@ class Step(StrEnum):
     REVEAL = "reveal"        # between decisions only: the oven reveals its next card
     STALL = "stall"          # a round ended by a stall (phase round_end)
     OVER = "over"
+
+
+_Value = TypeVar("_Value")
+_new, _set = object.__new__, object.__setattr__
+
+
+def replace(value: _Value, /, **changes: Any) -> _Value:
+    """``dataclasses.replace`` for the rules' frozen, slotted values (the state, a hand,
+    a reveal) without running ``__init__`` again: the reference engine makes several
+    new states a step, and this takes half the time of the standard function."""
+    cls = type(value)
+    new = _new(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]  # the fields, and only them
+        _set(new, name, changes.pop(name) if name in changes else getattr(value, name))
+    if changes:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(changes)}")
+    return new
 
 
 WAITER_PILE = "waiter."

@@ -7,8 +7,6 @@ order) and ``draw``. The draw ends the turn; the supply running out ends the rou
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Draw, NoOrder, Pass, PlaceOrder, Play
 from mammamia_ref.rules.events import Event, event
@@ -20,7 +18,7 @@ from mammamia_ref.rules.round import (
     supply_exhausted,
     take_last_mamma_mia,
 )
-from mammamia_ref.rules.state import GameState, Hand, Phase, Step
+from mammamia_ref.rules.state import GameState, Hand, Phase, Step, replace
 from mammamia_ref.rules.vocabulary import (
     HAND_LIMIT,
     KINDS,

@@ -150,6 +150,18 @@ LABELS: dict[str, str] = {key: label for key, label, _m in PAIRED} | {
     for name in ORDER_TYPE_NAMES}
 
 
+# A sweep records the digests of its first games twice: of the first 100 (the thorough
+# replay) and of the first 10 (the one the test suite replays for players slower than
+# the benchmark's random one).
+QUICK_CHECK_GAMES = 10
+
+
+def first_games_check(run: Summary, games: int) -> dict[str, Any]:
+    """How a test tells that a run's first ``games`` games are still the code's."""
+    return {"games": games, "digest": Summary(run.players, run.seed, run.variants,
+                                              run.policies, run.games[:games]).digest()}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The runs of every ruling of one dispute, the default's first for each flag."""
@@ -158,15 +170,15 @@ class Comparison:
     rulings: tuple[Ruling, ...]
     runs: tuple[Summary, ...]
 
-    def as_json(self, *, check_games: int = 100) -> dict[str, Any]:
+    def as_json(self, *, check_games: int = 100,
+                quick_check_games: int = QUICK_CHECK_GAMES) -> dict[str, Any]:
         baseline = self.runs[0]
         entries = []
         for ruling, run in zip(self.rulings, self.runs, strict=True):
             entry = {"flag": ruling.flag, "value": ruling.value, "default": ruling.default,
                      "games": len(run.games), "digest": run.digest(),
-                     "check": {"games": check_games,
-                               "digest": Summary(run.players, run.seed, run.variants,
-                                                 run.policies, run.games[:check_games]).digest()},
+                     "check": first_games_check(run, check_games),
+                     "quick_check": first_games_check(run, quick_check_games),
                      "wall_seconds": round(run.wall_seconds, 2),
                      "measures": measures(run), "figures": run.figures()}
             if not ruling.default:

@@ -17,6 +17,7 @@ parser to :func:`generate`.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from mammamia_ref.site.rule_pages import chapter_page, rules_index_page
 from mammamia_ref.site.scenario_pages import (
     group_page,
     group_title,
+    is_witness,
     scenario_page,
     scenarios_index_page,
 )
@@ -63,35 +65,67 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
 
 
 def generate(corpus: Corpus, handwritten: dict[str, str] | None = None, *,
-             parser: argparse.ArgumentParser | None = None) -> dict[str, str]:
+             parser: argparse.ArgumentParser | None = None,
+             progress: Callable[[str], None] | None = None) -> dict[str, str]:
     """Every generated file: its path under docs/ and its content. ``handwritten`` are
     the hand-written pages (see :func:`handwritten_pages`), listed in the porting guide;
-    ``parser`` is the ``mammamia`` argument parser, documented on the command line page."""
+    ``parser`` is the ``mammamia`` argument parser, documented on the command line page;
+    ``progress`` is told what each stage made, as it ends (the hook logs it, timed)."""
     spec = corpus.spec
+    done = progress or (lambda what: None)
     pages = _fixed_pages(corpus, handwritten or {}, parser)
+    done(f"fixed pages written: {len(pages)} (home, cards, queries, command line, API)")
     for chapter in spec.chapters:
         pages[f"rules/{chapter['id']}.md"] = chapter_page(corpus, chapter)
+    done(f"rule pages written: {len(spec.chapters)} chapters")
     for dispute in spec.disputes:
         pages[dispute_page(dispute["id"])] = dispute_page_md(corpus, dispute)
+    done(f"scenarios replayed under rulings, dispute pages written: {len(spec.disputes)}")
+    count = 0
     for group, views in corpus.groups().items():
         if group:
             pages[f"scenarios/{group}/index.md"] = group_page(corpus, group, views)
         for view in views:
             pages[view.page] = scenario_page(corpus, view)
+            count += 1
+    done(f"scenario pages written: {count}, "
+         f"{sum(len(p) for p in pages.values()) / 1e6:.1f} MB of pages in all")
     return pages
 
 
 def _scenario_nav(corpus: Corpus) -> list[Any]:
     """The scenarios by folder, a folder's index first; top-level ones without a folder.
-    Each is listed by its title (which is also its page's title), not its file name."""
+    Each is listed by its title (which is also its page's title), not its file name. A
+    folder's query witnesses go by query, a section each: a page's navigation shows its
+    own query's witnesses, not the hundred and more of every query."""
     entries: list[Any] = ["scenarios/index.md"]
+    queries = _query_ids(corpus)
     for group, views in corpus.groups().items():
-        pages = [{v.scenario.title: v.page} for v in views]
+        pages: list[Any] = []
+        sections: dict[str, list[Any]] = {}
+        for view in views:
+            entry = {view.scenario.title: view.page}
+            query = next((t for t in view.doc.get("tags") or [] if t in queries), None) \
+                if is_witness(view) else None
+            if query is None:
+                pages.append(entry)
+            else:
+                if query not in sections:
+                    sections[query] = []
+                    pages.append({query: sections[query]})
+                sections[query].append(entry)
         if group:
             entries.append({group_title(group): [f"scenarios/{group}/index.md", *pages]})
         else:
             entries += pages
     return entries
+
+
+def _query_ids(corpus: Corpus) -> set[str]:
+    doc = corpus.spec.queries_doc
+    if not isinstance(doc, dict):
+        return set()
+    return {str(q["id"]) for q in doc.get("queries") or [] if isinstance(q, dict) and "id" in q}
 
 
 def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:

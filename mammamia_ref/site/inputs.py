@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,11 @@ class Spec:
         return cls(specdata.load_yaml("rules.yaml"), specdata.load_yaml("disputes.yaml"),
                    specdata.cards(), queries, specdata.load_yaml("flow.yaml"))
 
-    @property
+    # The look-ups below are asked for tens of thousands of times a build (every rule
+    # link), so each is made once: a Spec is not changed after it is made (a test that
+    # alters a register makes a new Spec from altered copies).
+
+    @cached_property
     def editions(self) -> dict[str, dict[str, Any]]:
         return {e["id"]: e for e in self.rules_doc.get("editions", [])}
 
@@ -53,7 +58,7 @@ class Spec:
     def rules(self) -> list[dict[str, Any]]:
         return list(self.rules_doc.get("rules", []))
 
-    @property
+    @cached_property
     def rule_by_id(self) -> dict[str, dict[str, Any]]:
         return {r["id"]: r for r in self.rules}
 
@@ -61,11 +66,11 @@ class Spec:
     def disputes(self) -> list[dict[str, Any]]:
         return list(self.disputes_doc.get("disputes", []))
 
-    @property
+    @cached_property
     def dispute_by_id(self) -> dict[str, dict[str, Any]]:
         return {d["id"]: d for d in self.disputes}
 
-    @property
+    @cached_property
     def flags(self) -> dict[str, dict[str, Any]]:
         return {v["flag"]: v for v in self.disputes_doc.get("variants", [])}
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
+from html import escape
 from typing import Any
 
 from mammamia_ref.site.inputs import ScenarioView, Spec
 from mammamia_ref.site.text import md
 
 
+@lru_cache(maxsize=1 << 16)  # the same links over and over: a story names a rule a step
 def rel(source: str, target: str, anchor: str | None = None) -> str:
     """The relative link from page ``source`` to page ``target`` (paths under docs/)."""
     path = posixpath.relpath(target, posixpath.dirname(source) or ".")
@@ -46,6 +49,19 @@ def rule_link(spec: Spec, source: str, rule_id: str, text: str | None = None) ->
     if rule_id not in spec.rule_by_id:
         return f"`{rule_id}` (unknown rule)"
     return f"[`{text or rule_id}`]({rel(source, rule_page(spec, rule_id), rule_id)})"
+
+
+def rule_link_html(spec: Spec, source: str, rule_id: str) -> str:
+    """:func:`rule_link` for raw HTML: the built page's address.
+
+    >>> rule_link_html(Spec({"rules": [{"id": "turn.play", "chapter": "turn"}]}, {}, {}, None,
+    ...                     None), "scenarios/turn/x.md", "turn.play")
+    '<a href="../../rules/turn.html#turn.play"><code>turn.play</code></a>'
+    """
+    if rule_id not in spec.rule_by_id:
+        return f"<code>{escape(rule_id)}</code> (unknown rule)"
+    href = html_link(source, rule_page(spec, rule_id), rule_id)
+    return f'<a href="{escape(href)}"><code>{escape(rule_id)}</code></a>'
 
 
 def dispute_page(dispute_id: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from urllib.parse import quote
 
 from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import (
@@ -93,26 +94,57 @@ def _icon_shapes(kind: str) -> str:
             f'{escape(kind[:2].title())}</text>')
 
 
+_JOKER_SHAPES = ('<circle cx="12" cy="12" r="10" fill="#fff" stroke="#555" stroke-width="1.5"/>'
+                 '<path d="M12 4 L14.2 9.6 L20 9.8 L15.4 13.4 L17 19 L12 15.8 L7 19 L8.6 13.4 '
+                 'L4 9.8 L9.8 9.6 Z" fill="#e0a800"/>')
+_LOWEST_SHAPES = ('<circle cx="12" cy="12" r="10" fill="#fff" stroke="#555" stroke-width="1.5"/>'
+                  '<text x="12" y="17" text-anchor="middle" font-size="15" font-weight="bold" '
+                  'fill="#555" font-family="sans-serif">?</text>')
+
+
+def _symbols() -> dict[str, str]:
+    """Every icon's drawing in a 24 by 24 box: one per ingredient kind, plus the joker (a
+    named kind) and the question mark (the lowest kind)."""
+    return {**{kind: _icon_shapes(kind) for kind in KINDS}, "joker": _JOKER_SHAPES,
+            "lowest": _LOWEST_SHAPES}
+
+
 def icon_sprite() -> str:
-    """Hidden SVG symbols, one per ingredient kind, plus the joker (a named kind) and
-    the question mark (the lowest kind); pages that draw cards include it once."""
-    symbols = [f'<symbol id="mm-i-{kind}" viewBox="0 0 24 24">{_icon_shapes(kind)}</symbol>'
-               for kind in KINDS]
-    symbols.append('<symbol id="mm-i-joker" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" '
-                   'fill="#fff" stroke="#555" stroke-width="1.5"/><path d="M12 4 L14.2 9.6 '
-                   'L20 9.8 L15.4 13.4 L17 19 L12 15.8 L7 19 L8.6 13.4 L4 9.8 L9.8 9.6 Z" '
-                   'fill="#e0a800"/></symbol>')
-    symbols.append('<symbol id="mm-i-lowest" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" '
-                   'fill="#fff" stroke="#555" stroke-width="1.5"/><text x="12" y="17" '
-                   'text-anchor="middle" font-size="15" font-weight="bold" fill="#555" '
-                   'font-family="sans-serif">?</text></symbol>')
+    """Hidden SVG symbols, one per icon (see :func:`_symbols`), for the big card drawings
+    (``<use href="#mm-i-salami">``); pages that draw full-size cards include it once. The
+    small cards of a position draw their icons from the stylesheet instead (:func:`icon`)."""
+    symbols = [f'<symbol id="mm-i-{name}" viewBox="0 0 24 24">{shapes}</symbol>'
+               for name, shapes in _symbols().items()]
     return ('<svg class="mm-sprite" width="0" height="0" aria-hidden="true" '
             'style="position:absolute">' + "".join(symbols) + "</svg>")
 
 
-def icon(kind: str, size: int = 18, css: str = "mm-i") -> str:
-    return (f'<svg class="{css}" width="{size}" height="{size}" viewBox="0 0 24 24" role="img" '
-            f'aria-label="{escape(kind)}"><use href="#mm-i-{escape(kind)}"/></svg>')
+def icon(kind: str, size: int = 18) -> str:
+    """A small icon, drawn by the stylesheet (a class per icon, its picture given once in
+    ``mammamia.css``): a position draws thousands, the page holds one short tag each.
+
+    >>> icon("salami", 16)
+    '<i class="mm-i mm-i16 mm-i-salami"></i>'
+    """
+    return f'<i class="mm-i mm-i{size} mm-i-{escape(kind)}"></i>'
+
+
+def _icon_css() -> list[str]:
+    """The icons of :func:`icon`: each drawing as an SVG data address, once, and the
+    sizes the positions use."""
+    rules = [".mm-i { display: inline-block; vertical-align: middle; flex: none; "
+             "background: no-repeat center / contain; }"]
+    rules += [f".mm-i{size} {{ width: {size}px; height: {size}px; }}" for size in _ICON_SIZES]
+    for name, shapes in _symbols().items():
+        svg = (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'>"
+               f"{shapes.replace(chr(34), chr(39))}</svg>")
+        rules.append(f'.mm-i-{name} {{ background-image: url("data:image/svg+xml,'
+                     f'{quote(svg, safe=_DATA_SAFE)}"); }}')
+    return rules
+
+
+_ICON_SIZES = (12, 13, 16, 18)
+_DATA_SAFE = " =:/,.-_()!~*;+@&'"  # left as they are in an SVG data address
 
 
 # --- the orders ------------------------------------------------------------------------
@@ -501,7 +533,6 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
 
 _CSS = """
 .mm-sprite { overflow: hidden; }
-.mm-i { vertical-align: middle; }
 .mm-svg-text { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
 .mm-svg-mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .mm-card-grid { display: flex; flex-wrap: wrap; gap: .6rem; margin: .8rem 0 1.2rem; }
@@ -592,7 +623,7 @@ _CSS = """
 
 def stylesheet() -> str:
     """The site's CSS: the layout above plus one class per kind and per colour."""
-    rules = [_CSS]
+    rules = [_CSS, *_icon_css()]
     for kind in KINDS:
         fill, line = kind_colour(kind)
         rules.append(f".mm-k-{kind} {{ border-color: {line}; background: {fill}22; }}")

@@ -27,4 +27,6 @@ def queries_page(corpus: Corpus) -> str:
     links = Links(rule=lambda rule_id: rule_link(corpus.spec, "queries.md", rule_id),
                   dispute=lambda d: dispute_link(corpus.spec, "queries.md", d, title=False),
                   witness=witness_page)
-    return str(render_markdown(doc["queries"], root=ROOT, links=links))
+    # each witness links to its scenario page, which tells the game step by step: the
+    # page does not tell it a second time (nor replay it to do so)
+    return str(render_markdown(doc["queries"], root=ROOT, links=links, stories=False))

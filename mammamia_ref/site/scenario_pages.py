@@ -17,8 +17,15 @@ from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import COLOURS
 from mammamia_ref.site import pictures as pic
 from mammamia_ref.site.inputs import Corpus, Frame, RunView, ScenarioView, Spec
-from mammamia_ref.site.links import dispute_link, flag_link, prose, rule_link, scenario_link
-from mammamia_ref.site.text import md, raw_block
+from mammamia_ref.site.links import (
+    dispute_link,
+    flag_link,
+    prose,
+    rule_link,
+    rule_link_html,
+    scenario_link,
+)
+from mammamia_ref.site.text import html_block, md
 
 GROUP_TITLES = {"": "Other scenarios", "rulebook": "Rulebook examples", "setup": "Setup",
                 "turn": "The turn", "oven": "The oven", "round": "Rounds",
@@ -67,16 +74,21 @@ def group_page(corpus: Corpus, group: str, views: Sequence[ScenarioView]) -> str
                       *_scenario_table(source, views), ""])
 
 
-def _action_text(frame: Frame, state_before: GameState | None) -> str:
+def _text(value: Any) -> str:
+    """Plain text as HTML, its whitespace collapsed as :func:`md` does for Markdown."""
+    return escape(" ".join(str(value).split()), quote=False)
+
+
+def _action_html(frame: Frame, state_before: GameState | None) -> str:
     """The action in words, with the colour of the player who took it."""
     action = frame.action
     if action is None:
-        return "*(no action: checks only)*"
+        return "<em>(no action: checks only)</em>"
     if isinstance(action, Shuffle):
-        return f"chance: {md(describe(action))}"
+        return f"chance: {_text(describe(action))}"
     who = state_before.colour(frame.actor) if state_before is not None and \
         frame.actor is not None else None
-    return (pic.colour_chip(who) + " " if who else "") + md(describe(action))
+    return (pic.colour_chip(who) + " " if who else "") + _text(describe(action))
 
 
 def _checks_text(raw: dict[str, Any]) -> str:
@@ -128,45 +140,46 @@ def _variants_md(spec: Spec, source: str, run: RunView) -> list[str]:
     return [f"**Variants:** {settings}", ""]
 
 
-def _events_md(spec: Spec, source: str, frame: Frame) -> list[str]:
+def _events_html(spec: Spec, source: str, frame: Frame) -> str:
     """What the step did, event by event, each with the rule that decided it."""
     events = []
     if frame.rejected:
-        events.append(f"- **rejected** under {rule_link(spec, source, frame.rejected)}; "
-                      "the position is unchanged")
+        events.append(f"<li><strong>rejected</strong> under "
+                      f"{rule_link_html(spec, source, frame.rejected)}; "
+                      "the position is unchanged</li>")
     config = frame.state.config
     for item in frame.events:
-        events.append(f"- {md(event_sentence(item, config))} — "
-                      f"{rule_link(spec, source, item.rule)}")
-    return ['<div class="mm-events" markdown="block">', "", *events, "", "</div>", ""] \
-        if events else []
+        events.append(f"<li>{_text(event_sentence(item, config))} — "
+                      f"{rule_link_html(spec, source, item.rule)}</li>")
+    return f'<div class="mm-events"><ul>{"".join(events)}</ul></div>' if events else ""
 
 
 def _diverged_at(run: RunView, frame: Frame) -> bool:
     return run.result is not None and not run.result.passed and run.result.step == frame.index
 
 
-def _step_md(spec: Spec, source: str, run: RunView, frame: Frame,
-             before: GameState | None) -> list[str]:
+def _step_html(spec: Spec, source: str, run: RunView, frame: Frame,
+               before: GameState | None) -> str:
     """One step: the action, the scenario's note, the events, the oven after an opening
-    (where a reader loses track), what the scenario checks, and the divergence if here."""
+    (where a reader loses track), what the scenario checks, and the divergence if here.
+    HTML, not Markdown: a story has up to thousands of steps, and Markdown inside HTML
+    is what made a long one slow to build."""
     failed_here = _diverged_at(run, frame)
-    css = "mm-diverged" if failed_here else ("mm-rejected" if frame.rejected else "")
-    lines = [f'<div class="mm-step {css}" markdown="block">',
-             f'<span class="mm-step-n">{frame.index + 1}.</span> '
-             f"{_action_text(frame, before)}", ""]
+    css = " mm-diverged" if failed_here else (" mm-rejected" if frame.rejected else "")
+    parts = [f'<div class="mm-step{css}"><p><span class="mm-step-n">{frame.index + 1}.</span> '
+             f"{_action_html(frame, before)}</p>"]
     if frame.raw.get("note"):
-        lines += [f'<span class="mm-note">{md(frame.raw["note"])}</span>', ""]
-    lines += _events_md(spec, source, frame)
+        parts.append(f'<p><span class="mm-note">{_text(frame.raw["note"])}</span></p>')
+    parts.append(_events_html(spec, source, frame))
     if any(e.name in _OVEN_EVENTS for e in frame.events):
-        lines += [pic.board_html(frame.state, compact=True), ""]
+        parts.append(pic.board_html(frame.state, compact=True))
     checks = _checks_text(frame.raw)
     if checks:
-        lines += [f'<span class="mm-checks">{md(checks)}</span>', ""]
+        parts.append(f'<p><span class="mm-checks">{_text(checks)}</span></p>')
     if failed_here and run.result is not None:
-        failure = "<br>".join(md(x) for x in (run.result.failure or "").splitlines())
-        lines += [f'<p class="mm-verdict-fail">Diverges here: {failure}</p>', ""]
-    return [*lines, "</div>"]
+        failure = "<br>".join(_text(x) for x in (run.result.failure or "").splitlines())
+        parts.append(f'<p class="mm-verdict-fail">Diverges here: {failure}</p>')
+    return "".join([*parts, "</div>"])
 
 
 def _ending_md(spec: Spec, source: str, run: RunView) -> list[str]:
@@ -174,7 +187,7 @@ def _ending_md(spec: Spec, source: str, run: RunView) -> list[str]:
     out: list[str] = []
     final = run.frames[-1].state if run.frames else run.start
     if final is not None and run.frames:
-        out += ["**After the last step**", "", pic.board_html(final), ""]
+        out += ["**After the last step**", html_block(pic.board_html(final), search=False)]
         if is_over(final):
             seats, rule = winners(final)
             names = " and ".join(final.colour(s) for s in seats)
@@ -185,6 +198,13 @@ def _ending_md(spec: Spec, source: str, run: RunView) -> list[str]:
         out += [f'<p class="mm-verdict-fail">The reference diverges at step '
                 f"{(run.result.step or 0) + 1} (line {run.result.line}).</p>", ""]
     return out
+
+
+def is_witness(view: ScenarioView) -> bool:
+    """A query's witness (tagged ``query``, written by ``mammamia query run``): a game of
+    up to hundreds of turns. Its steps stay out of the search index, which keeps its
+    title, description and rules (the queries page says the rest)."""
+    return "query" in (view.doc.get("tags") or [])
 
 
 def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
@@ -199,10 +219,11 @@ def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
     items: list[str] = []
     before = run.start
     for frame in run.frames:
-        items += _step_md(spec, source, run, frame, before)
+        items.append(_step_html(spec, source, run, frame, before))
         before = frame.state
     if items:
-        out += ['<div class="mm-steps" markdown="block">', "", *items, "</div>", ""]
+        out += [html_block(f'<div class="mm-steps">{"".join(items)}</div>',
+                           search=not is_witness(view))]
     return out + _ending_md(spec, source, run)
 
 
@@ -211,7 +232,7 @@ def _header_md(spec: Spec, view: ScenarioView) -> list[str]:
     source = view.page
     doc = view.doc
     front = ["---", "hide:", "  - toc", "---", ""] if len(view.runs) > 1 else []
-    out = [*front, f"# {md(view.scenario.title)}", "", raw_block(pic.icon_sprite()),
+    out = [*front, f"# {md(view.scenario.title)}", "",
            f"Scenario `{view.id}`, file `{md(_display_path(view.scenario.file))}`.", ""]
     if doc.get("description"):
         out += [prose(spec, source, doc["description"]), ""]
@@ -247,7 +268,7 @@ def _start_md(view: ScenarioView) -> list[str]:
                 "as steps.", ""]
     start = next((r.start for r in view.runs if r.start is not None), None)
     if start is not None and "setup" not in given:
-        out += [pic.board_html(start), ""]
+        out += [html_block(pic.board_html(start), search=False)]
     return out
 
 

@@ -39,3 +39,60 @@ def first_sentence(text: str) -> str:
 def raw_block(html: str) -> str:
     """HTML on a line of its own, blank lines around it, so Markdown leaves it alone."""
     return "\n" + html + "\n"
+
+
+# --- HTML that Markdown need not read ---------------------------------------------------
+
+_ASIDE = re.compile(r"^<!-- mm-html( nosearch)? -->\n(.*)$", re.M)
+_SLOT = re.compile(r"<!-- mm-html (\d+) -->")
+
+
+def html_block(html: str, *, search: bool = True) -> str:
+    """One line of finished HTML (a scenario's steps, a position), marked so that the
+    build sets it aside before Markdown and puts it back after (:func:`set_aside`,
+    :func:`put_back`): Markdown and MkDocs would read every tag of it, slowly, to pass
+    it through unchanged. With ``search=False`` it is put back only once the search
+    index has read the page: a position drawn as cards, or the hundreds of steps of a
+    generated game, would only fill the index with noise. Read without the hook, the
+    page is still right: the mark is a comment and the line a raw block.
+
+    >>> text, kept = set_aside("# T" + html_block("<div>a</div>", search=False) + "after")
+    >>> text, kept
+    ('# T\\n\\n<!-- mm-html 0 -->\\n\\nafter', [('<div>a</div>', False)])
+    >>> put_back("<h1>T</h1>\\n<!-- mm-html 0 -->\\n<p>after</p>", kept, search=False)
+    ('<h1>T</h1>\\n<div>a</div>\\n<p>after</p>', 1)
+    """
+    if "\n" in html:
+        raise ValueError("html_block takes one line of HTML")
+    return f"\n\n<!-- mm-html{'' if search else ' nosearch'} -->\n{html}\n\n"
+
+
+def set_aside(markdown: str) -> tuple[str, list[tuple[str, bool]]]:
+    """The Markdown with each :func:`html_block` replaced by a numbered comment, and the
+    blocks in that order, each with whether the search index is to read it."""
+    kept: list[tuple[str, bool]] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append((match.group(2), not match.group(1)))
+        return f"<!-- mm-html {len(kept) - 1} -->"
+
+    return _ASIDE.sub(keep, markdown), kept
+
+
+def put_back(html: str, kept: list[tuple[str, bool]], *, search: bool) -> tuple[str, int]:
+    """The HTML Markdown made of :func:`set_aside`'s text with the blocks for the search
+    index (``search``), or the others, back in place; and how many were put back (the
+    hook checks that every block found its place)."""
+    if not kept:
+        return html, 0
+    placed = 0
+
+    def place(match: re.Match[str]) -> str:
+        nonlocal placed
+        block, searchable = kept[int(match.group(1))]
+        if searchable != search:
+            return match.group(0)
+        placed += 1
+        return block
+
+    return _SLOT.sub(place, html), placed

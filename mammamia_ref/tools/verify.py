@@ -10,7 +10,7 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -282,23 +282,38 @@ class QueryChecks:
         from mammamia_ref.queries import chosen_answers, load_catalogue
 
         catalogue = load_catalogue()
-        self.tasks = [(query["id"], answer["name"]) for query in catalogue
-                      for answer in chosen_answers(query, include_slow=False)]
+        chosen = [(query, answer) for query in catalogue
+                  for answer in chosen_answers(query, include_slow=False)]
+        self.tasks = [(query["id"], answer["name"]) for query, answer in chosen]
         self.left_out = sum(len(query["answers"]) for query in catalogue) - len(self.tasks)
-        self.answers = self.pool.imap(_answer_task, self.tasks)  # in catalogue order
+        # the costliest first, so that no long answer is left to run alone at the end
+        costliest = sorted(range(len(chosen)), key=lambda i: -likely_cost(*chosen[i]))
+        self.answers = self.pool.imap_unordered(_answer_task, [self.tasks[i] for i in costliest])
         return self
 
     def collect(self, records: list[dict[str, Any]],
                 progress: Callable[[int, int], None] = lambda done, total: None) -> None:
         """Append to ``records`` each answer's record (whether its verdict is the
-        expected one), in catalogue order, as they are answered."""
+        expected one) as they are answered, then put them in catalogue order."""
         for record in self.answers:
             records.append(record)
             progress(len(records), len(self.tasks))
+        position = {task: i for i, task in enumerate(self.tasks)}
+        records.sort(key=lambda record: position[record["query"], record["answer"]])
 
     def __exit__(self, *exc: object) -> None:
         self.pool.terminate()
         self.pool.join()
+
+
+def likely_cost(query: Mapping[str, Any], answer: Mapping[str, Any]) -> int:
+    """A rank of what an answer is likely to cost, for the order verify starts them in
+    (it changes no answer): a search or proof costs more than replaying a certificate,
+    and more at two players than at more (where the catalogue certifies or plans)."""
+    if answer.get("certified"):
+        return 0
+    return 2 if answer.get("players", 2) == 2 or query["method"] in ("induction",
+                                                                      "ranking") else 1
 
 
 def _ignore_ctrl_c() -> None:

@@ -42,10 +42,12 @@ def fuzz_one(data: bytes) -> None:
             assert str(exc).startswith(str(path)) and "\n" not in str(exc), str(exc)
             raise
         finally:
-            if feeder is not None:
-                with contextlib.suppress(OSError):  # unblock a writer whose reader gave up
+            # unblock a writer whose reader gave up (or read before the writer opened the
+            # pipe: its open then waits for a reader), until it has ended
+            while feeder is not None and feeder.is_alive():
+                with contextlib.suppress(OSError):
                     os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
-                feeder.join(timeout=5)
+                feeder.join(timeout=0.01)
 
 
 def _feed(path: Path, data: bytes) -> None:

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from . import TARGETS
 from .mutations import decode, encode, mutate_bytes, mutate_json
 
+pytestmark = pytest.mark.fuzz
+
 
 def json_bytes(doc: Any) -> bytes:
     return json.dumps(doc).encode()

@@ -28,7 +28,9 @@ against one process, in wall-clock time.
 One module per concern: :mod:`.measure` (the timing loop), :mod:`.engines`, :mod:`.players`,
 :mod:`.counting`, :mod:`.suite` (scenarios, conformance), :mod:`.queries` (z3),
 :mod:`.chess`, :mod:`.scaling`, :mod:`.run` (the whole run), :mod:`.report` (goals,
-table), :mod:`.plots`; the command is :mod:`mammamia_ref.cli.bench`.
+table), :mod:`.plots`, and :mod:`.loop` (``--loop``: the everyday loop, start-up, verify,
+the site and the test suite, as whole-process times, apart from the measures above); the
+command is :mod:`mammamia_ref.cli.bench`.
 
 >>> for goal in sorted(GOALS):
 ...     print(goal)
@@ -40,6 +42,8 @@ perft_vs_chess
 """
 
 from mammamia_ref.tools.bench.counting import perft_tables
+from mammamia_ref.tools.bench.loop import MEASURES as LOOP_MEASURES
+from mammamia_ref.tools.bench.loop import format_loop_table, run_loop
 from mammamia_ref.tools.bench.measure import PLAYER_COUNTS
 from mammamia_ref.tools.bench.plots import write_bmc_plot, write_jobs_plot, write_plots
 from mammamia_ref.tools.bench.queries import (
@@ -52,7 +56,7 @@ from mammamia_ref.tools.bench.report import GOALS, format_queries, format_table,
 from mammamia_ref.tools.bench.run import run_benchmarks
 from mammamia_ref.tools.bench.scaling import scaling
 
-__all__ = ["GOALS", "PLAYER_COUNTS", "QUICK_BMC_BUDGET", "QUICK_QUERY_METHODS",
-           "format_queries", "format_table", "goals", "model_checker_depth", "perft_tables",
-           "query_times", "run_benchmarks", "scaling", "write_bmc_plot", "write_jobs_plot",
-           "write_plots"]
+__all__ = ["GOALS", "LOOP_MEASURES", "PLAYER_COUNTS", "QUICK_BMC_BUDGET",
+           "QUICK_QUERY_METHODS", "format_loop_table", "format_queries", "format_table",
+           "goals", "model_checker_depth", "perft_tables", "query_times", "run_benchmarks",
+           "run_loop", "scaling", "write_bmc_plot", "write_jobs_plot", "write_plots"]

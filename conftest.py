@@ -1,0 +1,33 @@
+"""The suite's tiers, for every test path (tests/, scenarios/, the package's doctests).
+
+A test that costs more than its own Python carries a mark that says what (the markers
+listed in pyproject.toml: other programs, the browser, a cluster, a sweep, z3, a build,
+fuzzing); every other test is marked ``quick`` here, so ``pytest -m quick`` is the edit
+loop and ``pytest`` the whole suite. The files with costly tests are collected first, so
+that on several workers (pytest-xdist) none of them is left to run alone at the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+QUICK = "quick"
+
+
+def cost_marks(config: pytest.Config) -> set[str]:
+    """The markers of pyproject.toml that name a cost (all but ``quick``)."""
+    names = {line.split(":", 1)[0].strip() for line in config.getini("markers")}
+    return names - {QUICK}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    costs = cost_marks(config)
+    costly_files = set()
+    for item in items:
+        if any(item.get_closest_marker(mark) for mark in costs):
+            costly_files.add(item.path)
+        else:
+            item.add_marker(QUICK)
+    # stable, file by file (a module's fixtures are set up once): costly files first
+    items.sort(key=lambda item: item.path not in costly_files)

@@ -1,0 +1,370 @@
+"""``mammamia bench --loop``: the everyday loop of the project, as whole-process times.
+
+Each measure runs the project's own commands under ``sys.executable`` (so anyone can
+rerun them: the rows keep the exact argv and folder) and times the whole process:
+
+- ``startup``: ``mammamia --version`` and ``mammamia --help``, after one untimed warm-up
+  run, ``runs`` times each: the median wall time, with the min and max;
+- ``verify``: ``mammamia verify``, once;
+- ``site``: ``mkdocs build --strict -d <a temporary folder>`` from a source checkout
+  (skipped, with the reason, where mkdocs or ``mkdocs.yml`` is absent);
+- ``quick``: the quick tier, ``python -m pytest -q -m quick -p no:cacheprovider``;
+- ``suite``: the whole suite on one worker and on two (``-n 1``, ``-n 2``: pytest-xdist;
+  a later ``-n`` overrides the ``-n auto`` of pyproject's addopts).
+
+The two test measures need a source checkout's ``tests/`` folder and are skipped, with
+the reason, elsewhere (an installed copy). Wall seconds are the parent's clock around the
+child; CPU seconds are the child's and its own children's user + system time
+(``getrusage(RUSAGE_CHILDREN)`` before and after: the suite's workers included). The
+machine's load average is read before each command (machines are shared). A command that
+exits non-zero, or is stopped at its time limit, is reported as failed, with no time.
+
+The commands run through a :data:`Runner`, :func:`run_command` unless told otherwise (the
+tests pass a fake one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import platform
+import re
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.tools.bench.measure import ROOT
+
+# The measures, in the order they run (cheapest first), with what each is.
+MEASURES: dict[str, str] = {
+    "startup": "mammamia --version and --help (median of several runs)",
+    "verify": "mammamia verify",
+    "site": "mkdocs build --strict (a source checkout)",
+    "quick": "the quick test tier, pytest -m quick (a source checkout)",
+    "suite": "the whole test suite on 1 and on 2 workers, pytest -n 1 / -n 2 (a source "
+             "checkout)",
+}
+STARTUP_RUNS = 7
+SUITE_WORKERS = (1, 2)
+# Hang guards (wall seconds; generous: the machines are shared and often loaded).
+STARTUP_TIMEOUT = 120.0
+TIMEOUT = 3 * 3600.0
+SUMMARY_WORDS = re.compile(r"\b(\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|"
+                           r"warnings?)|no tests ran)\b")
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One finished (or stopped) command: its exit code (None: stopped at its time limit),
+    wall and CPU seconds (CPU None where the platform cannot say), and its output."""
+
+    returncode: int | None
+    wall_seconds: float
+    cpu_seconds: float | None
+    stdout: str = ""
+    stderr: str = ""
+
+
+# How a command is run: (argv, folder, time limit in seconds) -> Finished.
+Runner = Callable[[Sequence[str], Path, float], Finished]
+
+
+def children_cpu_seconds() -> float | None:
+    """User + system seconds of this process's reaped children (None on Windows)."""
+    if sys.platform == "win32":
+        return None
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run_command(argv: Sequence[str], cwd: Path, timeout: float) -> Finished:
+    """Run ``argv`` in ``cwd`` with its output captured, in a session of its own so that a
+    command stopped at ``timeout`` (or by Ctrl-C here) is stopped with its children."""
+    cpu = children_cpu_seconds()
+    start = time.perf_counter()
+    process = subprocess.Popen(list(argv), cwd=cwd, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               errors="replace", start_new_session=sys.platform != "win32")
+    returncode: int | None
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+        returncode = process.returncode
+    except subprocess.TimeoutExpired:
+        _stop(process)
+        stdout, stderr = process.communicate()
+        returncode = None
+    except BaseException:
+        _stop(process)
+        process.wait()
+        raise
+    wall = time.perf_counter() - start
+    after = children_cpu_seconds()
+    spent = None if cpu is None or after is None else after - cpu
+    return Finished(returncode, wall, spent, stdout, stderr)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(OSError):
+        if sys.platform == "win32":
+            process.kill()
+        else:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages (None where the platform has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (OSError, AttributeError):
+        return None
+
+
+def usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def display(argv: Sequence[str]) -> str:
+    """``argv`` as a reader would type it: ``python`` for this interpreter."""
+    words = ["python" if word == sys.executable else word for word in argv]
+    return shlex.join(words)
+
+
+def _row(measure: str, name: str, argv: Sequence[str], cwd: Path) -> dict[str, Any]:
+    return {"measure": measure, "name": name, "command": display(argv), "argv": list(argv),
+            "cwd": str(cwd), "status": "ok", "returncode": None, "wall_seconds": None,
+            "cpu_seconds": None, "load_before": load_average()}
+
+
+def _skipped(measure: str, name: str, reason: str) -> dict[str, Any]:
+    return {"measure": measure, "name": name, "command": None, "argv": None, "cwd": None,
+            "status": "skipped", "reason": reason, "returncode": None, "wall_seconds": None,
+            "cpu_seconds": None, "load_before": None}
+
+
+def _failed(row: dict[str, Any], finished: Finished, timeout: float) -> dict[str, Any]:
+    """``row`` marked failed, with what the command said last (and no time)."""
+    row.update(status="failed", returncode=finished.returncode, wall_seconds=None,
+               cpu_seconds=None)
+    if finished.returncode is None:
+        row["reason"] = f"stopped after {timeout:g} s (its time limit)"
+    else:
+        row["reason"] = f"exit code {finished.returncode}"
+    last = _last_line(finished.stderr) or _last_line(finished.stdout)
+    if last:
+        row["error"] = last
+    return row
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+
+
+def pytest_summary(text: str) -> str | None:
+    """pytest's closing line (``2230 passed, 3 skipped``), without its time."""
+    for line in reversed(text.splitlines()):
+        if SUMMARY_WORDS.search(line):
+            line = line.strip().strip("=").strip()
+            return re.sub(r"\s+in [0-9.]+s\b.*$", "", line)
+    return None
+
+
+def _timed(measure: str, name: str, argv: Sequence[str], cwd: Path, runner: Runner,
+           timeout: float = TIMEOUT, summary: Callable[[str], str | None] | None = None
+           ) -> dict[str, Any]:
+    """One run of ``argv``: its wall and CPU seconds, or failed."""
+    row = _row(measure, name, argv, cwd)
+    finished = runner(argv, cwd, timeout)
+    if summary is not None:
+        row["summary"] = summary(finished.stdout)
+    row["returncode"] = finished.returncode
+    if finished.returncode != 0:
+        return _failed(row, finished, timeout)
+    row["wall_seconds"] = round(finished.wall_seconds, 3)
+    row["cpu_seconds"] = None if finished.cpu_seconds is None else round(finished.cpu_seconds, 3)
+    return row
+
+
+def startup(argv: Sequence[str], name: str, cwd: Path, runner: Runner,
+            runs: int = STARTUP_RUNS) -> dict[str, Any]:
+    """``runs`` timed runs of ``argv`` after one untimed warm-up (its ``.pyc`` files and
+    the disk cache): median, min and max wall seconds, median CPU seconds."""
+    row = _row("startup", name, argv, cwd)
+    row.update(runs=runs, warmup_runs=1)
+    walls, cpus = [], []
+    for index in range(runs + 1):
+        finished = runner(argv, cwd, STARTUP_TIMEOUT)
+        row["returncode"] = finished.returncode
+        if finished.returncode != 0:
+            return _failed(row, finished, STARTUP_TIMEOUT)
+        if index:  # the first run warms up
+            walls.append(finished.wall_seconds)
+            if finished.cpu_seconds is not None:
+                cpus.append(finished.cpu_seconds)
+    row.update(wall_seconds=round(statistics.median(walls), 4),
+               min_seconds=round(min(walls), 4), max_seconds=round(max(walls), 4),
+               cpu_seconds=round(statistics.median(cpus), 4) if cpus else None,
+               all_wall_seconds=[round(wall, 4) for wall in walls])
+    return row
+
+
+@contextlib.contextmanager
+def _workdir(root: Path) -> Iterator[Path]:
+    """Where the commands run: the source checkout, else an empty temporary folder (so
+    that an installed copy's ``verify`` checks the suite it ships, not a ``./scenarios``
+    that happens to be here)."""
+    if (root / "pyproject.toml").is_file():
+        yield root
+        return
+    with tempfile.TemporaryDirectory(prefix="mammamia-bench-") as folder:
+        yield Path(folder)
+
+
+def _have(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def run_loop(measures: Sequence[str] = tuple(MEASURES), runs: int = STARTUP_RUNS,
+             runner: Runner | None = None, root: Path = ROOT,
+             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The chosen ``measures`` (names of :data:`MEASURES`, run in that table's order), as
+    one JSON-ready dict: the machine, and one row per command (``runner``: how commands
+    run, :func:`run_command` by default; ``root``: the source checkout, if it is one)."""
+    runner = runner or run_command
+    unknown = [name for name in measures if name not in MEASURES]
+    if unknown:
+        raise ValueError(f"unknown loop measure {', '.join(map(repr, unknown))} "
+                         f"(the measures: {', '.join(MEASURES)})")
+    say = progress or (lambda message: None)
+    chosen = [name for name in MEASURES if name in measures]
+    checkout = (root / "pyproject.toml").is_file()
+    python = sys.executable
+    mammamia = [python, "-m", "mammamia_ref"]
+    pytest_command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    rows: list[dict[str, Any]] = []
+    with _workdir(root) as cwd:
+        if "startup" in chosen:
+            for flag in ("--version", "--help"):
+                say(f"loop: mammamia {flag} ({runs} runs after a warm-up)")
+                rows.append(startup([*mammamia, flag], f"mammamia {flag}", cwd, runner, runs))
+        if "verify" in chosen:
+            say("loop: mammamia verify")
+            rows.append(_timed("verify", "mammamia verify", [*mammamia, "verify"], cwd, runner,
+                               summary=_last_line))
+        if "site" in chosen:
+            name = "mkdocs build --strict"
+            if not (root / "mkdocs.yml").is_file():
+                rows.append(_skipped("site", name, "no mkdocs.yml here (not a source "
+                                                   "checkout)"))
+            elif not _have("mkdocs"):
+                rows.append(_skipped("site", name, "mkdocs is not installed (pip install "
+                                                   "-e '.[docs]')"))
+            else:
+                say("loop: mkdocs build --strict")
+                with tempfile.TemporaryDirectory(prefix="mammamia-site-") as site:
+                    rows.append(_timed("site", name, [python, "-m", "mkdocs", "build",
+                                                      "--strict", "-d", site], cwd, runner))
+        tests_reason = None
+        if not checkout or not (root / "tests").is_dir():
+            tests_reason = "no tests/ folder here (an installed copy, not a source checkout)"
+        elif not _have("pytest"):
+            tests_reason = "pytest is not installed (pip install -e '.[test]')"
+        if "quick" in chosen:
+            name = "pytest -m quick"
+            if tests_reason:
+                rows.append(_skipped("quick", name, tests_reason))
+            else:
+                say("loop: the quick tier, pytest -m quick")
+                rows.append(_timed("quick", name, [*pytest_command, "-m", "quick"], cwd,
+                                   runner, summary=pytest_summary))
+        if "suite" in chosen:
+            for workers in SUITE_WORKERS:
+                name = f"pytest -n {workers}"
+                reason = tests_reason or (None if _have("xdist") else
+                                          "pytest-xdist is not installed (pip install -e "
+                                          "'.[test]')")
+                if reason:
+                    rows.append(_skipped("suite", name, reason))
+                    continue
+                say(f"loop: the whole suite, pytest -n {workers} (minutes)")
+                row = _timed("suite", name, [*pytest_command, "-n", str(workers)], cwd,
+                             runner, summary=pytest_summary)
+                rows.append({**row, "workers": workers})
+    return {"loop": True, "measures": chosen, "machine": machine(),
+            "checkout": str(root) if checkout else None,
+            "timing": "whole-process wall seconds; cpu_seconds: user + system of the command "
+                      "and its children; startup: the median of its runs",
+            "rows": rows, "all_ok": all(row["status"] != "failed" for row in rows)}
+
+
+def machine() -> dict[str, Any]:
+    return {"python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "executable": sys.executable, "platform": platform.platform(),
+            "cpu_count": os.cpu_count(), "usable_cpus": usable_cpus(),
+            "load_average": load_average()}
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def format_loop_table(results: dict[str, Any]) -> str:
+    """The loop's rows as a plain-text table (what ``mammamia bench --loop`` prints)."""
+    rows = []
+    for row in results["rows"]:
+        if row["status"] == "skipped":
+            detail = f"skipped: {row['reason']}"
+        elif row["status"] == "failed":
+            detail = row["reason"] + (f": {row['error']}" if row.get("error") else "")
+            if row.get("summary"):
+                detail = f"{row['reason']}: {row['summary']}"
+        elif row["measure"] == "startup":
+            detail = (f"median of {row['runs']} (min {row['min_seconds']:.3f}, "
+                      f"max {row['max_seconds']:.3f})")
+        else:
+            detail = row.get("summary") or ""
+        load = row["load_before"][0] if row.get("load_before") else None
+        rows.append((row["name"], {"ok": "ok", "failed": "FAILED"}.get(row["status"],
+                                                                        row["status"]),
+                     _seconds(row["wall_seconds"]), _seconds(row["cpu_seconds"]),
+                     "-" if load is None else f"{load:.2f}", detail))
+    header = ("loop measure", "status", "wall s", "cpu s", "load", "")
+    width = max(len(row[0]) for row in [header, *rows])
+    lines = [f"{header[0]:<{width}}  {header[1]:<7}  {header[2]:>9}  {header[3]:>9}  "
+             f"{header[4]:>5}",
+             "-" * (width + 40)]
+    lines += [f"{a:<{width}}  {b:<7}  {c:>9}  {d:>9}  {e:>5}  {f}".rstrip()
+              for a, b, c, d, e, f in rows]
+    ran = [row for row in results["rows"] if row["command"]]
+    if ran:
+        folder = ran[0]["cwd"]
+        lines += ["", f"the commands (python: {results['machine']['executable']}), "
+                      f"run in {folder}:"]
+        seen = set()
+        for row in ran:
+            if row["command"] not in seen:
+                seen.add(row["command"])
+                lines.append(f"  {row['command']}")
+    machine_info = results["machine"]
+    lines += ["", f"Python {machine_info['python']} on {machine_info['platform']}, "
+                  f"{machine_info['cpu_count']} CPUs ({machine_info['usable_cpus']} usable), "
+                  f"load average {machine_info['load_average']}; load: the 1-minute load "
+                  f"average before each command; cpu s: the command and its children"]
+    if not results["all_ok"]:
+        lines.append("some commands FAILED: their rows give no time")
+    return "\n".join(lines)
