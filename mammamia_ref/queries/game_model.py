@@ -96,7 +96,7 @@ def _sel(values: Sequence[Any], index: Any) -> Any:
         return values[index]
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        out = N.If(index == i, values[i], out)
+        out = N.If(N.Eq(index, i), values[i], out)
     return out
 
 
@@ -106,7 +106,7 @@ def _min(a: Any, b: Any) -> Any:
 
 def _is(a: Any, b: int) -> Any:
     """a == b, decided at once when ``a`` is a plain int."""
-    return N.BoolVal(a == b) if isinstance(a, int) else a == b
+    return N.BoolVal(a == b) if isinstance(a, int) else N.Eq(a, b)
 
 
 @dataclass
@@ -409,11 +409,17 @@ class GameModel:
             held = N.Sum([s.hand[p][k] for p in range(n)])
             out.append(held + s.table[k] + s.used[k] + s.supply[k] + s.oven[k] == self.in_play[k])
         for p in range(n):
+            under: dict[int, Any] = {}  # made once each, in the order first needed
+
+            def waits(o: int, p: int = p, under: dict[int, Any] = under) -> Any:
+                if o not in under:
+                    under[o] = s.loc[p][o] == UNDER
+                return under[o]
+
             for o in range(N_ORDERS):
-                waiting = s.loc[p][o] == UNDER
-                out.append(z3.Implies(waiting, s.pos[p][o] < s.wt[p]))
+                out.append(z3.Implies(waits(o), s.pos[p][o] < s.wt[p]))
                 for o2 in range(o + 1, N_ORDERS):
-                    out.append(z3.Implies(N.And(waiting, s.loc[p][o2] == UNDER),
+                    out.append(z3.Implies(N.And(waits(o), waits(o2)),
                                           s.pos[p][o] != s.pos[p][o2]))
         return out
 

@@ -181,6 +181,25 @@ def If(c: Any, a: Any, b: Any) -> Any:
     return z3.If(c, a, b, ctx=ctx)
 
 
+def Eq(a: Any, b: Any) -> Any:
+    """``a == b``, made directly when both are integer terms of this context (or one is
+    a plain int): the encodings compare a symbolic index or kind with each constant
+    hundreds of thousands of times. Two plain numbers compare as Python does.
+
+    >>> with building():
+    ...     x = Int("x")
+    ...     Eq(x, 3).eq(x == 3), Eq(Val(2), x).eq(Val(2) == x), Eq(2, 2)
+    (True, True, True)
+    """
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    ctx = current()
+    a, b = lift(a), lift(b)
+    if _direct(ctx, (a, b), z3.ArithRef):
+        return z3.z3._to_expr_ref(z3.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    return a == b
+
+
 def _connective(make: Any, fallback: Any, args: tuple[Any, ...]) -> Any:
     if len(args) == 1 and isinstance(args[0], list | tuple):
         args = tuple(args[0])

@@ -107,14 +107,14 @@ def oven_sort(table: Counts, kind: Term, count: Term = 1) -> list[Term]:
     its kind, so each kind's count is public. ``count`` cards of ``kind`` revealed one
     after another (no decision falls between them) add ``count`` to that kind."""
     table = _terms(table)
-    return [t + N.If(kind == k, count, 0) for k, t in enumerate(table)]
+    return [t + N.If(N.Eq(kind, k), count, 0) for k, t in enumerate(table)]
 
 
 def oven_standard(personal: Term, other: Term) -> list[Term]:
     """oven.standard: a standard order needs 1 card of its colour's personal kind and
     4 of its one other kind (cards.yaml, order type ``standard``)."""
     shape = ORDER_TYPES["standard"]
-    return [N.If(personal == k, shape["personal"], 0) + N.If(other == k, shape["count"], 0)
+    return [N.If(N.Eq(personal, k), shape["personal"], 0) + N.If(N.Eq(other, k), shape["count"], 0)
             for k in range(NK)]
 
 
@@ -164,7 +164,7 @@ def oven_minimale_all_kinds(table: Counts, personal: Term) -> list[z3.BoolRef]:
 def named_requirement(personal: Term, named: Term, shape: Mapping[str, int]) -> list[Term]:
     """oven.monotoni, oven.minimale: once the kind is named the order needs 1 personal
     card and ``count`` cards of the named kind (6 for Monotoni, 3 for Minimale)."""
-    return [N.If(personal == k, shape["personal"], 0) + N.If(named == k, shape["count"], 0)
+    return [N.If(N.Eq(personal, k), shape["personal"], 0) + N.If(N.Eq(named, k), shape["count"], 0)
             for k in range(NK)]
 
 
@@ -292,10 +292,10 @@ def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
     one = oven_one_of_each()
     mono = named_requirement(order.personal, named, ORDER_TYPES["monotoni"])
     mini = named_requirement(order.personal, named, ORDER_TYPES["minimale"])
-    return [N.If(order.type == T_STANDARD, standard[k],
-                  N.If(order.type == T_ONE_OF_EACH, one[k],
-                        N.If(order.type == T_MONOTONI, mono[k],
-                              N.If(order.type == T_MINIMALE, mini[k], 0))))
+    # the type tests once for every kind, made in the order the kinds' terms first made them
+    types = [order.type == t for t in (T_STANDARD, T_ONE_OF_EACH, T_MONOTONI, T_MINIMALE)]
+    return [N.If(types[0], standard[k], N.If(types[1], one[k],
+                                              N.If(types[2], mono[k], N.If(types[3], mini[k], 0))))
             for k in range(NK)]
 
 
