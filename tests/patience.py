@@ -14,7 +14,6 @@ wall-clock time:
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import time
@@ -23,17 +22,12 @@ from typing import Any
 
 import pytest
 
+from mammamia_ref.kit.client import process_cpu_seconds
+from mammamia_ref.tools import machine
+from mammamia_ref.tools.machine import usable_cpus
+
 # How often a guarded wait looks at its process or condition.
 POLL_SECONDS = 0.1
-_CLOCK_TICKS = float(os.sysconf("SC_CLK_TCK"))
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity, not the machine's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def load_factor() -> float:
@@ -122,16 +116,11 @@ def run(cmd: Sequence[str], idle_seconds: float = 120, *, input: Any = None,
     return done
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """The CPU seconds process ``pid`` has used so far: its own (utime, stime) and that of
-    the children it has waited for (cutime, cstime), from ``/proc/PID/stat``; None when
-    it cannot be read (the process is gone, or there is no ``/proc``)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rpartition(b")")[2].split()  # after the name: anything
-    except OSError:
-        return None
-    return sum(int(field) for field in fields[11:15]) / _CLOCK_TICKS  # fields 14 to 17
+# The CPU seconds process ``pid`` has used so far: its own (utime, stime) and that of the
+# children it has waited for (cutime, cstime), from ``/proc/PID/stat``; None when it
+# cannot be read (the process is gone, or there is no ``/proc``). The kit's own reader,
+# with which it judges a port's waits.
+cpu_seconds = process_cpu_seconds
 
 
 def tree_cpu_seconds(pid: int) -> float | None:
@@ -154,14 +143,11 @@ def tree_cpu_seconds(pid: int) -> float | None:
     return total
 
 
-def children_cpu_seconds() -> float:
-    """The CPU seconds of all the children this process has reaped (with the children they
-    reaped): ``getrusage(RUSAGE_CHILDREN)``. The difference across a child's reaping,
-    less :func:`tree_cpu_seconds` of the child just before, is what the child (and the
-    descendants it waited for) used since, as long as the test reaps no other child
-    meanwhile."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
+# The CPU seconds of all the children this process has reaped (with the children they
+# reaped). The difference across a child's reaping, less tree_cpu_seconds of the child just
+# before, is what the child (and the descendants it waited for) used since, as long as the
+# test reaps no other child meanwhile.
+children_cpu_seconds = machine.children_cpu_seconds
 
 
 def ended(pid: int) -> bool:

@@ -249,7 +249,7 @@ def test_the_loop_rows_and_json(checkout: Path) -> None:
     site = rows[3]["argv"]
     assert site[1:6] == ["-m", "mkdocs", "build", "--strict", "-d"]
     assert set(results) == {"loop", "measures", "machine", "checkout", "timing", "rows",
-                            "all_ok"}
+                            "measured", "all_ok"}
     assert {"python", "cpu_count", "usable_cpus", "load_average"} <= set(results["machine"])
     json.loads(json.dumps(results))  # JSON-ready
     table = loop.format_loop_table(results)
@@ -296,6 +296,9 @@ def test_a_measure_without_its_tools_is_skipped_with_the_reason(
     assert all("no tests/ folder" in row["reason"] for row in rows[2:])
     assert [argv[1:3] for argv, _, _ in fake.calls] == [["-m", "mammamia_ref"]]  # verify only
     assert "skipped: no tests/ folder here" in loop.format_loop_table(results)
+    nothing = loop.run_loop(["site", "quick", "suite"], runner=fake, root=installed)
+    assert nothing["measured"] == 0 and not nothing["all_ok"]  # never a pass on nothing
+    assert loop.format_loop_table(nothing).endswith("every measure was skipped")
     monkeypatch.setattr(loop, "_have", lambda module: module not in ("mkdocs", "xdist"))
     rows = loop.run_loop(["site", "suite"], runner=fake, root=checkout)["rows"]
     assert [row["reason"] for row in rows] == [

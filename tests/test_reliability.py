@@ -237,12 +237,12 @@ def test_a_pipe_nobody_reads_is_refused_not_waited_on(tmp_path: Path) -> None:
 
 def test_compare_refuses_its_output_before_playing(capsys, tmp_path: Path,
                                                    monkeypatch) -> None:
-    from mammamia_ref.cli import simulate as simulate_command
+    from mammamia_ref.sim import impact
 
     def no_sweep(*args, **kwargs):
         raise AssertionError("the games were played before the output was checked")
 
-    monkeypatch.setattr(simulate_command, "sweep", no_sweep)
+    monkeypatch.setattr(impact, "sweep", no_sweep)
     code, _, err = cli(capsys, "compare", "D1", "--players", "2", "--games", "1", "-o",
                        str(tmp_path))
     assert one_line_error(code, err) and "is a folder" in err, err

@@ -82,7 +82,8 @@ def run_bench_command(args: argparse.Namespace) -> int:
 
 
 def run_loop_command(args: argparse.Namespace) -> int:
-    """``mammamia bench --loop``: the table (or ``--json``); 1 if a command failed."""
+    """``mammamia bench --loop``: the table (or ``--json``); 1 if a command failed or
+    nothing could be measured."""
     mixed = [option for option, given in (("--quick", args.quick), ("--jobs", args.jobs > 1),
                                           ("--plots", args.plots)) if given]
     if mixed:

@@ -87,22 +87,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-if TYPE_CHECKING:
-    from mammamia_ref.sim.impact import sweep
-else:
-    def sweep(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        """:func:`mammamia_ref.sim.impact.sweep`, loaded when first called; still a name
-        of this module, which tests/test_reliability.py replaces."""
-        from mammamia_ref.sim.impact import sweep as impact_sweep
-
-        return impact_sweep(*args, **kwargs)
-
-
 def run_compare(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.output import check_destination, write_atomically
     from mammamia_ref.rules.state import make_variants
+    from mammamia_ref.sim import impact
     from mammamia_ref.sim.compare import format_comparison, rulings_of
-    from mammamia_ref.sim.impact import plot_comparison
 
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
@@ -123,13 +112,13 @@ def run_compare(args: argparse.Namespace) -> int:
             print(format_comparison(doc), flush=True)
             print(flush=True)
         if args.plots:
-            plot_comparison(doc, Path(args.plots) / f"{doc['dispute']}.png")
+            impact.plot_comparison(doc, Path(args.plots) / f"{doc['dispute']}.png")
 
     with _executor(args) as executor:
-        doc = sweep(args.disputes, args.players, args.games, seed=args.seed,
-                    policies=args.policy or ("random",), base=dict(args.variant),
-                    executor=executor, progress=_progress(args), command=command,
-                    plots=args.plots, on_dispute=shown)
+        doc = impact.sweep(args.disputes, args.players, args.games, seed=args.seed,
+                           policies=args.policy or ("random",), base=dict(args.variant),
+                           executor=executor, progress=_progress(args), command=command,
+                           plots=args.plots, on_dispute=shown)
     if args.output:
         write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     if args.json:

@@ -25,9 +25,10 @@ from typing import Any
 import yaml
 
 from mammamia_ref.errors import InternalError, MalformedError
+from mammamia_ref.rules.specdata import YAML_LOADER
 
-# libyaml's scanner and composer when PyYAML has them (several times faster), else Python's.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's scanner and composer when PyYAML has them, else Python's (rules.specdata)
+_LOADER = YAML_LOADER
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64

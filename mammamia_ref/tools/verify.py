@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import re
 import signal
 import time
@@ -30,6 +29,7 @@ from mammamia_ref.rules.state import make_config, variant_defaults, variant_valu
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.tools.machine import usable_cpus
 
 
 def _rule_literal() -> re.Pattern[str]:
@@ -248,14 +248,6 @@ def _checks(scenario_paths: list[str], report: Report, progress: Progress) -> No
                 report.load_errors.append(f"{scenario.file}: {exc}")
                 break
     progress(report.stage, len(report.results), report.runs_total)
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 class QueryChecks:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.tools.bench.measure import ROOT
+from mammamia_ref.tools.machine import children_cpu_seconds, load_average, usable_cpus
 
 # The measures, in the order they run (cheapest first), with what each is.
 MEASURES: dict[str, str] = {
@@ -78,16 +79,6 @@ class Finished:
 Runner = Callable[[Sequence[str], Path, float], Finished]
 
 
-def children_cpu_seconds() -> float | None:
-    """User + system seconds of this process's reaped children (None on Windows)."""
-    if sys.platform == "win32":
-        return None
-    import resource
-
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
 def run_command(argv: Sequence[str], cwd: Path, timeout: float) -> Finished:
     """Run ``argv`` in ``cwd`` with its output captured, in a session of its own so that a
     command stopped at ``timeout`` (or by Ctrl-C here) is stopped with its children."""
@@ -120,21 +111,6 @@ def _stop(process: subprocess.Popen[str]) -> None:
             process.kill()
         else:
             os.killpg(process.pid, signal.SIGKILL)
-
-
-def load_average() -> list[float] | None:
-    """The 1, 5 and 15-minute load averages (None where the platform has none)."""
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (OSError, AttributeError):
-        return None
-
-
-def usable_cpus() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def display(argv: Sequence[str]) -> str:
@@ -308,7 +284,10 @@ def run_loop(measures: Sequence[str] = tuple(MEASURES), runs: int = STARTUP_RUNS
             "checkout": str(root) if checkout else None,
             "timing": "whole-process wall seconds; cpu_seconds: user + system of the command "
                       "and its children; startup: the median of its runs",
-            "rows": rows, "all_ok": all(row["status"] != "failed" for row in rows)}
+            "rows": rows, "measured": sum(row["status"] == "ok" for row in rows),
+            # a loop that measured nothing (every measure skipped) is no success either
+            "all_ok": any(row["status"] == "ok" for row in rows)
+            and all(row["status"] != "failed" for row in rows)}
 
 
 def machine() -> dict[str, Any]:
@@ -365,6 +344,8 @@ def format_loop_table(results: dict[str, Any]) -> str:
                   f"{machine_info['cpu_count']} CPUs ({machine_info['usable_cpus']} usable), "
                   f"load average {machine_info['load_average']}; load: the 1-minute load "
                   f"average before each command; cpu s: the command and its children"]
-    if not results["all_ok"]:
+    if not results["measured"]:
+        lines.append("nothing was measured: every measure was skipped")
+    elif not results["all_ok"]:
         lines.append("some commands FAILED: their rows give no time")
     return "\n".join(lines)
