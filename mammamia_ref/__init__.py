@@ -57,7 +57,7 @@ if TYPE_CHECKING:
         GameState,
         Hand,
         Reveal,
-        Variants,
+        Rules,
         make_config,
         make_variants,
     )
@@ -68,7 +68,7 @@ __all__ = [
     "Action", "ChanceSource", "Complete", "Decline", "Draw", "Event", "GameConfig", "GameState",
     "Hand", "IllegalActionError", "InvalidStateError", "MalformedError", "MammamiaError",
     "NameKind", "NoOrder", "Pass", "PlaceOrder", "Play", "Reveal", "Shuffle", "SpecError",
-    "VariantError", "Variants", "apply", "chance_pile", "format_action", "format_event",
+    "VariantError", "Rules", "apply", "chance_pile", "format_action", "format_event",
     "format_state", "is_chance", "is_over", "legal_actions", "make_config", "make_variants",
     "new_game", "parse_action", "parse_state", "to_move", "winners",
 ]
@@ -85,7 +85,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     "mammamia_ref.rules.events": ("Event", "format_event"),
     "mammamia_ref.rules.game": ("apply", "chance_pile", "is_chance", "is_over",
                                 "legal_actions", "new_game", "to_move", "winners"),
-    "mammamia_ref.rules.state": ("GameConfig", "GameState", "Hand", "Reveal", "Variants",
+    "mammamia_ref.rules.state": ("GameConfig", "GameState", "Hand", "Reveal", "Rules",
                                  "make_config", "make_variants"),
 }
 _MODULE_OF = {name: module for module, names in _SOURCES.items() for name in names}

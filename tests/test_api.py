@@ -345,7 +345,7 @@ def test_make_config_accepts_every_player_count(players: int) -> None:
     config = make_config(players)
     assert config.players == players
     assert config.first_player == 0
-    assert config.variants.as_dict() == variant_defaults()
+    assert config.rules.as_dict() == variant_defaults()
 
 
 @pytest.mark.parametrize("kwargs, needle", [
@@ -378,12 +378,12 @@ def test_make_config_with_colours_and_variants() -> None:
     config = make_config(2, colours=("purple", "green"), first_player=1,
                          variants={"refill": "as_many_as_played"})
     assert config.colours == ("purple", "green") and config.first_player == 1
-    assert config.variants["refill"] == "as_many_as_played"
-    assert config.variants.non_default() == {"refill": "as_many_as_played"}
-    assert make_config(2, variants=make_variants({"stall": "letter"})).variants["stall"] == "letter"
+    assert config.rules.flags.refill == "as_many_as_played"
+    assert config.rules.non_default() == {"refill": "as_many_as_played"}
+    assert make_config(2, variants=make_variants({"stall": "letter"})).rules.flags.stall == "letter"
     for flag, values in variant_values().items():
         for value in values:
-            assert make_config(4, variants={flag: value}).variants[flag] == value
+            assert make_config(4, variants={flag: value}).rules.as_dict()[flag] == value
 
 
 # --- determinism --------------------------------------------------------------------

@@ -113,7 +113,7 @@ def test_the_forecast_kept_between_decisions_is_the_forecast_from_scratch() -> N
     one worked out afresh, for every player at every decision of a few games."""
     for seed, variants in enumerate(({}, {"oven_memory": "seen"}, {"refill": "as_many_as_played"})):
         config = make_config(4, variants=variants)
-        flags = careful.Judgement.of(config.variants)
+        flags = careful.Judgement.of(config.rules)
         state = fast.new_game(config)
         chance = random.Random(seed)
         while state.phase != "over":
@@ -152,7 +152,7 @@ def test_the_oven_only_grows_during_a_rounds_turns() -> None:
     # the same list changed in place (not grown) in another span of growth (the next
     # round), or with none named (the oven being opened): the kept cards are compared
     # again, and the forecast is the one worked out afresh
-    base = careful.Judgement.of(make_config(4).variants)
+    base = careful.Judgement.of(make_config(4).rules)
     table, hand = (1, 0, 2, 0, 0), (2, 0, 1, 4, 1)  # pepper enough for the first only
     first, second = careful.CARD_CODES["red.pepper4"], careful.CARD_CODES["red.olive4"]
     own = careful.COLOUR[first]
@@ -180,7 +180,7 @@ def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> Non
     from mammamia_ref.sim import search
 
     config = make_config(4, variants={"card_counts": "hidden"})
-    flags = careful.Judgement.of(config.variants)
+    flags = careful.Judgement.of(config.rules)
     state, chance = fast.new_game(config), random.Random(8)
     checked = 0
     for decision in range(400):
@@ -250,7 +250,7 @@ def test_choose_play_is_its_plain_statement(ruling: int) -> None:
     compared = 0
     for seed in range(3):
         config = make_config(4, variants=RULINGS[ruling])
-        flags = careful.Judgement.of(config.variants)
+        flags = careful.Judgement.of(config.rules)
         state, chance = fast.new_game(config), random.Random(seed)
         while state.phase != "over":
             if state.phase == "shuffle":

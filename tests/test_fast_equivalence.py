@@ -100,7 +100,7 @@ def play_both(players: int, variants: dict[str, str], seed: int, *, policy: Any 
         if is_over(ref):
             assert fast.winners(quick) == winners(ref), at
             break
-        if config.variants["stall"] == "letter" and ref.quiet_turns >= players:
+        if config.rules.flags.stall == "letter" and ref.quiet_turns >= players:
             SEEN["stalled"] += 1
             break  # play_game's stop: nothing ends this round (dispute D7)
         if is_chance(ref):
@@ -194,7 +194,7 @@ def _general_loop(config: Any, seed: int) -> tuple[Any, ...]:
     rng = random.Random(f"mammamia-policy:{seed}")
     decisions = turns = shuffles = 0
     while not fast.is_over(state):
-        if config.variants["stall"] == "letter" and state.quiet_turns >= config.players:
+        if config.rules.flags.stall == "letter" and state.quiet_turns >= config.players:
             break
         if fast.is_chance(state):
             fast.apply_shuffle(state, chance.shuffle(state))

@@ -173,7 +173,7 @@ def all_cards(state: GameState) -> Counter[str]:
 
 def _mamma_mia_aside(state: GameState) -> bool:
     return (state.phase, state.step) == ("shuffle", "ingredients") and \
-        state.variants["mamma_mia_shuffle"] == "after_deal"
+        state.flags.mamma_mia_shuffle == "after_deal"
 
 
 def total_cards(players: int) -> int:
@@ -230,7 +230,7 @@ def own_winners(state: GameState, last_holder: int | None) -> tuple[set[int], st
     leaders = [s for s in leaders if sum(state.hands[s].ingredients) == best]
     if len(leaders) == 1:
         return set(leaders), "game_end.tie_break"
-    if state.variants["final_tie"] == "shared":
+    if state.flags.final_tie == "shared":
         return set(leaders), "game_end.shared_win"
     assert last_holder is not None
     return {min(leaders, key=lambda s: (s - last_holder) % n)}, "game_end.seat_order_win"
@@ -319,14 +319,14 @@ def own_kind_choices(order: str, table: dict[str, int], hand: dict[str, int],
     personal = PERSONAL[ALL_ORDERS[order]]
     present = [k for k in KINDS if table[k] > 0]
     if order_type(order) == "monotoni":
-        on_table = variants["monotoni_kind"] == "on_table"
+        on_table = variants.flags.monotoni_kind == "on_table"
         kinds = [k for k in KINDS if k != personal and (table[k] > 0 or not on_table)]
     else:
-        over = present if variants["minimale_lowest"] == "all_kinds" else \
+        over = present if variants.flags.minimale_lowest == "all_kinds" else \
             [k for k in present if k != personal]
         lowest = min((table[k] for k in over), default=0)
         kinds = [k for k in over if table[k] == lowest and k != personal]
-    if variants["completion"] == "mandatory":
+    if variants.flags.completion == "mandatory":
         makeable = [k for k in kinds if all(table[x] + hand[x] >= n
                                             for x, n in requirement(order, k).items())]
         return makeable or kinds
@@ -449,7 +449,7 @@ class GamePlay(RuleBasedStateMachine):
 
     @property
     def stalled(self) -> bool:
-        return self.state.variants["stall"] == "letter" and \
+        return self.state.flags.stall == "letter" and \
             self.state.quiet_turns >= self.state.players
 
     @rule(data=st.data())
@@ -547,7 +547,7 @@ class GamePlay(RuleBasedStateMachine):
     def deck_is_trimmed(self) -> None:
         state = self.state
         every, box = all_cards(state), as_map(state.box)
-        trimmed = state.variants["trimming"] == "on"
+        trimmed = state.flags.trimming == "on"
         in_play = IN_PLAY[state.players] if trimmed else ALL_INGREDIENTS
         per_kind = PER_KIND[state.players] if trimmed else COPIES[KINDS[0]]
         counted = {kind: every[kind] - box[kind] for kind in KINDS}
@@ -604,10 +604,10 @@ class GamePlay(RuleBasedStateMachine):
             pile = prev.supply if source == "supply" else prev.waiters[seat]
             available = sum(1 for card in pile if card != MAMMA_MIA)
             size = prev.hands[seat].size
-            allowance = HAND_LIMIT - size if state.variants["refill"] == "to_seven" \
+            allowance = HAND_LIMIT - size if state.flags.refill == "to_seven" \
                 else prev.played
             assert size + count <= HAND_LIMIT, "drew past seven"
-            if state.variants["draw_amount"] == "fill":
+            if state.flags.draw_amount == "fill":
                 # Short of the allowance only when the chosen pile ran out.
                 assert count == min(allowance, available), (allowance, available, count)
             else:  # turn.draw_fewer: any number up to the allowance, as far as the pile lasts
@@ -615,7 +615,7 @@ class GamePlay(RuleBasedStateMachine):
                 assert count == min(self.action.count, available), (self.action, available)
             if source == "supply":
                 assert sum(e.get("cards").values()) == count
-            if state.variants["refill"] == "to_seven" and state.variants["draw_amount"] == \
+            if state.flags.refill == "to_seven" and state.flags.draw_amount == \
                     "fill" and size + count < HAND_LIMIT:
                 assert count == available, "a hand below seven although the pile had cards"
 
@@ -713,7 +713,7 @@ class GamePlay(RuleBasedStateMachine):
                 if e.rule in ("setup.first_player", "next_round.first_player"):
                     self.round_turns, self.round_supply = 0, len(state.supply)
                 self.round_turns += 1
-        if state.variants["stall"] == "cut":
+        if state.flags.stall == "cut":
             bound = round_turn_bound(state.players, self.round_supply)
             assert self.round_turns <= bound, (self.round_turns, bound)
         if is_over(state):
@@ -834,7 +834,7 @@ class GamePlay(RuleBasedStateMachine):
         owner's personal kind, a Minimale's kind has the lowest count by the ruling in
         force, and the owner is offered exactly the kinds the rules allow."""
         state, prev = self.state, self.prev
-        variants = state.variants
+        variants = state.rules
         if state.step == "name_kind":
             own = own_kind_choices(state.reveal.order, as_map(state.table),
                                    as_map(state.hands[state.current].ingredients), variants)
@@ -868,14 +868,14 @@ class GamePlay(RuleBasedStateMachine):
                        if isinstance(a, Complete)]
             if order_type(order) == "bombastica":
                 short = BOMBASTICA_TOTAL - sum(table.values())
-                assert short > 0 and state.variants["bombastica_hand"] == "allowed"
+                assert short > 0 and state.flags.bombastica_hand == "allowed"
                 assert all(sum(c.values()) == short and all(c[k] <= hand[k] for k in KINDS)
                            for c in offered), (short, offered)
                 assert len(offered) == ways_to_make_up(hand, short) > 0, (short, hand)
             else:
                 assert offered == [lacking(requirement(order, state.reveal.kind), table)]
             declines = any(isinstance(a, Decline) for a in legal_actions(state))
-            assert declines == (state.variants["completion"] == "optional")
+            assert declines == (state.flags.completion == "optional")
         if prev is None or not self.fresh("completions"):
             return
         for e, walk in self.walked()[0]:
@@ -924,11 +924,11 @@ class GamePlay(RuleBasedStateMachine):
             assert order == before.order, (e, before.order)
             table, hand = before.table, before.hands[seat]
             if e.rule == "oven.bombastica_table_only":
-                assert state.variants["bombastica_hand"] == "forbidden"
+                assert state.flags.bombastica_hand == "forbidden"
                 assert sum(table.values()) < BOMBASTICA_TOTAL, table
             elif why == "the owner declined":
                 assert isinstance(self.action, Decline)
-                assert state.variants["completion"] == "optional"
+                assert state.flags.completion == "optional"
             elif why == "no kind can be named":
                 pass  # named_kinds_follow_the_ruling checks that no kind was allowed
             elif order_type(order) == "bombastica":
@@ -1014,7 +1014,7 @@ def test_seat_order_counts_from_the_stall_taker() -> None:
         final = machine.state
         assert is_over(final) and machine.mamma_mia == (0, 0)
         assert own_winners(final, machine.mamma_mia[1]) == \
-            expected[final.variants["final_tie"]]
+            expected[final.flags.final_tie]
         machine.teardown()
 
 
@@ -1048,7 +1048,7 @@ def check_whole_game(config: GameConfig, steps: list[Action],
     """A finished game: three round ends, three openings by the holders, one game end as
     the very last events, the winners of our own scoring, and no round over the bound."""
     state = new_game(config)
-    turns, supply, stall_cut = 0, 0, config.variants["stall"] == "cut"
+    turns, supply, stall_cut = 0, 0, config.rules.flags.stall == "cut"
     for action, produced in zip(steps, events, strict=True):
         state, again = apply(state, action)
         assert again == produced
@@ -1258,7 +1258,7 @@ def test_sampled_configs_cover_every_variant_value() -> None:
     @given(config=configs())
     def collect(config: GameConfig) -> None:
         counts.add(config.players)
-        seen.update(config.variants.as_dict().items())
+        seen.update(config.rules.as_dict().items())
 
     collect()
     assert counts == {2, 3, 4, 5}

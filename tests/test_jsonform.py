@@ -101,7 +101,7 @@ def test_state_round_trip_under_variants(variants) -> None:
     final = None
     for state in sampled(game_states(make_config(players, variants=variants), 11), every=15):
         assert_round_trip(state)
-        assert format_state(state)["variants"] == state.variants.as_dict()
+        assert format_state(state)["variants"] == state.rules.as_dict()
         final = state
     assert final.phase == "over"
 

@@ -66,9 +66,9 @@ def redeal_hidden(state: GameState, player: int | None, rng: random.Random) -> G
     pile) dealt anew into the same places and sizes, and each other seat's hidden orders
     (hand, waiter, covered in the oven under oven_memory=announced) shuffled among their
     places."""
-    variants = state.variants
+    variants = state.rules
     others = [s for s in range(state.players) if s != player]
-    used_hidden = variants["used_pile"] == "closed"
+    used_hidden = variants.flags.used_pile == "closed"
     pool = list(cards_of(counts_of(state.supply)))
     for seat in others:
         pool += cards_of(state.hands[seat].ingredients)
@@ -96,7 +96,7 @@ def redeal_hidden(state: GameState, player: int | None, rng: random.Random) -> G
         colour = state.colour(seat)
         covered = [i for i, card in enumerate(oven) if card in ORDERS and
                    ORDERS[card].colour == colour and i != top
-                   and variants["oven_memory"] == "announced"]
+                   and variants.flags.oven_memory == "announced"]
         orders = list(hands[seat].orders) + waiters[seat] + [oven[i] for i in covered]
         rng.shuffle(orders)
         n_hand = len(hands[seat].orders)
@@ -323,7 +323,7 @@ def test_hands_are_private_and_face_up_cards_public() -> None:
         assert seen.table == state.table and seen.box == state.box
         assert seen.mamma_mia == state.mamma_mia and seen.reveal == state.reveal
         assert [v.delivered for v in seen.seats] == list(state.delivered)
-        assert seen.variants == state.variants
+        assert seen.rules == state.rules
 
 
 def test_own_waiter_can_be_worked_out() -> None:

@@ -53,7 +53,7 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "players": record.config.players,
         "colours": list(record.config.colours),
         "seed": record.seed,
-        "variants": record.config.variants.as_dict(),
+        "variants": record.config.rules.as_dict(),
         "turns": record.turns,
         "rounds": final.resolutions,
         "delivered": {colour: list(final.delivered[seat])
@@ -68,7 +68,7 @@ def game_log(record: GameRecord) -> list[str]:
     from mammamia_ref.rules.game import apply, new_game, to_move
 
     config: GameConfig = record.config
-    changed = config.variants.non_default()
+    changed = config.rules.non_default()
     lines = [f"Mamma Mia! {config.players} players ({', '.join(config.colours)}), seed "
              f"{record.seed}, variants: "
              f"{', '.join(f'{k}={v}' for k, v in changed.items()) or 'the defaults'}"]

@@ -80,7 +80,7 @@ def _state_doc(state: GameState) -> dict[str, Any]:
             for seat, hand in enumerate(state.hands)
         ],
         "first_player": state.config.first_player,
-        "variants": state.variants.as_dict(),
+        "variants": state.rules.as_dict(),
         "phase": str(state.phase),
         "step": str(state.step),
         "current": state.current,
@@ -353,7 +353,7 @@ def _check_ingredients(state: GameState) -> None:
         if have != copies:
             raise InvalidStateError(f"there are {have} {kind} cards in play and box, not {copies}",
                                     rule="setup.components", where="/", value=kind)
-    trimmed = TRIMMING[state.players] if state.variants["trimming"] == "on" else 0
+    trimmed = TRIMMING[state.players] if state.flags.trimming == "on" else 0
     if state.box != (trimmed,) * len(KINDS):
         raise InvalidStateError(f"the box must hold {trimmed} of each kind",
                                 rule="setup.trim" if trimmed else "setup.full_deck", where="/box")
@@ -383,7 +383,7 @@ def _check_orders(state: GameState) -> None:
 def _check_mamma_mia(state: GameState) -> None:
     count = state.supply.count(MAMMA_MIA) + (state.mamma_mia is not None)
     aside = state.phase == "shuffle" and state.step == "ingredients" and \
-        state.variants["mamma_mia_shuffle"] == "after_deal"
+        state.flags.mamma_mia_shuffle == "after_deal"
     if count != (0 if aside else 1):
         raise InvalidStateError("the Mamma Mia! card must lie in exactly one place",
                                 rule="setup.components", where="/mamma_mia")

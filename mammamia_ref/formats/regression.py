@@ -68,7 +68,7 @@ def write_regression_scenario(config: GameConfig, actions: Sequence[Action], pat
                        "whole final state.",
         "rules": chosen,
         "tags": ["regression"],
-        "variants": dict(config.variants.as_dict()),
+        "variants": dict(config.rules.as_dict()),
         "given": {"setup": setup},
         "steps": steps,
     }

@@ -419,14 +419,14 @@ def _touching(events: list[dict[str, Any]], diff: str) -> list[str]:
 
 def _information_rules(problems: list[str], state: GameState) -> list[str]:
     """The information rules behind differences in an observation, by the keys named."""
-    v = state.variants
+    v = state.flags
     parts = {
         "/hand": ["information.hands"],
-        "/oven": ["information.oven_seen" if v["oven_memory"] == "seen"
+        "/oven": ["information.oven_seen" if v.oven_memory == "seen"
                   else "information.oven_announced"],
-        "_size": ["information.counts" if v["card_counts"] == "public"
+        "_size": ["information.counts" if v.card_counts == "public"
                   else "information.counts_hidden"],
-        "/used": ["information.used_open" if v["used_pile"] == "open"
+        "/used": ["information.used_open" if v.used_pile == "open"
                   else "information.used_closed"],
     }
     rules = [rule for part, named in parts.items() if any(part in p for p in problems)
@@ -443,7 +443,7 @@ def start_game(impl: Connection, state: GameState, *, from_setup: bool) -> dict[
     if from_setup:
         config = state.config
         return impl.request("new_game", players=config.players, colours=list(config.colours),
-                            first_player=config.first_player, variants=config.variants.as_dict())
+                            first_player=config.first_player, variants=config.rules.as_dict())
     return impl.request("load_state", state=format_state(state))
 
 
@@ -465,7 +465,7 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
     if needs_seats(run) and "seats" not in features:
         return _skip(result, "needs the seats feature")
     reference = given_state(scenario, run)
-    why = supports(impl.info, reference.variants.non_default())
+    why = supports(impl.info, reference.rules.non_default())
     if why:
         return _skip(result, why)
     own = run_one(scenario, run)
@@ -655,7 +655,7 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
     reference = parse_state(table.state)
-    why = supports(impl.info, reference.variants.non_default())
+    why = supports(impl.info, reference.rules.non_default())
     if why:
         return _skip(result, why)
     depths = []
@@ -694,7 +694,7 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
 
 def replay_options(config: GameConfig, seed: int) -> str:
     """The ``conform`` options that play exactly this random game again."""
-    variants = config.variants.non_default()
+    variants = config.rules.non_default()
     return " ".join([f"--players {config.players} --seed {seed} --random-games 1",
                      *(f"--variant {k}={v}" for k, v in sorted(variants.items()))])
 
@@ -702,7 +702,7 @@ def replay_options(config: GameConfig, seed: int) -> str:
 def run_random_game(impl: Connection, config: GameConfig, seed: int,
                     write_to: Path | None, max_steps: int = 5000) -> CaseResult:
     name = f"random-{config.players}p-seed{seed}"
-    variants = config.variants.non_default()
+    variants = config.rules.non_default()
     if variants:
         name += "-" + "-".join(f"{k}={v}" for k, v in sorted(variants.items()))
     result = CaseResult("random", name, "pass", replay=replay_options(config, seed))

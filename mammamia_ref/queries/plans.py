@@ -342,7 +342,7 @@ def dump_and_pass(rounds: int, cycles: int = 0) -> Plan:
             hand = s.hands[s.current].ingredients
             k = _largest(hand)
             b.turn(KINDS[k], hand[k], None, "waiter")
-        if b.state.variants["stall"] != "cut":
+        if b.state.flags.stall != "cut":
             for _ in range(cycles * n):
                 b.turn(None, source="waiter")
             return
@@ -383,7 +383,7 @@ def _slow_round(b: Builder) -> None:
             place = hand.orders[0] if hand.orders and \
                 len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
             b.turn(KINDS[k], 1, place, "waiter")
-        elif any(c != MAMMA_MIA for c in s.supply) or s.variants["stall"] != "cut":
+        elif any(c != MAMMA_MIA for c in s.supply) or s.flags.stall != "cut":
             b.turn(None, source="supply")   # under the letter only the supply ends it
         else:
             b.turn(None, source="waiter")

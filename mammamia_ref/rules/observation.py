@@ -34,7 +34,7 @@ from mammamia_ref.rules.state import (
     Hand,
     Phase,
     Reveal,
-    Variants,
+    Rules,
     make_config,
 )
 from mammamia_ref.rules.vocabulary import (
@@ -108,8 +108,8 @@ class Observation:
     box: Counts
 
     @property
-    def variants(self) -> Variants:
-        return self.config.variants
+    def rules(self) -> Rules:
+        return self.config.rules
 
     @property
     def players(self) -> int:
@@ -138,10 +138,10 @@ def observation(state: GameState, player: int | None) -> Observation:
     if player is not None and (type(player) is not int or not 0 <= player < state.players):
         raise MalformedError(f"player must be a seat from 0 to {state.players - 1} or None",
                              where="player", value=player)
-    variants = state.variants
-    counted = variants["card_counts"] == "public"      # information.counts
-    used_open = variants["used_pile"] == "open"        # information.used_open
-    remembered = variants["oven_memory"] == "seen"     # information.oven_seen
+    variants = state.rules
+    counted = variants.flags.card_counts == "public"      # information.counts
+    used_open = variants.flags.used_pile == "open"        # information.used_open
+    remembered = variants.flags.oven_memory == "seen"     # information.oven_seen
     mine = None if player is None else state.colour(player)
     on_view = state.phase != Phase.OVEN and bool(state.oven)  # information.oven_announced
     oven, size = state.oven, len(state.oven)
@@ -191,7 +191,7 @@ def format_observation(seen: Observation) -> dict[str, Any]:
         "format": OBSERVATION_FORMAT,
         "player": seen.player,
         "first_player": seen.config.first_player,
-        "variants": seen.variants.as_dict(),
+        "variants": seen.rules.as_dict(),
         "phase": str(seen.phase),
         "step": str(seen.step),
         "current": seen.current,
@@ -256,7 +256,7 @@ def observation_from_json(doc: Any) -> Observation:
                              variants=doc["variants"])
     except VariantError as exc:
         raise MalformedError(str(exc), where="/players", value=doc["players"]) from exc
-    if config.variants.as_dict() != doc["variants"]:
+    if config.rules.as_dict() != doc["variants"]:
         raise MalformedError("variants must name every flag", where="/variants",
                              value=doc["variants"])
     n = len(colours)

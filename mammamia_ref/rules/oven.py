@@ -83,8 +83,8 @@ def kind_choices(state: GameState) -> tuple[str, ...]:
     order = ORDERS[revealed(state).order]
     kinds = nameable_kinds(ORDER_TYPE_OF[order.id], state.table, KIND_INDEX[order.personal],
                            state.hands[state.current].ingredients, NAMED_NEEDS[order.id],
-                           state.variants["monotoni_kind"], state.variants["minimale_lowest"],
-                           state.variants["completion"])
+                           state.flags.monotoni_kind, state.flags.minimale_lowest,
+                           state.flags.completion)
     return tuple(KINDS[kind] for kind in kinds)
 
 
@@ -165,9 +165,9 @@ def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tupl
 def kind_rule(state: GameState) -> str:
     order = ORDERS[revealed(state).order]
     if order.type == "monotoni":
-        return "oven.monotoni_on_table" if state.variants["monotoni_kind"] == "on_table" \
+        return "oven.monotoni_on_table" if state.flags.monotoni_kind == "on_table" \
             else "oven.monotoni"
-    return "oven.minimale_all_kinds" if state.variants["minimale_lowest"] == "all_kinds" \
+    return "oven.minimale_all_kinds" if state.flags.minimale_lowest == "all_kinds" \
         else "oven.minimale"
 
 
@@ -246,7 +246,7 @@ def settle(state: GameState) -> Transition:
     """An order with a fixed requirement, judged by :func:`fixed_order_outcome`."""
     need = requirement(state)
     outcome = fixed_order_outcome(need, state.table, state.hands[state.current].ingredients,
-                                  state.variants["completion"])
+                                  state.flags.completion)
     if outcome is Outcome.BAKE:
         return bake(state, from_table=need, from_hand=NO_CARDS)
     if outcome is Outcome.FAIL:
@@ -262,7 +262,7 @@ def pizza_bombastica(state: GameState) -> Transition:
     """``oven.bombastica``, judged by :func:`bombastica_outcome`. It takes the whole
     table, however many."""
     outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients,
-                                 state.variants["bombastica_hand"], state.variants["completion"])
+                                 state.flags.bombastica_hand, state.flags.completion)
     if outcome is Outcome.BAKE:
         return bake(state, from_table=state.table, from_hand=NO_CARDS)
     if outcome is Outcome.FAIL_TABLE_ONLY:
@@ -314,14 +314,14 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.step == Step.NAME_KIND:
         return tuple(NameKind(kind) for kind in kind_choices(state))
     options = tuple(Complete(cards) for cards in completions(state))
-    return (*options, Decline()) if may_decline(state.variants["completion"]) else options
+    return (*options, Decline()) if may_decline(state.flags.completion) else options
 
 
 def complete(state: GameState, action: Complete | Decline) -> Transition:
     """The owner completes the revealed order from hand, or declines and it fails."""
     rule = "oven.complete_from_hand"
     if isinstance(action, Decline):
-        if not may_decline(state.variants["completion"]):
+        if not may_decline(state.flags.completion):
             raise IllegalActionError("an owner who can complete must complete",
                                      rule="oven.complete_mandatory", action=action)
         return fail(state, rule, "the owner declined")
@@ -329,7 +329,7 @@ def complete(state: GameState, action: Complete | Decline) -> Transition:
     if action.cards not in completions(state):
         raise IllegalActionError("these hand cards do not complete the order exactly",
                                  rule="oven.bombastica" if bombastica else rule, action=action)
-    if state.variants["completion"] == "mandatory":
+    if state.flags.completion == "mandatory":
         rule = "oven.complete_mandatory"
     if bombastica:
         return bake(state, from_table=state.table, from_hand=action.cards, completion_rule=rule)

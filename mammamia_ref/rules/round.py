@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.scoring import end_game
-from mammamia_ref.rules.state import GameState, Phase, Step, Variants, holder, replace
+from mammamia_ref.rules.state import GameState, Phase, Rules, Step, holder, replace
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
     NO_CARDS,
@@ -32,9 +32,9 @@ def supply_runs_out(round_end: str, cards: int, ingredients: int) -> bool:
     return cards == 0 if round_end == "last_card" else ingredients == 0
 
 
-def supply_exhausted(variants: Variants, supply: tuple[str, ...]) -> bool:
+def supply_exhausted(variants: Rules, supply: tuple[str, ...]) -> bool:
     """:func:`supply_runs_out` for this supply."""
-    return supply_runs_out(variants["round_end"], len(supply), sum(counts_of(supply)))
+    return supply_runs_out(variants.flags.round_end, len(supply), sum(counts_of(supply)))
 
 
 def quiet_turns_after(quiet: bool, quiet_turns: int, players: int) -> int:
@@ -68,7 +68,7 @@ def next_supply(used: Counts, supply_left: Counts) -> Counts:
 
 
 def round_is_over(state: GameState) -> bool:
-    return state.phase == Phase.TURN and supply_exhausted(state.variants, state.supply)
+    return state.phase == Phase.TURN and supply_exhausted(state.rules, state.supply)
 
 
 def take_last_mamma_mia(state: GameState, seat: int) -> Transition:
@@ -99,7 +99,7 @@ def open_the_oven(state: GameState) -> Transition:
     if state.step == Step.STALL:
         cause = "round_end.stall"
     else:
-        cause = f"round_end.{state.variants['round_end']}"
+        cause = f"round_end.{state.flags.round_end}"
     seat = holder(state)
     state = replace(state, phase=Phase.OVEN, step=Step.REVEAL, reveal=None, current=seat)
     return state, (event("round_ended", cause, round=state.round),
@@ -114,7 +114,7 @@ def after_resolution(state: GameState) -> Transition:
     if game_ends(state.resolutions):
         return end_game(state)
     events: list[Event] = []
-    if leftovers_to_oven(state.variants["leftovers"]):
+    if leftovers_to_oven(state.flags.leftovers):
         events.append(event("leftovers_to_oven", "next_round.oven", cards=sum(state.table)))
         state = replace(state, oven=cards_of(state.table), table=NO_CARDS)
     else:
@@ -133,7 +133,7 @@ def start_round(state: GameState) -> Transition:
     state = replace(state, phase=Phase.TURN, step=Step.PLAY, played=0, quiet_turns=0)
     events: tuple[Event, ...] = (event("turn_begins", "next_round.first_player",
                                        seat=state.current, round=state.round),)
-    if supply_exhausted(state.variants, state.supply):  # only under last_ingredient
+    if supply_exhausted(state.rules, state.supply):  # only under last_ingredient
         state, more = take_last_mamma_mia(state, state.current)
         return replace(state, phase=Phase.ROUND_END, step=Step.SUPPLY), events + more
     return state, events

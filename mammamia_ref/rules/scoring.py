@@ -20,7 +20,7 @@ def winners(state: GameState) -> tuple[tuple[int, ...], str]:
     start = state.mamma_mia if state.mamma_mia is not None else state.current
     return winning_seats(tuple(len(stack) for stack in state.delivered),
                          tuple(sum(hand.ingredients) for hand in state.hands),
-                         state.variants["final_tie"], start)
+                         state.flags.final_tie, start)
 
 
 def winning_seats(delivered: tuple[int, ...], hand_cards: tuple[int, ...], final_tie: str,

@@ -44,9 +44,9 @@ def new_game(config: GameConfig) -> GameState:
     players some cards of each kind go back to the box (not under ``trimming=off``,
     rule ``setup.full_deck``). The deck lies in the supply slot until it is dealt.
     """
-    box = (trimmed_per_kind(config.players, config.variants["trimming"]),) * len(KINDS)
+    box = (trimmed_per_kind(config.players, config.rules.flags.trimming),) * len(KINDS)
     deck = cards_of(subtract(COPIES, box))
-    if mamma_mia_dealt_with_deck(config.variants["mamma_mia_shuffle"]):
+    if mamma_mia_dealt_with_deck(config.rules.flags.mamma_mia_shuffle):
         deck += (MAMMA_MIA,)  # setup.supply_before_deal
     return GameState(
         config=config, phase=Phase.SHUFFLE, step=Step.INGREDIENTS, current=config.first_player,
@@ -78,7 +78,7 @@ def deal_order(first_player: int, players: int) -> list[int]:
 def shuffle_rule(state: GameState, pile: str) -> str:
     """The rule that calls for shuffling this setup pile."""
     if pile == Step.INGREDIENTS:
-        before = mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"])
+        before = mamma_mia_dealt_with_deck(state.flags.mamma_mia_shuffle)
         return "setup.supply_before_deal" if before else "setup.deal"
     return "setup.supply" if pile == Step.SUPPLY else "setup.waiter"
 
@@ -88,7 +88,7 @@ def after_shuffle(state: GameState) -> Transition:
     pile = state.step
     if pile == Step.INGREDIENTS:
         state, events = deal(state)
-        if not mamma_mia_dealt_with_deck(state.variants["mamma_mia_shuffle"]):
+        if not mamma_mia_dealt_with_deck(state.flags.mamma_mia_shuffle):
             supply = cards_of(counts_of(state.supply)) + (MAMMA_MIA,)
             state = replace(state, supply=supply, step=Step.SUPPLY)
             return state, (*events, event("mamma_mia_joined_supply", "setup.supply"))

@@ -105,9 +105,35 @@ def flag_models() -> dict[str, tuple[str, ...]]:
     return claims
 
 
-def models_of(flag: str) -> tuple[str, ...]:
-    """The models that implement ``flag`` (KeyError for an unknown flag)."""
-    return flag_models()[flag]
+def models_of(flag: str, value: str | None = None) -> tuple[str, ...]:
+    """The models that implement ``flag`` (KeyError for an unknown flag), or one of its
+    values: a value's own ``models:`` (a value added later, say a house rule's, that not
+    every model plays yet) narrows the flag's."""
+    claimed = flag_models()[flag]
+    if value is not None:
+        entry = next(e for e in variant_flags() if e["flag"] == flag)
+        for option in entry["values"]:
+            if option["value"] == value and "models" in option:
+                own = tuple(option["models"])
+                if set(own) - set(claimed):
+                    raise SpecError(f"spec/disputes.yaml: {flag}={value} claims models the flag "
+                                    f"does not: {', '.join(sorted(set(own) - set(claimed)))}")
+                return own
+    return claimed
+
+
+@cache
+def parameter_models(name: str) -> tuple[str, ...]:
+    """The models that take a parameter's non-default values (``models:`` of its entry in
+    ``spec/cards.yaml``); the others refuse them, as they refuse an unclaimed flag."""
+    for entry in cards()["parameters"]:
+        if entry["name"] == name:
+            models = entry.get("models")
+            if not isinstance(models, list) or not models or set(models) - set(MODELS):
+                raise SpecError(f"spec/cards.yaml: parameter {name!r} needs a models list "
+                                f"drawn from {', '.join(MODELS)}")
+            return tuple(models)
+    raise KeyError(name)
 
 
 def flags_of(model: str) -> frozenset[str]:

@@ -15,6 +15,11 @@ from typing import Any, TypeVar
 
 from mammamia_ref.errors import InternalError, VariantError
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import Flags as Flags  # re-exported: the state's rules
+from mammamia_ref.rules.ruleset import Parameters as Parameters
+from mammamia_ref.rules.ruleset import Rules as Rules
+from mammamia_ref.rules.ruleset import default_rules, make_rules, unserved
+from mammamia_ref.rules.typed_spec import FLAG_TYPES
 from mammamia_ref.rules.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_CARDS, Counts
 
 
@@ -77,71 +82,48 @@ OVEN_STEPS = (Step.NAME_KIND, Step.COMPLETE)
 
 def variant_defaults() -> dict[str, str]:
     """Every variant flag with its default value, from ``spec/disputes.yaml``."""
-    return {entry["flag"]: entry["default"] for entry in specdata.variant_flags()}
+    return default_rules().as_dict()
 
 
 def variant_values() -> dict[str, tuple[str, ...]]:
-    return {entry["flag"]: tuple(v["value"] for v in entry["values"])
-            for entry in specdata.variant_flags()}
+    return {name: tuple(member.value for member in kinds) for name, kinds in FLAG_TYPES.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Variants:
-    """A value for every variant flag. Build with :func:`make_variants`."""
-
-    values: tuple[tuple[str, str], ...]
-
-    def __getitem__(self, flag: str) -> str:
-        for name, value in self.values:
-            if name == flag:
-                return value
-        raise KeyError(flag)
-
-    def as_dict(self) -> dict[str, str]:
-        return dict(self.values)
-
-    def non_default(self) -> dict[str, str]:
-        defaults = variant_defaults()
-        return {flag: value for flag, value in self.values if defaults[flag] != value}
-
-
-def refuse_unclaimed(model: str, variants: Variants, *, carries_information: bool = False) -> None:
-    """Refuse (``VariantError``) a non-default value of a flag that ``model`` does not
-    claim in ``spec/disputes.yaml`` (``models:``). An engine without observations
-    (``carries_information``) passes an information-only flag through untouched."""
-    for flag, value in variants.non_default().items():
-        claimed = specdata.models_of(flag)
+def refuse_unclaimed(model: str, rules: Rules, *, carries_information: bool = False) -> None:
+    """Refuse (``VariantError``) a non-default flag value or parameter that ``model`` does
+    not claim in the spec (``models:`` of a flag or of one of its values in
+    ``spec/disputes.yaml``, of a parameter in ``spec/cards.yaml``). An engine without
+    observations (``carries_information``) passes an information-only flag through."""
+    for flag, value in rules.non_default().items():
+        claimed = specdata.models_of(flag, value)
         if model in claimed or (carries_information and specdata.information_only(flag)):
             continue
         raise VariantError(f"the {model} model does not implement {flag}={value} (implemented "
-                           f"by: {', '.join(claimed)}; spec/disputes.yaml)")
+                           f"by: {', '.join(claimed)}; spec/disputes.yaml)", flag=flag, value=value)
+    for name, number in rules.non_default_parameters().items():
+        claimed = specdata.parameter_models(name)
+        if model not in claimed:
+            raise VariantError(f"the {model} model does not take {name}={number} (taken by: "
+                               f"{', '.join(claimed)}; spec/cards.yaml)", flag=name, value=number)
 
 
-def make_variants(overrides: Mapping[str, str] | None = None) -> Variants:
-    """The defaults with ``overrides`` applied; unknown flags or values are refused.
+def make_variants(overrides: Mapping[str, str] | None = None) -> Rules:
+    """The default rules with the flag values ``overrides`` applied; unknown flags or
+    values are refused.
 
-    >>> make_variants({"refill": "as_many_as_played"})["refill"]
-    'as_many_as_played'
+    >>> make_variants({"refill": "as_many_as_played"}).flags.refill
+    <Refill.AS_MANY_AS_PLAYED: 'as_many_as_played'>
     """
-    values = variant_defaults()
-    allowed = variant_values()
-    for flag, value in (overrides or {}).items():
-        if flag not in allowed:
-            raise VariantError(f"unknown variant flag {flag!r}; known flags: {', '.join(allowed)}")
-        if value not in allowed[flag]:
-            raise VariantError(f"unknown value {value!r} for variant {flag!r}; "
-                               f"expected one of {', '.join(allowed[flag])}")
-        values[flag] = value
-    return Variants(tuple(values.items()))
+    return make_rules(overrides)
 
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """What a game is created with: the seats' colours, who starts, the variants."""
+    """What a game is created with: the seats' colours, who starts, the rules."""
 
     colours: tuple[str, ...]
     first_player: int
-    variants: Variants
+    rules: Rules
 
     @property
     def players(self) -> int:
@@ -149,8 +131,9 @@ class GameConfig:
 
 
 def make_config(players: int, *, colours: tuple[str, ...] | None = None, first_player: int = 0,
-                variants: Mapping[str, str] | Variants | None = None) -> GameConfig:
-    """A checked configuration. Colours default to the manifest's first ``players``."""
+                variants: Mapping[str, str] | Rules | None = None) -> GameConfig:
+    """A checked configuration. Colours default to the manifest's first ``players``;
+    ``variants`` is a game's rules, or flag values over the defaults."""
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise VariantError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     chosen = tuple(colours) if colours is not None else COLOURS[:players]
@@ -160,9 +143,12 @@ def make_config(players: int, *, colours: tuple[str, ...] | None = None, first_p
                            f"got {list(chosen)}")
     if type(first_player) is not int or not 0 <= first_player < players:
         raise VariantError(f"first_player must be a seat from 0 to {players - 1}")
-    if not isinstance(variants, Variants):
-        variants = make_variants(variants)
-    return GameConfig(chosen, first_player, variants)
+    rules = variants if isinstance(variants, Rules) else make_rules(variants)
+    why = unserved(rules, players)
+    if why:
+        where = f"house rule {rules.house!r}: " if rules.house else ""
+        raise VariantError(f"{where}the deck cannot serve this game: {why}")
+    return GameConfig(chosen, first_player, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +197,16 @@ class GameState:
         return self.config.players
 
     @property
-    def variants(self) -> Variants:
-        return self.config.variants
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    @property
+    def flags(self) -> Flags:
+        return self.config.rules.flags
+
+    @property
+    def parameters(self) -> Parameters:
+        return self.config.rules.parameters
 
     def colour(self, seat: int) -> str:
         return self.config.colours[seat]

@@ -43,7 +43,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return tuple(Play(KINDS[kind], count) for kind, count in play_options(hand.ingredients))
     if state.step == Step.ORDER:
         return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
-    if state.variants["draw_amount"] == "fill":
+    if state.flags.draw_amount == "fill":
         return (Draw("supply"), Draw("waiter"))
     return tuple(Draw(source, count) for source in ("supply", "waiter")
                  for count in range(refill_allowance(state) + 1))
@@ -70,7 +70,7 @@ def pass_turn(state: GameState) -> Transition:
         raise IllegalActionError("a player holding ingredient cards must play at least one",
                                  rule="turn.pass", action=Pass())
     state = replace(state, played=0,
-                    step=step_after_pass(state.variants["pass_order"], bool(hand.orders)))
+                    step=step_after_pass(state.flags.pass_order, bool(hand.orders)))
     return state, (event("passed", "turn.pass", seat=state.current),)
 
 
@@ -84,7 +84,7 @@ def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Transition:
                                  action=action)
     orders = list(hand.orders)
     orders.remove(action.order)
-    rule = "turn.place_order" if state.played or state.variants["pass_order"] == "forbidden" \
+    rule = "turn.place_order" if state.played or state.flags.pass_order == "forbidden" \
         else "turn.pass_with_order"
     state = replace(state.with_hand(seat, replace(hand, orders=tuple(orders))),
                     oven=state.oven + (action.order,), played=state.played + 1, step=Step.DRAW)
@@ -122,14 +122,14 @@ def cards_to_draw(refill: str, hand_size: int, played: int) -> int:
 
 def refill_allowance(state: GameState) -> int:
     """:func:`cards_to_draw` for the player whose turn it is."""
-    return cards_to_draw(state.variants["refill"], state.hands[state.current].size, state.played)
+    return cards_to_draw(state.flags.refill, state.hands[state.current].size, state.played)
 
 
 def draw(state: GameState, action: Draw) -> Transition:
     """``turn.draw``: refill from one source only; a short source gives what it has
     (``turn.draw_short``). Ends the turn, and perhaps the round."""
     allowance = refill_allowance(state)
-    fewer = state.variants["draw_amount"] == "any"
+    fewer = state.flags.draw_amount == "any"
     if fewer and action.count is None:
         raise IllegalActionError("under draw_amount=any the draw names its count",
                                  rule="turn.draw_fewer", action=action)
@@ -152,7 +152,7 @@ def _draw_rule(state: GameState, wanted: int, got: int, fewer: bool) -> str:
         return "turn.draw_fewer"
     if got < wanted:
         return "turn.draw_short"
-    return "turn.draw_as_played" if state.variants["refill"] == "as_many_as_played" else "turn.draw"
+    return "turn.draw_as_played" if state.flags.refill == "as_many_as_played" else "turn.draw"
 
 
 def _draw_from_waiter(state: GameState, wanted: int) -> tuple[GameState, tuple[Event, ...], int]:
@@ -160,7 +160,7 @@ def _draw_from_waiter(state: GameState, wanted: int) -> tuple[GameState, tuple[E
     taken = waiter[:wanted]
     hand = replace(hand, orders=tuple(sorted(hand.orders + taken)))
     state = state.with_waiter(seat, waiter[len(taken):]).with_hand(seat, hand)
-    rule = _draw_rule(state, wanted, len(taken), state.variants["draw_amount"] == "any")
+    rule = _draw_rule(state, wanted, len(taken), state.flags.draw_amount == "any")
     return state, (event("drew", rule, seat=seat, source="waiter", count=len(taken)),), len(taken)
 
 
@@ -180,15 +180,15 @@ def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[E
         else:
             ingredients = with_kind(ingredients, card, 1)
             got += 1
-        if supply_exhausted(state.variants, tuple(supply)):
+        if supply_exhausted(state.rules, tuple(supply)):
             break
     drawn = tuple(k for k in state.supply[:moved] if k != MAMMA_MIA)
     hand = Hand(ingredients, state.hands[seat].orders)
     state = replace(state.with_hand(seat, hand), supply=tuple(supply), mamma_mia=holder)
-    rule = _draw_rule(state, wanted, got, state.variants["draw_amount"] == "any")
+    rule = _draw_rule(state, wanted, got, state.flags.draw_amount == "any")
     events.insert(0, event("drew", rule, seat=seat, source="supply", count=got,
                            cards=format_counts(counts_of(drawn))))
-    if supply_exhausted(state.variants, state.supply):
+    if supply_exhausted(state.rules, state.supply):
         state, more = take_last_mamma_mia(state, seat)
         events.extend(more)
     return state, tuple(events), moved
@@ -202,7 +202,7 @@ def end_turn(state: GameState, *, quiet: bool, events: tuple[Event, ...]) -> Tra
     state = replace(state, quiet_turns=quiet_turns)
     if round_is_over(state):
         return replace(state, phase=Phase.ROUND_END, step=Step.SUPPLY), events
-    if stalls(state.variants["stall"], quiet_turns, state.players):
+    if stalls(state.flags.stall, quiet_turns, state.players):
         return stall(state, events)
     seat = (state.current + 1) % state.players
     state = replace(state, current=seat, step=Step.PLAY, played=0)

@@ -37,7 +37,7 @@ from mammamia_ref.rules.oven import (
     minimale_kinds,
     monotoni_kinds,
 )
-from mammamia_ref.rules.state import Phase, Step, Variants, refuse_unclaimed
+from mammamia_ref.rules.state import Phase, Rules, Step, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
@@ -114,7 +114,7 @@ class Judgement:
     folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
 
     @staticmethod
-    def of(variants: Variants) -> Judgement:
+    def of(variants: Rules) -> Judgement:
         """The flags of ``variants``, refusing (``VariantError``) a value of a flag the
         policies do not claim in ``spec/disputes.yaml`` (``models:``). A flag that only
         changes what players see is not refused: a player that ignores some of what it
@@ -123,12 +123,12 @@ class Judgement:
         if found is None:
             refuse_unclaimed("policies", variants, carries_information=True)
             found = _JUDGEMENTS[variants] = Judgement(
-                variants["monotoni_kind"], variants["minimale_lowest"],
-                variants["bombastica_hand"], variants["oven_memory"] == "seen")
+                variants.flags.monotoni_kind, variants.flags.minimale_lowest,
+                variants.flags.bombastica_hand, variants.flags.oven_memory == "seen")
         return found
 
 
-_JUDGEMENTS: dict[Variants, Judgement] = {}
+_JUDGEMENTS: dict[Rules, Judgement] = {}
 _OF_RULES: dict[fast.Rules, Judgement] = {}  # by the fast engine's rules object (by identity)
 
 
@@ -136,7 +136,7 @@ def judgement(state: fast.FastState) -> Judgement:
     """The :class:`Judgement` of a fast state's variants (looked up by its rules)."""
     found = _OF_RULES.get(state.rules)
     if found is None:
-        found = _OF_RULES[state.rules] = Judgement.of(state.config.variants)
+        found = _OF_RULES[state.rules] = Judgement.of(state.config.rules)
     return found
 
 

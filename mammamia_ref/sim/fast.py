@@ -262,23 +262,23 @@ class Rules:
 
     def __init__(self, variants: Any, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
-        self.trimming: str = variants["trimming"]
-        self.refill: str = variants["refill"]
-        self.minimale_lowest: str = variants["minimale_lowest"]
-        self.monotoni_kind: str = variants["monotoni_kind"]
-        self.completion: str = variants["completion"]
-        self.bombastica_hand: str = variants["bombastica_hand"]
-        self.round_end: str = variants["round_end"]
-        self.stall: str = variants["stall"]
-        self.final_tie: str = variants["final_tie"]
-        self.leftovers: str = variants["leftovers"]
-        self.pass_order: str = variants["pass_order"]
-        self.mm_before_deal = mamma_mia_dealt_with_deck(variants["mamma_mia_shuffle"])
+        self.trimming: str = variants.flags.trimming
+        self.refill: str = variants.flags.refill
+        self.minimale_lowest: str = variants.flags.minimale_lowest
+        self.monotoni_kind: str = variants.flags.monotoni_kind
+        self.completion: str = variants.flags.completion
+        self.bombastica_hand: str = variants.flags.bombastica_hand
+        self.round_end: str = variants.flags.round_end
+        self.stall: str = variants.flags.stall
+        self.final_tie: str = variants.flags.final_tie
+        self.leftovers: str = variants.flags.leftovers
+        self.pass_order: str = variants.flags.pass_order
+        self.mm_before_deal = mamma_mia_dealt_with_deck(variants.flags.mamma_mia_shuffle)
         self.mandatory = not may_decline(self.completion)
         self.leftovers_to_oven = leftovers_to_oven(self.leftovers)
         self.round_end_last_ingredient = self.round_end == "last_ingredient"
         self.stall_letter = self.stall == "letter"
-        self.draw_any = variants["draw_amount"] == "any"
+        self.draw_any = variants.flags.draw_amount == "any"
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
         # is ``cards_to_draw``; ``quiet_after_quiet[count]`` and ``quiet_after_busy[count]``
         # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and
@@ -355,7 +355,7 @@ class FastState:
 
     @property
     def variants(self) -> Any:
-        return self.config.variants
+        return self.config.rules
 
     # -- conversion to and from the reference's state ----------------------------
 
@@ -397,7 +397,7 @@ class FastState:
                 for seat in range(self.players)
             ],
             "first_player": config.first_player,
-            "variants": config.variants.as_dict(),
+            "variants": config.rules.as_dict(),
             "phase": str(self.phase),
             "step": str(self.step),
             "current": self.current,
@@ -424,10 +424,10 @@ def _blank(config: GameConfig) -> FastState:
     state = object.__new__(FastState)  # no __init__: the callers fill every slot
     state.config = config
     players = config.players
-    key = (config.variants, players)
+    key = (config.rules, players)
     rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[key] = Rules(config.variants, players)
+        rules = _RULES[key] = Rules(config.rules, players)
     state.rules = rules
     state.players = players
     seats = [-1] * len(COLOURS)

@@ -45,7 +45,7 @@ def play_game(config: GameConfig, seed: int | str, policies: list[Policy] | None
     for _ in range(max_steps):
         if is_over(state):
             break
-        if state.variants["stall"] == "letter" and state.quiet_turns >= state.players:
+        if state.flags.stall == "letter" and state.quiet_turns >= state.players:
             record.stalled = True
             break
         action: Action

@@ -52,7 +52,7 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
-from mammamia_ref.rules.state import GameState, Hand, Variants, refuse_unclaimed
+from mammamia_ref.rules.state import GameState, Hand, Rules, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
@@ -84,14 +84,14 @@ class ObservingPolicy:
     choose: Chooser
 
     def __call__(self, state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
-        check_variants(state.variants)
+        check_variants(state.rules)
         return self.choose(observation(state, to_move(state)), legal, rng)
 
 
-_CHECKED: set[Variants] = set()
+_CHECKED: set[Rules] = set()
 
 
-def check_variants(variants: Variants) -> None:
+def check_variants(variants: Rules) -> None:
     """Refuse (``VariantError``) a non-default value of a flag the policies do not claim
     in ``spec/disputes.yaml`` (``models:``); each set of variants is checked once. A
     flag that only changes what players see is not refused: a policy that ignores some
@@ -190,7 +190,7 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
     if isinstance(first, Pass):
         return first
     hand = _hand(seen)
-    flags = careful.Judgement.of(seen.variants)
+    flags = careful.Judgement.of(seen.rules)
     orders = tuple(CARD_CODES[o] for o in hand.orders)
     if isinstance(first, NameKind):
         if seen.reveal is None:
@@ -246,7 +246,7 @@ def forecast(seen: Observation) -> tuple[Counts, Counts]:
             oven.append(careful.UNKNOWN if entry.order is None else CARD_CODES[entry.order])
     hand = seen.hand.ingredients if seen.hand is not None else NO_CARDS
     own = COLOURS.index(seen.colour) if seen.colour is not None else -1
-    return careful.forecast(oven, seen.table, hand, own, careful.Judgement.of(seen.variants),
+    return careful.forecast(oven, seen.table, hand, own, careful.Judgement.of(seen.rules),
                             all_known=True, top_known=False)
 
 
@@ -259,7 +259,7 @@ def hand_shortfall(order_id: str, table: Counts, hand: Counts, seen: Observation
     """How many hand cards the owner must add to bake ``order_id`` on ``table`` (choosing
     the best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
     return careful.hand_shortfall(CARD_CODES[order_id], tuple(table), tuple(hand),
-                                  careful.Judgement.of(seen.variants))
+                                  careful.Judgement.of(seen.rules))
 
 
 def _hand(seen: Observation) -> Hand:

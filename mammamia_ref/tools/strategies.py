@@ -255,7 +255,7 @@ def _config_strategy(config: GameConfig | st.SearchStrategy[GameConfig] | None
 
 def _stopped(state: GameState) -> bool:
     """Over, or stalled for good under ``stall=letter``."""
-    return is_over(state) or (state.variants["stall"] == "letter"
+    return is_over(state) or (state.flags.stall == "letter"
                               and state.quiet_turns >= state.players)
 
 
