@@ -67,8 +67,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Action", "ChanceSource", "Complete", "Decline", "Draw", "Event", "GameConfig", "GameState",
     "Hand", "IllegalActionError", "InvalidStateError", "MalformedError", "MammamiaError",
-    "NameKind", "NoOrder", "Pass", "PlaceOrder", "Play", "Reveal", "Shuffle", "SpecError",
-    "VariantError", "Rules", "apply", "chance_pile", "format_action", "format_event",
+    "NameKind", "NoOrder", "Pass", "PlaceOrder", "Play", "Reveal", "Rules", "Shuffle",
+    "SpecError", "VariantError", "apply", "chance_pile", "format_action", "format_event",
     "format_state", "is_chance", "is_over", "legal_actions", "make_config", "make_variants",
     "new_game", "parse_action", "parse_state", "to_move", "winners",
 ]

@@ -121,8 +121,7 @@ def test_the_forecast_kept_between_decisions_is_the_forecast_from_scratch() -> N
                 fast.apply_shuffle(state, fast.shuffled(chance, fast.chance_pile(state)[1]))
                 continue
             for seat in range(4):
-                afresh = careful.Judgement(flags.monotoni_kind, flags.minimale_lowest,
-                                           flags.bombastica_hand, flags.remembered)
+                afresh = flags.fresh()
                 assert careful.observed_forecast(state, seat, flags) == \
                     careful.observed_forecast(state, seat, afresh)
             fast.apply(state, careful.choose_careful_code(state, fast.legal_actions(state)))
@@ -157,14 +156,12 @@ def test_the_oven_only_grows_during_a_rounds_turns() -> None:
     first, second = careful.CARD_CODES["red.pepper4"], careful.CARD_CODES["red.olive4"]
     own = careful.COLOUR[first]
     for later in (8, None):
-        flags = careful.Judgement(base.monotoni_kind, base.minimale_lowest,
-                                  base.bombastica_hand, base.remembered)
+        flags = base.fresh()
         oven = [0, 3, first, 2, 2]
         careful.forecast(oven, table, hand, own, flags, all_known=False, top_known=True,
                          growing=7)
         oven[1:3] = [second, 3]
-        afresh = careful.Judgement(base.monotoni_kind, base.minimale_lowest,
-                                   base.bombastica_hand, base.remembered)
+        afresh = base.fresh()
         again = careful.forecast(oven, table, hand, own, flags, all_known=False,
                                  top_known=later is not None, growing=later)
         assert again == careful.forecast(oven, table, hand, own, afresh, all_known=False,
@@ -200,8 +197,7 @@ def test_the_forecast_kept_across_branches_is_the_forecast_from_scratch() -> Non
                     for _ in range(6):
                         if branch.phase != "turn":
                             break
-                        afresh = careful.Judgement(flags.monotoni_kind, flags.minimale_lowest,
-                                                   flags.bombastica_hand, flags.remembered)
+                        afresh = flags.fresh()
                         for seat in range(4):
                             assert careful.observed_forecast(branch, seat, flags) == \
                                 careful.observed_forecast(branch, seat, afresh)

@@ -18,6 +18,8 @@ from referencing import Registry, Resource
 
 from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
 from mammamia_ref.rules import scoring, specdata
+from mammamia_ref.rules.ruleset import make_rules, parameter_specs
+from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import (
     OVEN_STEPS,
     TURN_STEPS,
@@ -30,12 +32,10 @@ from mammamia_ref.rules.state import (
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
-    HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
     ORDERS,
     ORDERS_OF,
-    TRIMMING,
     add,
     counts_of,
     format_counts,
@@ -81,6 +81,8 @@ def _state_doc(state: GameState) -> dict[str, Any]:
         ],
         "first_player": state.config.first_player,
         "variants": state.rules.as_dict(),
+        **({"parameters": state.rules.non_default_parameters()}
+           if state.rules.non_default_parameters() else {}),
         "phase": str(state.phase),
         "step": str(state.step),
         "current": state.current,
@@ -166,6 +168,7 @@ def validator_errors(validator: jsonschema.Draft202012Validator,
     return found
 
 
+_MAX_ROUNDS: int = parameter_specs()["rounds"]["max"]  # the most a house rule may set
 _STATE_KEYS = frozenset(("format", "players", "first_player", "variants", "phase", "step",
                          "current", "round", "resolutions", "supply", "oven", "table", "used",
                          "box", "mamma_mia", "played", "quiet_turns", "reveal"))
@@ -188,7 +191,7 @@ def _orders_ok(value: Any) -> bool:
 def state_shape_ok(doc: Any) -> bool:
     """A fast check of exactly what ``state.schema.json`` requires (the schema is slow to
     evaluate; a test keeps the two in agreement). When it fails, the schema explains."""
-    if not isinstance(doc, dict) or doc.keys() - {"result"} != _STATE_KEYS or \
+    if not isinstance(doc, dict) or doc.keys() - {"result", "parameters"} != _STATE_KEYS or \
             not _result_shape_ok(doc.get("result", {})):
         return False
     players = doc["players"]
@@ -209,8 +212,9 @@ def state_shape_ok(doc: Any) -> bool:
     return (_int(doc["first_player"], 0, 4) and isinstance(doc["variants"], dict)
             and all(isinstance(v, str) for v in doc["variants"].values())
             and doc["phase"] in ("shuffle", "turn", "oven", "over") and isinstance(doc["step"], str)
-            and _int(doc["current"], 0, 4) and _int(doc["round"], 1, 3)
-            and _int(doc["resolutions"], 0, 3)
+            and isinstance(doc.get("parameters", {}), dict)
+            and _int(doc["current"], 0, 4) and _int(doc["round"], 1, _MAX_ROUNDS)
+            and _int(doc["resolutions"], 0, _MAX_ROUNDS)
             and isinstance(doc["supply"], list) and all(c in _PILE_CARDS for c in doc["supply"]
                                                         if isinstance(c, str))
             and all(isinstance(c, str) for c in doc["supply"])
@@ -261,10 +265,15 @@ def parse_state(doc: Any) -> GameState:
     colours = tuple(player["colour"] for player in doc["players"])
     variants = {**variant_defaults(), **doc["variants"]}
     try:
-        config = make_config(len(colours), colours=colours, first_player=doc["first_player"],
-                             variants=variants)
+        rules = make_rules(variants)
     except VariantError as exc:
         raise MalformedError(str(exc), where="/variants", value=doc["variants"]) from exc
+    try:
+        rules = make_rules(parameters=doc.get("parameters", {}), base=rules)
+        config = make_config(len(colours), colours=colours, first_player=doc["first_player"],
+                             variants=rules)
+    except VariantError as exc:
+        raise MalformedError(str(exc), where="/parameters", value=doc.get("parameters")) from exc
     reveal = doc["reveal"]
     state = GameState(
         config=config, phase=doc["phase"], step=doc["step"], current=doc["current"],
@@ -337,10 +346,16 @@ def _check_progress(state: GameState) -> None:
                 state.reveal.kind is None:
             raise InvalidStateError("a Monotoni or Minimale is completed only once named",
                                     rule=f"oven.{order.type}", where="/reveal/kind")
+    limit = state.parameters.hand_limit
     for seat, hand in enumerate(state.hands):
-        if hand.size > HAND_LIMIT:
-            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than {HAND_LIMIT}",
-                                    rule="turn.draw", where=f"/players/{seat}/hand")
+        if hand.size > limit:
+            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than the hand "
+                                    f"limit of {limit}", rule="turn.draw",
+                                    where=f"/players/{seat}/hand")
+    if state.round > state.parameters.rounds or state.resolutions > state.parameters.rounds:
+        raise InvalidStateError(f"round {state.round} after {state.resolutions} openings, in a "
+                                f"game of {state.parameters.rounds} rounds",
+                                rule="game_end.three_resolutions", where="/round")
 
 
 def _check_ingredients(state: GameState) -> None:
@@ -353,7 +368,7 @@ def _check_ingredients(state: GameState) -> None:
         if have != copies:
             raise InvalidStateError(f"there are {have} {kind} cards in play and box, not {copies}",
                                     rule="setup.components", where="/", value=kind)
-    trimmed = TRIMMING[state.players] if state.flags.trimming == "on" else 0
+    trimmed = trimmed_per_kind(state.parameters.trimming, state.players, state.flags.trimming)
     if state.box != (trimmed,) * len(KINDS):
         raise InvalidStateError(f"the box must hold {trimmed} of each kind",
                                 rule="setup.trim" if trimmed else "setup.full_deck", where="/box")

@@ -42,8 +42,10 @@ from mammamia_ref.rules.game import (
     winners,
 )
 from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.ruleset import Rules, make_rules
+from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import GameState, make_config, variant_defaults
-from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, TRIMMING, counts_of
+from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, counts_of
 
 SCENARIO_FORMAT = "mammamia-scenario/1"
 
@@ -77,6 +79,12 @@ class Run:
     name: str
     variants: dict[str, str]
     steps: tuple[Step, ...]
+    parameters: dict[str, Any] = field(default_factory=dict)  # a house rule's numbers
+
+    @property
+    def rules(self) -> Rules:
+        """The run's rules: its flag values and parameters over the spec's."""
+        return make_rules(self.variants, self.parameters)
 
 
 @dataclass(frozen=True)
@@ -130,10 +138,17 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     for r, raw in enumerate(raw_runs):
         prefix = f"{base}/{r}" if base else ""
         variants = {**doc.get("variants", {}), **raw.get("variants", {})}
+        parameters = {**doc.get("parameters", {}), **raw.get("parameters", {})}
         try:
             make_config(2, variants=variants)
         except MammamiaError as exc:
             raise fail(str(exc), f"{prefix}/variants") from exc
+        try:
+            make_rules(variants, parameters)
+        except MammamiaError as exc:
+            at = f"{prefix}/parameters" if "parameters" in raw else "/parameters"
+            name = getattr(exc, "flag", None)
+            raise fail(str(exc), f"{at}/{name}" if name in parameters else at) from exc
         steps = []
         for s, raw_step in enumerate(raw["steps"]):
             pointer = f"{prefix}/steps/{s}"
@@ -149,7 +164,7 @@ def parse_scenario(loaded: Loaded) -> Scenario:
             _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
             steps.append(Step(s, loaded.line_of(pointer), action, reject,
                               raw_step.get("expect", {}), raw_step.get("by")))
-        runs.append(Run(raw.get("name", "default"), variants, tuple(steps)))
+        runs.append(Run(raw.get("name", "default"), variants, tuple(steps), parameters))
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise fail("run names must be different", base)
@@ -267,12 +282,13 @@ def given_state(scenario: Scenario, run: Run) -> GameState:
         setup = given["setup"]
         config = make_config(setup["players"], colours=tuple(setup["colours"])
                              if "colours" in setup else None,
-                             first_player=setup.get("first_player", 0), variants=run.variants)
+                             first_player=setup.get("first_player", 0), variants=run.rules)
         return new_game(config)
-    return parse_state(complete_state(given["state"], run.variants))
+    return parse_state(complete_state(given["state"], run.variants, run.parameters))
 
 
-def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[str, Any]:
+def complete_state(partial: dict[str, Any], variants: dict[str, str],
+                   parameters: dict[str, Any] | None = None) -> dict[str, Any]:
     """Fill a partial state with the documented defaults, making its cards add up:
     orders a seat does not place lie at the bottom of its waiter (in manifest order);
     ingredient cards not placed lie in the used pile; the box holds the trimmed cards."""
@@ -280,6 +296,10 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
     doc: dict[str, Any] = json.loads(json.dumps(partial))  # a private copy
     values = {**variant_defaults(), **doc.get("variants", {}), **variants}
     doc["variants"] = values
+    numbers = {**doc.get("parameters", {}), **(parameters or {})}
+    rules = make_rules(values, numbers)
+    if rules.non_default_parameters():
+        doc["parameters"] = rules.non_default_parameters()
     players = doc.get("players", [])
     placed_orders: set[str] = {card for card in doc.get("oven", []) if card in ORDERS}
     if isinstance(doc.get("reveal"), dict):
@@ -312,7 +332,8 @@ def complete_state(partial: dict[str, Any], variants: dict[str, str]) -> dict[st
     doc.setdefault("played", 0)
     doc.setdefault("quiet_turns", 0)
     doc.setdefault("reveal", None)
-    trimmed = TRIMMING.get(n, 0) if values.get("trimming") == "on" else 0
+    trimmed = trimmed_per_kind(rules.parameters.trimming, n, rules.flags.trimming) \
+        if 0 <= n < len(rules.parameters.trimming) else 0
     for pile in ("table", "used", "box"):
         doc.setdefault(pile, {})
         if isinstance(doc[pile], dict):

@@ -11,16 +11,17 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import cache
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event, event
-from mammamia_ref.rules.state import GameState, Reveal, Step, holder, replace, revealed
+from mammamia_ref.rules.ruleset import order_shapes
+from mammamia_ref.rules.state import GameState, Parameters, Reveal, Step, holder, replace, revealed
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
     NO_CARDS,
-    ORDER_TYPES,
     ORDERS,
     Counts,
     add,
@@ -33,11 +34,17 @@ from mammamia_ref.rules.vocabulary import (
 Transition = tuple[GameState, tuple[Event, ...]]
 
 ORDER_TYPE_OF: dict[str, str] = {order_id: order.type for order_id, order in ORDERS.items()}
-NAMED_NEEDS: dict[str, tuple[Counts, ...]] = {
-    order_id: tuple(order.requirement(kind) if kind != order.personal else NO_CARDS
-                    for kind in KINDS) if order.type in ("monotoni", "minimale") else ()
-    for order_id, order in ORDERS.items()}
-"""For a Monotoni or Minimale, its requirement with each kind named (by kind index)."""
+
+
+@cache
+def named_needs(parameters: Parameters) -> dict[str, tuple[Counts, ...]]:
+    """For a Monotoni or Minimale, its requirement with each kind named (by kind index),
+    under a game's counts (``oven.monotoni``, ``oven.minimale``)."""
+    shapes = order_shapes(parameters)
+    return {order_id: tuple(order.requirement(shapes, kind) if kind != order.personal
+                            else NO_CARDS for kind in KINDS)
+            if order.type in ("monotoni", "minimale") else ()
+            for order_id, order in ORDERS.items()}
 
 TYPE_RULES = {"standard": "oven.standard", "one_of_each": "oven.one_of_each",
               "bombastica": "oven.bombastica", "monotoni": "oven.monotoni",
@@ -62,7 +69,7 @@ def judge(state: GameState) -> Transition:
     order = ORDERS[revealed(state).order]
     if order.type == "bombastica":
         state, events = pizza_bombastica(state)
-        total = ORDER_TYPES["bombastica"]["total"]
+        total = state.parameters.bombastica_total
         return state, (event("needs", "oven.bombastica", order=order.id, total=total), *events)
     if order.type in ("monotoni", "minimale"):
         kinds = kind_choices(state)
@@ -72,7 +79,7 @@ def judge(state: GameState) -> Transition:
             return replace(state, step=Step.NAME_KIND), ()
         return name_kind(state, NameKind(kinds[0]))
     needs = event("needs", TYPE_RULES[order.type], order=order.id,
-                  cards=format_counts(order.requirement()))
+                  cards=format_counts(order.requirement(order_shapes(state.parameters))))
     state, events = settle(state)
     return state, (needs, *events)
 
@@ -82,7 +89,8 @@ def kind_choices(state: GameState) -> tuple[str, ...]:
     :func:`nameable_kinds`)."""
     order = ORDERS[revealed(state).order]
     kinds = nameable_kinds(ORDER_TYPE_OF[order.id], state.table, KIND_INDEX[order.personal],
-                           state.hands[state.current].ingredients, NAMED_NEEDS[order.id],
+                           state.hands[state.current].ingredients,
+                           named_needs(state.parameters)[order.id],
                            state.flags.monotoni_kind, state.flags.minimale_lowest,
                            state.flags.completion)
     return tuple(KINDS[kind] for kind in kinds)
@@ -182,12 +190,14 @@ def name_kind(state: GameState, action: NameKind) -> Transition:
     settled, events = settle(state)
     return settled, (event("named_kind", rule, order=order.id, kind=action.kind),
                      event("needs", TYPE_RULES[order.type], order=order.id,
-                           cards=format_counts(order.requirement(action.kind))),
+                           cards=format_counts(order.requirement(order_shapes(state.parameters),
+                                                                 action.kind))),
                      *events)
 
 
 def requirement(state: GameState) -> Counts:
-    return ORDERS[revealed(state).order].requirement(revealed(state).kind)
+    return ORDERS[revealed(state).order].requirement(order_shapes(state.parameters),
+                                                     revealed(state).kind)
 
 
 class Outcome(StrEnum):
@@ -220,17 +230,19 @@ def fixed_order_outcome(need: Sequence[int], table: Sequence[int], hand: Sequenc
     return _FORCED if completion == "mandatory" else _ASK
 
 
-def bombastica_shortfall(table: Sequence[int]) -> int:
-    """``oven.bombastica``: how many more ingredients the table needs (0 if none)."""
-    return max(0, ORDER_TYPES["bombastica"]["total"] - sum(table))
+def bombastica_shortfall(table: Sequence[int], total: int) -> int:
+    """``oven.bombastica``: how many more ingredients the table needs for a Bombastica of
+    ``total`` cards (0 if none)."""
+    return max(0, total - sum(table))
 
 
-def bombastica_outcome(table: Sequence[int], hand: Counts, bombastica_hand: str,
+def bombastica_outcome(table: Sequence[int], hand: Counts, total: int, bombastica_hand: str,
                        completion: str) -> Outcome:
-    """``oven.bombastica``: baked on a table of at least 15; a shortfall may be made up
+    """``oven.bombastica``: baked on a table of at least ``total`` (15 unless a house rule
+    says otherwise); a shortfall may be made up
     from hand (not under ``bombastica_hand=forbidden``, ``oven.bombastica_table_only``),
     forced under ``completion=mandatory`` when there is a single way."""
-    short = bombastica_shortfall(table)
+    short = bombastica_shortfall(table, total)
     if not short:
         return _BAKE
     if bombastica_hand == "forbidden":
@@ -261,14 +273,15 @@ def settle(state: GameState) -> Transition:
 def pizza_bombastica(state: GameState) -> Transition:
     """``oven.bombastica``, judged by :func:`bombastica_outcome`. It takes the whole
     table, however many."""
-    outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients,
+    total = state.parameters.bombastica_total
+    outcome = bombastica_outcome(state.table, state.hands[state.current].ingredients, total,
                                  state.flags.bombastica_hand, state.flags.completion)
     if outcome is Outcome.BAKE:
         return bake(state, from_table=state.table, from_hand=NO_CARDS)
     if outcome is Outcome.FAIL_TABLE_ONLY:
-        return fail(state, "oven.bombastica_table_only", "the table holds fewer than 15")
+        return fail(state, "oven.bombastica_table_only", f"the table holds fewer than {total}")
     if outcome is Outcome.FAIL:
-        return fail(state, "oven.fail", "the table and the hand hold fewer than 15")
+        return fail(state, "oven.fail", f"the table and the hand hold fewer than {total}")
     if outcome is Outcome.FORCED:
         return bake(state, from_table=state.table, from_hand=completions(state)[0],
                     completion_rule="oven.complete_mandatory")
@@ -283,7 +296,8 @@ def completions(state: GameState) -> tuple[Counts, ...]:
     if order.type != "bombastica":
         missing = shortfall(requirement(state), state.table)
         return (missing,) if covers(hand, missing) else ()
-    return tuple(ways_to_take(hand, bombastica_shortfall(state.table)))
+    return tuple(ways_to_take(hand, bombastica_shortfall(state.table,
+                                                         state.parameters.bombastica_total)))
 
 
 def ways_to_take(hand: Counts, total: int) -> list[Counts]:

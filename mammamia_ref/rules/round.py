@@ -15,7 +15,6 @@ from mammamia_ref.rules.state import GameState, Phase, Rules, Step, holder, repl
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
     NO_CARDS,
-    ROUNDS,
     Counts,
     add,
     cards_of,
@@ -50,9 +49,10 @@ def stalls(stall: str, quiet_turns: int, players: int) -> bool:
     return stall == "cut" and quiet_turns >= players
 
 
-def game_ends(resolutions: int) -> bool:
-    """``game_end.three_resolutions``: the third opening of the oven ends the game."""
-    return resolutions >= ROUNDS
+def game_ends(resolutions: int, rounds: int) -> bool:
+    """``game_end.three_resolutions``: the third opening of the oven (the game's
+    ``rounds``-th) ends the game."""
+    return resolutions >= rounds
 
 
 def leftovers_to_oven(leftovers: str) -> bool:
@@ -96,10 +96,7 @@ def stall(state: GameState, events: tuple[Event, ...]) -> Transition:
 def open_the_oven(state: GameState) -> Transition:
     """The round has ended: the Mamma Mia! holder opens the oven (``mamma_mia.holder``,
     ``oven.open``) and reveals it from the first card played."""
-    if state.step == Step.STALL:
-        cause = "round_end.stall"
-    else:
-        cause = f"round_end.{state.flags.round_end}"
+    cause = "round_end.stall" if state.step == Step.STALL else f"round_end.{state.flags.round_end}"
     seat = holder(state)
     state = replace(state, phase=Phase.OVEN, step=Step.REVEAL, reveal=None, current=seat)
     return state, (event("round_ended", cause, round=state.round),
@@ -111,7 +108,7 @@ def after_resolution(state: GameState) -> Transition:
     round is prepared: leftovers (``next_round.oven`` or ``next_round.leftovers_on_table``),
     the new supply (``next_round.supply``) awaiting its shuffle."""
     state = replace(state, resolutions=state.resolutions + 1)
-    if game_ends(state.resolutions):
+    if game_ends(state.resolutions, state.parameters.rounds):
         return end_game(state)
     events: list[Event] = []
     if leftovers_to_oven(state.flags.leftovers):

@@ -31,7 +31,7 @@ from mammamia_ref.rules.typed_spec import (
     Refill,
     Trimming,
 )
-from mammamia_ref.rules.vocabulary import COPIES, MAX_PLAYERS, MIN_PLAYERS
+from mammamia_ref.rules.vocabulary import COPIES, MAX_PLAYERS, MIN_PLAYERS, ORDER_TYPES
 
 ParameterValue = int | dict[str, int]
 """A parameter as the formats give it: a number, or a map by player count ("2" to "5")."""
@@ -211,3 +211,15 @@ def unserved(rules: Rules, players: int) -> str | None:
                 f"{players * p.starting_ingredients} cards to {players} players, but the deck "
                 f"holds {cards} ingredient cards and the supply needs one [setup.deal]")
     return None
+
+
+@cache
+def order_shapes(parameters: Parameters) -> dict[str, dict[str, int]]:
+    """The order types of ``spec/cards.yaml`` with this game's counts: a parameter whose
+    default lies at ``order_types.<type>.<key>`` sets that key."""
+    shapes = {kind: dict(shape) for kind, shape in ORDER_TYPES.items()}
+    for name, entry in parameter_specs().items():
+        at = entry["at"]
+        if len(at) == 3 and at[0] == "order_types":
+            shapes[at[1]][at[2]] = getattr(parameters, name)
+    return shapes

@@ -25,9 +25,6 @@ from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
     NO_CARDS,
     ORDERS_OF,
-    STARTING_INGREDIENTS,
-    STARTING_ORDERS,
-    TRIMMING,
     cards_of,
     counts_of,
     subtract,
@@ -44,7 +41,8 @@ def new_game(config: GameConfig) -> GameState:
     players some cards of each kind go back to the box (not under ``trimming=off``,
     rule ``setup.full_deck``). The deck lies in the supply slot until it is dealt.
     """
-    box = (trimmed_per_kind(config.players, config.rules.flags.trimming),) * len(KINDS)
+    box = (trimmed_per_kind(config.rules.parameters.trimming, config.players,
+                            config.rules.flags.trimming),) * len(KINDS)
     deck = cards_of(subtract(COPIES, box))
     if mamma_mia_dealt_with_deck(config.rules.flags.mamma_mia_shuffle):
         deck += (MAMMA_MIA,)  # setup.supply_before_deal
@@ -57,10 +55,11 @@ def new_game(config: GameConfig) -> GameState:
     )
 
 
-def trimmed_per_kind(players: int, trimming: str) -> int:
+def trimmed_per_kind(removed: tuple[int, ...], players: int, trimming: str) -> int:
     """``setup.trim``: how many cards of each kind go back to the box for this many
-    players (none under ``trimming=off``, ``setup.full_deck``)."""
-    return TRIMMING[players] if trimming == "on" else 0
+    players (``removed``, the game's trimming by player count; none under
+    ``trimming=off``, ``setup.full_deck``)."""
+    return removed[players] if trimming == "on" else 0
 
 
 def mamma_mia_dealt_with_deck(mamma_mia_shuffle: str) -> bool:
@@ -110,7 +109,7 @@ def deal(state: GameState) -> Transition:
     holder = state.mamma_mia
     events: list[Event] = []
     order = deal_order(state.config.first_player, state.players)
-    for _ in range(STARTING_INGREDIENTS):
+    for _ in range(state.parameters.starting_ingredients):
         for seat in order:
             card = deck.pop(0)
             if card == MAMMA_MIA:
@@ -118,17 +117,18 @@ def deal(state: GameState) -> Transition:
                 events.append(event("mamma_mia_dealt", "mamma_mia.dealt", seat=seat))
                 card = deck.pop(0)
             hands[seat] = Hand(with_kind(hands[seat].ingredients, card, 1))
-    events.append(event("dealt", "setup.deal", cards=STARTING_INGREDIENTS, players=state.players))
+    events.append(event("dealt", "setup.deal", cards=state.parameters.starting_ingredients,
+                        players=state.players))
     return replace(state, supply=tuple(deck), hands=tuple(hands), mamma_mia=holder), tuple(events)
 
 
 def take_first_orders(state: GameState) -> Transition:
     """``setup.waiter``: each player takes the top order of their waiter into hand;
     then the first player begins (``setup.first_player``)."""
-    hands, waiters = [], []
+    hands, waiters, taken = [], [], state.parameters.starting_orders
     for hand, waiter in zip(state.hands, state.waiters, strict=True):
-        hands.append(replace(hand, orders=tuple(sorted(waiter[:STARTING_ORDERS]))))
-        waiters.append(waiter[STARTING_ORDERS:])
+        hands.append(replace(hand, orders=tuple(sorted(waiter[:taken]))))
+        waiters.append(waiter[taken:])
     state = replace(state, hands=tuple(hands), waiters=tuple(waiters), phase=Phase.TURN,
                     step=Step.PLAY, current=state.config.first_player, played=0, quiet_turns=0)
     return state, (event("took_first_orders", "setup.waiter"),

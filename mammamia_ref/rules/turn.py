@@ -20,7 +20,6 @@ from mammamia_ref.rules.round import (
 )
 from mammamia_ref.rules.state import GameState, Hand, Phase, Step, replace
 from mammamia_ref.rules.vocabulary import (
-    HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
     Counts,
@@ -112,17 +111,18 @@ def step_after_pass(pass_order: str, holds_orders: bool) -> Step:
     return _ORDER if pass_order == "allowed" and holds_orders else _DRAW
 
 
-def cards_to_draw(refill: str, hand_size: int, played: int) -> int:
-    """How many cards the draw may take: up to seven in hand (``turn.draw``) or as many
-    as were put on the oven this turn (``turn.draw_as_played``)."""
+def cards_to_draw(refill: str, hand_limit: int, hand_size: int, played: int) -> int:
+    """How many cards the draw may take: up to the hand limit, seven (``turn.draw``), or
+    as many as were put on the oven this turn (``turn.draw_as_played``)."""
     if refill == "as_many_as_played":
         return played
-    return max(0, HAND_LIMIT - hand_size)
+    return max(0, hand_limit - hand_size)
 
 
 def refill_allowance(state: GameState) -> int:
     """:func:`cards_to_draw` for the player whose turn it is."""
-    return cards_to_draw(state.flags.refill, state.hands[state.current].size, state.played)
+    return cards_to_draw(state.flags.refill, state.parameters.hand_limit,
+                         state.hands[state.current].size, state.played)
 
 
 def draw(state: GameState, action: Draw) -> Transition:

@@ -10,7 +10,7 @@ Conventions used throughout the package:
 - an *order ID* is ``"<colour>.<key>"``, e.g. ``green.salami4`` or ``green.minimale``;
 - the Mamma Mia! card is ``MAMMA_MIA`` wherever it lies in a pile.
 
->>> ORDERS["green.salami4"].requirement()
+>>> ORDERS["green.salami4"].requirement(ORDER_TYPES)
 (4, 0, 0, 1, 0)
 >>> format_counts(parse_counts({"pineapple": 2}))
 {'salami': 0, 'pineapple': 2, 'mushroom': 0, 'pepper': 0, 'olive': 0}
@@ -36,6 +36,9 @@ KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
 COLOURS: tuple[str, ...] = tuple(entry["id"] for entry in _CARDS["colours"])
 PERSONAL: dict[str, str] = {entry["id"]: entry["personal"] for entry in _CARDS["colours"]}
 ORDER_TYPES: dict[str, dict[str, int]] = _CARDS["order_types"]
+ORDER_TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(ORDER_TYPES)}
+"""A code per order type, in the order of ``spec/cards.yaml``: the engines' and the z3
+models' integer for a type."""
 TRIMMING: dict[int, int] = {int(n): int(k) for n, k in _CARDS["trimming"].items()}
 HAND_LIMIT: int = int(_CARDS["hand_limit"])
 STARTING_INGREDIENTS: int = int(_CARDS["starting_ingredients"])
@@ -63,12 +66,15 @@ class Order:
     def personal(self) -> str:
         return PERSONAL[self.colour]
 
-    def requirement(self, named: str | None = None) -> Counts:
-        """The exact cards the order needs; Monotoni and Minimale need the named kind.
+    def requirement(self, shapes: Mapping[str, Mapping[str, int]], named: str | None = None
+                    ) -> Counts:
+        """The exact cards the order needs under a game's order shapes (``ORDER_TYPES``
+        with the game's counts: ``rules.ruleset.order_shapes``); Monotoni and Minimale
+        need the named kind.
 
         Bombastica has no fixed requirement (see ``oven.bombastica``) and raises.
         """
-        shape = ORDER_TYPES[self.type]
+        shape = shapes[self.type]
         if self.type == "one_of_each":
             return (shape["each"],) * len(KINDS)
         if self.type == "bombastica":

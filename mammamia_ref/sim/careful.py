@@ -29,19 +29,21 @@ from typing import TypeVar
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.rules.oven import (
-    NAMED_NEEDS,
     Outcome,
     bombastica_outcome,
     bombastica_shortfall,
     ever_nameable,
     minimale_kinds,
     monotoni_kinds,
+    named_needs,
 )
+from mammamia_ref.rules.ruleset import default_parameters, order_shapes
 from mammamia_ref.rules.state import Phase, Rules, Step, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
     KINDS,
+    ORDER_TYPE_CODES,
     ORDERS,
     Counts,
 )
@@ -58,9 +60,12 @@ NONE: Counts = (0,) * N_KINDS
 UNKNOWN = -1  # an order in the oven the observer cannot identify
 ORDERS_SOUGHT = 3  # the careful player draws orders only while it holds fewer than this
 
-STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
-_TYPES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
-          "monotoni": MONOTONI, "minimale": MINIMALE}
+STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = (
+    fast.STANDARD, fast.ONE_OF_EACH, fast.BOMBASTICA, fast.MONOTONI, fast.MINIMALE)
+# The orders' recipes are the spec's: the careful player does not take other order counts
+# (``models`` of those parameters in spec/cards.yaml), so ``Judgement.of`` refuses them.
+_SHAPES = order_shapes(default_parameters())
+_NAMED_NEEDS = named_needs(default_parameters())
 
 FIRST_ORDER = fast.FIRST_ORDER
 CARD_CODES = fast.CARD_CODES
@@ -75,13 +80,13 @@ def _by_code(value: Callable[[str], T], default: T) -> list[T]:
     return table
 
 
-TYPE: list[int] = _by_code(lambda o: _TYPES[ORDERS[o].type], -1)
+TYPE: list[int] = _by_code(lambda o: ORDER_TYPE_CODES[ORDERS[o].type], -1)
 COLOUR: list[int] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour), -1)
 PERSONAL: list[int] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal], -1)
 FIXED_NEED: list[Counts | None] = _by_code(
-    lambda o: ORDERS[o].requirement() if ORDERS[o].type in ("standard", "one_of_each")
+    lambda o: ORDERS[o].requirement(_SHAPES) if ORDERS[o].type in ("standard", "one_of_each")
     else None, None)
-NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: NAMED_NEEDS[o], ())
+NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: _NAMED_NEEDS[o], ())
 
 
 def _wanted(order_id: str) -> Counts:
@@ -89,7 +94,7 @@ def _wanted(order_id: str) -> Counts:
     Minimale its personal ingredient, a Bombastica nothing in particular."""
     order = ORDERS[order_id]
     if order.type in ("standard", "one_of_each"):
-        return order.requirement()
+        return order.requirement(_SHAPES)
     if order.type == "bombastica":
         return NONE
     return tuple(int(k == order.personal) for k in KINDS)
@@ -107,11 +112,17 @@ class Judgement:
     minimale_lowest: str
     bombastica_hand: str
     remembered: bool  # oven_memory=seen: every order played stays known
+    bombastica_total: int  # oven.bombastica: the cards a Bombastica needs
     recipes: list[dict[Counts, tuple[Recipe, ...]]] = field(
         default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     nameable: list[dict[Counts, tuple[int, ...]]] = field(
         default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
+
+    def fresh(self) -> Judgement:
+        """The same flags with nothing worked out yet: what the caches must agree with."""
+        return Judgement(self.monotoni_kind, self.minimale_lowest, self.bombastica_hand,
+                         self.remembered, self.bombastica_total)
 
     @staticmethod
     def of(variants: Rules) -> Judgement:
@@ -124,7 +135,8 @@ class Judgement:
             refuse_unclaimed("policies", variants, carries_information=True)
             found = _JUDGEMENTS[variants] = Judgement(
                 variants.flags.monotoni_kind, variants.flags.minimale_lowest,
-                variants.flags.bombastica_hand, variants.flags.oven_memory == "seen")
+                variants.flags.bombastica_hand, variants.flags.oven_memory == "seen",
+                variants.parameters.bombastica_total)
         return found
 
 
@@ -215,9 +227,10 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
     if fixed is not None:
         return _short(fixed, table, hand)
     if TYPE[order] == BOMBASTICA:
-        outcome = bombastica_outcome(table, hand, flags.bombastica_hand, "optional")
+        outcome = bombastica_outcome(table, hand, flags.bombastica_total, flags.bombastica_hand,
+                                     "optional")
         return 0 if outcome is Outcome.BAKE else \
-            bombastica_shortfall(table) if outcome is Outcome.ASK else None
+            bombastica_shortfall(table, flags.bombastica_total) if outcome is Outcome.ASK else None
     best = None
     for recipe in _named_recipes(order, table, hand, flags):
         total = 0  # _short, written out: this is the careful player's innermost loop

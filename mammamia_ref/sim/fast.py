@@ -55,13 +55,13 @@ from mammamia_ref.rules.actions import (
     Shuffle,
 )
 from mammamia_ref.rules.oven import (
-    NAMED_NEEDS,
     Outcome,
     bombastica_outcome,
     bombastica_shortfall,
     fixed_order_outcome,
     may_decline,
     nameable_kinds,
+    named_needs,
     ways_to_take,
 )
 from mammamia_ref.rules.round import (
@@ -72,6 +72,8 @@ from mammamia_ref.rules.round import (
     stalls,
     supply_runs_out,
 )
+from mammamia_ref.rules.ruleset import Parameters, order_shapes
+from mammamia_ref.rules.ruleset import Rules as GameRules
 from mammamia_ref.rules.scoring import winning_seats
 from mammamia_ref.rules.setup import deal_order, mamma_mia_dealt_with_deck, trimmed_per_kind
 from mammamia_ref.rules.state import (
@@ -90,10 +92,9 @@ from mammamia_ref.rules.vocabulary import (
     COPIES,
     KINDS,
     MAMMA_MIA,
+    ORDER_TYPE_CODES,
     ORDERS,
     ORDERS_OF,
-    STARTING_INGREDIENTS,
-    STARTING_ORDERS,
     covers,
     shortfall,
 )
@@ -129,9 +130,10 @@ CARD_CODES: dict[str, int] = {name: code for code, name in enumerate(CARD_NAMES)
 COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
 NO_KINDS = (0,) * N_KINDS
 
-STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = range(5)
-_TYPE_CODES = {"standard": STANDARD, "one_of_each": ONE_OF_EACH, "bombastica": BOMBASTICA,
-               "monotoni": MONOTONI, "minimale": MINIMALE}
+# The order types' codes, from the spec's order of ``order_types`` (rules.vocabulary).
+STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = (
+    ORDER_TYPE_CODES[name] for name in ("standard", "one_of_each", "bombastica", "monotoni",
+                                        "minimale"))
 
 
 def _order_table(value: Any) -> list[Any]:
@@ -142,14 +144,22 @@ def _order_table(value: Any) -> list[Any]:
     return table
 
 
-ORDER_TYPE: list[int] = _order_table(lambda order: _TYPE_CODES[order.type])
+ORDER_TYPE: list[int] = _order_table(lambda order: ORDER_TYPE_CODES[order.type])
 ORDER_COLOUR: list[int] = _order_table(lambda order: COLOUR_INDEX[order.colour])
 ORDER_PERSONAL: list[int] = _order_table(lambda order: KINDS.index(order.personal))
-ORDER_NEED: list[tuple[int, ...] | None] = _order_table(  # fixed requirements only
-    lambda order: order.requirement() if order.type in ("standard", "one_of_each") else None)
 ORDER_TYPE_NAME: list[str] = _order_table(lambda order: order.type)
-ORDER_NEED_NAMED: list[tuple[tuple[int, ...], ...]] = _order_table(
-    lambda order: NAMED_NEEDS[order.id])
+
+
+def order_needs(parameters: Parameters) -> tuple[list[tuple[int, ...] | None],
+                                                 list[tuple[tuple[int, ...], ...]]]:
+    """The requirements of every order under a game's counts, by card code: the fixed
+    ones (standard, one of each; None for the others) and, for a Monotoni or Minimale,
+    one per kind named."""
+    shapes, named = order_shapes(parameters), named_needs(parameters)
+    return (_order_table(lambda order: order.requirement(shapes)
+                         if order.type in ("standard", "one_of_each") else None),
+            _order_table(lambda order: named[order.id]))
+
 WAITER_OF_COLOUR: list[tuple[int, ...]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
                                            for colour in COLOURS]
 
@@ -254,14 +264,23 @@ class Rules:
     in ``spec/disputes.yaml`` (``models:``)."""
 
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
-                 "bombastica_hand", "completion", "draw_any", "final_tie", "leftovers",
-                 "leftovers_to_oven", "mandatory", "minimale_lowest", "mm_before_deal",
-                 "monotoni_kind", "pass_order", "quiet_after_busy", "quiet_after_quiet", "refill",
-                 "round_end", "round_end_last_ingredient", "stall", "stall_letter", "stalls",
-                 "trimming")
+                 "bombastica_hand", "bombastica_total", "completion", "draw_any", "final_tie",
+                 "hand_limit", "leftovers", "leftovers_to_oven", "mandatory", "minimale_lowest",
+                 "mm_before_deal", "monotoni_kind", "need", "need_named", "pass_order",
+                 "quiet_after_busy", "quiet_after_quiet", "refill", "removed", "round_end",
+                 "round_end_last_ingredient", "rounds", "stall", "stall_letter", "stalls",
+                 "starting_ingredients", "starting_orders", "trimming")
 
-    def __init__(self, variants: Any, players: int) -> None:
+    def __init__(self, variants: GameRules, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
+        numbers = variants.parameters
+        self.hand_limit = numbers.hand_limit
+        self.bombastica_total = numbers.bombastica_total
+        self.starting_ingredients = numbers.starting_ingredients
+        self.starting_orders = numbers.starting_orders
+        self.rounds = numbers.rounds
+        self.removed = numbers.trimming
+        self.need, self.need_named = order_needs(numbers)
         self.trimming: str = variants.flags.trimming
         self.refill: str = variants.flags.refill
         self.minimale_lowest: str = variants.flags.minimale_lowest
@@ -284,7 +303,7 @@ class Rules:
         # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and
         # ``stalls[count]`` is ``stalls``, at this many players; ``after_pass_with_orders``
         # and ``after_pass_without_orders`` are ``step_after_pass``.
-        self.allowance = tuple(tuple(cards_to_draw(self.refill, size, played)
+        self.allowance = tuple(tuple(cards_to_draw(self.refill, self.hand_limit, size, played)
                                      for size in range(_MAX_HELD))
                                for played in range(_MAX_HELD))
         self.quiet_after_quiet, self.quiet_after_busy = (
@@ -468,7 +487,7 @@ def new_game(config: GameConfig) -> FastState:
     in the supply slot, awaiting its shuffle."""
     state = _blank(config)
     players = state.players
-    removed = trimmed_per_kind(players, state.rules.trimming)
+    removed = trimmed_per_kind(state.rules.removed, players, state.rules.trimming)
     state.box = (removed,) * N_KINDS
     state.supply = cards_of([copies - removed for copies in COPIES])
     if state.rules.mm_before_deal:
@@ -669,7 +688,7 @@ def deal(state: FastState) -> None:
     order = deal_order(first, players)
     hands = [[0] * N_KINDS for _ in range(players)]
     position = 0
-    for _ in range(STARTING_INGREDIENTS):
+    for _ in range(state.rules.starting_ingredients):
         for seat in order:
             card = deck[position]
             position += 1
@@ -685,10 +704,11 @@ def deal(state: FastState) -> None:
 def take_first_orders(state: FastState) -> None:
     """``setup.waiter`` and ``setup.first_player``: each player takes the top order of
     their waiter; the first player begins."""
+    taken = state.rules.starting_orders
     for seat in range(state.players):
         waiter = state.waiters[seat]
-        state.hand_orders[seat] = tuple(sorted(waiter[:STARTING_ORDERS]))
-        state.waiters[seat] = waiter[STARTING_ORDERS:]
+        state.hand_orders[seat] = tuple(sorted(waiter[:taken]))
+        state.waiters[seat] = waiter[taken:]
     state.phase, state.step = _TURN, _PLAY
     state.current = state.config.first_player
     state.played = state.quiet_turns = 0
@@ -741,7 +761,7 @@ def refill_allowance(state: FastState) -> int:
     try:
         return state.rules.allowance[played][size]
     except IndexError:  # beyond the table (no hand grows that large)
-        return cards_to_draw(state.rules.refill, size, played)
+        return cards_to_draw(state.rules.refill, state.rules.hand_limit, size, played)
 
 
 def turn_draw(state: FastState, source: int, count: int | None) -> None:
@@ -919,7 +939,7 @@ def reveal_next(state: FastState) -> None:
     state.reveal = card
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]
-    need = ORDER_NEED[card]
+    need = state.rules.need[card]
     if need is not None:  # oven.standard, oven.one_of_each
         bake_or_ask(state, card, need)
     elif ORDER_TYPE[card] == BOMBASTICA:
@@ -950,7 +970,7 @@ def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
         if len(_KIND_CHOICES) >= _KIND_CHOICES_LIMIT:
             _KIND_CHOICES.clear()
         kinds = _KIND_CHOICES[key] = nameable_kinds(
-            ORDER_TYPE_NAME[order], table, ORDER_PERSONAL[order], hand, ORDER_NEED_NAMED[order],
+            ORDER_TYPE_NAME[order], table, ORDER_PERSONAL[order], hand, rules.need_named[order],
             rules.monotoni_kind, rules.minimale_lowest, rules.completion)
     return kinds
 
@@ -958,17 +978,17 @@ def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
 def name_kind(state: FastState, order: int, kind: int) -> None:
     """The owner names the kind of a Monotoni or Minimale; it is then judged as fixed."""
     state.reveal_kind = kind
-    bake_or_ask(state, order, ORDER_NEED_NAMED[order][kind])
+    bake_or_ask(state, order, state.rules.need_named[order][kind])
 
 
 def requirement(state: FastState, order: int) -> tuple[int, ...]:
     """The requirement of ``order``, the revealed order (with the named kind for a
     Monotoni or Minimale)."""
-    need = ORDER_NEED[order]
+    need = state.rules.need[order]
     if need is None:
         if state.reveal_kind is None:
             raise InternalError("a Monotoni or Minimale is judged only once its kind is named")
-        return ORDER_NEED_NAMED[order][state.reveal_kind]
+        return state.rules.need_named[order][state.reveal_kind]
     return need
 
 
@@ -996,7 +1016,7 @@ def pizza_bombastica(state: FastState, order: int) -> None:
     """``oven.bombastica``, judged by :func:`~mammamia_ref.rules.oven.bombastica_outcome`:
     it takes the whole table."""
     rules, hand = state.rules, state.hands[state.current]
-    outcome = bombastica_outcome(state.table, hand, rules.bombastica_hand,
+    outcome = bombastica_outcome(state.table, hand, rules.bombastica_total, rules.bombastica_hand,
                                  rules.completion)
     if outcome is _BAKE:
         bake(state, order, state.table[:], NO_KINDS)
@@ -1004,7 +1024,7 @@ def pizza_bombastica(state: FastState, order: int) -> None:
         oven_fail(state, order)
     elif outcome is _FORCED:
         bake(state, order, state.table[:],
-             hand_choices(hand, bombastica_shortfall(state.table))[0])
+             hand_choices(hand, bombastica_shortfall(state.table, rules.bombastica_total))[0])
     else:
         state.step = _COMPLETE
 
@@ -1026,7 +1046,7 @@ def completions(state: FastState) -> Sequence[Sequence[int]]:
     for a Bombastica any choice making up the shortfall."""
     hand, order = state.hands[state.current], _revealed(state)
     if ORDER_TYPE[order] == BOMBASTICA:
-        return hand_choices(hand, bombastica_shortfall(state.table))
+        return hand_choices(hand, bombastica_shortfall(state.table, state.rules.bombastica_total))
     missing = shortfall(requirement(state, order), tuple(state.table))
     return [missing] if covers(hand, missing) else []
 
@@ -1088,7 +1108,7 @@ def after_resolution(state: FastState) -> None:
     pile, the rest of the supply and the Mamma Mia! card make the next supply
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
-    if game_ends(state.resolutions):
+    if game_ends(state.resolutions, state.rules.rounds):
         state.phase, state.step = _OVER, _OVER_STEP
         state.reveal = state.reveal_kind = None
         return

@@ -52,6 +52,7 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
+from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.state import GameState, Hand, Rules, refuse_unclaimed
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
@@ -151,12 +152,12 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
 
 
 def _looks_covered(order_id: str, played: Counts, seen: Observation) -> bool:
-    order = ORDERS[order_id]
+    order, numbers = ORDERS[order_id], seen.rules.parameters
     if order.type == "bombastica":
-        return sum(played) + sum(seen.table) >= 20
+        return sum(played) + sum(seen.table) >= numbers.bombastica_total + 5
     if order.type in ("monotoni", "minimale"):
         return sum(played) >= 12
-    return covers(add(played, seen.table), order.requirement())
+    return covers(add(played, seen.table), order.requirement(order_shapes(numbers)))
 
 
 # --- careful --------------------------------------------------------------------------

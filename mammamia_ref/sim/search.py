@@ -42,11 +42,9 @@ from mammamia_ref.rules.observation import IngredientRun, Observation, observati
 from mammamia_ref.rules.state import GameConfig, Phase, Step
 from mammamia_ref.rules.vocabulary import (
     COPIES,
-    HAND_LIMIT,
     KIND_INDEX,
     KINDS,
     ORDERS_OF,
-    STARTING_ORDERS,
 )
 from mammamia_ref.sim import fast
 from mammamia_ref.sim.careful import choose_careful_code, observed_forecast
@@ -126,7 +124,7 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
 
     Counts the observer is told (``card_counts=public``) are kept: each seat's hand and
     waiter sizes, the supply's size, the used pile's. Under ``card_counts=hidden`` they
-    are guessed: each other player holds :data:`STARTING_ORDERS` orders (or fewer, if
+    are guessed: each other player holds the orders a hand starts with (or fewer, if
     fewer are unaccounted for) and ingredients up to the hand limit, the supply the rest
     (the used pile is empty during the turns; during an opening the used pile and the
     supply go into the next supply together, so their split does not matter)."""
@@ -178,7 +176,7 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
         else:
             free = len(rest) - len(slots)
             held = view.hand_size[1] if view.hand_size is not None \
-                else min(STARTING_ORDERS, free)
+                else min(seen.rules.parameters.starting_orders, free)
             hand_orders[seat] = tuple(sorted(rest[:held]))
         for index, order in zip(slots, rest[held:held + len(slots)], strict=True):
             oven[index] = order
@@ -210,7 +208,8 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
         if seat == player:
             continue
         size = view.hand_size[0] if view.hand_size is not None \
-            else max(0, min(HAND_LIMIT - len(hand_orders[seat]), len(pool) - taken))
+            else max(0, min(seen.rules.parameters.hand_limit - len(hand_orders[seat]),
+                            len(pool) - taken))
         counts = [0] * N_KINDS
         for card in pool[taken:taken + size]:
             counts[card] += 1

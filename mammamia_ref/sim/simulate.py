@@ -23,12 +23,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from mammamia_ref.errors import UsageError, VariantError
-from mammamia_ref.rules.state import make_config, make_variants, variant_defaults
-from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS, ROUNDS
+from mammamia_ref.rules.ruleset import Rules, default_rules, make_rules
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules.vocabulary import COLOURS, ORDER_TYPES, ORDERS
 from mammamia_ref.sim import fast
 from mammamia_ref.sim.policies import get_fast_chooser, get_policy
 
@@ -84,7 +85,7 @@ def check_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
     return chosen
 
 
-def play(players: int, seed: int, variants: Mapping[str, str] | None,
+def play(players: int, seed: int, variants: Mapping[str, str] | Rules | None,
          policies: Sequence[str], *, reference: bool = False) -> GameStats:
     """Play game ``seed`` to its end (or until it stalls for ever) and count.
     ``reference``: every policy but the benchmark one chooses on the reference's state
@@ -95,7 +96,7 @@ def play(players: int, seed: int, variants: Mapping[str, str] | None,
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
     choosers = [_chooser(name, reference=reference) for name in policies]
-    placed, turns, ends = [0] * len(ORDER_TYPE_NAMES), [0] * ROUNDS, []
+    placed, turns, ends = [0] * len(ORDER_TYPE_NAMES), [0] * state.rules.rounds, []
     stall_letter = state.rules.stall_letter
     decisions = 0
     while state.phase != "over" and decisions < MAX_DECISIONS:
@@ -163,19 +164,18 @@ class Job:
     players: int
     first: int
     count: int
-    variants: tuple[tuple[str, str], ...]
+    rules: Rules
     policies: tuple[str, ...]
 
 
 def run_job(job: Job) -> list[GameStats]:
     """A worker's share (a plain function of plain data, so that a process pool or a
     Dask worker can run it)."""
-    variants = dict(job.variants)
-    return [play(job.players, seed, variants, job.policies)
+    return [play(job.players, seed, job.rules, job.policies)
             for seed in range(job.first, job.first + job.count)]
 
 
-def make_jobs(players: int, games: int, seed: int, variants: Mapping[str, str],
+def make_jobs(players: int, games: int, seed: int, variants: Mapping[str, str] | Rules,
               policies: Sequence[str], chunk: int = 250) -> list[Job]:
     """The run cut into chunks of ``chunk`` games, whatever the number of workers, so
     that results never depend on how the work was shared out.
@@ -183,8 +183,8 @@ def make_jobs(players: int, games: int, seed: int, variants: Mapping[str, str],
     >>> [(j.first, j.count) for j in make_jobs(4, 600, 10, {}, ("random",) * 4)]
     [(10, 250), (260, 250), (510, 100)]
     """
-    frozen = tuple(sorted(variants.items()))
-    return [Job(players, first, min(chunk, seed + games - first), frozen, tuple(policies))
+    rules = variants if isinstance(variants, Rules) else make_rules(variants)
+    return [Job(players, first, min(chunk, seed + games - first), rules, tuple(policies))
             for first in range(seed, seed + games, chunk)]
 
 
@@ -371,18 +371,20 @@ class Progress:
 
 
 def simulate(players: int, games: int, *, seed: int = 0,
-             variants: Mapping[str, str] | None = None, policies: Sequence[str] = ("random",),
+             variants: Mapping[str, str] | Rules | None = None,
+             policies: Sequence[str] = ("random",),
              executor: Executor | None = None, progress: bool = False,
              label: str = "", chunk: int = 250) -> Summary:
     """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
-    them."""
+    them. ``variants`` is a game's rules (a house rule's, say) or flag values."""
     if type(games) is not int or games < 1:
         raise VariantError(f"--games must be a positive number, not {games}", flag="--games",
                            value=games)
-    chosen = make_variants(variants).as_dict()
+    rules = variants if isinstance(variants, Rules) else make_rules(variants)
+    chosen = rules.as_dict()
     seat_policies = check_policies(policies, players)
-    make_config(players, variants=chosen)  # a bad player count or variant: fail here
-    jobs = make_jobs(players, games, seed, chosen, seat_policies, chunk)
+    make_config(players, variants=rules)  # a bad player count, variant or parameter: fail here
+    jobs = make_jobs(players, games, seed, rules, seat_policies, chunk)
     start = time.perf_counter()
     if executor is None:
         with Executor() as own:
@@ -391,7 +393,8 @@ def simulate(players: int, games: int, *, seed: int = 0,
         parts = executor.map(jobs, Progress(games, label) if progress else None)
     stats = [game for part in parts for game in part]
     return Summary(players=players, seed=seed, variants=chosen, policies=seat_policies,
-                   games=tuple(stats), wall_seconds=time.perf_counter() - start)
+                   games=tuple(stats), wall_seconds=time.perf_counter() - start,
+                   parameters=rules.parameters_dict(), house=rules.house)
 
 
 # -- the summary -------------------------------------------------------------------
@@ -442,6 +445,8 @@ class Summary:
     policies: tuple[str, ...]
     games: tuple[GameStats, ...]
     wall_seconds: float = 0.0
+    parameters: Mapping[str, Any] = field(default_factory=lambda: default_rules().parameters_dict())
+    house: str | None = None
 
     @property
     def finished(self) -> list[GameStats]:
@@ -463,7 +468,7 @@ class Summary:
                 by_colour.setdefault(COLOURS[colour], []).append(game.wins[seat])
         rounds_played = [end for g in games for end in g.ends]
         turns = {f"round {r + 1}": mean_ci([g.turns[r] for g in finished])
-                 for r in range(ROUNDS)}
+                 for r in range(max((len(g.turns) for g in finished), default=0))}
         return {
             "games": len(games),
             "finished": len(finished),
@@ -488,7 +493,8 @@ class Summary:
     def as_json(self) -> dict[str, Any]:
         return {"format": "mammamia-simulation/1", "players": self.players,
                 "seed": self.seed, "games": len(self.games),
-                "variants": dict(self.variants), "policies": list(self.policies),
+                "variants": dict(self.variants), "parameters": dict(self.parameters),
+                "house": self.house, "policies": list(self.policies),
                 "digest": self.digest(), "wall_seconds": round(self.wall_seconds, 2),
                 "figures": self.figures()}
 
@@ -506,11 +512,11 @@ def _ci(entry: Mapping[str, Any], percent: bool = False) -> str:
 def format_summary(summary: Summary) -> str:
     """The summary as text for people: figures with their 95% intervals."""
     fig = summary.figures()
-    changed = {k: v for k, v in summary.variants.items() if v != variant_defaults().get(k)}
+    rules = make_rules(summary.variants, summary.parameters, house=summary.house)
     policies = ", ".join(sorted(set(summary.policies)))
     lines = [f"{fig['games']:,} games, {summary.players} players, seeds {summary.seed}.."
              f"{summary.seed + fig['games'] - 1}, policies {policies}, "
-             f"variants {', '.join(f'{k}={v}' for k, v in changed.items()) or 'defaults'} "
+             f"rules: {rules.describe()} "
              f"({summary.wall_seconds:.1f} s, digest {summary.digest()})",
              f"finished {fig['finished']:,}, abandoned {fig['abandoned']:,} "
              f"(stalled for ever), shared wins {fig['shared_wins']:,}", "",
@@ -548,7 +554,7 @@ def run_tally(job: Job) -> Tally:
     (:func:`mammamia_ref.sim.fast.play_random_game`: the benchmark policy at every seat,
     the seats' colours fixed), the quickest way to play a game: what ``mammamia bench``
     times. A plain function of plain data, for a process pool."""
-    config = make_config(job.players, variants=dict(job.variants))
+    config = make_config(job.players, variants=job.rules)
     wins, decisions, cpu = [0] * job.players, 0, time.process_time()
     for seed in range(job.first, job.first + job.count):
         result = fast.play_random_game(config, seed)

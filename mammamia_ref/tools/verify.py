@@ -349,7 +349,7 @@ def print_report(report: Report) -> None:
     if rules["uncovered"]:
         print(f"  uncovered: {', '.join(rules['uncovered'])}")
     variants = summary["variants"]
-    print(f"variant flags with every value exercised: {variants.flags.covered} of {variants.flags.total}")
+    print(f"variant flags with every value exercised: {variants['covered']} of {variants['total']}")
     queries = summary["queries"]
     left = (f"{queries['left_out']} marked slow are left to `mammamia query run`"
             if queries["left_out"] else "every answer of the catalogue")
@@ -357,7 +357,7 @@ def print_report(report: Report) -> None:
           f"({left})")
     for differing in queries["differing"]:
         print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
-    for flag, missing in variants.flags.uncovered.items():
+    for flag, missing in variants['uncovered'].items():
         print(f"  {flag}: no passing run with {', '.join(missing)}")
     print(f"verify: {mark} ({report.seconds:.1f} s)")
 
