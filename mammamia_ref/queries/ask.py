@@ -361,8 +361,9 @@ def _restated(question: Question, players: int, variants: Mapping[str, str],
     from mammamia_ref.queries.runner import answer_query
 
     query = next(q for q in load_catalogue() if q["id"] == question.restates)
+    flags = rules_in_force(variants)["flags"]
     answer = next((a for a in query["answers"] if int(a.get("players", 2)) == players
-                   and dict(a.get("variants", {})) == dict(variants)), None)
+                   and rules_in_force(a.get("variants", {}))["flags"] == flags), None)
     if answer is None:
         out.tried = f"{question.restates} has no answer for this cell"
         return
@@ -376,9 +377,10 @@ def _restated(question: Question, players: int, variants: Mapping[str, str],
     out.detail = f"{question.restates} ({answer['name']}): {found.detail}"
     if out.answer == "none within the bound":
         out.detail += f"; bound: {' '.join(found.bound.split())}"
-    if found.scenario is not None and "setup" in found.scenario["given"] \
-            and question.condition is not None:
-        out.condition_holds = holds(question.condition, replay_witness(found.scenario))
+    if found.scenario is not None and "setup" in found.scenario["given"]:
+        game = replay_witness(found.scenario)
+        out.condition_holds = holds(question.condition, game) if question.condition \
+            is not None else measure(str(question.measure), game) == found.value
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:
