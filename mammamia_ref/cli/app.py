@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import Any, NoReturn
 
+from mammamia_ref.cli import ask as ask_command
 from mammamia_ref.cli import bench, conform, game, perft, query, register, scenario, simulate
 from mammamia_ref.cli import verify as verify_command
 from mammamia_ref.cli.args import OneLineParser
@@ -109,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_parser(commands)
     simulate.add_simulate_parsers(commands)
     query.add_query_parser(commands)
+    ask_command.add_parser(commands)
     return parser
 
 

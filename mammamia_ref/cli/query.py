@@ -75,13 +75,21 @@ def run_query_command(args: argparse.Namespace) -> int:
         text = write_docs(Path(args.output) if args.output else None)
         print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
         return 0
-    known = {q["id"] for q in catalogue}
-    unknown = [i for i in args.ids if i not in known]
+    known = [q["id"] for q in catalogue]
+    resolved = [resolve_id(i, known) for i in args.ids]
+    ambiguous = [(i, found) for i, found in zip(args.ids, resolved, strict=True) if len(found) > 1]
+    if ambiguous:
+        i, found = ambiguous[0]
+        print(f"mammamia: error: query {i} is ambiguous: it begins {', '.join(found)}",
+              file=sys.stderr)
+        return 2
+    unknown = [i for i, found in zip(args.ids, resolved, strict=True) if not found]
     if unknown:
         near = [m for u in unknown for m in get_close_matches(u, sorted(known), n=1)]
         hint = f"did you mean {', '.join(near)}?" if near else "`mammamia query list` lists them"
         print(f"mammamia: error: no query {', '.join(unknown)}; {hint}", file=sys.stderr)
         return 2
+    args.ids = [found[0] for found in resolved]
     from mammamia_ref.queries.interrupt import (  # with z3, as above
         answer_interruptibly,
         z3_interruptible,
@@ -106,6 +114,14 @@ def run_query_command(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def resolve_id(given: str, known: list[str]) -> list[str]:
+    """The catalogue IDs ``given`` names: itself when it is one, else every ID it begins
+    (``Q05`` for ``Q05-most-pizzas-one-opening``); more than one is ambiguous."""
+    if given in known:
+        return [given]
+    return [k for k in known if k.lower().startswith(given.lower())]
+
+
 def print_result(result: Any) -> None:
     mark = "ok" if result.matches_expected else "UNEXPECTED"
     print(f"{result.id} [{mark}, {result.seconds:.1f} s]: {result.question}")
@@ -117,6 +133,7 @@ def print_result(result: Any) -> None:
         print(f"  {answer.name} ({variants}): {verdict} in {answer.seconds:.1f} s{flag}")
         if answer.detail:
             print(f"    {answer.detail}")
+        print(f"    rulings used: {', '.join(answer.rulings) or 'none named by its events'}")
         if answer.witness_file:
             print(f"    witness: {answer.witness_file} (reference {answer.reference})")
             if answer.reference_detail:
@@ -125,4 +142,4 @@ def print_result(result: Any) -> None:
             print(f"    bound: {' '.join(answer.bound.split())}")
 
 
-__all__ = ["add_query_parser", "print_result", "run_query_command"]
+__all__ = ["add_query_parser", "print_result", "resolve_id", "run_query_command"]

@@ -17,8 +17,11 @@ is run).
   bakes, turns one round lasts).
 - :mod:`.construct` and :mod:`.plans`: witness games built by a plan, every action
   through the reference, where a z3 search of the whole game is out of reach.
-- :mod:`.catalogue`: the questions of ``spec/queries.yaml`` and their implementations;
-  :func:`run_catalogue` answers them.
+- :mod:`.catalogue`: the questions of ``spec/queries.yaml``, one module per query, each
+  registering its implementation in :mod:`.registry`; :mod:`.runner` answers them
+  (:func:`run_catalogue`), with :mod:`.results` (verdicts and answers), the witness
+  builders of :mod:`.builders` (z3 searches) and :mod:`.planned` (plans), and the helpers
+  of :mod:`.common`.
 - :mod:`.witness`: witness scenarios in our scenario format; :mod:`.docs` renders the
   queries page of the rules site.
 - :mod:`.num`: the numbers of the encodings and the explicit z3 context every term is

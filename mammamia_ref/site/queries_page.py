@@ -29,4 +29,24 @@ def queries_page(corpus: Corpus) -> str:
                   witness=witness_page)
     # each witness links to its scenario page, which tells the game step by step: the
     # page does not tell it a second time (nor replay it to do so)
-    return str(render_markdown(doc["queries"], root=ROOT, links=links, stories=False))
+    page = str(render_markdown(doc["queries"], root=ROOT, links=links, stories=False))
+    return page.rstrip("\n") + "\n\n" + question_files(ROOT / "spec" / "questions")
+
+
+def question_files(folder: Path) -> str:
+    """The question files ``mammamia ask`` answers (``spec/questions/``): each file, its
+    question and what it asks (see the page *Asking your own questions*)."""
+    from mammamia_ref.formats.safeyaml import load_file
+
+    rows = []
+    for path in sorted(folder.glob("*.yaml")):
+        doc = load_file(path).data
+        goal = next((f"{g}: {doc[g]}" if g != "find" else "find" for g in
+                     ("find", "most", "fewest") if g in doc), "?")
+        restates = f" (restates {doc['restates']})" if doc.get("restates") else ""
+        rows.append(f"| `spec/questions/{path.name}` | {doc.get('title', '')}{restates} "
+                    f"| {goal} | {', '.join(map(str, doc.get('players', [2])))} |")
+    return ("## Question files\n\nAsked with `mammamia ask FILE...` (the format: "
+            "[Asking your own questions](questions.md)).\n\n"
+            "| File | Question | Goal | Players |\n|---|---|---|---|\n"
+            + "\n".join(rows) + "\n")

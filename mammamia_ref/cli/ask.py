@@ -1,0 +1,61 @@
+"""``mammamia ask FILE... [--json] [--budget SECONDS] [--write-witnesses]``: designers'
+question files (``spec/questions/``, :mod:`mammamia_ref.queries.questions`) answered.
+
+Every file is read and checked before any is answered: a bad one is one error line
+(file:line, what is wrong) and exit 2, with nothing solved. Exit 0 when every cell has
+an answer other than "unknown" and every witness is replayed by the reference, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from mammamia_ref.cli.args import Commands
+
+
+def add_parser(commands: Commands) -> None:
+    ask = commands.add_parser("ask", help="answer question files: a witness game, a proved "
+                              "bound, a value with its bound, or unknown")
+    ask.add_argument("files", nargs="+", metavar="FILE", help="question files (YAML)")
+    ask.add_argument("--json", action="store_true", help="one JSON document")
+    ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                     help="CPU seconds a search may spend on one cell (default 10)")
+    ask.add_argument("--write-witnesses", action="store_true",
+                     help="write each witness found by a search under scenarios/ask/")
+    ask.set_defaults(handler=run_ask)
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    if args.budget <= 0:
+        print("mammamia: error: --budget: a number of CPU seconds above 0", file=sys.stderr)
+        return 2
+    try:
+        from mammamia_ref.queries.ask import ask
+        from mammamia_ref.queries.questions import load_questions
+    except ImportError as exc:  # pragma: no cover - z3 is a test extra
+        print(f"mammamia: error: ask needs z3 (pip install -e '.[test]'): {exc}",
+              file=sys.stderr)
+        return 2
+    questions = load_questions(args.files)   # every file checked before any solving
+    answers = ask(questions, args.budget)
+    if args.write_witnesses:
+        from mammamia_ref.queries.results import ROOT
+        from mammamia_ref.queries.witness import write_scenario
+
+        for a in answers:
+            if a.scenario is not None and a.witness_file and \
+                    a.witness_file.startswith("scenarios/ask/") and a.reference == "agrees":
+                write_scenario(ROOT / a.witness_file, a.scenario)
+    if args.json:
+        print(json.dumps([a.as_json() for a in answers], indent=2))
+    else:
+        for a in answers:
+            print(a.text())
+    ok = all(a.answer != "unknown" and a.reference != "disagrees" for a in answers)
+    return 0 if ok else 1
+
+
+__all__ = ["add_parser", "run_ask"]
+

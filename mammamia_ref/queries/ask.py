@@ -1,0 +1,405 @@
+"""``mammamia ask``: a question file (:mod:`.questions`) answered cell by cell.
+
+Each (players, flag values) cell gets one of
+
+- **found**: a witness game from a new deal (explicit shuffles), written as a scenario
+  and replayed by the reference;
+- **none within the bound**: only from a z3 proof (a restated catalogue query's); a
+  search never answers "none";
+- **value**: for ``most:`` / ``fewest:``, the best game found, with the proved bound where
+  one is known ("exact" only when the two meet);
+- **unknown**: the budget spent and what was tried.
+
+Two routes: a question that ``restates:`` a catalogue query is answered by that query's
+z3 model (the same verdict, value and witness game), and its own condition is then
+checked on the witness; every other question by a directed search: seeded games under
+the policies, on the reference engine, each judged by the question's condition or
+measure, kept only when the reference replays the scenario written from it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mammamia_ref.queries.questions import Question, rules_in_force
+from mammamia_ref.rules.actions import Action
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
+from mammamia_ref.rules.state import GameConfig, GameState, make_config
+
+POLICIES = ("random", "simple", "careful")
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game as the reference played it: each action, its events, the state after."""
+
+    config: GameConfig
+    steps: tuple[tuple[Action, tuple[Event, ...], GameState], ...]
+    seed: int | str = 0
+    policy: str = ""
+
+
+@dataclass
+class AskAnswer:
+    """One cell's answer."""
+
+    question: str
+    players: int
+    variants: dict[str, str]
+    answer: str = "unknown"           # found, none within the bound, value, unknown
+    value: int | None = None
+    upper: int | None = None
+    upper_evidence: str | None = None
+    exact: bool = False
+    witness_file: str | None = None
+    reference: str = "not run"
+    detail: str = ""
+    tried: str = ""
+    cpu: float = 0.0
+    in_force: dict[str, Any] = field(default_factory=dict)
+    condition_holds: bool | None = None   # the question's condition on the witness
+    scenario: dict[str, Any] | None = field(default=None, repr=False)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"question": self.question, "players": self.players, "variants": self.variants,
+                "answer": self.answer, "value": self.value, "upper": self.upper,
+                "upper_evidence": self.upper_evidence, "exact": self.exact,
+                "witness": self.witness_file, "reference": self.reference,
+                "condition_holds_on_witness": self.condition_holds, "detail": self.detail,
+                "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
+                "flags": self.in_force.get("flags"), "parameters":
+                self.in_force.get("parameters"), "parameters_from":
+                self.in_force.get("parameters_from"), "house": self.in_force.get("house")}
+
+    def text(self) -> str:
+        head = f"{self.question} ({self.players} players): {self.answer}"
+        if self.value is not None:
+            head += f" {self.value}"
+            if self.upper is not None:
+                head += (" (exact)" if self.exact else
+                         f", proved at most {self.upper} ({self.upper_evidence})")
+        lines = [head + f"  [{self.cpu:.1f} s CPU]"]
+        if self.detail:
+            lines.append(f"  {self.detail}")
+        if self.witness_file:
+            lines.append(f"  witness: {self.witness_file} (reference {self.reference})")
+        if self.tried:
+            lines.append(f"  tried: {self.tried}")
+        flags = self.in_force.get("flags", {})
+        lines.append("  flags: " + ", ".join(f"{k}={v}" for k, v in sorted(flags.items())))
+        params = self.in_force.get("parameters", {})
+        lines.append("  parameters (" + str(self.in_force.get("parameters_from")) + "): "
+                     + ", ".join(f"{k}={v}" for k, v in params.items())
+                     + (f"; house file {self.in_force['house']} named, not yet applied"
+                        if self.in_force.get("house") else ""))
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------- judging a game
+
+
+def states_at(played: Played, at: str) -> list[GameState]:
+    """The states a condition ``at`` looks at: after every step, after each step that
+    ends a round, or the last."""
+    if at == "game_end":
+        return [played.steps[-1][2]] if played.steps else []
+    if at == "round_end":
+        return [s for _a, events, s in played.steps
+                if any(e.name == "round_ended" for e in events)]
+    return [s for _a, _e, s in played.steps]
+
+
+def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
+    """The counts a state condition compares: one per seat for hand and delivered."""
+    from mammamia_ref.rules.vocabulary import KINDS
+
+    what, kind = cond["count"], cond.get("kind")
+
+    def cards(pile: Sequence[str] | Mapping[str, int] | Any) -> int:
+        if isinstance(pile, tuple | list):
+            return sum(1 for c in pile if kind is None or c == kind)
+        counts = list(pile)
+        return counts[KINDS.index(kind)] if kind else sum(counts)
+
+    if what == "round":
+        return [state.round]
+    if what in ("supply", "oven"):
+        return [cards(getattr(state, what))]
+    if what in ("used", "table"):
+        return [cards(getattr(state, what))]
+    per_seat = [len(d) for d in state.delivered] if what == "delivered" else \
+        [h.ingredients[KINDS.index(kind)] if kind else h.size for h in state.hands]
+    seat = cond.get("seat", "any")
+    if seat in ("any", "all"):
+        return per_seat
+    return [per_seat[state.config.colours.index(seat)]]
+
+
+def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
+    """Whether ``n`` meets a condition's ``at_least`` / ``at_most`` / ``equals``."""
+    if "equals" in cond:
+        return n == int(cond["equals"])
+    return int(cond.get("at_least", default_least)) <= n <= int(cond.get("at_most", n))
+
+
+def holds(cond: Mapping[str, Any], played: Played) -> bool:
+    """Whether a game meets a condition (:mod:`.questions`' grammar)."""
+    if "all" in cond:
+        return all(holds(c, played) for c in cond["all"])
+    if "any" in cond:
+        return any(holds(c, played) for c in cond["any"])
+    if "not" in cond:
+        return not holds(cond["not"], played)
+    if "event" in cond:
+        return compare(sum(1 for _a, events, _s in played.steps for e in events
+                           if event_matches(e, cond, played.config)), cond, 1)
+    state = cond["state"]
+    every = state.get("seat") == "all"
+    for s in states_at(played, state.get("at", "any_step")):
+        counts = [compare(n, state) for n in state_count(s, state)]
+        if (all(counts) if every else any(counts)):
+            return True
+    return False
+
+
+def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
+    if event.name != cond["event"] or cond.get("rule", event.rule) != event.rule:
+        return False
+    for key, want in (cond.get("where") or {}).items():
+        got = event.get(key)
+        if key == "seat" and isinstance(got, int):
+            got = config.colours[got]
+        if got != want:
+            return False
+    return True
+
+
+def measure(name: str, played: Played) -> int:
+    """A question's number for one game (:data:`.questions.MEASURES`)."""
+    events = [(e, s) for _a, evs, s in played.steps for e in evs]
+    if name == "turns":
+        return sum(1 for e, _s in events if e.name == "turn_begins")
+    if name == "longest_round":
+        rounds: dict[int, int] = {}
+        for e, s in events:
+            if e.name == "turn_begins":
+                rounds[s.round] = rounds.get(s.round, 0) + 1
+        return max(rounds.values(), default=0)
+    if name == "baked":
+        return sum(1 for e, _s in events if e.name == "baked")
+    if name == "baked_one_opening":
+        best = now = 0
+        for e, _s in events:
+            if e.name == "oven_opened":
+                now = 0
+            elif e.name == "baked":
+                now += 1
+                best = max(best, now)
+        return best
+    if name == "delivered":
+        return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
+    raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
+
+
+# --------------------------------------------------------------- the search
+
+
+def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_000) -> Played:
+    """One seeded game on the reference under ``policy`` (the stall=letter repetition
+    cut off as :func:`mammamia_ref.sim.play.play_game` does)."""
+    import random
+
+    from mammamia_ref.rules.chance import ChanceSource
+    from mammamia_ref.sim.policies import get_policy
+
+    chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
+        get_policy(policy)
+    state = new_game(config)
+    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    for _ in range(max_steps):
+        if is_over(state) or (state.variants["stall"] == "letter"
+                              and state.quiet_turns >= state.players):
+            break
+        action = chance.shuffle(state) if is_chance(state) else \
+            choose(state, legal_actions(state), rng)
+        state, events = apply(state, action)
+        steps.append((action, tuple(events), state))
+    return Played(config, tuple(steps), seed, policy)
+
+
+def search(question: Question, players: int, variants: Mapping[str, str], budget: float,
+           judge: Callable[[Played], float | None]) -> tuple[Played | None, int, float]:
+    """Seeded games, the policies in turn, until ``budget`` CPU seconds or the bound's
+    game count: the best game by ``judge`` (None: not a candidate; a larger number is
+    better; ``inf`` stops at once), the games played and its score."""
+    config = make_config(players, variants=dict(variants))
+    games = question.bound.get("games", 10_000)
+    start, best, score, played = time.process_time(), None, float("-inf"), 0
+    for seed in range(games):
+        for policy in POLICIES:
+            if time.process_time() - start > budget:
+                return best, played, score
+            game = playout(config, seed, policy)
+            played += 1
+            got = judge(game)
+            if got is not None and got > score:
+                best, score = game, got
+                if got == float("inf"):
+                    return best, played, score
+    return best, played, score
+
+
+def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
+    """The game as a scenario from a new deal, every shuffle explicit."""
+    from mammamia_ref.queries.witness import action_steps
+
+    variants = {k: v for k, v in game.config.variants.as_dict().items()
+                if v != rules_in_force({})["flags"][k]}
+    doc: dict[str, Any] = {"id": f"ask-{question.id}-{game.config.players}p",
+                           "title": title, "description": f"Found by `mammamia ask` "
+                           f"({game.policy} policy, seed {game.seed}).", "rules": ["setup.deal"],
+                           "tags": ["ask", question.id]}
+    if variants:
+        doc["variants"] = variants
+    doc["given"] = {"setup": {"players": game.config.players,
+                              "first_player": game.config.first_player}}
+    last = len(game.steps) - 1   # the claim checked on replay: how the game ends
+    ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
+    doc["steps"] = action_steps([a for a, _e, _s in game.steps],
+                                {last: {"events": ends}} if ends else None)
+    return doc
+
+
+# --------------------------------------------------------------- the answers
+
+
+def upper_bound(name: str, players: int, variants: Mapping[str, str]
+                ) -> tuple[int | None, str | None]:
+    """A proved upper bound of a measure, where one is known: z3's (``ranking``:
+    :func:`.proofs.round_length_bound`; ``statement``: :func:`.proofs.orders_bound` of
+    every colour in play) or by counting the orders dealt."""
+    from mammamia_ref.queries import num as N
+    from mammamia_ref.queries.proofs import orders_bound, round_length_bound
+    from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
+
+    flags = rules_in_force(variants)["flags"]
+    with N.building():
+        if name in ("longest_round", "turns") and flags["stall"] == "cut":
+            bound, proof = round_length_bound(players, flags)
+            if proof.holds:
+                rounds = int(rules_in_force(variants)["parameters"]["rounds"])
+                return (bound if name == "longest_round" else rounds * bound), "ranking"
+        if name == "baked_one_opening":
+            total = 0
+            for colour in COLOURS[:players]:
+                most, proof = orders_bound(players, flags, colour)
+                if not proof.holds:
+                    return None, None
+                total += most
+            return total, "statement"
+    if name in ("baked", "delivered"):
+        return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
+    return None, None
+
+
+def answer_cell(question: Question, players: int, variants: Mapping[str, str],
+                budget: float) -> AskAnswer:
+    """One cell of a question (see the module's docstring)."""
+    cpu = time.process_time()
+    out = AskAnswer(question.id, players, dict(variants),
+                    in_force=rules_in_force(variants, question.house))
+    if question.restates:
+        _restated(question, players, variants, out)
+    elif question.goal == "find":
+        assert question.condition is not None
+        condition = question.condition
+        game, played, _score = search(question, players, variants, budget,
+                                      lambda g: float("inf") if holds(condition, g) else None)
+        if game is None:
+            out.tried = (f"{played} seeded games ({', '.join(POLICIES)} policies) in "
+                         f"{budget:g} s of CPU; no z3 encoding of this condition")
+        else:
+            _keep(question, game, out, "found", f"{question.title}")
+            out.condition_holds = True
+    else:
+        assert question.measure is not None
+        name, sign = question.measure, (1 if question.goal == "most" else -1)
+        game, played, score = search(question, players, variants, budget,
+                                     lambda g: sign * measure(name, g))
+        if game is not None:
+            _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
+            out.value = int(sign * score)
+            out.tried = f"the best of {played} seeded games in {budget:g} s of CPU"
+            if question.goal == "most":
+                out.upper, out.upper_evidence = upper_bound(name, players, variants)
+                out.exact = out.upper is not None and out.upper == out.value
+    out.cpu = time.process_time() - cpu
+    return out
+
+
+def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:
+    """Write the game as a scenario and keep it only if the reference replays it."""
+    from mammamia_ref.queries.common import reference_replay
+
+    doc = witness_doc(question, game, title)
+    passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
+    out.reference = "agrees" if passed else "disagrees"
+    out.answer = verdict if passed else "unknown"
+    out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
+
+
+def _restated(question: Question, players: int, variants: Mapping[str, str],
+              out: AskAnswer) -> None:
+    """A catalogue query's answer for the cell, and the question's condition on its
+    witness game."""
+    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.runner import answer_query
+
+    query = next(q for q in load_catalogue() if q["id"] == question.restates)
+    flags = rules_in_force(variants)["flags"]
+    answer = next((a for a in query["answers"] if int(a.get("players", 2)) == players
+                   and rules_in_force(a.get("variants", {}))["flags"] == flags), None)
+    if answer is None:
+        out.tried = f"{question.restates} has no answer for this cell"
+        return
+    found = answer_query(query, answer)
+    out.answer = {"sat": "found", "unsat": "none within the bound",
+                  "value": "value"}.get(found.verdict, "unknown")
+    out.value, out.upper, out.upper_evidence = found.value, found.upper, found.upper_evidence
+    out.exact = found.value is not None and found.upper == found.value
+    out.witness_file, out.reference, out.scenario = found.witness_file, found.reference, \
+        found.scenario
+    out.detail = f"{question.restates} ({answer['name']}): {found.detail}"
+    if out.answer == "none within the bound":
+        out.detail += f"; bound: {' '.join(found.bound.split())}"
+    if found.scenario is not None and "setup" in found.scenario["given"]:
+        game = replay_witness(found.scenario)
+        out.condition_holds = holds(question.condition, game) if question.condition \
+            is not None else measure(str(question.measure), game) == found.value
+
+
+def replay_witness(doc: Mapping[str, Any]) -> Played:
+    """A witness scenario's first run played again on the reference, every state kept."""
+    from mammamia_ref.formats.scenario import run_scenario
+    from mammamia_ref.queries.common import parsed_witness
+
+    result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))
+    state = new_game(result.config)
+    steps = []
+    for step in result.trace:
+        state, events = apply(state, step.action)
+        steps.append((step.action, tuple(events), state))
+    return Played(result.config, tuple(steps))
+
+
+def ask(questions: Sequence[Question], budget: float) -> list[AskAnswer]:
+    return [answer_cell(q, n, v, budget) for q in questions for n, v in q.cells()]
+
+
+__all__ = ["AskAnswer", "Played", "answer_cell", "ask", "holds", "measure", "playout",
+           "upper_bound"]

@@ -1,0 +1,21 @@
+"""Query Q09-hand-above-seven (``spec/queries.yaml``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries.common import _v
+from mammamia_ref.queries.proofs import (
+    hand_limit,
+    prove_invariant,
+)
+from mammamia_ref.queries.registry import register
+from mammamia_ref.queries.results import Verdict
+
+
+@register("Q09-hand-above-seven")
+def q09_hand_above_seven(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    proof = prove_invariant(int(answer.get("players", 2)), _v(answer), hand_limit, counts=True)
+    return Verdict("unsat" if proof.holds else "sat",
+                   detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))

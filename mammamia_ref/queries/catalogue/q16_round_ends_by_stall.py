@@ -1,0 +1,45 @@
+"""Query Q16-round-ends-by-stall (``spec/queries.yaml``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.builders import first_rounds, game_doc, search_game
+from mammamia_ref.queries.common import (
+    _no_stall_rule,
+    _stall_story,
+    _v,
+    by_plan,
+    players_of,
+    red_only,
+)
+from mammamia_ref.queries.game_model import GameModel
+from mammamia_ref.queries.planned import _stalls_planned
+from mammamia_ref.queries.registry import register
+from mammamia_ref.queries.results import Verdict
+
+
+@register("Q16-round-ends-by-stall")
+def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["stall"] == "letter":
+        return _no_stall_rule(v)
+    if by_plan(answer):
+        return _stalls_planned(query, answer, 1)
+
+    def goal(m: GameModel) -> Any:
+        return N.Or(*[s.facts["stall"] for s in m.of("turn")])
+
+    players = players_of(answer)
+    found = search_game(players, v, [(t,) for t in first_rounds(players)], goal,
+                        orders=red_only(players))
+    if found is None:
+        return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
+    model, zm = found
+    doc = game_doc(query, answer, model, zm, "A round ended by the stall rule",
+                   f"From a new game, the first round ends after {model.schedule[0]} turns: "
+                   "a full cycle of turns moves no card, and the stall rule ends the round "
+                   "with supply cards left.", ["round_end.stall", "turn.pass"], _stall_story)
+    return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")

@@ -1,0 +1,64 @@
+"""Query Q17-all-rounds-end-by-stall (``spec/queries.yaml``)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.builders import game_doc, search_game
+from mammamia_ref.queries.common import (
+    _no_stall_rule,
+    _stall_story,
+    _v,
+    a_game,
+    by_plan,
+    players_of,
+    red_only,
+)
+from mammamia_ref.queries.decode import Disagreement, Replay
+from mammamia_ref.queries.game_model import GameModel
+from mammamia_ref.queries.planned import _stalls_planned
+from mammamia_ref.queries.registry import register
+from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.vocabulary import (
+    ROUNDS,
+)
+
+
+@register("Q17-all-rounds-end-by-stall")
+def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
+                                answer: Mapping[str, Any]) -> Verdict:
+    v = _v(answer)
+    if v["stall"] == "letter":
+        return _no_stall_rule(v)
+    if by_plan(answer):
+        return _stalls_planned(query, answer, ROUNDS)
+
+    def goal(m: GameModel) -> Any:
+        last = {}
+        for s in m.of("turn"):
+            last[s.round] = s
+        return N.And(*[s.facts["stall"] for s in last.values()])
+
+    players = players_of(answer)
+    lengths = range(players, 2 * players + 1)
+    schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
+    found = search_game(players, v, schedules, goal, orders=red_only(players))
+    if found is None:
+        return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
+                       f"{lengths.stop - 1} turns")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        out = _stall_story(played)
+        if len(out) != ROUNDS:
+            raise Disagreement(f"the reference ends {len(out)} rounds by the stall rule")
+        return out
+
+    doc = game_doc(query, answer, model, zm, "Three rounds, each ended by the stall rule",
+                   f"{a_game(players)} whose rounds last {', '.join(map(str, model.schedule))} "
+                   "turns: each ends by the stall rule, a full cycle of turns moving no card.",
+                   ["round_end.stall", "game_end.three_resolutions"], expects)
+    return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")

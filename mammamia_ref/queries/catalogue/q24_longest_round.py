@@ -1,0 +1,91 @@
+"""Query Q24-longest-round (``spec/queries.yaml``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries.catalogue.q07_round_forever import q07_round_forever
+from mammamia_ref.queries.common import (
+    _plan_variants,
+    _relabel,
+    _v,
+    a_game,
+    built_doc,
+    full_search,
+    load_catalogue,
+    players_of,
+    recheck,
+)
+from mammamia_ref.queries.construct import Builder, build
+from mammamia_ref.queries.plans import (
+    long_round,
+)
+from mammamia_ref.queries.proofs import (
+    round_length_bound,
+)
+from mammamia_ref.queries.registry import register
+from mammamia_ref.queries.results import Verdict
+
+
+def turns_per_round(built: Builder) -> dict[int, int]:
+    """How many turns each round of a built game has (a turn: a play or a pass)."""
+    from mammamia_ref.rules.actions import Pass, Play
+
+    out: dict[int, int] = {}
+    for entry in built.played:
+        if isinstance(entry.action, Play | Pass):
+            out[entry.state.round] = out.get(entry.state.round, 0) + 1
+    return out
+
+
+@register("Q24-longest-round")
+def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """stall=cut: a plan's long round against the potential bound of
+    :func:`.proofs.round_length_bound`; stall=letter: no longest round, Q07's
+    repetition re-checked."""
+    v = _v(answer)
+    players = players_of(answer)
+    if v["stall"] == "letter":
+        return _round_for_ever(query, answer)
+    built = build(long_round, players, _plan_variants(answer))
+    lengths = turns_per_round(built)
+    longest = max(lengths, key=lambda r: (lengths[r], -r))
+    upper, proof = round_length_bound(players, v)
+    ends = [i for i, e in built.events("round_ended") if e.get("round") == longest]
+    doc = built_doc(query, answer, built, f"A round of {lengths[longest]} turns "
+                    f"({players} players)",
+                    f"{a_game(players)}. In the first round red's Bombastica takes every "
+                    "ingredient card (as in Q22), so the second round's supply holds them "
+                    "all and no hand holds one. In the second round red alone moves cards, "
+                    "one a turn: it passes and draws one card from the supply, then plays "
+                    "it and draws from its empty waiter, nothing; every other turn is a "
+                    "quiet pass, one short of a stalled cycle. Each supply card so takes "
+                    f"{2 * players} turns; the round lasts {lengths[longest]} turns and ends "
+                    "by the stall rule when only the Mamma Mia! card is left.",
+                    ["round_end.stall", "turn.pass", "turn.draw_short", "oven.bombastica"],
+                    {ends[0]: {"events": [{"event": "round_ended", "rule": "round_end.stall",
+                                           "round": longest}]}})
+    return Verdict("value", value=lengths[longest], upper=upper if proof.holds else None,
+                   witness=doc, evidence="game", upper_evidence="ranking",
+                   detail=f"rounds of {', '.join(str(lengths[r]) for r in sorted(lengths))} "
+                   f"turns; proved the most: {upper} ("
+                   + ", ".join(f"{k} {r}" for k, r in proof.cases.items()) + ")")
+
+
+def _round_for_ever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Under stall=letter no round is the longest: Q07's witness repeats a position."""
+    q07 = next(q for q in load_catalogue() if q["id"] == "Q07-round-forever")
+    letter = next(a for a in q07["answers"] if a["name"] == "letter")
+    found = recheck(q07, letter, lambda _state: True, "Q07's position comes back") \
+        if not full_search() else None
+    if found is None:
+        found = q07_round_forever(q07, letter)
+    if found.witness is None:
+        return Verdict("unsat", detail="Q07 found no repetition")
+    witness = _relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
+                       "The game of Q07: a position of the first round comes back, and "
+                       "under the letter of the rules nothing ends the round, so the same "
+                       "turns may repeat for ever: no round is the longest.",
+                       ["turn.pass", "turn.draw_short", "round_end.last_card"])
+    return Verdict("sat", witness=witness, detail="no longest round: " + found.detail)

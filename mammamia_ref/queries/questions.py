@@ -1,0 +1,285 @@
+"""The question format (``spec/questions/*.yaml``, ``spec/schemas/question.schema.json``):
+a designer's question about what the rules make possible, read and checked before any
+solving.
+
+A question says *what to find* (``find:``, a condition on a game's events and states)
+or *what to optimise* (``most:`` / ``fewest:``, a measure of a game), for which player
+counts and flag values (``variants:``, each flag a list of values: one answer a cell),
+under which house rules (``house:``), within which bound (``bound:``). Every check
+names the file and line of what is wrong (:class:`QuestionError`), so a bad file is
+refused before z3 or a search spends anything on it.
+
+:func:`rules_in_force` is the one place where a cell's flag values and parameters are
+decided: every answer reports what it returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mammamia_ref.errors import MalformedError
+from mammamia_ref.formats.safeyaml import Loaded, load_file
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS
+
+
+class QuestionError(MalformedError):
+    """A question file that cannot be answered as written: file, line, what is wrong."""
+
+    def __init__(self, message: str, *, file: str, line: int | None = None) -> None:
+        super().__init__(message, where=f"{file}:{line}" if line else file)
+        self.file, self.line = file, line
+
+
+# The vocabulary of conditions and measures (the names the scenario expectations use).
+EVENTS: dict[str, frozenset[str]] = {
+    "baked": frozenset({"order", "seat", "used", "from_hand"}),
+    "failed": frozenset({"order", "seat"}),
+    "revealed": frozenset({"card", "order", "seat"}),
+    "placed_order": frozenset({"order", "seat"}),
+    "played": frozenset({"kind", "count", "seat"}),
+    "passed": frozenset({"seat"}),
+    "drew": frozenset({"seat", "source", "count"}),
+    "round_ended": frozenset({"round"}),
+    "oven_opened": frozenset({"round"}),
+    "mamma_mia_drawn": frozenset({"seat"}),
+    "completed_from_hand": frozenset({"order", "seat"}),
+    "named_kind": frozenset({"order", "kind"}),
+    "leftovers_to_oven": frozenset(),
+    "game_ended": frozenset(),
+}
+"""The events a condition may name and the fields it may test (their ``rule`` too)."""
+
+STATE_KEYS = frozenset({"supply", "oven", "used", "table", "hand", "delivered", "round"})
+"""What a state condition may count: cards by place (``kind`` narrows to one kind; a hand
+or delivered count is per seat, ``seat: any`` by default, or ``all``)."""
+
+AT = ("any_step", "round_end", "game_end")
+
+MEASURES = {"turns": "the turns of the whole game",
+            "longest_round": "the turns of the game's longest round",
+            "baked": "the orders baked in the whole game",
+            "baked_one_opening": "the most orders baked at one opening of the game",
+            "delivered": "the orders delivered at the game's end, all players together"}
+"""The numbers a ``most:`` or ``fewest:`` may be over."""
+
+COMPARE = ("at_least", "at_most", "equals")
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checked question: one answer per (players, flag values) cell."""
+
+    id: str
+    file: str
+    title: str
+    goal: str                              # "find", "most" or "fewest"
+    condition: Mapping[str, Any] | None    # for find
+    measure: str | None                    # for most / fewest
+    players: tuple[int, ...]
+    variants: dict[str, tuple[str, ...]]
+    house: str | None
+    bound: dict[str, int]
+    restates: str | None = None
+    text: str = ""
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def cells(self) -> list[tuple[int, dict[str, str]]]:
+        """Every (players, flag values) combination asked about."""
+        flags = sorted(self.variants)
+        combos = itertools.product(*(self.variants[f] for f in flags))
+        return [(n, dict(zip(flags, values, strict=True)))
+                for values in list(combos) for n in self.players]
+
+
+def rules_in_force(variants: Mapping[str, str], house: str | None = None) -> dict[str, Any]:
+    """Every flag value and parameter a cell is answered under: the defaults of
+    ``spec/disputes.yaml`` overridden by ``variants``, and the parameters of
+    ``spec/cards.yaml``. The one function through which every answer's flags pass, so
+    house rules (``house:``, the typed rules value) plug in here; until then a house
+    file is named but its parameters stay the defaults from ``spec/cards.yaml``."""
+    cards = specdata.load_yaml("cards.yaml")
+    parameters = {key: cards[key] for key in ("hand_limit", "starting_ingredients",
+                                               "starting_orders", "rounds", "trimming")}
+    return {"flags": {**variant_defaults(), **variants}, "parameters": parameters,
+            "parameters_from": "defaults from spec/cards.yaml", "house": house,
+            "house_applied": False}
+
+
+# ----------------------------------------------------------------------- reading
+
+
+def load_question(path: str | Path) -> Question:
+    """Read and check one question file (safe YAML, lines kept): every error names the
+    file and line."""
+    loaded = load_file(path)
+    return check_question(loaded)
+
+
+def _fail(loaded: Loaded, pointer: str, message: str) -> QuestionError:
+    return QuestionError(message, file=loaded.file, line=loaded.line_of(pointer))
+
+
+def check_question(loaded: Loaded) -> Question:
+    doc = loaded.data
+    if not isinstance(doc, dict):
+        raise _fail(loaded, "", "a question is a mapping (question:, find: or most:, ...)")
+    known = {"question", "title", "text", "find", "most", "fewest", "players", "variants",
+             "house", "bound", "restates", "whatever_the_others_do"}
+    for key in doc:
+        if key not in known:
+            raise _fail(loaded, f"/{key}", f"unknown key {key!r}; a question has "
+                        + ", ".join(sorted(known)))
+    if doc.get("whatever_the_others_do"):
+        raise _fail(loaded, "/whatever_the_others_do", "a question about what a player can "
+                    "force whatever the others do is beyond existential models (a game "
+                    "that exists, a bound over every game): ask cannot answer it")
+    qid = doc.get("question")
+    if not isinstance(qid, str) or not qid:
+        raise _fail(loaded, "/question", "question: names the question (an ID)")
+    goals = [g for g in ("find", "most", "fewest") if g in doc]
+    if len(goals) != 1:
+        raise _fail(loaded, "", "a question has exactly one of find:, most:, fewest:")
+    goal = goals[0]
+    condition, measure = None, None
+    if goal == "find":
+        _check_condition(loaded, doc["find"], "/find")
+        condition = doc["find"]
+    else:
+        measure = doc[goal]
+        if measure not in MEASURES:
+            raise _fail(loaded, f"/{goal}", f"{goal}: {measure!r} is not a number ask can "
+                        "measure; the measures: " + ", ".join(MEASURES))
+    players = doc.get("players", [2])
+    if not isinstance(players, list) or not players or \
+            any(type(p) is not int or not 2 <= p <= 5 for p in players):
+        raise _fail(loaded, "/players", "players: a list of player counts, each 2 to 5")
+    variants = _check_variants(loaded, doc.get("variants") or {})
+    bound = _check_bound(loaded, doc.get("bound") or {})
+    house = doc.get("house")
+    if house is not None and not isinstance(house, str):
+        raise _fail(loaded, "/house", "house: a path to a house-rule YAML file")
+    restates = doc.get("restates")
+    if restates is not None:
+        from mammamia_ref.queries.common import load_catalogue
+
+        if restates not in {q["id"] for q in load_catalogue()}:
+            raise _fail(loaded, "/restates", f"restates: no catalogue query {restates!r}")
+    return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
+                    tuple(players), variants, house, bound, restates,
+                    " ".join(str(doc.get("text", "")).split()), doc)
+
+
+def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]:
+    if not isinstance(variants, dict):
+        raise _fail(loaded, "/variants", "variants: a map of flag to a list of values")
+    values = variant_values()
+    out = {}
+    for flag, chosen in variants.items():
+        pointer = f"/variants/{flag}"
+        if flag not in values:
+            raise _fail(loaded, pointer, f"unknown flag {flag!r}; `mammamia variants` lists "
+                        "them")
+        chosen = chosen if isinstance(chosen, list) else [chosen]
+        for i, value in enumerate(chosen):
+            if value not in values[flag]:
+                raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {value!r}; its "
+                            "values: " + ", ".join(values[flag]))
+        out[flag] = tuple(chosen)
+    return out
+
+
+def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
+    if not isinstance(bound, dict):
+        raise _fail(loaded, "/bound", "bound: a map of rounds and turns")
+    for key, value in bound.items():
+        if key not in ("rounds", "turns", "games"):
+            raise _fail(loaded, f"/bound/{key}", f"unknown bound {key!r}; rounds, turns, games")
+        if type(value) is not int or value < 1:
+            raise _fail(loaded, f"/bound/{key}", f"bound {key}: a whole number above 0")
+    if bound.get("rounds", 1) > 3:
+        raise _fail(loaded, "/bound/rounds", "bound rounds: a game has three rounds")
+    if "turns" in bound and bound["turns"] < bound.get("rounds", 1):
+        raise _fail(loaded, "/bound/turns", f"contradictory bound: {bound['rounds']} rounds "
+                    f"need a turn each, more than {bound['turns']} turns")
+    return dict(bound)
+
+
+def _check_condition(loaded: Loaded, cond: Any, pointer: str) -> None:
+    """A condition: all / any (a list), not (one), an event, or a state count."""
+    if not isinstance(cond, dict) or len(set(cond) & {"all", "any", "not", "event",
+                                                      "state"}) != 1:
+        raise _fail(loaded, pointer, "a condition is one of all:, any:, not:, event:, state:")
+    for key in ("all", "any"):
+        if key in cond:
+            if not isinstance(cond[key], list) or not cond[key]:
+                raise _fail(loaded, f"{pointer}/{key}", f"{key}: a list of conditions")
+            for i, c in enumerate(cond[key]):
+                _check_condition(loaded, c, f"{pointer}/{key}/{i}")
+            return
+    if "not" in cond:
+        _check_condition(loaded, cond["not"], f"{pointer}/not")
+        return
+    if "event" in cond:
+        name = cond["event"]
+        if name not in EVENTS:
+            raise _fail(loaded, f"{pointer}/event", f"unknown event {name!r}; the events: "
+                        + ", ".join(EVENTS))
+        for key in cond:
+            if key not in ("event", "rule", "where", *COMPARE):
+                raise _fail(loaded, f"{pointer}/{key}", f"an event condition has event:, "
+                            f"rule:, where: and a count ({', '.join(COMPARE)}), not {key!r}")
+        rule = cond.get("rule")
+        if rule is not None and rule not in {r["id"] for r in specdata.rules()}:
+            raise _fail(loaded, f"{pointer}/rule", f"unknown rule {rule!r}")
+        for fieldname, value in (cond.get("where") or {}).items():
+            if fieldname not in EVENTS[name]:
+                raise _fail(loaded, f"{pointer}/where/{fieldname}", f"event {name} has no "
+                            f"field {fieldname!r}; its fields: " + ", ".join(sorted(EVENTS[name])))
+            if fieldname == "kind" and value not in KINDS:
+                raise _fail(loaded, f"{pointer}/where/kind", f"unknown kind {value!r}")
+            if fieldname == "seat" and value not in COLOURS:
+                raise _fail(loaded, f"{pointer}/where/seat", f"unknown seat colour {value!r}")
+        _check_count(loaded, cond, pointer)
+        return
+    state = cond["state"]
+    if not isinstance(state, dict) or state.get("count") not in STATE_KEYS:
+        raise _fail(loaded, f"{pointer}/state", "state: {count: one of "
+                    + ", ".join(sorted(STATE_KEYS)) + ", at:, kind:, seat:, and a comparison}")
+    for key in state:
+        if key not in ("count", "at", "kind", "seat", *COMPARE):
+            raise _fail(loaded, f"{pointer}/state/{key}", f"a state condition has count:, "
+                        f"at:, kind:, seat: and a comparison, not {key!r}")
+    if state.get("at", "any_step") not in AT:
+        raise _fail(loaded, f"{pointer}/state/at", "at: one of " + ", ".join(AT))
+    if "kind" in state and state["kind"] not in KINDS:
+        raise _fail(loaded, f"{pointer}/state/kind", f"unknown kind {state['kind']!r}")
+    if "seat" in state and state["seat"] not in ("any", "all", *COLOURS):
+        raise _fail(loaded, f"{pointer}/state/seat", f"unknown seat {state['seat']!r}")
+    _check_count(loaded, state, f"{pointer}/state")
+
+
+def _check_count(loaded: Loaded, cond: Mapping[str, Any], pointer: str) -> None:
+    for key in COMPARE:
+        if key in cond and (type(cond[key]) is not int or cond[key] < 0):
+            raise _fail(loaded, f"{pointer}/{key}", f"{key}: a whole number")
+    low, high = cond.get("at_least", 0), cond.get("at_most")
+    if "equals" in cond:
+        low = max(low, cond["equals"])
+        high = cond["equals"] if high is None else min(high, cond["equals"])
+    if high is not None and low > high:
+        raise _fail(loaded, pointer, f"contradictory count: at least {low} and at most {high}")
+
+
+def load_questions(paths: Sequence[str | Path]) -> list[Question]:
+    """Every file read and checked before any is answered."""
+    return [load_question(p) for p in paths]
+
+
+__all__ = ["EVENTS", "MEASURES", "Question", "QuestionError", "check_question",
+           "load_question", "load_questions", "rules_in_force"]

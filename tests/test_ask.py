@@ -1,0 +1,90 @@
+"""``mammamia ask`` and the question format (``spec/questions/``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.cli.app import main
+from mammamia_ref.cli.query import resolve_id
+from mammamia_ref.queries.ask import answer_cell, holds, playout
+from mammamia_ref.queries.common import load_catalogue
+from mammamia_ref.queries.questions import QuestionError, load_question
+from mammamia_ref.queries.runner import answer_query
+from mammamia_ref.rules.state import make_config
+
+QUESTIONS = Path(__file__).resolve().parent.parent / "spec" / "questions"
+
+BAD = {
+    "unknown event": ("find:\n  event: pizza_burnt\n", 3, "unknown event"),
+    "unknown field": ("find:\n  event: baked\n  where: {colourr: red}\n", 4, "no field"),
+    "unknown kind": ("find:\n  state: {count: hand, kind: anchovy, at_least: 1}\n", 3,
+                     "unknown kind"),
+    "unknown flag value": ("find: {event: baked}\nvariants:\n  stall: [never]\n", 4,
+                           "has no value"),
+    "contradictory bound": ("find: {event: baked}\nbound:\n  rounds: 3\n  turns: 2\n", 5,
+                            "contradictory bound"),
+    "not a number": ("most: winners\n", 2, "not a number"),
+    "forcing": ("find: {event: baked}\nwhatever_the_others_do: true\n", 3,
+                "beyond existential models"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_question_is_one_error_with_file_and_line(case: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    body, line, words = BAD[case]
+    path = tmp_path / "q.yaml"
+    path.write_text("question: bad\n" + body, encoding="utf-8")
+    with pytest.raises(QuestionError) as caught:
+        load_question(path)
+    assert caught.value.line == line and words in str(caught.value)
+    assert main(["ask", str(path)]) == 2   # before any solving: one line, no traceback
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{path}:{line}" in err[0]
+
+
+def test_every_shipped_question_file_is_well_formed() -> None:
+    files = sorted(QUESTIONS.glob("*.yaml"))
+    restated = [q for q in map(load_question, files) if q.restates]
+    assert len(restated) >= 12
+
+
+def test_a_restated_question_gives_the_catalogues_verdict_and_witness() -> None:
+    question = load_question(QUESTIONS / "Q04-all-orders-delivered.yaml")
+    query = next(q for q in load_catalogue() if q["id"] == "Q04-all-orders-delivered")
+    answer = next(a for a in query["answers"] if int(a.get("players", 2)) == 2
+                  and not a.get("variants"))
+    expected = answer_query(query, answer)
+    got = answer_cell(question, 2, {}, budget=5)
+    assert (got.answer, got.value) == ("found", expected.value)
+    assert got.scenario == expected.scenario and got.reference == "agrees"
+    assert got.condition_holds is True   # the file's own condition, on the witness game
+    assert set(got.in_force["flags"]) >= {"stall", "trimming"}
+
+
+def test_a_search_finds_a_game_without_a_pizza_that_the_reference_replays() -> None:
+    question = load_question(QUESTIONS / "new-no-pizza-bakes.yaml")
+    got = answer_cell(question, 2, {}, budget=30)
+    assert got.answer == "found" and got.reference == "agrees"
+    assert got.scenario is not None and "setup" in got.scenario["given"]
+
+
+def test_conditions_judge_a_played_game() -> None:
+    game = playout(make_config(2), 0, "random")
+    baked = sum(1 for _a, evs, _s in game.steps for e in evs if e.name == "baked")
+    assert holds({"event": "baked", "at_least": baked}, game)
+    assert not holds({"event": "baked", "at_least": baked + 1}, game)
+    assert holds({"not": {"event": "baked", "at_least": baked + 1}}, game)
+    assert holds({"state": {"count": "round", "at": "game_end", "equals": 3}}, game)
+
+
+def test_query_ids_by_unambiguous_prefix() -> None:
+    known = [q["id"] for q in load_catalogue()]
+    assert resolve_id("Q05", known) == ["Q05-most-pizzas-one-opening"]
+    assert len(resolve_id("Q1", known)) > 1
+    assert resolve_id("Q99", known) == []
