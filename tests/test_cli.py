@@ -51,7 +51,7 @@ def test_play_prints_a_log_with_rule_ids_and_the_winner(capsys, players: int) ->
     lines = out.splitlines()
     colours = COLOURS[:players]
     assert lines[0].startswith(f"Mamma Mia! {players} players ({', '.join(colours)}), seed 17")
-    assert "variants: the defaults" in lines[0]
+    assert "rules: the default rulings and parameters" in lines[0]
     cited = BRACKETED.findall(out)
     assert cited and set(cited) <= RULE_IDS, set(cited) - RULE_IDS
     assert {"setup.deal", "setup.waiter", "turn.play", "turn.draw", "oven.open",
@@ -124,7 +124,7 @@ def test_play_log_shows_the_variant(capsys) -> None:
     code, log, err = cli(capsys, "play", "--players", "3", "--seed", "2",
                          "--variant", "refill=as_many_as_played")
     assert (code, err) == (0, "")
-    assert "variants: refill=as_many_as_played" in log.splitlines()[0]
+    assert "rules: refill=as_many_as_played" in log.splitlines()[0]
     assert "[turn.draw_as_played]" in log
     default = cli(capsys, "play", "--players", "3", "--seed", "2")[1]
     assert "[turn.draw_as_played]" not in default

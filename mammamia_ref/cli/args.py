@@ -12,7 +12,10 @@ import argparse
 import math
 import re
 from collections.abc import Sequence
-from typing import Any, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+
+if TYPE_CHECKING:  # the rules load when a command runs, not when the parser is built
+    from mammamia_ref.rules.ruleset import Rules
 
 # What ``add_subparsers`` returns: each command module adds its parsers to it.
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
@@ -72,6 +75,33 @@ def add_variant_option(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The ``--variant NAME=VALUE`` option as every command has it."""
     parser.add_argument("--variant", type=variant_assignment, action=VariantAssignments,
                         default=[], metavar="NAME=VALUE", help=help_text)
+
+
+def add_rules_options(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--variant NAME=VALUE`` and ``--house FILE``: the rules a command plays under."""
+    add_variant_option(parser, help_text + "; laid over --house")
+    parser.add_argument("--house", metavar="FILE",
+                        help="play under a house rule: a YAML file of flag values and numbers "
+                             "of the rules (docs/house-rules.md; examples/house-rules/)")
+
+
+def game_rules(args: argparse.Namespace) -> Rules:
+    """The rules given by ``--house`` and ``--variant`` (the spec's without them); a bad
+    house-rule file is one error naming its file, line and parameter."""
+    from mammamia_ref.formats.house import house_rules, load_house
+
+    house = load_house(args.house) if getattr(args, "house", None) else None
+    return house_rules(house, dict(args.variant))
+
+
+def parameter_values(text: str) -> tuple[str, tuple[int, ...]]:
+    """The argument type of ``--param NAME=V1,V2,...``."""
+    name, sep, values = text.partition("=")
+    numbers = tuple(_plain_int(v.strip()) for v in values.split(","))
+    if not sep or not name.strip() or any(n is None for n in numbers) or len(numbers) < 2:
+        raise argparse.ArgumentTypeError(f"expected NAME=V1,V2,... (two or more whole numbers), "
+                                         f"got {_shown(text)}")
+    return name.strip(), tuple(n for n in numbers if n is not None)
 
 
 def positive_number(text: str) -> int:

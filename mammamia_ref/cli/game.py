@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from mammamia_ref.cli.args import Commands, add_variant_option, game_seed, player_count
+from mammamia_ref.cli.args import Commands, add_rules_options, game_rules, game_seed, player_count
 from mammamia_ref.errors import InternalError
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--players", type=player_count, required=True, help="2 to 5")
     play.add_argument("--seed", type=game_seed, required=True,
                       help="the seed of every shuffle and choice: a whole number or a word")
-    add_variant_option(play, "select a ruling (see `mammamia disputes`)")
+    add_rules_options(play, "select a ruling (see `mammamia disputes`)")
     play.add_argument("--policy", choices=POLICY_NAMES, default="simple")
     play.add_argument("--first-player", type=int, default=0, help="the starting seat")
     play.add_argument("--json", action="store_true", help="print one JSON document")
@@ -35,8 +35,7 @@ def run_play(args: argparse.Namespace) -> int:
     from mammamia_ref.sim.play import play_game
     from mammamia_ref.sim.policies import POLICIES
 
-    config = make_config(args.players, first_player=args.first_player,
-                         variants=dict(args.variant))
+    config = make_config(args.players, first_player=args.first_player, variants=game_rules(args))
     record = play_game(config, args.seed, [POLICIES[args.policy]] * args.players)
     if args.json:
         print(json.dumps(game_summary(record), indent=2))
@@ -54,6 +53,8 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
         "colours": list(record.config.colours),
         "seed": record.seed,
         "variants": record.config.rules.as_dict(),
+        "parameters": record.config.rules.parameters_dict(),
+        "house": record.config.rules.house,
         "turns": record.turns,
         "rounds": final.resolutions,
         "delivered": {colour: list(final.delivered[seat])
@@ -68,10 +69,8 @@ def game_log(record: GameRecord) -> list[str]:
     from mammamia_ref.rules.game import apply, new_game, to_move
 
     config: GameConfig = record.config
-    changed = config.rules.non_default()
     lines = [f"Mamma Mia! {config.players} players ({', '.join(config.colours)}), seed "
-             f"{record.seed}, variants: "
-             f"{', '.join(f'{k}={v}' for k, v in changed.items()) or 'the defaults'}"]
+             f"{record.seed}, rules: {config.rules.describe()}"]
     state = new_game(config)
     for action, events in record.steps:
         lines.extend(step_lines(action, events, to_move(state), config))

@@ -15,11 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
-    add_variant_option,
+    add_rules_options,
+    game_rules,
     integer_seed,
+    parameter_values,
     player_count,
     positive_number,
 )
+from mammamia_ref.errors import UsageError
 
 if TYPE_CHECKING:  # the simulator (and Dask, when asked for) loads when a command runs
     from mammamia_ref.sim.simulate import Executor
@@ -30,8 +33,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=positive_number, required=True, help="games per ruling")
     parser.add_argument("--seed", type=integer_seed, default=0,
                         help="the first game's seed (default 0)")
-    add_variant_option(parser, "select a ruling (see `mammamia variants`); for compare, the "
-                               "rulings of the other flags")
+    add_rules_options(parser, "select a ruling (see `mammamia variants`); for compare, the "
+                              "rulings of the other flags")
     parser.add_argument("--policy", action="append", default=[], metavar="NAME",
                         help="the policy of every seat, or give one per seat "
                              "(default: random, the benchmark policy)")
@@ -55,6 +58,9 @@ def add_simulate_parsers(subparsers: Commands) -> None:
                                  "a dispute, and the differences with their significance")
     cmp_.add_argument("disputes", nargs="*", metavar="DISPUTE",
                       help="dispute IDs (D4 ...); none: every dispute with a variant flag")
+    cmp_.add_argument("--param", type=parameter_values, metavar="NAME=V1,V2,...",
+                      help="compare values of a number of the rules instead of disputes "
+                           "(e.g. hand_limit=6,7,8; see spec/cards.yaml parameters)")
     _common(cmp_)
     cmp_.add_argument("-o", "--output", metavar="FILE",
                       help="also write the whole sweep as JSON (written atomically)")
@@ -78,7 +84,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     with _executor(args) as executor:
         summary = simulate(args.players, args.games, seed=args.seed,
-                           variants=dict(args.variant), policies=args.policy,
+                           variants=game_rules(args), policies=args.policy,
                            executor=executor, progress=_progress(args))
     if args.json:
         print(json.dumps(summary.as_json(), indent=1))
@@ -89,13 +95,20 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_compare(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.output import check_destination, write_atomically
-    from mammamia_ref.rules.state import make_variants
+    from mammamia_ref.rules.state import make_config
     from mammamia_ref.sim import impact
-    from mammamia_ref.sim.compare import format_comparison, rulings_of
+    from mammamia_ref.sim.compare import format_comparison, parameter_rulings, rulings_of
 
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
-    make_variants(dict(args.variant))
+    rules = game_rules(args)
+    if args.param is not None:
+        if args.disputes:
+            raise UsageError("give disputes or --param, not both", options=("--param",))
+        name, values = args.param
+        cells = parameter_rulings(name, values, rules)  # a bad name or value: fail here
+        for _, cell in cells:
+            make_config(args.players, variants=cell)  # numbers the deck cannot serve
     if args.output:
         check_destination(args.output)  # a typo in -o costs nothing: refused before the games
     if args.plots:
@@ -116,9 +129,9 @@ def run_compare(args: argparse.Namespace) -> int:
 
     with _executor(args) as executor:
         doc = impact.sweep(args.disputes, args.players, args.games, seed=args.seed,
-                           policies=args.policy or ("random",), base=dict(args.variant),
+                           policies=args.policy or ("random",), base=rules,
                            executor=executor, progress=_progress(args), command=command,
-                           plots=args.plots, on_dispute=shown)
+                           plots=args.plots, on_dispute=shown, param=args.param)
     if args.output:
         write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     if args.json:

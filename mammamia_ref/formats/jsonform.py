@@ -18,7 +18,7 @@ from referencing import Registry, Resource
 
 from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
 from mammamia_ref.rules import scoring, specdata
-from mammamia_ref.rules.ruleset import make_rules, parameter_specs
+from mammamia_ref.rules.ruleset import Rules, largest_hand, make_rules, parameter_specs
 from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import (
     OVEN_STEPS,
@@ -80,9 +80,7 @@ def _state_doc(state: GameState) -> dict[str, Any]:
             for seat, hand in enumerate(state.hands)
         ],
         "first_player": state.config.first_player,
-        "variants": state.rules.as_dict(),
-        **({"parameters": state.rules.non_default_parameters()}
-           if state.rules.non_default_parameters() else {}),
+        **rules_fields(state.rules),
         "phase": str(state.phase),
         "step": str(state.step),
         "current": state.current,
@@ -166,6 +164,13 @@ def validator_errors(validator: jsonschema.Draft202012Validator,
                 continue
         found.append((pointer, error.message))
     return found
+
+
+def rules_fields(rules: Rules) -> dict[str, Any]:
+    """A state's ``variants`` (every flag) and ``parameters`` (only those a house rule
+    changes: a state under the spec's numbers reads as it always did)."""
+    numbers = rules.non_default_parameters()
+    return {"variants": rules.as_dict(), **({"parameters": numbers} if numbers else {})}
 
 
 _MAX_ROUNDS: int = parameter_specs()["rounds"]["max"]  # the most a house rule may set
@@ -346,12 +351,12 @@ def _check_progress(state: GameState) -> None:
                 state.reveal.kind is None:
             raise InvalidStateError("a Monotoni or Minimale is completed only once named",
                                     rule=f"oven.{order.type}", where="/reveal/kind")
-    limit = state.parameters.hand_limit
+    limit = largest_hand(state.parameters)
     for seat, hand in enumerate(state.hands):
         if hand.size > limit:
-            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than the hand "
-                                    f"limit of {limit}", rule="turn.draw",
-                                    where=f"/players/{seat}/hand")
+            raise InvalidStateError(f"seat {seat} holds {hand.size} cards, more than a hand "
+                                    f"can (the hand limit is {state.parameters.hand_limit})",
+                                    rule="turn.draw", where=f"/players/{seat}/hand")
     if state.round > state.parameters.rounds or state.resolutions > state.parameters.rounds:
         raise InvalidStateError(f"round {state.round} after {state.resolutions} openings, in a "
                                 f"game of {state.parameters.rounds} rounds",

@@ -221,7 +221,7 @@ def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_0
     state = new_game(config)
     steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
     for _ in range(max_steps):
-        if is_over(state) or (state.variants["stall"] == "letter"
+        if is_over(state) or (state.flags.stall == "letter"
                               and state.quiet_turns >= state.players):
             break
         action = chance.shuffle(state) if is_chance(state) else \
@@ -257,8 +257,7 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     """The game as a scenario from a new deal, every shuffle explicit."""
     from mammamia_ref.queries.witness import action_steps
 
-    variants = {k: v for k, v in game.config.variants.as_dict().items()
-                if v != rules_in_force({})["flags"][k]}
+    variants = game.config.rules.non_default()
     doc: dict[str, Any] = {"id": f"ask-{question.id}-{game.config.players}p",
                            "title": title, "description": f"Found by `mammamia ask` "
                            f"({game.policy} policy, seed {game.seed}).", "rules": ["setup.deal"],

@@ -24,7 +24,8 @@ from typing import Any
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.safeyaml import Loaded, load_file
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
 
@@ -103,10 +104,8 @@ def rules_in_force(variants: Mapping[str, str], house: str | None = None) -> dic
     ``spec/cards.yaml``. The one function through which every answer's flags pass, so
     house rules (``house:``, the typed rules value) plug in here; until then a house
     file is named but its parameters stay the defaults from ``spec/cards.yaml``."""
-    cards = specdata.load_yaml("cards.yaml")
-    parameters = {key: cards[key] for key in ("hand_limit", "starting_ingredients",
-                                               "starting_orders", "rounds", "trimming")}
-    return {"flags": {**variant_defaults(), **variants}, "parameters": parameters,
+    rules = make_rules(variants)
+    return {"flags": rules.as_dict(), "parameters": rules.parameters_dict(),
             "parameters_from": "defaults from spec/cards.yaml", "house": house,
             "house_applied": False}
 

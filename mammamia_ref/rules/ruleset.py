@@ -195,6 +195,13 @@ def ingredient_cards(rules: Rules, players: int) -> int:
     return sum(max(0, copies - trimmed) for copies in COPIES)
 
 
+def largest_hand(parameters: Parameters) -> int:
+    """The most cards a hand can hold: the refill stops at the hand limit
+    (``turn.draw``), and a first hand (``setup.deal``, ``setup.waiter``) may start above a
+    house rule's lower limit, never to grow."""
+    return max(parameters.hand_limit, parameters.starting_ingredients + parameters.starting_orders)
+
+
 def unserved(rules: Rules, players: int) -> str | None:
     """Why the deck cannot serve this game (more cards dealt than exist), or None.
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import Rules, make_rules
 from mammamia_ref.sim.simulate import (
     ORDER_TYPE_NAMES,
     ROUND_ENDS,
@@ -195,18 +196,45 @@ class Comparison:
 
 
 def compare(dispute_id: str, players: int, games: int, *, seed: int = 0,
-            policies: Sequence[str] = ("random",), base: Mapping[str, str] | None = None,
+            policies: Sequence[str] = ("random",),
+            base: Mapping[str, str] | Rules | None = None,
             executor: Executor | None = None, progress: bool = False) -> Comparison:
-    """Run ``games`` games under every ruling of ``dispute_id`` (other flags at ``base``,
-    the defaults unless given)."""
-    rulings = rulings_of(dispute_id)
-    runs = []
-    for ruling in rulings:
-        variants = {**(base or {}), ruling.flag: ruling.value}
-        runs.append(simulate(players, games, seed=seed, variants=variants, policies=policies,
-                             executor=executor, progress=progress,
-                             label=f"{dispute_id} {ruling.name:<32} "))
-    return Comparison(dispute_id, tuple(rulings), tuple(runs))
+    """Run ``games`` games under every ruling of ``dispute_id`` (other flags and the
+    parameters at ``base``: a house rule's rules, flag values, or the defaults)."""
+    start = base if isinstance(base, Rules) else make_rules(base)
+    cells = [(ruling, make_rules({ruling.flag: ruling.value}, base=start))
+             for ruling in rulings_of(dispute_id)]
+    return _play_cells(dispute_id, cells, players, games, seed, policies, executor, progress)
+
+
+def parameter_rulings(name: str, values: Sequence[int], base: Rules) -> list[tuple[Ruling, Rules]]:
+    """A parameter's values as rulings over ``base``: the base's own value (the spec's, or
+    the house rule's) is the default one if it is listed, else the first listed."""
+    cells = [make_rules(parameters={name: value}, base=base) for value in values]
+    own = [cell.parameters == base.parameters for cell in cells]
+    if not any(own):
+        own[0] = True
+    return [(Ruling(f"parameter {name}", name, str(value), is_own), cell)
+            for value, cell, is_own in zip(values, cells, own, strict=True)]
+
+
+def compare_parameter(name: str, values: Sequence[int], players: int, games: int, *,
+                      seed: int = 0, policies: Sequence[str] = ("random",),
+                      base: Rules | None = None, executor: Executor | None = None,
+                      progress: bool = False) -> Comparison:
+    """``mammamia compare --param NAME=V1,V2,...``: the same games under each value of a
+    parameter, as :func:`compare` plays a dispute's rulings."""
+    cells = parameter_rulings(name, values, base or make_rules())
+    return _play_cells(name, cells, players, games, seed, policies, executor, progress)
+
+
+def _play_cells(label: str, cells: Sequence[tuple[Ruling, Rules]], players: int, games: int,
+                seed: int, policies: Sequence[str], executor: Executor | None,
+                progress: bool) -> Comparison:
+    runs = [simulate(players, games, seed=seed, variants=rules, policies=policies,
+                     executor=executor, progress=progress, label=f"{label} {ruling.name:<32} ")
+            for ruling, rules in cells]
+    return Comparison(label, tuple(ruling for ruling, _ in cells), tuple(runs))
 
 
 def contrasts(doc: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any],

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mammamia_ref.errors import IllegalActionError, InternalError
+from mammamia_ref.formats.jsonform import rules_fields
 from mammamia_ref.rules.actions import (
     Action,
     Complete,
@@ -416,7 +417,7 @@ class FastState:
                 for seat in range(self.players)
             ],
             "first_player": config.first_player,
-            "variants": config.rules.as_dict(),
+            **rules_fields(config.rules),
             "phase": str(self.phase),
             "step": str(self.step),
             "current": self.current,

@@ -17,29 +17,40 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.sim.compare import LABELS, compare, disputes_with_flags
+from mammamia_ref.rules.ruleset import Rules, make_rules
+from mammamia_ref.sim.compare import LABELS, compare, compare_parameter, disputes_with_flags
 from mammamia_ref.sim.simulate import Executor
 
 FORMAT = "mammamia-impact/1"
 
 
 def sweep(disputes: Sequence[str], players: int, games: int, *, seed: int = 0,
-          policies: Sequence[str] = ("random",), base: Mapping[str, str] | None = None,
+          policies: Sequence[str] = ("random",), base: Mapping[str, str] | Rules | None = None,
           executor: Executor | None = None, progress: bool = False, command: str = "",
           plots: str | None = None,
-          on_dispute: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Compare the rulings of each of ``disputes`` (all with flags when empty).
-    ``plots`` is where the caller writes the plots (``DIR/D4.png`` ...), recorded so
-    that the rules site can show them."""
+          on_dispute: Callable[[dict[str, Any]], None] | None = None,
+          param: tuple[str, Sequence[int]] | None = None) -> dict[str, Any]:
+    """Compare the rulings of each of ``disputes`` (all with flags when empty), or with
+    ``param`` (a parameter's name and values) the values of one number of the rules,
+    over ``base`` (a house rule's rules, flag values, or the defaults). ``plots`` is
+    where the caller writes the plots (``DIR/D4.png`` ...), recorded so that the rules
+    site can show them."""
     from mammamia_ref import __version__
 
-    chosen = list(disputes) or disputes_with_flags()
+    rules = base if isinstance(base, Rules) else make_rules(base)
+    chosen = [param[0]] if param else (list(disputes) or disputes_with_flags())
     start = time.perf_counter()
     comparisons = []
     for done, dispute in enumerate(chosen):
         try:
-            doc = compare(dispute, players, games, seed=seed, policies=policies, base=base,
-                          executor=executor, progress=progress).as_json()
+            if param:
+                found = compare_parameter(param[0], param[1], players, games, seed=seed,
+                                          policies=policies, base=rules, executor=executor,
+                                          progress=progress)
+            else:
+                found = compare(dispute, players, games, seed=seed, policies=policies,
+                                base=rules, executor=executor, progress=progress)
+            doc = found.as_json()
             if on_dispute is not None:
                 on_dispute(doc)
         except KeyboardInterrupt:
@@ -50,7 +61,9 @@ def sweep(disputes: Sequence[str], players: int, games: int, *, seed: int = 0,
         comparisons.append(doc)
     return {"format": FORMAT, "command": command, "version": __version__,
             "players": players, "games_per_ruling": games, "seed": seed,
-            "base_variants": dict(base or {}), "plots": plots,
+            "base_variants": rules.non_default(),
+            "base_parameters": rules.non_default_parameters(), "house": rules.house,
+            "plots": plots,
             "policies": list(comparisons[0]["policies"]) if comparisons else list(policies),
             "jobs": executor.jobs if executor else 1,
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "

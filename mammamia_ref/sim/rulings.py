@@ -201,7 +201,7 @@ def replay(scenario: Scenario, run: Run, variants: dict[str, str]) -> RulingTrac
     """The run's actions from its given state, with ``variants`` over the run's own."""
     trace = RulingTrace(variants)
     actions = [step for step in run.steps if step.action is not None]
-    merged = Run(run.name, {**run.variants, **variants}, run.steps)
+    merged = Run(run.name, {**run.variants, **variants}, run.steps, run.parameters)
     try:
         state = given_state(scenario, merged)
     except MammamiaError as exc:  # the given state itself is impossible under this ruling

@@ -1,0 +1,173 @@
+"""House rules as data: the typed rules value, the numbers of the rules as per-game
+parameters, and a designer's house-rule file (docs/house-rules.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
+from mammamia_ref.formats.house import HouseRuleError, load_house
+from mammamia_ref.formats.jsonform import format_state, parse_state
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import default_rules, make_rules
+from mammamia_ref.rules.state import make_config, refuse_unclaimed
+from mammamia_ref.sim import careful
+from mammamia_ref.sim.simulate import simulate
+from mammamia_ref.tools import typed_spec
+from tests.test_fast_equivalence import play_both
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "house-rules"
+
+
+def test_the_typed_module_is_what_the_spec_generates() -> None:
+    """rules/typed_spec.py is generated: a flag, value or parameter added to the spec
+    without running the generator fails here."""
+    assert typed_spec.TARGET.read_text(encoding="utf-8") == typed_spec.render()
+
+
+def test_the_defaults_are_the_spec_numbers() -> None:
+    cards = specdata.cards()
+    numbers = default_rules().parameters_dict()
+    assert numbers["hand_limit"] == cards["hand_limit"] == 7
+    assert numbers["bombastica_total"] == cards["order_types"]["bombastica"]["total"]
+    assert numbers["trimming"] == {k: v for k, v in cards["trimming"].items()}
+    assert default_rules().is_default() and make_rules() == default_rules()
+    assert default_rules().describe() == "the default rulings and parameters"
+
+
+@pytest.mark.parametrize("name, value, why", [
+    ("hand_limit", 0, "from 1 to 20"),
+    ("bombastica_total", 100, "from 1 to 65"),
+    ("monotoni_count", 0, "from 1 to 13"),
+    ("hand_limit", "8", "not '8'"),
+    ("trimming", {"6": 1}, "player count"),
+    ("hand_size", 8, "unknown parameter"),
+])
+def test_a_parameter_out_of_range_is_refused_by_name(name: str, value: object, why: str) -> None:
+    with pytest.raises(VariantError, match=why) as caught:
+        make_rules(parameters={name: value})
+    assert caught.value.flag == name
+
+
+def test_the_examples_load_and_name_themselves() -> None:
+    house = load_house(EXAMPLES / "hand-of-eight.yaml")
+    assert house.rules.house == "hand of eight"
+    assert house.rules.parameters.hand_limit == 8
+    assert house.players == (2, 3, 4, 5)
+    assert "hand_limit=8" in house.rules.describe()
+    assert load_house(EXAMPLES / "short-bombastica.yaml").rules.parameters.bombastica_total == 12
+
+
+BAD_FILES = {
+    "hand limit of 0": ("name: x\nparameters:\n  hand_limit: 0\n", 3, "hand_limit"),
+    "Bombastica of 100": ("name: x\nparameters:\n  bombastica_total: 100\n", 3,
+                          "bombastica_total"),
+    "Monotoni of 0": ("name: x\npurpose: y\nparameters: {monotoni_count: 0}\n", 3,
+                      "monotoni_count"),
+    "unknown flag": ("name: x\nvariants:\n  refil: to_seven\n", 3, "refil"),
+    "unknown value": ("name: x\nvariants:\n  refill: to_eight\n", 3, "refill"),
+    "unknown key": ("name: x\nparams: {}\n", 2, None),
+    "no name": ("parameters: {hand_limit: 8}\n", 1, None),
+    "more dealt than exist": ("name: x\nparameters:\n  trimming: {'2': 12, '3': 12, '4': 12, "
+                              "'5': 12}\n", 3, "trimming"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES, ids=list(BAD_FILES))
+def test_a_bad_house_file_is_one_error_with_its_line(tmp_path: Path, case: str) -> None:
+    text, line, name = BAD_FILES[case]
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(HouseRuleError) as caught:
+        load_house(path)
+    assert caught.value.file == str(path) and caught.value.line == line, str(caught.value)
+    assert caught.value.name == name
+    if name:
+        assert name in str(caught.value)
+
+
+def test_the_command_line_says_it_in_one_line_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(BAD_FILES["Bombastica of 100"][0], encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref", "simulate", "--players", "2",
+                           "--games", "5", "--house", str(path)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"mammamia: error: {path}:3: parameter bombastica_total must be a whole number from 1 "
+        "to 65 (oven.bombastica), not 100"]
+
+
+def test_a_deck_that_cannot_serve_one_player_count_is_refused_there() -> None:
+    rules = make_rules(parameters={"starting_ingredients": 13}, house="deal of thirteen")
+    make_config(2, variants=rules)  # 26 of 40 cards
+    with pytest.raises(VariantError, match="house rule 'deal of thirteen'.*setup.deal"):
+        make_config(5, variants=rules)  # 65 of 65: nothing left for the supply
+
+
+def test_a_state_only_a_house_rule_allows() -> None:
+    """A hand of eight is legal under hand_limit=8 and refused, with the rule, without."""
+    config = make_config(2, variants=make_rules(parameters={"hand_limit": 8}))
+    from mammamia_ref.rules.game import new_game
+
+    doc = format_state(new_game(config))
+    assert doc["parameters"] == {"hand_limit": 8}
+    doc["phase"], doc["step"] = "turn", "play"
+    doc["players"][0]["hand"]["ingredients"]["salami"] = 8
+    doc["supply"] = [c for c in doc["supply"] if c != "salami"][:0] + ["mamma_mia"]
+    # put the salami where they are counted: 8 in hand, the rest in the used pile
+    total_salami = 13 - doc["box"]["salami"]
+    doc["used"] = {"salami": total_salami - 8, "pineapple": 13 - doc["box"]["pineapple"],
+                   "mushroom": 13 - doc["box"]["mushroom"], "pepper": 13 - doc["box"]["pepper"],
+                   "olive": 13 - doc["box"]["olive"]}
+    doc["players"][0]["waiter"] = doc["players"][0]["waiter"]
+    assert parse_state(doc).parameters.hand_limit == 8
+    del doc["parameters"]
+    with pytest.raises(InvalidStateError) as caught:
+        parse_state(doc)
+    assert caught.value.rule == "turn.draw"
+
+
+def test_an_unknown_parameter_in_a_state_is_refused() -> None:
+    doc = format_state(__import__("mammamia_ref.rules.game", fromlist=["new_game"]).new_game(
+        make_config(2)))
+    doc["parameters"] = {"hand_size": 8}
+    with pytest.raises(MalformedError, match="unknown parameter"):
+        parse_state(doc)
+
+
+@pytest.mark.parametrize("parameters", [
+    {"hand_limit": 6}, {"hand_limit": 8}, {"bombastica_total": 12},
+    {"bombastica_total": 18}, {"rounds": 2}, {"starting_ingredients": 5, "starting_orders": 2},
+    {"monotoni_count": 4, "minimale_count": 2, "standard_count": 3},
+    {"trimming": {"2": 2, "3": 1}},
+], ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_fast_engine_plays_the_reference_game_under_a_parameter(
+        parameters: dict[str, object], players: int) -> None:
+    rules = make_rules(parameters=parameters)
+    for seed in range(3):
+        assert play_both(players, rules, seed) > 0  # type: ignore[arg-type]
+
+
+def test_the_careful_player_refuses_the_order_counts_it_does_not_take() -> None:
+    with pytest.raises(VariantError, match="policies model does not take monotoni_count"):
+        careful.Judgement.of(make_rules(parameters={"monotoni_count": 4}))
+    refuse_unclaimed("fast", make_rules(parameters={"monotoni_count": 4}))
+    assert careful.Judgement.of(make_rules(parameters={"bombastica_total": 12})) \
+        .bombastica_total == 12
+
+
+def test_a_sweep_names_its_house_rule_and_parameters() -> None:
+    house = load_house(EXAMPLES / "hand-of-eight.yaml")
+    summary = simulate(3, 20, variants=house.rules, policies=("careful",))
+    doc = summary.as_json()
+    assert doc["house"] == "hand of eight" and doc["parameters"]["hand_limit"] == 8
+    again = simulate(3, 20, policies=("careful",))
+    assert again.as_json()["parameters"]["hand_limit"] == 7
+    assert summary.digest() != again.digest()  # the hand limit changes the games
