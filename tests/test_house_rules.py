@@ -106,7 +106,7 @@ def test_the_command_line_says_it_in_one_line_before_any_game(tmp_path: Path) ->
 def test_a_deck_that_cannot_serve_one_player_count_is_refused_there() -> None:
     rules = make_rules(parameters={"starting_ingredients": 13}, house="deal of thirteen")
     make_config(2, variants=rules)  # 26 of 40 cards
-    with pytest.raises(VariantError, match="house rule 'deal of thirteen'.*setup.deal"):
+    with pytest.raises(VariantError, match=r"house rule 'deal of thirteen'.*setup\.deal"):
         make_config(5, variants=rules)  # 65 of 65: nothing left for the supply
 
 

@@ -146,7 +146,8 @@ def test_requirements_are_the_manifests() -> None:
             continue
         for kind in KINDS:
             encoded = fixed_requirement(order_terms_of(order_id), N.Val(KIND_INDEX[kind]))
-            assert tuple(number(x) for x in encoded) == order.requirement(kind), (order_id, kind)
+            assert tuple(number(x) for x in encoded) == order.requirement(ORDER_TYPES, kind), \
+                (order_id, kind)
             compared += 1
     assert compared == sum(ORDERS[o].type != "bombastica" for o in ORDERS) * NK
 
@@ -409,7 +410,7 @@ def test_the_default_of_an_unclaimed_flag_is_accepted() -> None:
         assert unclaimed, model
         built = OvenModel(2, unclaimed, turns=1) if model == "oven_model" else \
             GameModel(2, unclaimed, schedule=(1,), open_last=True)
-        assert all(built.v[f] == v for f, v in unclaimed.items())
+        assert all(getattr(built.v, f) == v for f, v in unclaimed.items())
 
 
 

@@ -14,6 +14,7 @@ from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.common import _base_doc
 from mammamia_ref.queries.decode import Replay, decode, replay
+from mammamia_ref.queries.flags import FlagValues, flag_values, implemented_flags
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.oven_model import OvenRun
 from mammamia_ref.queries.oven_rules import (
@@ -42,7 +43,7 @@ def first_rounds(players: int, shortest: int = 1) -> range:
     return range(shortest, 4 * players + 1)
 
 
-def can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
+def can_end(players: int, variants: FlagValues, turns: int) -> bool:
     """Whether a search tries a first round of ``turns`` turns: those that can end, or
     every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`)."""
     return players > PRECHECKED or first_round_can_end(players, variants, turns)
@@ -51,8 +52,9 @@ def can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
 # --------------------------------------------------------------- game witnesses
 
 
-TURN_FLAGS = ("trimming", "mamma_mia_shuffle", "refill", "round_end", "stall", "draw_amount",
-              "pass_order")
+# The cache key of the turn model's answers: every flag the game model claims (spec), so
+# that no flag it reads can share an answer across its values.
+TURN_FLAGS: tuple[str, ...] = tuple(sorted(implemented_flags("game_model")))
 
 
 @functools.cache
@@ -66,12 +68,12 @@ def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns
     return bool(result == z3.sat)
 
 
-def first_round_can_end(players: int, variants: Mapping[str, str], turns: int) -> bool:
-    values = {**variant_defaults(), **variants}
+def first_round_can_end(players: int, variants: FlagValues, turns: int) -> bool:
+    values = {**variant_defaults(), **flag_values(variants)}
     return _first_round_can_end(players, tuple((f, values[f]) for f in TURN_FLAGS), turns)
 
 
-def search_game(players: int, variants: Mapping[str, str], schedules: Iterable[Sequence[int]],
+def search_game(players: int, variants: FlagValues, schedules: Iterable[Sequence[int]],
                 goal: Callable[[GameModel], Any], *,
                 orders: Mapping[int, Sequence[str]] | None = None, open_last: bool = False,
                 **hints: Any) -> tuple[GameModel, z3.ModelRef] | None:
@@ -131,7 +133,7 @@ def _sel_seat(values: Sequence[Any], seat: Any) -> Any:
     return out
 
 
-def search_opening(players: int, v: Mapping[str, str], goal: Callable[[GameModel, Any], Any],
+def search_opening(players: int, v: FlagValues, goal: Callable[[GameModel, Any], Any],
                    *, orders: Mapping[int, Sequence[str]] | None,
                    turns: Iterable[int] = range(1, 9),
                    extra: Callable[[GameModel], Sequence[Any]] | None = None
@@ -273,7 +275,7 @@ def _all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision,
     return table, hand, decision, domain
 
 
-def two_decisions(players: int, v: Mapping[str, str],
+def two_decisions(players: int, v: FlagValues,
                   differs: Callable[..., Any], *,
                   orders: Mapping[int, Sequence[str]] | None, pairs: bool = False,
                   turns: Iterable[int] = range(1, 9), names: Sequence[str] = ("decline", "complete")

@@ -15,12 +15,13 @@ from mammamia_ref.formats.scenario import parse_scenario, run_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder
 from mammamia_ref.queries.decode import Disagreement, Replay
+from mammamia_ref.queries.flags import FlagValues
 from mammamia_ref.queries.game_model import free_step
 from mammamia_ref.queries.results import WITNESS_DIR, Verdict
 from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
-from mammamia_ref.rules.state import variant_defaults
+from mammamia_ref.rules.ruleset import Flags, make_rules
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -32,8 +33,9 @@ def load_catalogue() -> list[dict[str, Any]]:
     return list(specdata.load_yaml("queries.yaml")["queries"])
 
 
-def _v(answer: Mapping[str, Any]) -> dict[str, str]:
-    return {**variant_defaults(), **answer.get("variants", {})}
+def _v(answer: Mapping[str, Any]) -> Flags:
+    """The flag values an answer is given under (the defaults where it names none)."""
+    return make_rules(answer.get("variants", {})).flags
 
 
 def _supply_shuffles(played: Sequence[Any]) -> list[int]:
@@ -182,7 +184,7 @@ def _mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _no_stall_rule(v: Mapping[str, str]) -> Verdict:
+def _no_stall_rule(v: FlagValues) -> Verdict:
     """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
     state ends its round by the stall rule (one step, every state)."""
     _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")

@@ -18,7 +18,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.errors import InternalError
-from mammamia_ref.queries.flags import implemented_flags
+from mammamia_ref.queries.flags import flag_values, implemented_flags
 from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
 from mammamia_ref.queries.num import truth, value
 from mammamia_ref.queries.oven_rules import N_ORDERS, NK, NO_KIND
@@ -107,7 +107,7 @@ class Trace:
     def before_deal(self) -> bool:
         """``setup.supply_before_deal``: the first round's supply is the rest of the
         ingredient deck, in the order dealt from it, with no shuffle of its own."""
-        return mamma_mia_dealt_with_deck(self.model.v["mamma_mia_shuffle"])
+        return mamma_mia_dealt_with_deck(self.model.v.mamma_mia_shuffle)
 
     def v(self, term: Any) -> int:
         return value(self.zmodel, term)
@@ -118,7 +118,7 @@ class Trace:
     def config(self) -> GameConfig:
         m = self.model
         return make_config(m.n, colours=m.colours, first_player=m.first,
-                           variants={**m.v, **self.beyond})
+                           variants={**flag_values(m.v), **self.beyond})
 
 
 def _cards(counts: tuple[int, ...] | list[int]) -> list[str]:
@@ -167,7 +167,7 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
             steps.append(TurnChoice(
                 step.index, step.round, seat, None if kind == NO else KINDS[kind], v(a.count),
                 None if order == NO else ORDERS_OF[colour][order], source,
-                v(a.number) if m.v["draw_amount"] == "any" else None, drawn, pop, last, picks))
+                v(a.number) if m.v.draw_amount == "any" else None, drawn, pop, last, picks))
         elif step.what == "reveal":
             block = step.facts["block"]
             seat = v(block.owner)

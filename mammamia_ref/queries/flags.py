@@ -20,6 +20,8 @@ from collections.abc import Mapping
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import Flags, Rules, default_rules, make_rules
+from mammamia_ref.rules.state import refuse_unclaimed, variant_defaults
 
 Z3_MODELS = ("oven_model", "game_model")
 
@@ -29,23 +31,53 @@ def implemented_flags(model: str) -> frozenset[str]:
     return specdata.flags_of(model)
 
 
-def model_variants(model: str, variants: Mapping[str, str] | None) -> dict[str, str]:
-    """A value for every flag (the default where ``variants`` gives none), after
-    checking that ``model`` implements each value asked for."""
-    entries = {entry["flag"]: entry for entry in specdata.variant_flags()}
+FlagValues = Mapping[str, str] | Flags | Rules
+"""What a query is asked under: flag values by name, the typed flags, or a game's rules."""
+
+
+def as_rules(values: FlagValues | None) -> Rules:
+    """The rules of ``values`` (the spec's parameters unless they are a game's rules)."""
+    if isinstance(values, Rules):
+        return values
+    if isinstance(values, Flags):
+        return Rules(values, default_rules().parameters)
+    return make_rules(values)
+
+
+def flag_values(values: FlagValues | None) -> dict[str, str]:
+    """Flag values by name: as given for a map (only those named), every flag's for the
+    typed flags or a game's rules; for merging overrides."""
+    if values is None:
+        return {}
+    if isinstance(values, Mapping):
+        return dict(values)
+    return as_rules(values).as_dict()
+
+
+def flags_of(values: FlagValues | None) -> Flags:
+    """The typed flags of ``values`` (the defaults where a map names none)."""
+    return as_rules(values).flags
+
+
+def model_rules(model: str, variants: FlagValues | None) -> Rules:
+    """The rules a z3 model answers under: a value for every flag (the default where
+    ``variants`` gives none) and every parameter, after checking that ``model``
+    implements each non-default flag value and parameter (``models:`` in the spec)."""
+    rules = as_rules(variants)
     claimed = implemented_flags(model)
-    values = {flag: entry["default"] for flag, entry in entries.items()}
-    for flag, value in (variants or {}).items():
-        entry = entries.get(flag)
-        if entry is None:
-            raise VariantError(f"unknown variant flag {flag!r}")
-        if value not in {v["value"] for v in entry["values"]}:
-            raise VariantError(f"unknown value {value!r} of variant flag {flag}")
-        if value != entry["default"] and flag not in claimed:
+    for flag, value in rules.non_default().items():
+        if flag not in claimed or model not in specdata.models_of(flag, value):
             raise VariantError(f"the z3 model {model} does not implement {flag}={value} "
-                               f"(it follows {flag}={entry['default']} only)")
-        values[flag] = value
-    return values
+                               f"(it follows {flag}={variant_defaults()[flag]} only)",
+                               flag=flag, value=value)
+    refuse_unclaimed(model, make_rules(parameters=rules.non_default_parameters()))
+    return rules
 
 
-__all__ = ["Z3_MODELS", "implemented_flags", "model_variants"]
+def model_variants(model: str, variants: FlagValues | None) -> Flags:
+    """The flag values of :func:`model_rules`."""
+    return model_rules(model, variants).flags
+
+
+__all__ = ["Z3_MODELS", "FlagValues", "as_rules", "flag_values", "flags_of",
+           "implemented_flags", "model_rules", "model_variants"]

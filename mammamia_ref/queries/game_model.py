@@ -61,7 +61,7 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.errors import ModelBoundError
-from mammamia_ref.queries.flags import model_variants
+from mammamia_ref.queries.flags import FlagValues, model_variants
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
     NK,
@@ -241,7 +241,7 @@ class GameModel:
     given), from the setup (the solver choosing every shuffle), unrolled along
     ``schedule`` (turns per round)."""
 
-    def __init__(self, players: int = 2, variants: Mapping[str, str] | None = None, *,
+    def __init__(self, players: int = 2, variants: FlagValues | None = None, *,
                  schedule: Sequence[int] = (4,), open_last: bool = False,
                  end_last: bool = False,
                  first_player: int = 0, colours: Sequence[str] | None = None,
@@ -271,7 +271,7 @@ class GameModel:
             self.allowed = {seat: tuple(ORDERS_OF[self.colours[seat]].index(o)
                                         for o in orders.get(seat, ()))
                             for seat in range(players)}
-        trimmed = TRIMMING[players] if self.v["trimming"] == "on" else 0
+        trimmed = TRIMMING[players] if self.v.trimming == "on" else 0
         self.in_play = [c - trimmed for c in COPIES]
         self.box = trimmed
         self.constraints: list[Any] = []
@@ -378,7 +378,7 @@ class GameModel:
         n = self.n
         out = [s.ph == TURN, s.cur == self.first, s.rnd == 1, s.res == 0,
                s.quiet == 0, s.ovl == 0]
-        if not mamma_mia_dealt_with_deck(self.v["mamma_mia_shuffle"]):
+        if not mamma_mia_dealt_with_deck(self.v.mamma_mia_shuffle):
             out.append(s.mm == -1)
         out += [x == 0 for x in s.table + s.used + s.oven]
         for k in range(NK):
@@ -403,7 +403,7 @@ class GameModel:
         out = [z3.Implies(s.ph == OVEN, s.mm >= 0),
                z3.Implies(s.ph == TURN, z3.Not(self.run_out(s.supply, s.mm))),
                s.res == s.rnd - 1 + N.If(s.ph == OVER, 1, 0)]
-        if self.v["stall"] == "cut":
+        if self.v.stall == "cut":
             out.append(z3.Implies(s.ph == TURN, s.quiet < n))
         for k in range(NK):   # setup.components: every card is in exactly one place
             held = N.Sum([s.hand[p][k] for p in range(n)])
@@ -429,7 +429,7 @@ class GameModel:
         -1) has run out: ``round_end.last_card`` when no card is left,
         ``round_end.last_ingredient`` when no ingredient card is."""
         empty = N.Sum(list(supply)) == 0
-        if self.v["round_end"] == "last_card":
+        if self.v.round_end == "last_card":
             return N.And(empty, mm != -1)
         return empty
 
@@ -460,7 +460,7 @@ class GameModel:
         after_play = [hand[k] - N.If(a.kind == k, a.count, 0) for k in range(NK)]
         # turn.place_order (turn.pass_with_order under pass_order=allowed)
         may_order = N.And(orders_held > 0, N.Or(z3.Not(is_pass),
-                                                v["pass_order"] == "allowed"))
+                                                v.pass_order == "allowed"))
         placed = a.order >= 0
         order_ok = N.Or(a.order == NO, N.And(may_order, a.order >= 0, a.order < N_ORDERS,
                                              _sel(in_hand, a.order)))
@@ -472,7 +472,7 @@ class GameModel:
         played = a.count + N.If(placed, 1, 0)
         size = N.Sum(after_play) + orders_held - N.If(placed, 1, 0)
         # the draw: turn.draw or turn.draw_as_played; turn.draw_fewer under draw_amount=any
-        if v["refill"] == "as_many_as_played":
+        if v.refill == "as_many_as_played":
             allowance = played
         else:
             allowance = N.If(HAND_LIMIT - size > 0, HAND_LIMIT - size, 0)
@@ -482,7 +482,7 @@ class GameModel:
         failed = N.Sum([N.If(x, 1, 0) for x in under])
         left = N.Sum(s.supply)
         mm_there = s.mm == -1
-        if v["draw_amount"] == "any":
+        if v.draw_amount == "any":
             there = N.If(from_supply, left + N.If(mm_there, 1, 0), waiting + failed)
             wanted = a.number
             draw_ok = N.And(a.number >= 0, a.number <= allowance, a.number <= there)
@@ -497,7 +497,7 @@ class GameModel:
         after = [x - d for x, d in zip(s.supply, a.drawn, strict=True)]
         ran_dry = got < wanted   # every ingredient card left was drawn, and more wanted
         can_meet = N.And(from_supply, mm_there, wanted > 0)
-        if v["round_end"] == "last_ingredient":
+        if v.round_end == "last_ingredient":
             # the draw stops with the last ingredient card: a Mamma Mia! card lying under
             # it is taken by the drawer (round_end.last_ingredient), never drawn after it
             pop_ok = z3.Implies(z3.Not(can_meet), z3.Not(a.mm_pop))
@@ -532,7 +532,7 @@ class GameModel:
         moved = N.If(from_supply, got + N.If(a.mm_pop, 1, 0), took)
         quiet_turn = N.And(played == 0, moved == 0)
         quiet = N.If(quiet_turn, _min(s.quiet + 1, n), 0)
-        stall = N.And(z3.Not(exhausted), quiet >= n) if v["stall"] == "cut" \
+        stall = N.And(z3.Not(exhausted), quiet >= n) if v.stall == "cut" \
             else N.BoolVal(False)
         round_end = N.Or(exhausted, stall)
         following = (cur + 1) % n if isinstance(cur, int) else N.If(cur == n - 1, 0, cur + 1)
@@ -617,7 +617,7 @@ class GameModel:
         res = s.res + 1
         final = res >= ROUNDS
         supply = [s.used[k] + s.supply[k] for k in range(NK)]
-        at_once = N.And(N.BoolVal(self.v["round_end"] == "last_ingredient"),
+        at_once = N.And(N.BoolVal(self.v.round_end == "last_ingredient"),
                         N.Sum(supply) == 0, z3.Not(final))
         nx.res = res
         nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
@@ -653,7 +653,7 @@ class GameModel:
         return solver
 
 
-def stub(players: int, variants: Mapping[str, str], name: str = "free") -> GameModel:
+def stub(players: int, variants: FlagValues, name: str = "free") -> GameModel:
     """A model with no unrolling: its rules and helpers, for one-step statements."""
     model = GameModel.__new__(GameModel)
     model.ctx = N.current()
@@ -661,13 +661,13 @@ def stub(players: int, variants: Mapping[str, str], name: str = "free") -> GameM
     model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
     model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
     model.fixed_starts, model.plan = None, {}
-    trimmed = TRIMMING[players] if model.v["trimming"] == "on" else 0
+    trimmed = TRIMMING[players] if model.v.trimming == "on" else 0
     model.in_play = [c - trimmed for c in COPIES]
     model.box, model.constraints, model.S, model.steps, model.starts = trimmed, [], [], [], []
     return model
 
 
-def setup_state(players: int, variants: Mapping[str, str],
+def setup_state(players: int, variants: FlagValues,
                 name: str = "init") -> tuple[GameModel, State, list[Any]]:
     """The state after the setup, the solver choosing the shuffles (base case of
     induction proofs)."""
@@ -676,7 +676,7 @@ def setup_state(players: int, variants: Mapping[str, str],
     return model, s, model.domain(s) + model.setup(s)
 
 
-def free_step(players: int, variants: Mapping[str, str], what: str, name: str = "free",
+def free_step(players: int, variants: FlagValues, what: str, name: str = "free",
               contract: Any = None, who: int | None = None
               ) -> tuple[GameModel, State, State, dict[str, Any], list[Any]]:
     """One step of kind ``what`` ("turn", "reveal" or "transition") from an arbitrary

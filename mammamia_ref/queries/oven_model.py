@@ -32,7 +32,7 @@ from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.scenario import complete_state
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement
-from mammamia_ref.queries.flags import model_variants
+from mammamia_ref.queries.flags import FlagValues, flag_values, model_variants
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
     NK,
@@ -84,19 +84,19 @@ class OvenModel:
     in the oven; ``decisions`` copies of the owners' decisions may be asked for, all
     judging the same oven and hands (to compare two choices)."""
 
-    def __init__(self, players: int = 2, variants: Mapping[str, str] | None = None, *,
+    def __init__(self, players: int = 2, variants: FlagValues | None = None, *,
                  turns: int = 4, orders: Mapping[int, Sequence[str]] | None = None,
                  decisions: int = 1, name: str = "o", ctx: z3.Context | None = None) -> None:
         self.ctx = ctx if ctx is not None else N.current_or_new()
         with N.building(self.ctx):
             self._build(players, variants, turns, orders, decisions, name)
 
-    def _build(self, players: int, variants: Mapping[str, str] | None, turns: int,
+    def _build(self, players: int, variants: FlagValues | None, turns: int,
                orders: Mapping[int, Sequence[str]] | None, decisions: int, name: str) -> None:
         self.n, self.N, self.p = players, turns, name
         self.v = model_variants("oven_model", variants)
         self.colours = tuple(COLOURS[:players])
-        trimmed = TRIMMING[players] if self.v["trimming"] == "on" else 0
+        trimmed = TRIMMING[players] if self.v.trimming == "on" else 0
         self.in_play = [c - trimmed for c in COPIES]
         self.allowed = None if orders is None else {
             seat: tuple(ORDERS_OF[self.colours[seat]].index(o) for o in orders.get(seat, ()))
@@ -234,11 +234,11 @@ class OvenRun:
         kind, count, order = self.turns[-1]
         return [Play(kind, count), *([PlaceOrder(order)] if order else []), Draw("supply")]
 
-    def replay(self, run: int = 0, variants: Mapping[str, str] | None = None
+    def replay(self, run: int = 0, variants: FlagValues | None = None
                ) -> list[tuple[Action, tuple[Event, ...], GameState]]:
         """Play the last turn and the owners' decisions of copy ``run`` in the reference,
         checking every order's outcome against the model."""
-        values = {**self.model.v, **(variants or {})}
+        values = {**flag_values(self.model.v), **flag_values(variants)}
         state = parse_state(complete_state(self.given_state(), values))
         decisions = list(self.runs[run])
         pending: list[dict[str, Any]] = []

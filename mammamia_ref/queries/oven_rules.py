@@ -31,6 +31,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.flags import FlagValues, flags_of
 from mammamia_ref.rules.vocabulary import COLOURS, KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
 
 NK = len(KINDS)
@@ -271,14 +272,15 @@ class Outcome:
     asked: z3.BoolRef             # the owner decides whether to complete
 
 
-def kind_choices(table: Counts, order: OrderTerms, variants: Mapping[str, str]) -> list[z3.BoolRef]:
+def kind_choices(table: Counts, order: OrderTerms, variants: FlagValues) -> list[z3.BoolRef]:
     """The kinds the owner of a revealed Monotoni or Minimale may name under the kind
     rules in force (no kind for other orders)."""
-    if variants["monotoni_kind"] == "on_table":
+    flags = flags_of(variants)
+    if flags.monotoni_kind == "on_table":
         mono = oven_monotoni_on_table(table, order.personal)
     else:
         mono = oven_monotoni(table, order.personal)
-    if variants["minimale_lowest"] == "all_kinds":
+    if flags.minimale_lowest == "all_kinds":
         mini = oven_minimale_all_kinds(table, order.personal)
     else:
         mini = oven_minimale(table, order.personal)
@@ -300,11 +302,12 @@ def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
 
 
 def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Decision,
-                  variants: Mapping[str, str]) -> Outcome:
+                  variants: FlagValues) -> Outcome:
     """Judge one revealed order against the table and its owner's hand, as the rules of
     the chapter (under ``variants``) require, given the owner's decisions."""
     table, hand = _terms(table), _terms(hand)
-    mandatory = variants["completion"] == "mandatory"
+    flags = flags_of(variants)
+    mandatory = flags.completion == "mandatory"
     named_type = N.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
     bomb = order.type == T_BOMBASTICA
     choices = kind_choices(table, order, variants)
@@ -333,7 +336,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     fixed_asked = N.And(z3.Not(bomb), z3.Not(named_fails), z3.Not(met), can)
     fixed_baked = N.And(z3.Not(named_fails), N.Or(met, completed))
 
-    if variants["bombastica_hand"] == "forbidden":
+    if flags.bombastica_hand == "forbidden":
         bomb_baked = oven_bombastica_table_only(table)
         bomb_asked = N.BoolVal(False)
         take_ok = N.And(*[t == 0 for t in decision.take])

@@ -20,6 +20,7 @@ from mammamia_ref.queries.common import (
     players_of,
 )
 from mammamia_ref.queries.construct import Builder, build
+from mammamia_ref.queries.flags import FlagValues, flags_of
 from mammamia_ref.queries.plans import (
     all_orders,
     dump_and_pass,
@@ -116,7 +117,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
     ingredient card."""
     v = _v(answer)
     players = players_of(answer)
-    plan = dump_and_pass(ROUNDS) if v["stall"] == "cut" else nothing_baked(ROUNDS)
+    plan = dump_and_pass(ROUNDS) if v.stall == "cut" else nothing_baked(ROUNDS)
     built = build(plan, players, _plan_variants(answer))
     if not _all_tied(built.state):
         return plan_fell_short("its game does not end all tied")
@@ -127,7 +128,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
                     f"{a_game(players)} in which nobody bakes an order: "
                     + ("each player plays out their six cards at once, fills their hand with "
                        "orders and passes, and every round ends by the stall rule."
-                       if v["stall"] == "cut" else
+                       if v.stall == "cut" else
                        "the first round's supply is drawn out and every card played, and "
                        "the later rounds, whose supply is the Mamma Mia! card alone, end "
                        "on its drawing.")
@@ -169,11 +170,11 @@ def _repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> 
 
 
 def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
-                 v: Mapping[str, str]) -> Verdict:
+                 v: FlagValues) -> Verdict:
     """Q06: the first round's supply drawn to its end with no order placed (nothing is
     used), so the second round's supply is the Mamma Mia! card alone."""
     players = players_of(answer)
-    at_once = v["round_end"] == "last_ingredient"
+    at_once = flags_of(v).round_end == "last_ingredient"
 
     def plan(b: Builder) -> None:
         supply_drawn_out(1 if at_once else 0)(b)
@@ -188,7 +189,8 @@ def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                     "the first round's supply to its end and play out their hands, so no "
                     "card is used and the second supply is the Mamma Mia! card alone"
                     + (", which ends the second round as it starts." if at_once else "."),
-                    ["next_round.supply", f"round_end.{v['round_end']}", "mamma_mia.holder"],
+                    ["next_round.supply", f"round_end.{flags_of(v).round_end}",
+                     "mamma_mia.holder"],
                     _mamma_mia_alone(second, at_once))
     return Verdict("sat", witness=doc, detail="a plan's game: nothing used in round 1")
 

@@ -11,7 +11,7 @@ The invariants are always proved together with the model's well-formedness
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ import z3
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.flags import FlagValues, flag_values, flags_of
 from mammamia_ref.queries.game_model import (
     HAND,
     TURN,
@@ -49,7 +50,7 @@ class Proof:
     counterexample: str | None = None
 
 
-def prove_invariant(players: int, variants: Mapping[str, str], invariant: Invariant, *,
+def prove_invariant(players: int, variants: FlagValues, invariant: Invariant, *,
                     counts: bool = False) -> Proof:
     """1-induction of ``well_formed ∧ invariant`` over every kind of step; with
     ``counts``, the turn case first proves the counting lemmas of :func:`_turn_lemmas`
@@ -143,7 +144,7 @@ def measure(model: GameModel, s: State) -> tuple[Any, Any, Any]:
     return hands + supply + waiting, supply + waiting, n - s.quiet
 
 
-def prove_turns_terminate(players: int, variants: Mapping[str, str]) -> Proof:
+def prove_turns_terminate(players: int, variants: FlagValues) -> Proof:
     """Every turn that does not end its round decreases :func:`measure`; the measure is
     a tuple of naturals, so no round has infinitely many turns (and a game has at most
     three rounds, each opening revealing finitely many cards)."""
@@ -180,7 +181,7 @@ def oven_contract(table: list[Any], hand: list[Any]) -> Outcome:
     return Outcome(legal, baked, from_table, from_hand, [], [], [], N.BoolVal(False))
 
 
-def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
+def prove_oven_contract(variants: FlagValues) -> Proof:
     """The oven rules (:func:`.oven_rules.resolve_order`) keep :func:`oven_contract` for
     every order of every colour, every table of up to 13 cards a kind, every hand and
     every legal decision."""
@@ -189,7 +190,7 @@ def prove_oven_contract(variants: Mapping[str, str]) -> Proof:
     hand = [N.Int(f"lemma_hand{k}") for k in range(NK)]
     decision = Decision.fresh("lemma")
     order = select_order(COLOURS, seat, index)
-    out = resolve_order(table, hand, order, decision, {**_defaults(), **variants})
+    out = resolve_order(table, hand, order, decision, {**_defaults(), **flag_values(variants)})
     domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < N_ORDERS,
               *[N.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
               *[N.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
@@ -219,7 +220,7 @@ def card_kept_at_openings(model: GameModel, s: State) -> list[Any]:
     return [z3.Implies(s.ph == OVEN, held + N.Sum(s.supply) + N.Sum(s.used) >= 1)]
 
 
-def take_bound(players: int, variants: Mapping[str, str], order_id: str, bound: int,
+def take_bound(players: int, variants: FlagValues, order_id: str, bound: int,
                invariant: Invariant | None = None) -> Proof:
     """No revealed ``order_id`` that bakes takes more than ``bound`` ingredient cards
     (from the table and its owner's hand), from any well-formed state (and one
@@ -247,7 +248,7 @@ def take_bound(players: int, variants: Mapping[str, str], order_id: str, bound: 
     return Proof(holds, cases, None if holds else f"{order_id} can take more than {bound}")
 
 
-def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tuple[int, Proof]:
+def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, Proof]:
     """The most orders of ``colour`` that can bake in one opening, by the cards they
     need: the orders baked at one opening use disjoint cards (a used card goes to the
     used pile, ``oven.bake``), each order as many of each kind as the oven rules make
@@ -258,7 +259,7 @@ def orders_bound(players: int, variants: Mapping[str, str], colour: str) -> tupl
     from mammamia_ref.queries.oven_rules import order_terms_of
     from mammamia_ref.rules.vocabulary import ORDERS_OF, TRIMMING
 
-    trimmed = TRIMMING[players] if variants["trimming"] == "on" else 0
+    trimmed = TRIMMING[players] if flags_of(variants).trimming == "on" else 0
     in_play = [c - trimmed for c in COPIES]
     chosen, uses, constraints = [], [], []
     for order_id in ORDERS_OF[colour]:
@@ -302,12 +303,12 @@ def round_potential(model: GameModel, s: State) -> Any:
     waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
                      for p in range(n) for x in s.loc[p]])
     moves = hands + 2 * supply + waiting
-    if model.v["pass_order"] == "allowed":
+    if model.v.pass_order == "allowed":
         moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
     return n * moves + (n - 1 - s.quiet)
 
 
-def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, Proof]:
+def round_length_bound(players: int, variants: FlagValues) -> tuple[int, Proof]:
     """The most turns any round can have under ``stall=cut``: every turn (of seat 0,
     which stands for every seat, as in :func:`prove_invariant`) that does not end its
     round lowers :func:`round_potential` by one at least, which is never
@@ -315,7 +316,7 @@ def round_length_bound(players: int, variants: Mapping[str, str]) -> tuple[int, 
     potential when it starts. The largest potential of a well-formed state in which a
     turn is to be played (well-formedness proved by induction) is found by z3 (sat at
     it, unsat above)."""
-    if variants["stall"] != "cut":
+    if flags_of(variants).stall != "cut":
         raise InternalError("without the stall rule a round may go on for ever (Q07)")
     cases: dict[str, str] = {}
     proof = prove_invariant(players, variants, lambda _m, _s: [])

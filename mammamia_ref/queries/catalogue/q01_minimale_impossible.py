@@ -11,6 +11,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_doc, reveal_hand, search_opening
 from mammamia_ref.queries.common import _describe, _v, a_game, expect_events, players_of, red_only
 from mammamia_ref.queries.decode import Replay
+from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.oven_rules import (
     NK,
@@ -49,7 +50,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     example = [N.value(s.model(), t) for t in table]
     # the witness: a game whose first opening turns up red's Minimale on such a table,
     # where red's hand would save it under the other reading (eligible kinds)
-    eligible = {**v, "minimale_lowest": "eligible_kinds"}
+    eligible = {**flag_values(v), "minimale_lowest": "eligible_kinds"}
     saves: dict[int, Decision] = {}
 
     def goal(model: GameModel, step: Any) -> Any:

@@ -33,7 +33,7 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
     if found is None:
         return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
-    at_once = v["round_end"] == "last_ingredient"
+    at_once = v.round_end == "last_ingredient"
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         shuffles = _supply_shuffles(played.played)
@@ -46,6 +46,6 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
                    f"Nobody bakes an order in the first round, which ends after {turns} turns "
                    "with the supply drawn to the end: the next supply is the Mamma Mia! card "
                    f"alone, and {then}.",
-                   ["next_round.supply", f"round_end.{v['round_end']}", "mamma_mia.holder"],
+                   ["next_round.supply", f"round_end.{v.round_end}", "mamma_mia.holder"],
                    expects)
     return Verdict("sat", witness=doc, detail=f"first round of {turns} turns, no order baked")

@@ -10,6 +10,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc, search_game
 from mammamia_ref.queries.common import _all_tied, _v, by_plan, full_search, recheck, red_only
 from mammamia_ref.queries.decode import Replay
+from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import OVER, GameModel
 from mammamia_ref.queries.planned import _tied_planned
 from mammamia_ref.queries.registry import register
@@ -24,7 +25,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     if by_plan(answer):
         return _tied_planned(query, answer)
     v = _v(answer)
-    if v["stall"] == "letter" and not full_search():
+    if v.stall == "letter" and not full_search():
         checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
                           "both players level on delivered orders and cards in hand")
         if checked is not None:
@@ -37,10 +38,10 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
 
     # under the letter of the rules (stall=letter) no round of 2 to 4 turns ends but by
     # running the supply out, which takes a first round of 5 turns
-    lengths = range(2, 5) if v["stall"] == "cut" else range(1, 6)
+    lengths = range(2, 5) if v.stall == "cut" else range(1, 6)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     # the game model does not score: the tie-break is the query's (and the reference's)
-    played = {flag: value for flag, value in v.items() if flag != "final_tie"}
+    played = {flag: value for flag, value in flag_values(v).items() if flag != "final_tie"}
     found = search_game(2, played, schedules, goal, orders=red_only(2))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
@@ -48,7 +49,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
     colours = model.colours
-    if v["final_tie"] == "shared":
+    if v.final_tie == "shared":
         winners, rule = list(colours), "game_end.shared_win"
     else:
         winners, rule = [colours[holder]], "game_end.seat_order_win"
@@ -64,5 +65,5 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                       f"{colours[holder]}, the last Mamma Mia! holder, wins by seat order."),
                    ["game_end.most_delivered", "game_end.tie_break", rule,
                     "game_end.three_resolutions"], expects,
-                   beyond={"final_tie": v["final_tie"]})
+                   beyond={"final_tie": v.final_tie})
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")

@@ -19,6 +19,7 @@ from mammamia_ref.queries.common import (
     red_only,
 )
 from mammamia_ref.queries.decode import Replay
+from mammamia_ref.queries.flags import FlagValues
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.oven_rules import (
     NK,
@@ -33,7 +34,7 @@ from mammamia_ref.rules.vocabulary import (
 
 
 def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
-                  v: dict[str, str]) -> Verdict:
+                  v: FlagValues) -> Verdict:
     def goal(_m: GameModel, step: Any) -> Any:
         named, table = step.sel.decision.named, step.facts["table"]
         return N.And(step.facts["baked"],
@@ -67,7 +68,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
 @register("Q12-monotoni-absent-kind")
 def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v["monotoni_kind"] == "any_other":
+    if v.monotoni_kind == "any_other":
         return _monotoni_any(query, answer, v)
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)

@@ -26,7 +26,7 @@ from mammamia_ref.rules.vocabulary import (
 def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
     total = ORDER_TYPES["bombastica"]["total"]
-    if v["bombastica_hand"] == "forbidden":
+    if v.bombastica_hand == "forbidden":
         table, hand, d, domain = _all_hands_table()
         out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
         result, _ = N.check([*domain, out.legal, out.baked, N.Sum(table) < total])

@@ -32,7 +32,7 @@ from mammamia_ref.rules.vocabulary import (
 @register("Q15-completion-declined")
 def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v["completion"] == "mandatory":
+    if v.completion == "mandatory":
         seat, index = N.Int("q15_seat"), N.Int("q15_index")
         order = select_order(COLOURS, seat, index)
         table, hand, d, domain = _all_hands_table()

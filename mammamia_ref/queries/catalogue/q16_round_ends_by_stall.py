@@ -24,7 +24,7 @@ from mammamia_ref.queries.results import Verdict
 @register("Q16-round-ends-by-stall")
 def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v["stall"] == "letter":
+    if v.stall == "letter":
         return _no_stall_rule(v)
     if by_plan(answer):
         return _stalls_planned(query, answer, 1)

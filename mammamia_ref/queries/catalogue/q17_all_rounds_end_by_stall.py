@@ -31,7 +31,7 @@ from mammamia_ref.rules.vocabulary import (
 def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
                                 answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v["stall"] == "letter":
+    if v.stall == "letter":
         return _no_stall_rule(v)
     if by_plan(answer):
         return _stalls_planned(query, answer, ROUNDS)

@@ -10,6 +10,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc, search_game
 from mammamia_ref.queries.common import _all_tied, _v, by_plan, full_search, recheck, red_only
 from mammamia_ref.queries.decode import Replay
+from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import OVER, GameModel
 from mammamia_ref.queries.planned import _tied_planned
 from mammamia_ref.queries.registry import register
@@ -38,14 +39,14 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
 
     lengths = range(players, 2 * players + 1)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
-    played_flags = {flag: value for flag, value in v.items() if flag != "final_tie"}
+    played_flags = {flag: value for flag, value in flag_values(v).items() if flag != "final_tie"}
     found = search_game(players, played_flags, schedules, goal, orders=red_only(players))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
                        f"{lengths.stop - 1} turns")
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
-    if v["final_tie"] == "shared":
+    if v.final_tie == "shared":
         winners, rule = list(model.colours), "game_end.shared_win"
     else:
         winners, rule = [model.colours[holder]], "game_end.seat_order_win"
@@ -62,6 +63,6 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
                       f"{model.colours[holder]}, the last Mamma Mia! holder, wins by seat "
                       "order."),
                    ["game_end.most_delivered", "game_end.tie_break", rule], expects,
-                   beyond={"final_tie": v["final_tie"]})
+                   beyond={"final_tie": v.final_tie})
     return Verdict("sat", witness=doc, detail=f"{players} players, rounds of "
                    f"{model.schedule} turns")

@@ -37,7 +37,7 @@ def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any
     bound z3 proves from there on (the cards in play at most)."""
     v = _v(answer)
     players = players_of(answer)
-    last_ingredient = v["round_end"] == "last_ingredient"
+    last_ingredient = v.round_end == "last_ingredient"
     built = build(bombastica_takes_all(1 if last_ingredient else 0), players,
                   _plan_variants(answer))
     baked = [(i, e) for i, e in built.events("baked") if e.get("order") == "red.bombastica"]
@@ -60,7 +60,7 @@ def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any
                     f"their waiters; {left}red plays its last cards with its Bombastica and "
                     "draws, which ends the first round. The Bombastica is the oven's last "
                     f"card: it finds {taken} cards on the table and takes them all.",
-                    ["oven.bombastica", "oven.leftovers", f"round_end.{v['round_end']}"],
+                    ["oven.bombastica", "oven.leftovers", f"round_end.{v.round_end}"],
                     {at: {"events": [{"event": "baked", "rule": "oven.bombastica",
                                       "order": "red.bombastica",
                                       "used": dict(event.get("used"))}]}})

@@ -46,7 +46,7 @@ def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
     repetition re-checked."""
     v = _v(answer)
     players = players_of(answer)
-    if v["stall"] == "letter":
+    if v.stall == "letter":
         return _round_for_ever(query, answer)
     built = build(long_round, players, _plan_variants(answer))
     lengths = turns_per_round(built)
