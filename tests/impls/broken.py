@@ -96,6 +96,33 @@ def failed_order_on_top() -> None:
     oven.fail = fail
 
 
+
+def bombastica_table_only_state_only() -> None:
+    """The porter of issue 32 in miniature: plays ``bombastica_hand=forbidden`` whatever
+    the game's rulings, while claiming every ruling (its states carry the ruling asked
+    for), and offers neither events nor observations: the kit sees its states alone."""
+    protocol.FEATURES = tuple(f for f in protocol.FEATURES
+                              if f not in ("events", "observation"))
+    claimed = {"bombastica_hand": "allowed"}
+    make_config, parse_state, format_state = (protocol.make_config, protocol.parse_state,
+                                              protocol.format_state)
+
+    def forced(variants):
+        claimed["bombastica_hand"] = (variants or {}).get("bombastica_hand", "allowed")
+        return {**(variants or {}), "bombastica_hand": "forbidden"}
+
+    protocol.make_config = lambda players, variants=None, **rest: make_config(
+        players, variants=forced(variants), **rest)
+    protocol.parse_state = lambda doc: parse_state(
+        {**doc, "variants": forced(doc.get("variants"))} if isinstance(doc, dict) else doc)
+
+    def shown(state, **options):
+        doc = format_state(state, **options)
+        return {**doc, "variants": {**doc["variants"], **claimed}}
+
+    protocol.format_state = shown
+
+
 # Breakages of what a random game probes besides its moves (kit.runner.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
