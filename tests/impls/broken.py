@@ -123,6 +123,16 @@ def bombastica_table_only_state_only() -> None:
     protocol.format_state = shown
 
 
+
+def offers_few_rulings() -> None:
+    """Offers only ``bombastica_hand=forbidden`` and ``stall=letter`` (it lacks the
+    defaults of both), every other flag in full: the kit must skip every case that needs
+    a default it lacks, not fail it."""
+    values = protocol.variant_values
+    protocol.variant_values = lambda: {**values(), "bombastica_hand": ("forbidden",),
+                                       "stall": ("letter",)}
+
+
 # Breakages of what a random game probes besides its moves (kit.runner.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
