@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.client import (
     NODES_PER_TIMEOUT,
     WALL_CAP,
@@ -73,7 +74,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.session = ReferenceSession()
-        self.info = self.session.op_hello({"protocol": "mammamia-protocol/1"})
+        self.info = self.session.op_hello({"protocol": PROTOCOL})
         self.works: list[tuple[str, int]] = []
 
     def request(self, op: str, *, timeout: float | None = None, work: int = 0,
@@ -257,7 +258,7 @@ FAKE_PORT = textwrap.dedent('''
         answer = {"id": request["id"], "ok": True}
         if request["op"] == "hello":
             answer.update(name="fake", language="Python", version="0",
-                          protocol="mammamia-protocol/1", variants={}, features=[])
+                          protocol=PROTOCOL, variants={}, features=[])
         elif request["op"] == "nap":  # hung: waits without using any CPU
             time.sleep(3600)
         elif request["op"] == "spin":  # slow: uses this much CPU, then answers

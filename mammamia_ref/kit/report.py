@@ -80,7 +80,8 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
         # the reference's rules, ranked by how often each is the one named first
         lines.append("rules involved in unexpected failures:")
         lines += [f"  {rule}: {by_rule[rule]}"
-                  + (f" (named first in {first[rule]})" if first[rule] else "")
+                  + (f" (named first in {first[rule]})" if 0 < first[rule] < by_rule[rule]
+                     else "")
                   + (f"  (the port said: {', '.join(sorted(labels[rule]))})"
                      if labels[rule] else "")
                   for rule in sorted(by_rule, key=lambda r: (-first[r], -by_rule[r], r))]

@@ -151,6 +151,23 @@ class Budgeted:
 # Free text is never compared: a failed order's ``why`` and a rejection's ``message``.
 FREE_TEXT = frozenset(("why", "message"))
 
+# What the kit compares of a port's answers (docs/porting.md, section 5), as data: its
+# fingerprint is part of each protocol version (spec/protocol.yaml), so that a change
+# here without a new version fails tests/test_protocol_versions.py.
+COMPARED: dict[str, Any] = {
+    "hello": ["protocol", "variants (the values offered, the default included)", "features"],
+    "state": "every key of the canonical state, result included once the game is over",
+    "chance": "the pile about to be shuffled, as a multiset",
+    "events": "feature events: in order, every field but the free text",
+    "free_text": sorted(FREE_TEXT),
+    "rejected": ["rule"],
+    "actions": "a set of canonical actions",
+    "observation": "feature observation: key for key",
+    "nodes": "feature perft: the count",
+    "seats": "feature seats: apply with player, refused unless that seat decides",
+    "probes": "random games: a refused action, another seat's attempt, two views",
+}
+
 
 def comparable_event(item: Any) -> Any:
     """An event as compared: every field but the free text."""
