@@ -7,7 +7,10 @@ from __future__ import annotations
 import copy
 import io
 import json
+import subprocess
+import sys
 from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ import pytest
 
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.port_report import load_run
 from mammamia_ref.kit.protocol import ReferenceSession, serve
 from mammamia_ref.kit.runner import MAX_FIELDS, run_random_game, state_report
 from mammamia_ref.rules.game import new_game
@@ -120,3 +124,69 @@ def test_a_state_that_breaks_card_conservation_is_refused_with_its_rule(how: str
     assert answer["ok"] is False
     assert answer["error"]["rule"] == rule and rule in rule_ids()
     assert f"[{rule}]" in answer["error"]["message"]
+
+
+class _Balanced(HTMLParser):
+    """Every element opened is closed, in order (void elements aside)."""
+
+    VOID = frozenset(("meta", "br", "img", "link"))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open.pop() != tag:
+            self.problems.append(tag)
+
+
+@pytest.mark.slow
+def test_conform_report_in_markdown_html_and_as_data(tmp_path: Path) -> None:
+    broken = [sys.executable, str(ROOT / "tests" / "impls" / "broken.py")]
+    reports = {}
+    for suffix in (".md", ".html", ".json"):
+        path = tmp_path / f"report{suffix}"
+        result = subprocess.run(
+            [sys.executable, "-m", "mammamia_ref", "conform", "-q", "--scenarios",
+             str(ROOT / "scenarios" / "oven" / "bombastica-from-hand.yaml"), "--perft",
+             str(tmp_path), "--random-games", "1", "--players", "2", "--variant",
+             "stall=letter", "--report", str(path), "--", *broken,
+             "bombastica_table_only_state_only"],
+            capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
+        assert result.returncode == 1, result.stderr
+        reports[suffix] = path.read_text(encoding="utf-8")
+    text = reports[".md"]
+    assert text.startswith("# Conformance of mammamia_ref ")
+    assert "| features | load_state, perft, seats |" in text
+    assert "| Opening the oven | 1 | 3 | 4 |" in text  # pass, fail, cases
+    assert "### FAIL scenario bombastica-from-hand[bombastica_hand=allowed]" in text
+    assert "at step 0; rule `oven.bombastica`" in text
+    assert "waits for the owner's decision" in text
+    page = _Balanced()
+    page.feed(reports[".html"])
+    assert not page.problems and not page.open
+    assert "<h2>Results by chapter</h2>" in reports[".html"]
+    assert "at step 0; rule <code>oven.bombastica</code>" in reports[".html"]
+    run = load_run(tmp_path / "report.json")
+    assert [r["status"] for r in run["results"]].count("fail") == 4
+    assert "--variant" in run["arguments"] and "stall=letter" in run["arguments"]
+
+
+@pytest.mark.slow
+def test_the_report_says_what_was_skipped_and_why(tmp_path: Path) -> None:
+    path = tmp_path / "report.md"
+    result = subprocess.run(
+        [sys.executable, "-m", "mammamia_ref", "conform", "-q", "--scenarios",
+         str(ROOT / "scenarios" / "oven"), "--perft", str(tmp_path), "--random-games", "1",
+         "--players", "2", "--report", str(path), "--", sys.executable,
+         str(ROOT / "tests" / "impls" / "broken.py"), "offers_few_rulings"],
+        capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    skipped = path.read_text(encoding="utf-8").split("## Skipped", 1)[1]
+    assert "| your implementation offers bombastica_hand=forbidden only |" in skipped
+    assert "| your implementation offers stall=letter only |" in skipped
