@@ -253,6 +253,7 @@ def test_the_cpu_time_of_a_live_process_is_read() -> None:
 
 FAKE_PORT = textwrap.dedent('''
     import json, sys, time
+    PROTOCOL = sys.argv[1]
     for line in sys.stdin:
         request = json.loads(line)
         answer = {"id": request["id"], "ok": True}
@@ -273,7 +274,7 @@ FAKE_PORT = textwrap.dedent('''
 def fake_port(tmp_path: Path) -> list[str]:
     script = tmp_path / "fake_port.py"
     script.write_text(FAKE_PORT, encoding="utf-8")
-    return [sys.executable, str(script)]
+    return [sys.executable, str(script), PROTOCOL]
 
 
 @pytest.mark.slow  # drives an implementation as a subprocess
