@@ -103,3 +103,14 @@ def compared_sha256(version: Version, compared: dict[str, Any]) -> str:
     digest.update(json.dumps({"features": version.features, "compared": compared},
                              sort_keys=True).encode())
     return digest.hexdigest()
+
+
+def fingerprints() -> dict[str, str]:
+    """The two fingerprints to record for the last version of ``spec/protocol.yaml``
+    once its schema is written (the kit's COMPARED declaration read lazily: the runner
+    imports this package)."""
+    from mammamia_ref.kit.runner import COMPARED
+
+    version = current()
+    return {"schema_sha256": file_sha256(version.schema),
+            "compared_sha256": compared_sha256(version, COMPARED)}
