@@ -292,3 +292,66 @@ def test_random_games_probe_refusals_seats_and_views(tmp_path: Path, kind: str,
     assert result.returncode == 1, result.stdout
     assert "FAIL random random-3p-seed" in result.stdout, result.stdout
     assert said in result.stdout, result.stdout
+
+
+# --- issue 32: the porter's first hour ----------------------------------------------
+
+
+def test_hello_variants_decide_what_runs_and_skips_are_grouped_by_flag(tmp_path: Path) -> None:
+    """A port offering only ``bombastica_hand=forbidden`` and ``stall=letter`` lacks both
+    defaults: every case needing one is skipped with the value it needs, the summary
+    groups the skips by flag, and the games under its own rulings run and pass."""
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--scenarios", f"{SCENARIOS}/oven", "--perft", str(tmp_path),
+                     "--random-games", "1", "--players", "2", "--variant",
+                     "bombastica_hand=forbidden", "--variant", "stall=letter",
+                     "--jsonl", str(jsonl), impl=[*BROKEN, "offers_few_rulings"])
+    assert result.returncode == 0, result.stdout
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert [r["status"] for r in records if r["kind"] == "random"] == ["pass"]
+    skips = [r for r in records if r["status"] == "skip"]
+    assert skips and all(r["kind"] == "scenario" for r in skips)
+    assert {r["message"] for r in skips} <= {
+        "needs bombastica_hand=allowed: your implementation offers bombastica_hand=forbidden "
+        "only", "needs stall=cut: your implementation offers stall=letter only"}
+    by_flag = {line.split(": ", 1)[1]: int(line.split()[1].rstrip(":"))
+               for line in result.stdout.splitlines() if line.startswith("skipped ")}
+    assert sum(by_flag.values()) == len(skips)
+    assert set(by_flag) == {"your implementation offers bombastica_hand=forbidden only",
+                            "your implementation offers stall=letter only"}
+
+
+def test_a_state_only_port_past_the_reference_decision_is_named_by_it(tmp_path: Path) -> None:
+    """Issue 32's porter in miniature (``tests/impls/broken.py``): it plays
+    ``bombastica_hand=forbidden`` while claiming the default, and sends no events. The
+    report names ``oven.bombastica`` first, says in words that the reference waits for
+    the owner's decision, leads each report with the position, diffs no pile across the
+    round's end it went past, and records only the rules in force."""
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--scenarios", f"{SCENARIOS}/oven/bombastica-from-hand.yaml",
+                     "--perft", str(tmp_path), "--random-games", "2", "--players", "2",
+                     "--jsonl", str(jsonl), impl=[*BROKEN, "bombastica_table_only_state_only"])
+    assert result.returncode == 1
+    rules_section = result.stdout.split("rules involved in unexpected failures:\n")[1]
+    assert rules_section.splitlines()[0].startswith("  oven.bombastica: ")
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    failed = [r for r in records if r["status"] == "fail"]
+    assert len(failed) >= 4 and all(r["rules"][0] == "oven.bombastica" for r in failed)
+    for record in failed:
+        lines = record["message"].splitlines()
+        assert "the reference stops here and waits for the owner's decision" in lines[1]
+        assert "must complete the revealed order from hand (or decline) (oven.bombastica)" \
+            in lines[1]
+        position = [line.strip().split(":")[0] for line in lines[2:6]]
+        assert all(p.split("/")[1] in ("phase", "step", "current", "reveal")
+                   for p in position if p.startswith("state/")), lines
+        assert any("state/reveal" in line for line in lines)
+        assert "the piles of different rounds are not compared" in record["message"]
+        assert not any(line.strip().startswith(("state/supply", "state/oven", "state/table",
+                                                "state/used")) for line in lines)
+    in_force = {r["name"].split("[")[1].rstrip("]"): set(r["rules"]) for r in records
+                if r["kind"] == "scenario"}
+    assert not {"oven.bombastica_table_only", "oven.complete_mandatory"} & \
+        in_force["bombastica_hand=allowed"]
+    assert "oven.complete_mandatory" in in_force["completion=mandatory"]
+    assert "oven.bombastica_table_only" in in_force["bombastica_hand=forbidden"]

@@ -20,6 +20,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import patience
 
+from mammamia_ref.kit import PROTOCOL
+
 ROOT = Path(__file__).resolve().parent.parent
 PORT = ROOT / "examples" / "ports" / "javascript" / "mammamia.js"
 NODE = shutil.which("node")
@@ -57,7 +59,7 @@ def test_kit_passes_scenarios_tables_and_random_games(tmp_path: Path) -> None:
 def test_hello_offers_every_variant_flag_and_value_of_the_spec() -> None:
     spec = yaml.safe_load((ROOT / "spec" / "disputes.yaml").read_text(encoding="utf-8"))
     wanted = {v["flag"]: [value["value"] for value in v["values"]] for v in spec["variants"]}
-    [hello] = session({"id": 1, "op": "hello", "protocol": "mammamia-protocol/1"})
+    [hello] = session({"id": 1, "op": "hello", "protocol": PROTOCOL})
     assert hello["ok"] is True
     assert {flag: sorted(values) for flag, values in hello["variants"].items()} == \
         {flag: sorted(values) for flag, values in wanted.items()}

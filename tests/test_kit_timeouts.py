@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.client import (
     NODES_PER_TIMEOUT,
     WALL_CAP,
@@ -73,7 +74,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.session = ReferenceSession()
-        self.info = self.session.op_hello({"protocol": "mammamia-protocol/1"})
+        self.info = self.session.op_hello({"protocol": PROTOCOL})
         self.works: list[tuple[str, int]] = []
 
     def request(self, op: str, *, timeout: float | None = None, work: int = 0,
@@ -252,12 +253,13 @@ def test_the_cpu_time_of_a_live_process_is_read() -> None:
 
 FAKE_PORT = textwrap.dedent('''
     import json, sys, time
+    PROTOCOL = sys.argv[1]
     for line in sys.stdin:
         request = json.loads(line)
         answer = {"id": request["id"], "ok": True}
         if request["op"] == "hello":
             answer.update(name="fake", language="Python", version="0",
-                          protocol="mammamia-protocol/1", variants={}, features=[])
+                          protocol=PROTOCOL, variants={}, features=[])
         elif request["op"] == "nap":  # hung: waits without using any CPU
             time.sleep(3600)
         elif request["op"] == "spin":  # slow: uses this much CPU, then answers
@@ -272,7 +274,7 @@ FAKE_PORT = textwrap.dedent('''
 def fake_port(tmp_path: Path) -> list[str]:
     script = tmp_path / "fake_port.py"
     script.write_text(FAKE_PORT, encoding="utf-8")
-    return [sys.executable, str(script)]
+    return [sys.executable, str(script), PROTOCOL]
 
 
 @pytest.mark.slow  # drives an implementation as a subprocess

@@ -448,6 +448,7 @@ def test_the_protocol_answers_observations() -> None:
 
     from mammamia_ref.formats.jsonform import _validator
     from mammamia_ref.kit import PROTOCOL
+    from mammamia_ref.kit.versions import current
 
     state = _oven_state()
     requests = [{"id": 1, "op": "hello", "protocol": PROTOCOL},
@@ -463,10 +464,10 @@ def test_the_protocol_answers_observations() -> None:
     assert answers[2]["observation"] == observation(state, 1).to_json()
     assert answers[3]["observation"]["hand"] is None
     assert answers[4]["ok"] is False and answers[5]["ok"] is False
-    checker = _validator("protocol.schema.json")
+    checker = _validator(current().schema)
     for request, answer in zip(requests, answers, strict=True):
-        errors = list(checker.evolve(schema={"$ref": "protocol.schema.json#/$defs/request"})
+        errors = list(checker.evolve(schema={"$ref": f"{current().schema}#/$defs/request"})
                       .iter_errors(request))
         assert bool(errors) == (request["id"] >= 5), request
-        assert not list(checker.evolve(schema={"$ref": "protocol.schema.json#/$defs/answer"})
+        assert not list(checker.evolve(schema={"$ref": f"{current().schema}#/$defs/answer"})
                         .iter_errors(answer))

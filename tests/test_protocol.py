@@ -10,6 +10,7 @@ from mammamia_ref import ChanceSource, format_action, parse_state
 from mammamia_ref.formats.jsonform import schema_errors, specdata
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.protocol import serve
+from mammamia_ref.kit.versions import current
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,10 +22,10 @@ def _talk(requests: list[dict]) -> list[dict]:
 
 
 def _check(doc: dict, definition: str) -> list:
-    schema = {"$ref": f"protocol.schema.json#/$defs/{definition}"}
+    schema = {"$ref": f"{current().schema}#/$defs/{definition}"}
     from mammamia_ref.formats.jsonform import _validator
 
-    return [e.message for e in _validator("protocol.schema.json").evolve(schema=schema)
+    return [e.message for e in _validator(current().schema).evolve(schema=schema)
             .iter_errors(doc)]
 
 
@@ -74,9 +75,9 @@ def test_unknown_protocol_is_refused() -> None:
 
 
 def test_schema_is_loadable() -> None:
-    assert specdata.load_schema("protocol.schema.json")["$defs"]["request"]
+    assert specdata.load_schema(current().schema)["$defs"]["request"]
     assert schema_errors({"id": 1, "op": "hello", "protocol": PROTOCOL},
-                         "protocol.schema.json") == []
+                         current().schema) == []
 
 
 # --- what the kit compares, and how it shows a difference -------------------------------

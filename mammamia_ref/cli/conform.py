@@ -83,6 +83,10 @@ def add_parsers(commands: Commands) -> None:
     conform.add_argument("--jsonl", metavar="FILE",
                          help="write one JSON record per case, as each case finishes")
     conform.add_argument("--junit", metavar="FILE", help="write JUnit XML at the end")
+    conform.add_argument("--report", metavar="FILE",
+                         help="write a conformance report at the end: the implementation, "
+                         "results by chapter, each first divergence, the skips (Markdown; "
+                         "HTML if FILE ends in .html; the run as data if it ends in .json)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="only the summary (and a progress bar on a terminal)")
     conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
@@ -237,7 +241,7 @@ def run_conform(args: argparse.Namespace) -> int:
     )
     from mammamia_ref.kit.runner import ConformRun
 
-    for destination in (args.jsonl, args.junit):
+    for destination in (args.jsonl, args.junit, args.report):
         if destination:
             check_destination(destination)
     expected = load_expected_failures(Path(args.expected_failures)) \
@@ -277,10 +281,32 @@ def run_conform(args: argparse.Namespace) -> int:
     print(summary(run.results, implementation=name, interrupted=run.interrupted))
     if args.junit:
         write_junit(run.results, Path(args.junit), implementation=name)
+    if args.report:
+        from mammamia_ref.kit.port_report import run_document, write_report
+
+        write_report(Path(args.report), run_document(run.results, info, replay_arguments(args)))
     if run.interrupted:  # the summary and the reports above cover the finished cases
         raise KeyboardInterrupt(f"after {len(run.results)} cases; "
                                 f"{sum(r.status == 'pass' for r in run.results)} passed")
     return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def replay_arguments(args: argparse.Namespace) -> list[str]:
+    """The options that choose a run's cases, as given (the report names them, and a
+    committed run is replayed with them); output files, timeouts and the command aside."""
+    out: list[str] = []
+    for flag, values in (("--scenarios", args.scenarios), ("--rule", args.rule),
+                         ("--id", args.ids), ("--feature", args.feature),
+                         ("--players", args.players),
+                         ("--variant", [f"{k}={v}" for k, v in args.variant])):
+        for value in values or []:
+            out += [flag, str(value)]
+    if args.perft:
+        out += ["--perft", args.perft]
+    out += ["--max-nodes", str(args.max_nodes), "--random-games", str(args.random_games),
+            "--seed", str(args.seed)]
+    return out + (["--sweep-variants"] if args.sweep_variants else []) + \
+        (["--perft-walk"] if args.perft_walk else [])
 
 
 def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | None,

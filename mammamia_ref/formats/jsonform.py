@@ -98,15 +98,19 @@ def _state_doc(state: GameState) -> dict[str, Any]:
     }
 
 
-SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json",
-           "protocol.schema.json")
+SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json", "scenario.schema.json")
+
+
+def protocol_schemas() -> tuple[str, ...]:
+    """The porter protocol's schemas, one per version of ``spec/protocol.yaml``."""
+    return tuple(v["schema"] for v in specdata.load_yaml("protocol.yaml")["versions"])
 
 
 @cache
 def schema_registry() -> Registry:
     """Our schemas, each registered under its file name: how a ``$ref`` names another."""
     registry: Registry = Registry()
-    for name in SCHEMAS:
+    for name in (*SCHEMAS, *protocol_schemas()):
         registry = registry.with_resource(name, Resource.from_contents(specdata.load_schema(name)))
     return registry
 
@@ -268,6 +272,11 @@ def parse_state(doc: Any) -> GameState:
         where, message = errors[0]
         raise MalformedError(message, where=where, value=doc)
     colours = tuple(player["colour"] for player in doc["players"])
+    twice = next((i for i, colour in enumerate(colours) if colour in colours[:i]), None)
+    if twice is not None:  # each colour's cards exist once: a colour is one seat
+        raise InvalidStateError(f"two seats play {colours[twice]}: each colour's cards exist "
+                                "once", rule="setup.components",
+                                where=f"/players/{twice}/colour", value=colours[twice])
     variants = {**variant_defaults(), **doc["variants"]}
     try:
         rules = make_rules(variants)

@@ -53,6 +53,7 @@ from typing import Any
 
 from mammamia_ref.errors import InternalError, MammamiaError, UsageError
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.versions import named_version, refusal
 
 MAX_LINE = 16 * 1024 * 1024
 _EOF = object()
@@ -82,7 +83,7 @@ class ImplementationError(MammamiaError):
 
 
 class Implementation:
-    """One implementation process speaking ``mammamia-protocol/1``.
+    """One implementation process speaking the porter protocol (:data:`PROTOCOL`).
 
     ``timeout`` is the base allowance of a request (``--timeout``), ``startup_timeout``
     the hello's (``--startup-timeout``). ``deadline`` (a time of ``wall_clock``, which is
@@ -142,14 +143,19 @@ class Implementation:
                                                  self._keep_stderr), daemon=True)]
         for thread in self._threads:
             thread.start()
-        info = self._exchange("hello", {"protocol": PROTOCOL},
-                              base=max(self.timeout, self.startup_timeout),
-                              option="--startup-timeout")
+        try:
+            info = self._exchange("hello", {"protocol": PROTOCOL},
+                                  base=max(self.timeout, self.startup_timeout),
+                                  option="--startup-timeout")
+        except ImplementationError as exc:  # a port of an older version refuses our hello
+            older = named_version(str(exc)) if exc.kind == "error" else None
+            if older is None:
+                raise
+            self.close()
+            raise ImplementationError("protocol", refusal(older)) from None
         if info.get("protocol") != PROTOCOL:
             self.close()
-            raise ImplementationError("protocol", f"the implementation speaks "
-                                      f"{info.get('protocol')!r}; this runner knows only "
-                                      f"{PROTOCOL}")
+            raise ImplementationError("protocol", refusal(info.get("protocol")))
         self.info = info
         return info
 

@@ -1,9 +1,10 @@
-"""The porter protocol, ``mammamia-protocol/1``: JSON lines over stdin and stdout.
+"""The porter protocol (its version: :data:`mammamia_ref.kit.PROTOCOL`, from
+``spec/protocol.yaml``): JSON lines over stdin and stdout.
 
 The runner sends one request per line, ``{"id": N, "op": OP, ...}``; the implementation
 answers each with one line ``{"id": N, "ok": true, ...}`` or
 ``{"id": N, "ok": false, "error": {"message": ...}}``. The implementation holds one
-current game. Operations (schemas in ``spec/schemas/protocol.schema.json``):
+current game. Operations (schemas in ``spec/schemas/protocol-N.schema.json``):
 
 - ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
   ``variants`` maps each supported flag to the values supported; ``features`` lists the
@@ -29,6 +30,7 @@ This module also serves the reference implementation behind the protocol.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -37,6 +39,7 @@ from mammamia_ref import __version__
 from mammamia_ref.errors import IllegalActionError, MalformedError
 from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.versions import current, refusal
 from mammamia_ref.rules.actions import format_action, parse_action
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import apply, check_seat, legal_actions, new_game
@@ -44,7 +47,7 @@ from mammamia_ref.rules.observation import observation
 from mammamia_ref.rules.state import GameState, make_config, variant_values
 from mammamia_ref.sim.perft import perft
 
-FEATURES = ("load_state", "events", "observation", "perft", "seats")
+FEATURES = current().features
 
 
 class ReferenceSession:
@@ -64,8 +67,7 @@ class ReferenceSession:
 
     def op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
         if request.get("protocol") != PROTOCOL:
-            raise MalformedError(f"unsupported protocol {request.get('protocol')!r}; "
-                                 f"this implementation speaks {PROTOCOL}",
+            raise MalformedError(f"unsupported protocol: {refusal(request.get('protocol'))}",
                                  value=request.get("protocol"))
         return {"name": "mammamia_ref", "language": "Python", "version": __version__,
                 "protocol": PROTOCOL,
@@ -163,6 +165,26 @@ def _lines(stream: IO[Any]) -> Iterator[bytes | str | None]:
             yield line
 
 
+def _not_json(word: str) -> Any:
+    """``NaN`` and ``Infinity`` are not JSON: the line is refused, never echoed."""
+    raise ValueError(f"not JSON: {word} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A number beyond a double (``1e400``) would be echoed as ``Infinity``: refused."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"not JSON: {text[:40]} is beyond the numbers JSON can carry here")
+    return number
+
+
+def _error(exc: ValueError) -> dict[str, Any]:
+    """A refusal as answered: its message, and the rule it breaks where there is one (a
+    state that no game could reach, say: ``load_state``)."""
+    rule = getattr(exc, "rule", None)
+    return {"message": str(exc), **({"rule": rule} if isinstance(rule, str) else {})}
+
+
 def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
     """Answer protocol requests line by line until ``stop`` or the end of input."""
     session = ReferenceSession()
@@ -177,16 +199,17 @@ def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
         if not line.strip():
             continue
         try:
-            request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
+            request = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line,
+                                 parse_constant=_not_json, parse_float=_finite)
             if not isinstance(request, dict):
                 raise MalformedError("a request is a JSON object", value=request)
             request_id = request.get("id")
             answer = {"id": request_id, "ok": True, **session.handle(request)}
         except ValueError as exc:  # not UTF-8, not JSON, or refused (every MammamiaError)
-            answer = {"id": request_id, "ok": False, "error": {"message": str(exc)}}
+            answer = {"id": request_id, "ok": False, "error": _error(exc)}
         except RecursionError:
             answer = {"id": request_id, "ok": False, "error": {"message": "nested too deeply"}}
-        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.write(json.dumps(answer, separators=(",", ":"), allow_nan=False) + "\n")
         stdout.flush()
         if answer.get("ok") and request.get("op") == "stop":
             break

@@ -65,19 +65,26 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
     lines.append("  " + "; ".join(parts))
     if interrupted:
         lines.append("interrupted: the figures cover the cases finished before the interrupt")
+    lines += skipped_lines(results)
     by_rule: Counter[str] = Counter()
+    first: Counter[str] = Counter()
     labels: defaultdict[str, set[str]] = defaultdict(set)
     for result in results:
         if result.status in ("fail", "xpass"):
             by_rule.update(result.rules[:3])
+            first.update(result.rules[:1])
             if result.rules:  # the port's own label, beside the reference's rule
                 labels[result.rules[0]].update(r for r in result.their_rules
                                                if r != result.rules[0])
     if by_rule:
-        lines.append("rules involved in unexpected failures:")  # the reference's rules
-        lines += [f"  {rule}: {count}" + (f"  (the port said: {', '.join(sorted(labels[rule]))})"
-                                          if labels[rule] else "")
-                  for rule, count in by_rule.most_common()]
+        # the reference's rules, ranked by how often each is the one named first
+        lines.append("rules involved in unexpected failures:")
+        lines += [f"  {rule}: {by_rule[rule]}"
+                  + (f" (named first in {first[rule]})" if 0 < first[rule] < by_rule[rule]
+                     else "")
+                  + (f"  (the port said: {', '.join(sorted(labels[rule]))})"
+                     if labels[rule] else "")
+                  for rule in sorted(by_rule, key=lambda r: (-first[r], -by_rule[r], r))]
     for result in results:
         if result.status in UNEXPECTED:
             where = f" ({result.file})" if result.file else ""
@@ -89,6 +96,19 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
             if result.written:
                 lines.append(f"  reproduced by {result.written}")
     return "\n".join(lines)
+
+
+def skip_groups(results: list[CaseResult]) -> Counter[str]:
+    """The skipped cases by why: a ruling the port does not offer counts under what it
+    offers of that flag ("your implementation offers stall=letter only"), a missing
+    feature under the feature."""
+    return Counter(r.message.split(": ", 1)[1] if r.message.startswith("needs ") and
+                   ": " in r.message else r.message for r in results if r.status == "skip")
+
+
+def skipped_lines(results: list[CaseResult]) -> list[str]:
+    return [f"skipped {count}: {why}" for why, count in
+            sorted(skip_groups(results).items(), key=lambda item: (-item[1], item[0]))]
 
 
 class JsonlReport:

@@ -8,7 +8,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,6 +62,7 @@ from mammamia_ref.rules.game import (
     to_move,
 )
 from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.specdata import variant_flags
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
 from mammamia_ref.sim.perft import action_key, divide
@@ -96,11 +97,12 @@ class Divergence(Exception):
     own expectation); ``rules`` are the reference's, ``theirs`` the port's labels."""
 
     def __init__(self, step: int | None, message: str, rules: Iterable[str] = (),
-                 theirs: Iterable[Any] = ()) -> None:
+                 theirs: Iterable[Any] = (), problems: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.step = step
         self.rules = tuple(rules)
         self.theirs = tuple(r for r in theirs if isinstance(r, str) and r)
+        self.problems = list(problems)   # a state difference: one line per field
 
 
 class BudgetSpent(Exception):
@@ -148,6 +150,23 @@ class Budgeted:
 
 # Free text is never compared: a failed order's ``why`` and a rejection's ``message``.
 FREE_TEXT = frozenset(("why", "message"))
+
+# What the kit compares of a port's answers (docs/porting.md, section 5), as data: its
+# fingerprint is part of each protocol version (spec/protocol.yaml), so that a change
+# here without a new version fails tests/test_protocol_versions.py.
+COMPARED: dict[str, Any] = {
+    "hello": ["protocol", "variants (the values offered, the default included)", "features"],
+    "state": "every key of the canonical state, result included once the game is over",
+    "chance": "the pile about to be shuffled, as a multiset",
+    "events": "feature events: in order, every field but the free text",
+    "free_text": sorted(FREE_TEXT),
+    "rejected": ["rule"],
+    "actions": "a set of canonical actions",
+    "observation": "feature observation: key for key",
+    "nodes": "feature perft: the count",
+    "seats": "feature seats: apply with player, refused unless that seat decides",
+    "probes": "random games: a refused action, another seat's attempt, two views",
+}
 
 
 def comparable_event(item: Any) -> Any:
@@ -235,6 +254,16 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def pending_rule(state: GameState) -> str:
+    """The rule of the decision the reference waits for: a Bombastica's completion is
+    judged by ``oven.bombastica`` (its rule of refusal too), any other by the decision's
+    own rule."""
+    if state.phase == "oven" and state.step == "complete" and state.reveal is not None \
+            and ORDERS[state.reveal.order].type == "bombastica":
+        return "oven.bombastica"
+    return decision_rule(state)
+
+
 def pending_in_words(state: GameState) -> str:
     """What the reference waits for after a step, said in words."""
     if is_over(state):
@@ -245,18 +274,38 @@ def pending_in_words(state: GameState) -> str:
     what = {"play": "play ingredients (or pass)", "order": "place an order (or not)",
             "draw": "draw", "name_kind": "name a kind for the revealed order",
             "complete": "complete the revealed order from hand (or decline)"}
-    return f"{colour} must {what.get(state.step, state.step)} ({decision_rule(state)})"
+    return f"{colour} must {what.get(state.step, state.step)} ({pending_rule(state)})"
 
 
 def supports(info: dict[str, Any], variants: dict[str, str]) -> str | None:
-    """Why the implementation cannot run a game under ``variants`` (None if it can)."""
+    """Why the implementation cannot run a game under ``variants`` (None if it can):
+    ``hello``'s ``variants`` lists the values the port offers, the default included; a
+    flag it leaves out offers its default alone (docs/porting.md, section 1)."""
     offered = info.get("variants") or {}
     defaults = variant_defaults()
-    for flag, value in variants.items():
-        values = offered.get(flag, [defaults.get(flag)])
+    for flag, value in sorted(variants.items()):
+        values = offered.get(flag)
+        values = [defaults.get(flag)] if not isinstance(values, list) else values
         if value not in values:
-            return f"does not support the variant {flag}={value}"
+            return f"needs {flag}={value}: {offers_in_words(flag, values)}"
     return None
+
+
+def offers_in_words(flag: str, values: list[Any]) -> str:
+    """What the port offers of one flag, the line a summary groups skips by."""
+    shown = ", ".join(f"{flag}={v}" for v in values if isinstance(v, str))
+    return f"your implementation offers {shown} only" if shown else \
+        f"your implementation offers no value of {flag}"
+
+
+def rules_in_force(rules: Iterable[str], variants: dict[str, str]) -> tuple[str, ...]:
+    """``rules`` without those of a ruling not chosen: a non-default value's rule (in
+    ``spec/disputes.yaml``) is in force only under that value."""
+    chosen = {**variant_defaults(), **variants}
+    idle = {value["rule"] for flag in variant_flags() for value in flag["values"]
+            if value["value"] != flag["default"] and chosen.get(flag["flag"]) != value["value"]
+            and value.get("rule")}
+    return tuple(rule for rule in rules if rule not in idle)
 
 
 class Lockstep:
@@ -272,16 +321,23 @@ class Lockstep:
         self.last_observations: dict[str | None, dict[str, Any]] = {}
 
     def compare_state(self, answer: dict[str, Any], step: int | None, rules: Iterable[str],
-                      what: str) -> None:
+                      what: str, *, fresh: bool = False) -> None:
+        """The port's state against the reference's (``fresh``: a new game's, whose
+        differences are named by the setup rules)."""
         expected = comparable_state(format_state(self.state, result=True))
         actual = answer.get("state")
         self.last_state = actual if isinstance(actual, dict) else None
-        problems = differences(comparable_state(actual), expected) \
-            if isinstance(actual, dict) else ["/: the answer holds no state"]
+        if not isinstance(actual, dict):
+            raise Divergence(step, f"{what}: the state differs from the reference in 1 "
+                             "field:\n  state/: the answer holds no state", rules)
+        problems = differences(comparable_state(actual), expected)
         if problems:
+            report = state_report(self.state, actual, expected, problems)
             raise Divergence(step, f"{what}: the state differs from the reference in "
                              f"{len(problems)} field{'s' if len(problems) > 1 else ''}:\n"
-                             + "\n".join(f"  state{p}" for p in problems[:12]), rules)
+                             + "\n".join(f"  {line}" for line in report),
+                             ranked_rules(self.state, actual, problems, rules, fresh=fresh),
+                             problems=problems)
 
     def compare_legal(self, step: int | None) -> None:
         self.last_legal = None
@@ -359,9 +415,8 @@ class Lockstep:
         try:
             self.compare_state(answer, index, rules, f"after {_show(action)}")
         except Divergence as exc:
-            decided = [scoring.winners(after)[1]] if "state/result" in str(exc) and \
-                is_over(after) else []
-            exc.rules = tuple(dict.fromkeys((*decided, *_touching(expected, str(exc)), *rules)))
+            exc.rules = ranked_rules(after, self.last_state or {}, exc.problems, rules,
+                                     expected)
             raise
         return rules
 
@@ -388,7 +443,7 @@ class Lockstep:
             fields = differences(theirs[first], ours[first])
             what = (f"event {first} ({ours[first].get('event')}): "
                     + "; ".join(f"{f.lstrip('/')}" for f in fields[:6]))
-        our_rule = [e["rule"] for e in expected[first:first + 1]]
+        our_rule = [e["rule"] for e in expected[first:first + 1]] or [pending_rule(self.state)]
         their_rule = [e.get("rule") for e in actual[first:first + 1] if isinstance(e, dict)]
         raise Divergence(index, f"after {_show(action)} the events differ from event "
                          f"{first} on: {what}", [*our_rule, *rules], their_rule)
@@ -408,13 +463,101 @@ _TOUCHES = {
 }
 
 
-def _touching(events: list[dict[str, Any]], diff: str) -> list[str]:
-    """The rules of the events that change a part of the state named in ``diff``."""
-    rules = []
-    for name, parts in _TOUCHES.items():
-        if any(f"/{part}" in diff for part in parts):
-            rules += [e["rule"] for e in events if e["event"] == name]
-    return list(dict.fromkeys(rules))
+# A state's position: where the game stands, what is pending. A report leads with these
+# and never cuts them; a divergence of the position is named by the pending decision.
+POSITION = ("phase", "step", "current", "reveal")
+# The piles gathered anew at a round's end: not compared across different rounds.
+ROUND_PILES = ("supply", "oven", "table", "used")
+# The rules behind a part of the state that no event of the step explains (a new game's
+# state, a finished game's result).
+_PART_RULES = {"box": ("setup.trim",), "waiter": ("setup.waiter",),
+               "mamma_mia": ("mamma_mia.dealt",), "supply": ("setup.supply",),
+               "hand": ("setup.deal",)}
+MAX_FIELDS = 12
+
+
+def _part(problem: str) -> str:
+    """The top-level part of the state a difference is in (``/players/red/waiter/..``
+    is ``waiter``)."""
+    steps = problem.split(":", 1)[0].strip("/").split("/")
+    if steps[0] == "players" and len(steps) > 2:
+        return steps[2]
+    return steps[0]
+
+
+def _rank(problem: str) -> int:
+    part = _part(problem)
+    return POSITION.index(part) if part in POSITION else \
+        len(POSITION) if part == "result" else len(POSITION) + 1
+
+
+def _position(doc: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(doc.get(key) for key in POSITION)
+
+
+def went_on(state: GameState, actual: dict[str, Any]) -> bool:
+    """Whether the port went on past the decision (or shuffle) the reference waits for:
+    its position differs, and it is not itself waiting at an oven decision (there it
+    stopped short, and the reference's own steps name the rule)."""
+    if is_over(state) or _position(actual) == _position(format_state(state)):
+        return False
+    return not (actual.get("phase") == "oven" and state.phase != "oven")
+
+
+def stop_in_words(state: GameState, actual: dict[str, Any]) -> str:
+    """The reference's stop and the port's going on, said in words."""
+    where = ", ".join(f"{key} {_short(actual.get(key))}" for key in POSITION[:3])
+    if is_chance(state):
+        return f"the reference stops here: {pending_in_words(state)}; the port went on " \
+            f"({where})"
+    who = "the owner's" if state.phase == "oven" else f"{state.colour(state.current)}'s"
+    return (f"the reference stops here and waits for {who} decision: "
+            f"{pending_in_words(state)}; the port went on without it ({where})")
+
+
+def state_report(state: GameState, actual: dict[str, Any], expected: dict[str, Any],
+                 problems: list[str]) -> list[str]:
+    """A state difference as reported: the position first and never cut, the stop in
+    words where the port went on past the reference's decision, no pile diffed across
+    a round's end that the port skipped, then at most :data:`MAX_FIELDS` other fields."""
+    ranked = sorted(problems, key=_rank)
+    lines = [stop_in_words(state, actual)] if went_on(state, actual) else []
+    lines += [f"state{p}" for p in ranked if _part(p) in POSITION]
+    rest = [p for p in ranked if _part(p) not in POSITION]
+    ours, theirs = expected.get("round"), actual.get("round")
+    if ours != theirs and type(theirs) is int and type(ours) is int:
+        skipped = [p for p in rest if _part(p) in ROUND_PILES]
+        rest = [p for p in rest if _part(p) not in ROUND_PILES]
+        how = f"the port skipped the end of round {theirs}" if theirs < ours else \
+            f"the port ended round {ours}, which the reference has not ended"
+        lines.append(f"the port is in round {theirs}, the reference in round {ours}: {how}; "
+                     f"the piles of different rounds are not compared "
+                     f"({len(skipped)} field{'s' if len(skipped) != 1 else ''}: "
+                     f"{', '.join(dict.fromkeys(_part(p) for p in skipped)) or 'none'})")
+    lines += [f"state{p}" for p in rest[:MAX_FIELDS]]
+    if len(rest) > MAX_FIELDS:
+        lines.append(f"and {len(rest) - MAX_FIELDS} more field"
+                     f"{'s' if len(rest) - MAX_FIELDS > 1 else ''}")
+    return lines
+
+
+def ranked_rules(state: GameState, actual: dict[str, Any], problems: list[str],
+                 rules: Iterable[str], events: Sequence[dict[str, Any]] = (), *,
+                 fresh: bool = False) -> tuple[str, ...]:
+    """The rules named for a state difference, by the part of the state that differs:
+    the reference's pending decision first where the port went on past it, the deciding
+    rule of a result, then for each differing part (in report order) the rules of the
+    step's events that change it (in a ``fresh`` game, the rule that sets it up), then
+    the step's rules."""
+    named = [pending_rule(state)] if went_on(state, actual) else []
+    for problem in sorted(problems, key=_rank):
+        part = _part(problem)
+        if part == "result" and is_over(state):
+            named += [scoring.winners(state)[1], "game_end.three_resolutions"]
+        touching = [e["rule"] for e in events
+                    if part in _TOUCHES.get(e.get("event", ""), ())]
+        named += touching or list(_PART_RULES.get(part, ()) if fresh else ())
+    return tuple(dict.fromkeys((*named, *rules)))
 
 
 def _information_rules(problems: list[str], state: GameState) -> list[str]:
@@ -455,7 +598,8 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
     failure there is a defect of the suite), then the port in lockstep with the
     reference, and at every step the port against the scenario's own expectations."""
     name = scenario.id if run.name == "default" else f"{scenario.id}[{run.name}]"
-    result = CaseResult("scenario", name, "pass", scenario.rules, file=scenario.file)
+    result = CaseResult("scenario", name, "pass", rules_in_force(scenario.rules, run.variants),
+                        file=scenario.file)
     features = impl.info.get("features") or []
     from_setup = "setup" in scenario.given
     if not from_setup and "load_state" not in features:
@@ -465,7 +609,8 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
     if needs_seats(run) and "seats" not in features:
         return _skip(result, "needs the seats feature")
     reference = given_state(scenario, run)
-    why = supports(impl.info, reference.rules.non_default())
+    result.rules = rules_in_force(scenario.rules, reference.rules.as_dict())
+    why = supports(impl.info, reference.rules.as_dict())
     if why:
         return _skip(result, why)
     own = run_one(scenario, run)
@@ -478,7 +623,7 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
     lockstep = Lockstep(impl, reference)
     try:
         lockstep.compare_state(start_game(impl, reference, from_setup=from_setup), None,
-                               scenario.rules, "the given state")
+                               scenario.rules, "the given state", fresh=from_setup)
         lockstep.compare_legal(None)
         for step in run.steps:
             if step.action is not None:
@@ -493,7 +638,8 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
                                  scenario.rules)
     except Divergence as exc:
         result.status, result.step, result.message = "fail", exc.step, str(exc)
-        result.rules = tuple(dict.fromkeys((*exc.rules, *scenario.rules)))
+        result.rules = rules_in_force(dict.fromkeys((*exc.rules, *scenario.rules)),
+                                      reference.rules.as_dict())
         result.their_rules = exc.theirs
     return result
 
@@ -655,7 +801,7 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
     reference = parse_state(table.state)
-    why = supports(impl.info, reference.rules.non_default())
+    why = supports(impl.info, reference.rules.as_dict())
     if why:
         return _skip(result, why)
     depths = []
@@ -706,7 +852,7 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
     if variants:
         name += "-" + "-".join(f"{k}={v}" for k, v in sorted(variants.items()))
     result = CaseResult("random", name, "pass", replay=replay_options(config, seed))
-    why = supports(impl.info, variants)
+    why = supports(impl.info, config.rules.as_dict())
     if why:
         return _skip(result, why)
     chance = ChanceSource(seed)
@@ -716,7 +862,8 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
     lockstep = Lockstep(impl, state)
     index = 0
     try:
-        lockstep.compare_state(start_game(impl, state, from_setup=True), None, (), "new_game")
+        lockstep.compare_state(start_game(impl, state, from_setup=True), None, (), "new_game",
+                               fresh=True)
         while not is_over(lockstep.state) and index < max_steps:
             before = lockstep.state
             action: Action
@@ -736,7 +883,8 @@ def run_random_game(impl: Connection, config: GameConfig, seed: int,
             index += 1
     except Divergence as exc:
         result.status, result.step, result.message = "fail", exc.step, str(exc)
-        result.rules, result.their_rules = exc.rules, exc.theirs
+        result.rules = rules_in_force(exc.rules, config.rules.as_dict())
+        result.their_rules = exc.theirs
     return result
 
 

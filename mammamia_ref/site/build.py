@@ -33,6 +33,7 @@ from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
 from mammamia_ref.site.links import dispute_page, rel
 from mammamia_ref.site.porting_pages import handwritten_pages, porting_page, short_title
+from mammamia_ref.site.ports_page import ports_nav, ports_pages
 from mammamia_ref.site.queries_page import queries_page
 from mammamia_ref.site.quick_reference import quick_reference_page
 from mammamia_ref.site.rule_pages import chapter_page, rules_index_page
@@ -61,6 +62,7 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
         "porting/index.md": porting_page(handwritten),
         "porting/cli.md": cli_page(parser),
         **api_pages(),
+        **ports_pages(),
     }
 
 
@@ -144,7 +146,7 @@ def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
         {"Queries": "queries.md"},
         {"Porting guide": ["porting/index.md",
                            *[{short_title(t): p} for p, t in (handwritten or {}).items()],
-                           {"Command line": "porting/cli.md"},
+                           {"Command line": "porting/cli.md"}, ports_nav(),
                            {"Python API": ["porting/api.md",
                                            *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
     ]

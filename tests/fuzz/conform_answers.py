@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from mammamia_ref.formats.scenario import load_scenario
+from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.client import _EOF, Implementation
 from mammamia_ref.kit.protocol import ReferenceSession
 from mammamia_ref.kit.report import junit_text, summary
@@ -88,7 +89,7 @@ def connect(respond: Callable[[dict[str, Any]], Any]) -> Implementation:
     # no pipes and no process group: requests go straight to the script, ending is a kill
     impl._send = lambda op, data, deadline, limit: process.write(data)  # type: ignore[method-assign]
     impl._end = lambda ended: ended.kill()  # type: ignore[method-assign]
-    impl.info = ReferenceSession().op_hello({"protocol": "mammamia-protocol/1"})
+    impl.info = ReferenceSession().op_hello({"protocol": PROTOCOL})
     return impl
 
 

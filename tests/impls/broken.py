@@ -14,7 +14,7 @@ import time
 from dataclasses import replace
 
 from mammamia_ref.errors import IllegalActionError
-from mammamia_ref.kit import protocol
+from mammamia_ref.kit import PROTOCOL, protocol
 from mammamia_ref.kit.protocol import ReferenceSession, serve
 from mammamia_ref.rules import oven, turn
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
@@ -96,6 +96,43 @@ def failed_order_on_top() -> None:
     oven.fail = fail
 
 
+
+def bombastica_table_only_state_only() -> None:
+    """The porter of issue 32 in miniature: plays ``bombastica_hand=forbidden`` whatever
+    the game's rulings, while claiming every ruling (its states carry the ruling asked
+    for), and offers neither events nor observations: the kit sees its states alone."""
+    protocol.FEATURES = tuple(f for f in protocol.FEATURES
+                              if f not in ("events", "observation"))
+    claimed = {"bombastica_hand": "allowed"}
+    make_config, parse_state, format_state = (protocol.make_config, protocol.parse_state,
+                                              protocol.format_state)
+
+    def forced(variants):
+        claimed["bombastica_hand"] = (variants or {}).get("bombastica_hand", "allowed")
+        return {**(variants or {}), "bombastica_hand": "forbidden"}
+
+    protocol.make_config = lambda players, variants=None, **rest: make_config(
+        players, variants=forced(variants), **rest)
+    protocol.parse_state = lambda doc: parse_state(
+        {**doc, "variants": forced(doc.get("variants"))} if isinstance(doc, dict) else doc)
+
+    def shown(state, **options):
+        doc = format_state(state, **options)
+        return {**doc, "variants": {**doc["variants"], **claimed}}
+
+    protocol.format_state = shown
+
+
+
+def offers_few_rulings() -> None:
+    """Offers only ``bombastica_hand=forbidden`` and ``stall=letter`` (it lacks the
+    defaults of both), every other flag in full: the kit must skip every case that needs
+    a default it lacks, not fail it."""
+    values = protocol.variant_values
+    protocol.variant_values = lambda: {**values(), "bombastica_hand": ("forbidden",),
+                                       "stall": ("letter",)}
+
+
 # Breakages of what a random game probes besides its moves (kit.runner.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
@@ -155,9 +192,19 @@ def hostile(kind: str) -> int:
         request = json.loads(raw)
         if kind == "exit_at_once":
             return 3
+        if kind == "speaks_version_1":  # a port of the old protocol answers its hello
+            out.write(json.dumps({"id": request["id"], "ok": True, "name": kind,
+                                  "protocol": "mammamia-protocol/1"}).encode() + b"\n")
+            out.flush()
+            continue
+        if kind == "refuses_our_version":  # a port that refuses a hello it does not speak
+            out.write(json.dumps({"id": request["id"], "ok": False, "error": {
+                "message": "this program speaks mammamia-protocol/1"}}).encode() + b"\n")
+            out.flush()
+            continue
         if requests == 1 and kind != "wrong_protocol":
             answer = {"id": request["id"], "ok": True, "name": kind, "language": "Python",
-                      "version": "0", "protocol": "mammamia-protocol/1", "variants": {},
+                      "version": "0", "protocol": PROTOCOL, "variants": {},
                       "features": ["load_state"]}
             out.write(json.dumps(answer).encode() + b"\n")
             out.flush()
@@ -189,7 +236,8 @@ def hostile(kind: str) -> int:
     return 0
 
 
-HOSTILE = ("exit_at_once", "wrong_protocol", "never_answers", "floods", "invalid_json",
+HOSTILE = ("exit_at_once", "wrong_protocol", "speaks_version_1", "refuses_our_version",
+           "never_answers", "floods", "invalid_json",
            "invalid_utf8", "wrong_ids", "crashes_halfway", "fork_keeps_pipes", "never_reads",
            "exits_leaving_child")
 

@@ -32,7 +32,7 @@ def scenario_suite() -> dict[str, Any]:
 
 def conformance_throughput(budget: float) -> dict[str, Any]:
     """Protocol operations per second (wall clock: two processes take part) against the
-    reference served over ``mammamia-protocol/1``: seeded random games of
+    reference served over the porter protocol: seeded random games of
     ``legal_actions`` and ``apply`` (the chance nodes' shuffles included)."""
     command = [sys.executable, "-m", "mammamia_ref", "serve"]
     ops, games = 0, 0

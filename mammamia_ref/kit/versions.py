@@ -1,0 +1,116 @@
+"""The porter protocol's versions, read from ``spec/protocol.yaml``: the one place that
+says which version the kit speaks, which schema each version has, and what changed from
+one version to the next, so that a port of an older version is told exactly what to do
+(docs/porting.md, "Protocol versions"). A new version is one entry there and a schema."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from mammamia_ref.errors import SpecError
+from mammamia_ref.rules.specdata import load_yaml, spec_path
+
+# The schemas the compared answers are written in, beside each version's own.
+ANSWER_SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json",
+                  "observation.schema.json")
+DOCS = "docs/porting.md#protocol-versions"
+
+
+@dataclass(frozen=True)
+class Version:
+    """One protocol version: its id, its schema (a file of ``spec/schemas/``), the
+    fingerprints recorded for it, its features, and what changed from the one before."""
+
+    id: str
+    schema: str
+    schema_sha256: str
+    compared_sha256: str | None
+    features: tuple[str, ...]
+    changes: tuple[str, ...]
+
+
+@cache
+def versions() -> tuple[Version, ...]:
+    """Every version, oldest first; the last is the one spoken."""
+    entries = load_yaml("protocol.yaml").get("versions")
+    if not isinstance(entries, list) or not entries:
+        raise SpecError("spec/protocol.yaml lists no protocol version")
+    return tuple(Version(e["id"], e["schema"], e["schema_sha256"], e.get("compared_sha256"),
+                         tuple(e["features"]),
+                         tuple(c["what"] + (f" ({c['rule']})" if c.get("rule") else "")
+                               for c in e["changes"]))
+                 for e in entries)
+
+
+def current() -> Version:
+    return versions()[-1]
+
+
+def known(version_id: Any) -> Version | None:
+    return next((v for v in versions() if v.id == version_id), None)
+
+
+def changes_since(version_id: str) -> list[str]:
+    """What changed from ``version_id`` to the version spoken, oldest change first."""
+    ids = [v.id for v in versions()]
+    return [change for v in versions()[ids.index(version_id) + 1:] for change in v.changes]
+
+
+def refusal(spoken: Any) -> str:
+    """The one line that refuses a port speaking ``spoken``: for an older version, every
+    change since, in words; for an unknown one, the versions known."""
+    ours = current().id
+    old = known(spoken)
+    if old is None:
+        return (f"the implementation speaks {spoken!r}; this kit speaks {ours} (versions "
+                f"known: {', '.join(v.id for v in versions())}; see {DOCS})")
+    if old.id == ours:
+        return f"the implementation speaks {ours}"
+    changes = changes_since(old.id)
+    return (f"the implementation speaks {old.id}; this kit speaks {ours}, which changed "
+            f"{len(changes)} thing{'s' if len(changes) != 1 else ''} since: "
+            + "; ".join(f"({i}) {c}" for i, c in enumerate(changes, 1))
+            + f"; update the port and answer hello with {ours} (see {DOCS})")
+
+
+def named_version(text: str) -> str | None:
+    """A known older version named in a port's error message (a port that refuses our
+    hello often says which version it speaks)."""
+    for match in re.findall(r"mammamia-protocol/\d+", text):
+        if known(match) is not None and match != current().id:
+            return str(match)
+    return None
+
+
+def file_sha256(name: str) -> str:
+    try:
+        return hashlib.sha256(spec_path(f"schemas/{name}").read_bytes()).hexdigest()
+    except OSError as exc:
+        raise SpecError(f"cannot read spec/schemas/{name}: {exc}") from exc
+
+
+def compared_sha256(version: Version, compared: dict[str, Any]) -> str:
+    """The fingerprint of what the kit compares under ``version``: its schema, the
+    schemas of the compared answers, and the kit's declaration ``compared``."""
+    digest = hashlib.sha256()
+    for name in (version.schema, *ANSWER_SCHEMAS):
+        digest.update(f"{name}:{file_sha256(name)}\n".encode())
+    digest.update(json.dumps({"features": version.features, "compared": compared},
+                             sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def fingerprints() -> dict[str, str]:
+    """The two fingerprints to record for the last version of ``spec/protocol.yaml``
+    once its schema is written (the kit's COMPARED declaration read lazily: the runner
+    imports this package)."""
+    from mammamia_ref.kit.runner import COMPARED
+
+    version = current()
+    return {"schema_sha256": file_sha256(version.schema),
+            "compared_sha256": compared_sha256(version, COMPARED)}
