@@ -133,18 +133,26 @@ def check_variants(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Its standard output goes through the output writer's guard, so
+    that a full disk or a device error is one line (exit code 2), as for any file."""
+    from mammamia_ref.formats.output import GuardedStream, silence
+
     words = list(sys.argv[1:] if argv is None else argv)
+    stdout = sys.stdout
+    sys.stdout = GuardedStream(stdout)
     try:
         parser = build_parser()
         SuggestingParser.argv = words
         args: Any = parser.parse_args(words)
         check_variants(args)
         code: int = args.handler(args)
+        sys.stdout.flush()  # the last of the output is written (or fails) here, not at exit
         return code
     except MammamiaError as exc:
         print(f"mammamia: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover - output piped into head
+    except BrokenPipeError:  # output piped into head: it has what it wanted
+        silence(stdout)
         return 0
     except KeyboardInterrupt as exc:
         # Ctrl-C: one line, no traceback; a command that knows what it had finished says
@@ -152,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # files are written atomically, so each is complete or absent. 130 = 128 + SIGINT.
         print(f"mammamia: interrupted {exc}".rstrip(), file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = stdout
 
 
 __all__ = ["build_parser", "check_variants", "main", "package_version", "suggestion"]

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import IO
 
-from mammamia_ref.formats.output import write_atomically
+from mammamia_ref.formats.output import OutputStream, write_atomically
 from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
 from mammamia_ref.kit.runner import CaseResult
 
@@ -92,17 +92,18 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
 
 
 class JsonlReport:
-    """One JSON record per case, appended and flushed as each case finishes."""
+    """One JSON record per case, written whole as each case finishes, through the one
+    output writer (opened before the implementation starts, so that a destination that
+    cannot be written costs nothing; a pipe nobody reads is given up, not waited on)."""
 
     def __init__(self, path: Path) -> None:
-        self.handle: IO[str] = path.open("w", encoding="utf-8")
+        self.stream = OutputStream(path)
 
     def add(self, result: CaseResult) -> None:
-        self.handle.write(json.dumps(result.as_json()) + "\n")
-        self.handle.flush()
+        self.stream.write(json.dumps(result.as_json()) + "\n")
 
     def close(self) -> None:
-        self.handle.close()
+        self.stream.close()
 
 
 class Progress:
