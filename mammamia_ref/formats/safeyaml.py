@@ -32,6 +32,9 @@ _LOADER = YAML_LOADER
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
+# Values (keys and scalars) in one input file: an 800 KB scenario of 21,000 actions has
+# 84,000; building and checking many more is what made a file of tiny steps slow.
+MAX_VALUES = 150_000
 READ_TIMEOUT = 10.0  # seconds for a pipe or a device to come to its end
 _CHUNK = 65536
 
@@ -167,11 +170,17 @@ _CLOSE = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToke
 
 
 def _scan(text: str, file: str) -> None:
-    """Refuse anchors, aliases, tags and deep nesting before anything is built (composing
-    is recursive, so depth must be bounded first)."""
-    depth = 0
+    """Refuse anchors, aliases, tags, deep nesting and too many values before anything
+    is built (composing is recursive, so depth must be bounded first; and building is
+    what costs: 200,000 tiny values took seconds to compose and minutes to check)."""
+    depth = values = 0
     for token in yaml.scan(text, Loader=_LOADER):
         line = token.start_mark.line + 1
+        if isinstance(token, yaml.ScalarToken):
+            values += 1
+            if values > MAX_VALUES:
+                raise YamlInputError(f"more than {MAX_VALUES:,} values (keys and scalars); "
+                                     "the limit of an input file", file=file, line=line)
         if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
             raise YamlInputError("anchors and aliases are not allowed", file=file, line=line)
         if isinstance(token, yaml.TagToken):
