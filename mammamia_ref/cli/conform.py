@@ -51,6 +51,9 @@ def add_parsers(commands: Commands) -> None:
     conform.add_argument("--perft-walk", action="store_true",
                          help="walk the counting trees with legal_actions and apply even if "
                          "the implementation counts itself (feature perft)")
+    conform.add_argument("--follow-links", action="store_true",
+                         help="read symbolic links that lead outside the scenario folders "
+                              "(reported and not read by default)")
     conform.add_argument("--random-games", type=random_game_count, default=5, metavar="N",
                          help="random games per player count and ruling configuration "
                          "(0: none)")
@@ -154,7 +157,7 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
         raise NoSuchPathError(missing)
     if args.perft and not Path(args.perft).is_dir():
         raise NoSuchPathError([args.perft])
-    scenarios, errors = load_all(scenario_paths)
+    scenarios, errors = load_all(scenario_paths, follow_links=args.follow_links)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     cases: list[Case] = []

@@ -63,6 +63,22 @@ def shown(text: str) -> str:
     return repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
 
 
+EXCERPT = 32  # characters of a file quoted in a message, at most
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """What a message may quote of a file's content: all of a short text, else its first
+    ``limit`` characters, marked as an excerpt (a file reached by mistake, a link to a
+    secret say, must not be printed through an error message).
+
+    >>> excerpt("a" * 50)
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' (an excerpt: 32 of 50 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit] + '…'!r} (an excerpt: {limit} of {len(text)} characters)"
+
+
 def bound_work(what: str, count: int, cap: int, hint: str) -> int:
     """``count`` if it is within ``cap``, else a one-line :class:`TooMuchWorkError`
     saying how much was asked for, the cap and ``hint`` (how to ask for less)."""
@@ -82,6 +98,20 @@ def seed_span(seed: int, count: int, option: str = "--seed") -> None:
                          options=(option,), value=seed)
 
 
-__all__ = ["CASES_MAX", "JOBS_MAX", "RANDOM_GAMES_MAX", "REPLAYS_MAX", "RULINGS_MAX",
-           "SEED_MAX", "SEED_MIN", "TIMEOUT_MIN", "TooMuchWorkError", "bound_work",
-           "seed_span", "shown", "whole_number"]
+__all__ = [
+    "CASES_MAX",
+    "EXCERPT",
+    "JOBS_MAX",
+    "RANDOM_GAMES_MAX",
+    "REPLAYS_MAX",
+    "RULINGS_MAX",
+    "SEED_MAX",
+    "SEED_MIN",
+    "TIMEOUT_MIN",
+    "TooMuchWorkError",
+    "bound_work",
+    "excerpt",
+    "seed_span",
+    "shown",
+    "whole_number",
+]

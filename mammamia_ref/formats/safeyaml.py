@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from mammamia_ref.errors import InternalError, MalformedError
+from mammamia_ref.formats.limits import excerpt
 from mammamia_ref.rules.specdata import YAML_LOADER
 
 # libyaml's scanner and composer when PyYAML has them, else Python's (rules.specdata)
@@ -207,7 +208,7 @@ def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, de
                 raise YamlInputError("every key must be a string", file=file,
                                      line=key_node.start_mark.line + 1)
             if key in result:
-                raise YamlInputError(f"duplicate key {key!r}", file=file,
+                raise YamlInputError(f"duplicate key {excerpt(key)}", file=file,
                                      line=key_node.start_mark.line + 1)
             child = f"{pointer}/{key}"
             lines[child] = key_node.start_mark.line + 1
@@ -236,7 +237,7 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return None
     if tag == "bool":
         if text not in ("true", "false"):
-            raise YamlInputError(f"{text!r} is read as a boolean by YAML: write true or false, "
+            raise YamlInputError(f"{excerpt(text)} is read as a boolean by YAML: write true or false, "
                                  "or quote it if it is text", file=file, line=line)
         return text == "true"
     if tag == "int":
@@ -248,5 +249,5 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return int(text)
     if tag == "float":
         raise YamlInputError("numbers are integers only in our formats", file=file, line=line)
-    raise YamlInputError(f"{text!r} is read as a {tag} by YAML, which is not JSON; quote it if "
+    raise YamlInputError(f"{excerpt(text)} is read as a {tag} by YAML, which is not JSON; quote it if "
                          "it is text", file=file, line=line)

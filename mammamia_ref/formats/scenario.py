@@ -11,6 +11,7 @@ first step where reality diverges from the expectation.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -496,8 +497,9 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
     """Every way ``state`` and ``events`` differ from ``expect`` (empty when they agree)."""
     problems: list[str] = []
     if "state" in expect:
-        problems += [f"state{p}" for p in project_diff(format_state(state), expect["state"],
-                                                      state)]
+        # with the result once the game is over, as every state the protocol sends
+        problems += [f"state{p}" for p in project_diff(format_state(state, result=True),
+                                                      expect["state"], state)]
     if "events" in expect:
         problems += events_diff([format_event(e) for e in events], expect["events"])
     if "events_exact" in expect:
@@ -575,6 +577,9 @@ def project_diff(actual: Any, expected: Any, state: GameState | None = None,
                     else:
                         out += project_diff(by_colour[colour], sub, state,
                                             f"/players/{colour}")
+            elif key == "result" and pointer == "" and key not in actual:
+                out.append("/result: the game has not ended (a state has a result only "
+                           "once it is over)")
             elif key not in actual:
                 out.append(f"{pointer}/{key}: not part of the state")
             else:
@@ -609,17 +614,67 @@ def events_diff(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) ->
 # --- discovery ----------------------------------------------------------------------
 
 
-def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The scenario files under ``paths`` (files as given, folders searched for *.yaml)."""
+def scenario_files(paths: Iterable[str | Path], *, follow_links: bool = False) -> Iterator[Path]:
+    """The scenario files under ``paths`` (files as given, folders searched for *.yaml),
+    less the symbolic links that lead outside the folder searched (unless
+    ``follow_links``): :func:`found_files` reports those."""
+    for path, outside in found_files(paths, follow_links=follow_links):
+        if outside is None:
+            yield path
+
+
+def found_files(paths: Iterable[str | Path], *, follow_links: bool = False
+                ) -> Iterator[tuple[Path, str | None]]:
+    """Every file a search of ``paths`` finds, with why it is not read (None: it is).
+    A file named on the command line is read as given. In a folder, a symbolic link
+    (to a file or a folder) that leads outside the folder is reported and not read, nor
+    searched, unless ``follow_links``: a link to a secret must not be quoted through an
+    error message."""
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            # judged below the folder given: a path like ../suite or ~/.cache/suite is
-            # searched like any other
-            yield from sorted(p for p in path.rglob("*.yaml")
-                              if _is_scenario_file(p.relative_to(path)))
-        else:
-            yield path
+        if not path.is_dir():
+            yield path, None
+            continue
+        root = path.resolve()
+        for found in sorted(_walk(path, root, follow_links)):
+            yield found
+        # judged below the folder given: a path like ../suite or ~/.cache/suite is
+        # searched like any other
+
+
+def _walk(folder: Path, root: Path, follow_links: bool) -> Iterator[tuple[Path, str | None]]:
+    """The scenario files below ``folder`` (see :func:`found_files`)."""
+    for top, folders, files in os.walk(folder, followlinks=follow_links):
+        here = Path(top)
+        kept = []
+        for name in folders:
+            sub = here / name
+            if not _is_scenario_file((sub / "x.yaml").relative_to(folder)):
+                continue
+            if sub.is_symlink() and not follow_links:
+                if not _inside(sub, root):
+                    yield sub, (f"a symbolic link to a folder outside {folder}: not "
+                                "searched (--follow-links searches it)")
+                continue  # a link inside the folder: its files are found where they are
+            kept.append(name)
+        folders[:] = kept
+        for name in files:
+            file = here / name
+            if not name.endswith(".yaml") or not _is_scenario_file(file.relative_to(folder)):
+                continue
+            if file.is_symlink() and not follow_links and not _inside(file, root):
+                yield file, (f"a symbolic link to a file outside {folder}: not read "
+                             "(--follow-links reads it)")
+                continue
+            yield file, None
+
+
+def _inside(link: Path, root: Path) -> bool:
+    """Whether ``link`` resolves to a place inside ``root`` (a dangling link does not)."""
+    try:
+        return link.resolve(strict=True).is_relative_to(root)
+    except (OSError, RuntimeError):
+        return False
 
 
 def _is_scenario_file(path: Path) -> bool:
@@ -629,12 +684,17 @@ def _is_scenario_file(path: Path) -> bool:
         "perft" not in path.parts
 
 
-def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[MalformedError]]:
-    """Every scenario that loads, and an error for each that does not; ids are unique."""
+def load_all(paths: Iterable[str | Path], *, follow_links: bool = False
+             ) -> tuple[list[Scenario], list[MalformedError]]:
+    """Every scenario that loads, and an error for each that does not (a link leading
+    outside a folder searched among them, unless ``follow_links``); ids are unique."""
     scenarios: list[Scenario] = []
     errors: list[MalformedError] = []
     seen: dict[str, str] = {}
-    for path in scenario_files(paths):
+    for path, outside in found_files(paths, follow_links=follow_links):
+        if outside is not None:
+            errors.append(ScenarioError(outside, file=str(path)))
+            continue
         try:
             scenario = load_scenario(path)
         except (ScenarioError, YamlInputError) as exc:
