@@ -47,10 +47,10 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.scenario import (
         default_suite,
         export_bundle,
+        found_files,
         load_all,
         require_cases,
         run_one,
-        scenario_files,
     )
 
     if not args.paths:  # `check` requires paths; run and export default to the suite
@@ -60,7 +60,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         raise NoSuchPathError(missing)
     if args.scenario_command == "export" and args.output:
         check_destination(args.output)  # before the scenarios are loaded
-    found = list(scenario_files(args.paths, follow_links=args.follow_links))
+    found = list(found_files(args.paths, follow_links=args.follow_links))  # links reported
     require_cases(len(found), args.paths)
     scenarios, errors = load_all(args.paths, follow_links=args.follow_links)
     if args.scenario_command == "check" and args.json:

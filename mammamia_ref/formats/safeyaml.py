@@ -237,8 +237,8 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return None
     if tag == "bool":
         if text not in ("true", "false"):
-            raise YamlInputError(f"{excerpt(text)} is read as a boolean by YAML: write true or false, "
-                                 "or quote it if it is text", file=file, line=line)
+            raise YamlInputError(f"{excerpt(text)} is read as a boolean by YAML: write true "
+                                 "or false, or quote it if it is text", file=file, line=line)
         return text == "true"
     if tag == "int":
         if not _DECIMAL.fullmatch(text):
@@ -249,5 +249,5 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return int(text)
     if tag == "float":
         raise YamlInputError("numbers are integers only in our formats", file=file, line=line)
-    raise YamlInputError(f"{excerpt(text)} is read as a {tag} by YAML, which is not JSON; quote it if "
-                         "it is text", file=file, line=line)
+    raise YamlInputError(f"{excerpt(text)} is read as a {tag} by YAML, which is not JSON; "
+                         "quote it if it is text", file=file, line=line)

@@ -635,11 +635,9 @@ def found_files(paths: Iterable[str | Path], *, follow_links: bool = False
         if not path.is_dir():
             yield path, None
             continue
-        root = path.resolve()
-        for found in sorted(_walk(path, root, follow_links)):
-            yield found
         # judged below the folder given: a path like ../suite or ~/.cache/suite is
         # searched like any other
+        yield from sorted(_walk(path, path.resolve(), follow_links))
 
 
 def _walk(folder: Path, root: Path, follow_links: bool) -> Iterator[tuple[Path, str | None]]:
