@@ -229,8 +229,9 @@ def test_a_file_of_too_many_values_is_refused_before_it_is_built() -> None:
 
 
 def test_each_distinct_step_is_checked_once(tmp_path: Path, monkeypatch) -> None:
-    """Counted, not timed: 20,000 copies of one bad step cost one step check."""
-    from mammamia_ref.formats import scenario as module
+    """Counted, not timed: 20,000 copies of one bad step cost one check of the step
+    schema's alternatives, not 20,000 (the whole file's errors were once collected)."""
+    import jsonschema
 
     doc = yaml.safe_load(Path(ONE).read_text())
     doc["id"] = "many-bad"
@@ -238,16 +239,18 @@ def test_each_distinct_step_is_checked_once(tmp_path: Path, monkeypatch) -> None
     path = tmp_path / "many-bad.yaml"
     path.write_text(json.dumps(doc))
     calls = [0]
-    real = module.validator_errors
+    validators = jsonschema.Draft202012Validator.VALIDATORS
+    for keyword in ("anyOf", "oneOf"):
+        real = validators[keyword]
 
-    def counted(validator, instance):
-        calls[0] += 1
-        return real(validator, instance)
+        def counted(*args, real=real):
+            calls[0] += 1
+            return real(*args)
 
-    monkeypatch.setattr(module, "validator_errors", counted)
+        monkeypatch.setitem(validators, keyword, counted)
     _, errors = load_all([path])
     assert len(errors) == 1 and "/steps/0" in str(errors[0])
-    assert calls[0] <= 3, calls[0]
+    assert calls[0] < 200, calls[0]
 
 
 # --- item 12: --rulings bounded before any replay -----------------------------------------
@@ -303,6 +306,10 @@ def test_workers_end_with_their_parent(signal_sent: int) -> None:
 
 
 def test_a_restart_does_not_outlast_the_budget() -> None:
+    """The restart is given the run's deadline (its hello waits no longer), and a
+    restart once the budget is spent is not tried."""
+    import time
+
     from mammamia_ref.kit.client import ImplementationError
     from mammamia_ref.kit.runner import Budgeted, BudgetSpent
 
@@ -313,16 +320,13 @@ def test_a_restart_does_not_outlast_the_budget() -> None:
             Slow.deadline_seen = deadline
             raise ImplementationError("timeout", "no hello")
 
-    import time
-
-    port = Budgeted(Slow(), time.monotonic() - 1)  # type: ignore[arg-type]
     with pytest.raises(BudgetSpent):
-        port.restart()
-    deadline = time.monotonic() + 0.0
-    port = Budgeted(Slow(), deadline)  # type: ignore[arg-type]
-    with pytest.raises(BudgetSpent):
-        port.restart()
-    assert Slow.deadline_seen in (None, deadline)
+        Budgeted(Slow(), time.monotonic() - 1).restart()  # type: ignore[arg-type]
+    assert Slow.deadline_seen is None
+    deadline = time.monotonic() + 3600
+    with pytest.raises(ImplementationError):  # its own timeout, well within the budget
+        Budgeted(Slow(), deadline).restart()  # type: ignore[arg-type]
+    assert Slow.deadline_seen == deadline
 
 
 # --- item 18: links that lead outside the searched folder ---------------------------------
