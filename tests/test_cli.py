@@ -464,7 +464,8 @@ def test_rulings_side_by_side_text(capsys) -> None:
     assert "step 0: same under every ruling: red: play 2 salami" in out
     assert "step 2: DIFFERS (draw from the supply)" in out
     assert "red draws 5 from the supply" in out and "red draws 3 from the supply" in out
-    assert "after the last step the rulings differ in: players" in out
+    assert "after the last step the rulings differ in: the cards and the position (players" \
+        in out
 
 
 def test_rulings_side_by_side_json_every_combination(capsys) -> None:
@@ -495,6 +496,8 @@ def test_rulings_that_do_not_part(capsys) -> None:
     code, out, _ = cli(capsys, "scenario", "run", clockwise, "--rulings", "D8")
     assert code == 0 and "DIFFERS" not in out
     assert out.rstrip().endswith("the outcome is the same under every ruling")
+    assert "after the last step nothing differs: the same result, cards and what each " \
+        "player sees under every ruling" in out
 
 
 @pytest.mark.corpus

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import Any, NoReturn
@@ -135,25 +137,57 @@ def check_variants(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Its standard output goes through the output writer's guard, so
+    that a full disk or a device error is one line (exit code 2), as for any file."""
+    from mammamia_ref.formats.output import GuardedStream, silence
+
     words = list(sys.argv[1:] if argv is None else argv)
+    stdout = sys.stdout
+    sys.stdout = GuardedStream(stdout)
+    terminated, previous = _on_sigterm()
     try:
         parser = build_parser()
         SuggestingParser.argv = words
         args: Any = parser.parse_args(words)
         check_variants(args)
         code: int = args.handler(args)
+        sys.stdout.flush()  # the last of the output is written (or fails) here, not at exit
         return code
     except MammamiaError as exc:
         print(f"mammamia: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover - output piped into head
+    except BrokenPipeError:  # output piped into head: it has what it wanted
+        silence(stdout)
         return 0
     except KeyboardInterrupt as exc:
         # Ctrl-C: one line, no traceback; a command that knows what it had finished says
         # so in the exception (e.g. "after 37 of 99 scenario runs; 37 passed"). Report
         # files are written atomically, so each is complete or absent. 130 = 128 + SIGINT.
+        if terminated.is_set():  # 143 = 128 + SIGTERM
+            print(f"mammamia: terminated (SIGTERM) {exc}".rstrip(), file=sys.stderr)
+            return 143
         print(f"mammamia: interrupted {exc}".rstrip(), file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = stdout
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm() -> tuple[threading.Event, Any]:
+    """SIGTERM is made a Ctrl-C (set in the returned event), so that the clean-up of
+    every command runs for it too: worker pools and implementations are stopped, no
+    report is half written. Workers reset it (:func:`mammamia_ref.sim.simulate
+    .die_with_parent`). Returns the event and the handler it replaced."""
+    terminated = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        return terminated, None
+
+    def handler(_signal: int, _frame: object) -> None:
+        terminated.set()
+        raise KeyboardInterrupt
+
+    return terminated, signal.signal(signal.SIGTERM, handler)
 
 
 __all__ = ["build_parser", "check_variants", "main", "package_version", "suggestion"]

@@ -17,15 +17,22 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 if TYPE_CHECKING:  # the rules load when a command runs, not when the parser is built
     from mammamia_ref.rules.ruleset import Rules
 
+from mammamia_ref.formats.limits import (
+    JOBS_MAX,
+    RANDOM_GAMES_MAX,
+    SEED_MAX,
+    SEED_MIN,
+    TIMEOUT_MIN,
+    shown,
+    whole_number,
+)
+
 # What ``add_subparsers`` returns: each command module adds its parsers to it.
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-# Seeds are signed 64-bit whole numbers, so that every port can hold them.
-SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 # A text seed (hashed into the shuffles): a word, so that it cannot be mistaken for a
 # malformed number or an option, and stays short.
 TEXT_SEED = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
-_DECIMAL = re.compile(r"-?[0-9]{1,20}")
 PLAYERS_MIN, PLAYERS_MAX = 2, 5
 
 
@@ -112,6 +119,38 @@ def positive_number(text: str) -> int:
     return value
 
 
+def job_count(text: str) -> int:
+    """The argument type of ``--jobs``: 1 to :data:`JOBS_MAX` worker processes (more
+    would fork until the machine's process limit)."""
+    value = whole_number(text, 1, JOBS_MAX)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"expected 1 to {JOBS_MAX} worker processes, got {_shown(text)}")
+    return value
+
+
+def random_game_count(text: str) -> int:
+    """The argument type of ``--random-games``: 0 to :data:`RANDOM_GAMES_MAX` a
+    configuration, refused before any game is planned."""
+    value = whole_number(text, 0, RANDOM_GAMES_MAX)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"expected 0 to {RANDOM_GAMES_MAX:,} random games, got {_shown(text)}")
+    return value
+
+
+def request_timeout(text: str) -> float:
+    """The argument type of ``conform --timeout`` and ``--startup-timeout``: finite
+    seconds, at least :data:`TIMEOUT_MIN` (a shorter one times every request out, and
+    every case would restart the implementation for nothing)."""
+    value = finite_non_negative_seconds(text)
+    if value < TIMEOUT_MIN:
+        raise argparse.ArgumentTypeError(
+            f"expected at least {TIMEOUT_MIN} s (no implementation answers sooner), "
+            f"got {_shown(text)}")
+    return value
+
+
 def non_negative_number(text: str) -> int:
     """The argument type of counts that may be 0, such as ``--random-games``."""
     value = _plain_int(text)
@@ -167,11 +206,8 @@ def game_seed(text: str) -> int | str:
 
 
 def _plain_int(text: str) -> int | None:
-    """``text`` as a whole number if it is ASCII decimal digits with an optional ``-``
-    (``int`` also takes ``٣``, ``1_000`` and spaces), at most 20 digits; else None."""
-    return int(text) if _DECIMAL.fullmatch(text) else None
+    """``text`` as a whole number (the one parser, :func:`whole_number`), else None."""
+    return whole_number(text, -(10**20), 10**20)
 
 
-def _shown(text: str) -> str:
-    """The value as quoted in a message, cut short so that the message stays one line."""
-    return repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
+_shown = shown

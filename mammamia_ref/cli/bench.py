@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from mammamia_ref.cli.args import Commands, positive_number
+from mammamia_ref.cli.args import Commands, job_count
 
 # The names of mammamia_ref.tools.bench.loop.MEASURES, in its order (a test holds the two
 # equal): written out here because building the parser loads no benchmark module.
@@ -37,7 +37,7 @@ def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true",
                         help="small budgets and only the quick z3 queries (method rules): "
                              "rough figures")
-    parser.add_argument("--jobs", type=positive_number, default=1, metavar="N",
+    parser.add_argument("--jobs", type=job_count, default=1, metavar="N",
                         help="also run the simulations and the counting in N processes and "
                              "report the scaling")
     parser.add_argument("--plots", metavar="DIR",

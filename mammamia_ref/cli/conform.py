@@ -21,6 +21,8 @@ from mammamia_ref.cli.args import (
     integer_seed,
     non_negative_number,
     player_count,
+    random_game_count,
+    request_timeout,
 )
 from mammamia_ref.errors import NoSuchPathError, UsageError
 
@@ -49,7 +51,10 @@ def add_parsers(commands: Commands) -> None:
     conform.add_argument("--perft-walk", action="store_true",
                          help="walk the counting trees with legal_actions and apply even if "
                          "the implementation counts itself (feature perft)")
-    conform.add_argument("--random-games", type=non_negative_number, default=5, metavar="N",
+    conform.add_argument("--follow-links", action="store_true",
+                         help="read symbolic links that lead outside the scenario folders "
+                              "(reported and not read by default)")
+    conform.add_argument("--random-games", type=random_game_count, default=5, metavar="N",
                          help="random games per player count and ruling configuration "
                          "(0: none)")
     conform.add_argument("--players", type=player_count, action="append",
@@ -70,13 +75,13 @@ def add_parsers(commands: Commands) -> None:
                          help="only cases this feature needs")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
-    conform.add_argument("--timeout", type=finite_non_negative_seconds, default=10.0,
+    conform.add_argument("--timeout", type=request_timeout, default=10.0,
                          help="the base allowance per request, in seconds: a counting (perft) "
                          "request gets one more per 2,000 nodes of its table; on Linux the "
                          "implementation's CPU time is what counts, so waiting for a CPU on a "
                          "busy machine is not held against it (a request that uses no CPU "
                          "for this long is hung)")
-    conform.add_argument("--startup-timeout", type=finite_non_negative_seconds, default=30.0,
+    conform.add_argument("--startup-timeout", type=request_timeout, default=30.0,
                          help="seconds for the implementation to start and shake hands")
     conform.add_argument("--budget", type=finite_non_negative_seconds, default=1800.0,
                          help="seconds for the whole run (checked inside each case too)")
@@ -141,7 +146,12 @@ def ruling_configurations(base: dict[str, str], sweep: bool) -> list[dict[str, s
 def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
     """Every case of the run, the places looked in, and how many scenario files failed to
     load. Raises a one-line error for anything wrong with the options."""
+    from mammamia_ref.formats.limits import CASES_MAX, bound_work, seed_span
+
     configs = random_configs(args)  # the cheapest checks first
+    seed_span(args.seed, args.random_games)
+    bound_work("conform: the random games", len(configs) * args.random_games, CASES_MAX,
+               "give fewer --random-games or --players, or drop --sweep-variants")
     from mammamia_ref.formats.perft_table import load_perft_tables
     from mammamia_ref.formats.scenario import default_suite, load_all
 
@@ -151,7 +161,7 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
         raise NoSuchPathError(missing)
     if args.perft and not Path(args.perft).is_dir():
         raise NoSuchPathError([args.perft])
-    scenarios, errors = load_all(scenario_paths)
+    scenarios, errors = load_all(scenario_paths, follow_links=args.follow_links)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     cases: list[Case] = []
@@ -252,18 +262,22 @@ def run_conform(args: argparse.Namespace) -> int:
     if not any(case.kind == "scenario" for case in cases):  # a mistyped folder, say
         print(f"mammamia: warning: no scenario to run: looked for {looked[0]}; the other "
               f"cases are run", file=sys.stderr)
+    jsonl = JsonlReport(Path(args.jsonl)) if args.jsonl else None  # before the start
     impl = Implementation(command, timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         info = impl.start()
     except ImplementationError as exc:
+        if jsonl:
+            jsonl.close()
         print(f"mammamia: error: the implementation did not start: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except BaseException:
         impl.close()
+        if jsonl:
+            jsonl.close()
         raise
     name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
     run = ConformRun(impl, budget=args.budget)
-    jsonl = JsonlReport(Path(args.jsonl)) if args.jsonl else None
     progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
     run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
                             verbose=not args.quiet)

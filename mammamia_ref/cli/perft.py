@@ -14,6 +14,7 @@ from mammamia_ref.cli.args import (
     Commands,
     add_variant_option,
     game_seed,
+    job_count,
     player_count,
     positive_number,
 )
@@ -42,7 +43,7 @@ def add_parser(subparsers: Commands) -> None:
                              "the table lists)")
     parser.add_argument("--divide", action="store_true",
                         help="also the count below each first action")
-    parser.add_argument("--jobs", type=positive_number, default=1, metavar="N",
+    parser.add_argument("--jobs", type=job_count, default=1, metavar="N",
                         help="worker processes (the counts do not depend on it)")
     parser.add_argument("--reference", action="store_true",
                         help="count with the reference engine (slow) instead of the fast one")

@@ -32,7 +32,11 @@ def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
     run.add_argument("ids", nargs="*", metavar="ID", help="query IDs (default: all)")
     run.add_argument("--json", action="store_true", help="one JSON document")
     run.add_argument("--write-witnesses", action="store_true",
-                     help="write each witness scenario under scenarios/queries/")
+                     help="write each witness scenario under scenarios/queries/ of the "
+                          "--witness-folder (never into the installed package)")
+    run.add_argument("--witness-folder", default=".", metavar="FOLDER",
+                     help="with --write-witnesses: the folder holding scenarios/queries/ "
+                          "(default: the current folder)")
     run.add_argument("--quick", action="store_true",
                      help="leave out the answers the catalogue marks slow")
     run.add_argument("--slow", action="store_true",
@@ -97,10 +101,12 @@ def run_query_command(args: argparse.Namespace) -> int:
 
     if getattr(args, "slow", False):
         os.environ["MAMMAMIA_FULL_SEARCH"] = "1"   # read by queries.catalogue.full_search
+    root = witness_root(args.witness_folder) if args.write_witnesses else None  # before z3
     results = []
     with z3_interruptible() as stop:
         for query_id in args.ids or [q["id"] for q in catalogue]:
-            for found in answer_interruptibly(query_id, stop, write_witnesses=args.write_witnesses,
+            for found in answer_interruptibly(query_id, stop, write_witnesses=root is not None,
+                                              root=root or Path("."),
                                               include_slow=not getattr(args, "quick", False)):
                 results.append(found)
                 if not args.json:
@@ -120,6 +126,19 @@ def resolve_id(given: str, known: list[str]) -> list[str]:
     if given in known:
         return [given]
     return [k for k in known if k.lower().startswith(given.lower())]
+
+
+def witness_root(folder: str) -> Path:
+    """The folder ``--write-witnesses`` writes under (its ``scenarios/queries`` and the
+    disagreements' folder below it), checked writable before the work starts. It is the
+    folder given or the current one, never the folder the package is installed in."""
+    from mammamia_ref.formats.output import check_destination
+    from mammamia_ref.queries.results import DISAGREEMENT_DIR, WITNESS_DIR
+
+    root = Path(folder)
+    for place in (WITNESS_DIR, DISAGREEMENT_DIR):
+        check_destination(root / place / "witness.yaml")
+    return root
 
 
 def print_result(result: Any) -> None:

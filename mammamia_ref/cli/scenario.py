@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import Commands
 from mammamia_ref.cli.style import paint
@@ -35,6 +35,10 @@ def add_parser(commands: Commands) -> None:
     export.add_argument("paths", nargs="*", metavar="PATH",
                         help="default: ./scenarios, else the suite shipped with the package")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    for command in (run, check, export):
+        command.add_argument("--follow-links", action="store_true",
+                             help="read symbolic links that lead outside the folders "
+                                  "searched (reported and not read by default)")
     scenario.set_defaults(handler=run_scenario_command)
 
 
@@ -43,10 +47,10 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.scenario import (
         default_suite,
         export_bundle,
+        found_files,
         load_all,
         require_cases,
         run_one,
-        scenario_files,
     )
 
     if not args.paths:  # `check` requires paths; run and export default to the suite
@@ -56,8 +60,9 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         raise NoSuchPathError(missing)
     if args.scenario_command == "export" and args.output:
         check_destination(args.output)  # before the scenarios are loaded
-    require_cases(len(list(scenario_files(args.paths))), args.paths)
-    scenarios, errors = load_all(args.paths)
+    found = list(found_files(args.paths, follow_links=args.follow_links))  # links reported
+    require_cases(len(found), args.paths)
+    scenarios, errors = load_all(args.paths, follow_links=args.follow_links)
     if args.scenario_command == "check" and args.json:
         return print_check_json(scenarios, errors)
     for error in errors:
@@ -66,7 +71,7 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         print(f"{len(scenarios)} scenario files valid, {len(errors)} invalid")
         return 1 if errors else 0
     if args.scenario_command == "run" and args.rulings:
-        return run_rulings(scenarios, args)
+        return run_rulings(scenarios, args, len(errors))
     if args.scenario_command == "export":
         bundle = json.dumps(export_bundle(scenarios), indent=1, ensure_ascii=False) + "\n"
         if args.output:
@@ -138,53 +143,113 @@ def add_rulings_arguments(run: argparse.ArgumentParser) -> None:
                      help="with --rulings: the scenario's run to replay (default: its first)")
 
 
-def run_rulings(scenarios: list[Scenario], args: argparse.Namespace) -> int:
+def run_rulings(scenarios: list[Scenario], args: argparse.Namespace, load_errors: int) -> int:
     """Print each scenario's comparison; 0 whether or not the rulings part (a question,
-    not a check), 1 only when a file did not load."""
-    from mammamia_ref.sim.rulings import compare_rulings
+    not a check), 1 when a file did not load. The replays are counted and bounded
+    before the first starts."""
+    from mammamia_ref.formats.limits import REPLAYS_MAX, bound_work
+    from mammamia_ref.sim.rulings import compare_rulings, dispute_flags, ruling_count
 
+    per_scenario = ruling_count(dispute_flags(args.rulings))
+    bound_work("--rulings: the replays (rulings times scenarios)",
+               per_scenario * len(scenarios), REPLAYS_MAX,
+               "name fewer disputes or fewer scenario files")
     comparisons = [compare_rulings(s, args.rulings, args.run_name) for s in scenarios]
     if args.json:
         print(json.dumps([c.as_json() for c in comparisons], indent=1, ensure_ascii=False))
     else:
         for comparison in comparisons:
             print("\n".join(rulings_lines(comparison)))
-    return 0
+    return 1 if load_errors or not scenarios else 0
+
+
+def letter(position: int) -> str:
+    """The column letter of the ruling at ``position``: A to Z, then AA, AB...
+
+    >>> [letter(0), letter(25), letter(26), letter(63)]
+    ['A', 'Z', 'AA', 'BL']
+    """
+    return letter(position // 26 - 1) + chr(ord("A") + position % 26) if position >= 26 \
+        else chr(ord("A") + position)
 
 
 def rulings_lines(comparison: Comparison) -> list[str]:
     """The comparison as text: the rulings lettered, then each step, the diverging
-    ones with every ruling's outcome (the lines every ruling shares left out)."""
-    letters = [chr(ord("A") + i) for i in range(len(comparison.traces))]
+    ones with every ruling's outcome (the lines every ruling shares left out); a ruling
+    that refused an earlier action is "not reached"; the closing line says what differs
+    at the end, or that nothing does."""
+    letters = [letter(i) for i in range(len(comparison.traces))]
     diverging = set(comparison.diverging_steps())
     out = [f"{comparison.title} ({comparison.file}, run {comparison.run}) under "
            f"{len(comparison.traces)} rulings of {', '.join(comparison.disputes)}:"]
-    out += [f"  {letter}: {trace.label}" for letter, trace in zip(letters, comparison.traces,
-                                                                    strict=True)]
+    out += [f"  {mark}: {trace.label}" for mark, trace in zip(letters, comparison.traces,
+                                                                strict=True)]
     for i, (index, action) in enumerate(comparison.steps):
+        outcomes = [trace.outcomes[i] for trace in comparison.traces]
+        gone = [mark for mark, o in zip(letters, outcomes, strict=True) if o is None]
         if i not in diverging:
-            outcome = comparison.traces[0].outcomes[i]
-            same = outcome.text[0] if outcome else action
-            out.append(f"step {index}: same under every ruling: {same}")
+            played = next((o for o in outcomes if o is not None), None)
+            same = played.text[0] if played else action
+            where = f"every ruling still in play ({', '.join(gone)}: not reached)" if gone \
+                else "every ruling"
+            out.append(f"step {index}: same under {where}: {same}")
             continue
         out.append(f"step {index}: {paint('DIFFERS', 'yellow')} ({action})")
-        outcomes = [trace.outcomes[i] for trace in comparison.traces]
-        shared = set.intersection(*(set(o.text[1:]) for o in outcomes if o is not None)) \
-            if all(o is not None for o in outcomes) else set()
-        for letter, outcome in zip(letters, outcomes, strict=True):
+        live = [o for o in outcomes if o is not None]
+        shared = set.intersection(*(set(o.text[1:]) for o in live)) if live else set()
+        for mark, outcome in zip(letters, outcomes, strict=True):
             if outcome is None:
-                out.append(f"  {letter}: (not played: the trace stopped earlier)")
+                out.append(f"  {mark}: not reached")
                 continue
-            out.append(f"  {letter}: {outcome.text[0]}")
+            out.append(f"  {mark}: {outcome.text[0]}")
             own = [line for line in outcome.text[1:] if line not in shared]
             out += [f"       {line}" for line in own]
             left_out = len(outcome.text) - 1 - len(own)
             if left_out:
                 out.append(f"       (and {left_out} line{'s' if left_out > 1 else ''} the "
                            "same under every ruling)")
-    final = comparison.final_differences()
-    out.append("after the last step the rulings differ in: " + ", ".join(final) if final
-               else "after the last step the state is the same under every ruling")
-    if not comparison.diverges:
-        out.append("the outcome is the same under every ruling")
+    out += closing_lines(comparison, letters)
     return out
+
+
+def closing_lines(comparison: Comparison, letters: list[str]) -> list[str]:
+    """What differs after the last step, in the designer's terms: the result (who won,
+    by which rule), the cards, what each player sees; or that nothing does."""
+    stopped = comparison.not_reaching_the_end()
+    unreached = (f"; {', '.join(letters[i] for i in stopped)} "
+                 f"{'does' if len(stopped) == 1 else 'do'} not reach the end (an action "
+                 "was refused)") if stopped else ""
+    if len(stopped) == len(comparison.traces):
+        return ["after the last step: no ruling reaches the end (an action was refused "
+                "under each)"]
+    differs = comparison.final_differences()
+    if not differs:
+        same = ("after the last step nothing differs: the same result, cards and what each "
+                "player sees under every ruling" + (" that reaches it" if stopped else ""))
+        out = [same + unreached]
+        if not comparison.diverges and not stopped:
+            out.append("the outcome is the same under every ruling")
+        return out
+    views = [k for k in differs if k.startswith("what ")]
+    cards = [k for k in differs if k != "result" and k not in views]
+    parts = []
+    if "result" in differs:
+        parts.append("the result (" + "; ".join(
+            f"{mark}: {_result_text(trace.final)}" for mark, trace in
+            zip(letters, comparison.traces, strict=True) if trace.final is not None) + ")")
+    if cards:
+        parts.append(f"the cards and the position ({', '.join(cards)})")
+    if views:
+        seers = [view.removeprefix("what ").removesuffix(" sees") for view in views]
+        parts.append(f"what the players see ({', '.join(seers)})")
+    return ["after the last step the rulings differ in: " + ", ".join(parts) + unreached]
+
+
+def _result_text(final: dict[str, Any] | None) -> str:
+    """Who won a finished game and by which rule, or that it goes on."""
+    result = (final or {}).get("result")
+    if not isinstance(result, dict):
+        return "the game goes on"
+    winners = result.get("winners") or []
+    who = " and ".join(str(w) for w in winners) or "nobody"
+    return f"{who} {'wins' if len(winners) == 1 else 'win'} ({result.get('rule')})"

@@ -18,6 +18,7 @@ from mammamia_ref.cli.args import (
     add_rules_options,
     game_rules,
     integer_seed,
+    job_count,
     parameter_values,
     player_count,
     positive_number,
@@ -38,7 +39,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", action="append", default=[], metavar="NAME",
                         help="the policy of every seat, or give one per seat "
                              "(default: random, the benchmark policy)")
-    parser.add_argument("--jobs", type=positive_number, default=1, metavar="J",
+    parser.add_argument("--jobs", type=job_count, default=1, metavar="J",
                         help="worker processes (results do not depend on it)")
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask distributed scheduler at ADDRESS "
@@ -80,8 +81,10 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from mammamia_ref.formats.limits import seed_span
     from mammamia_ref.sim.simulate import format_summary, simulate
 
+    seed_span(args.seed, args.games)  # every game's seed is one a port can hold
     with _executor(args) as executor:
         summary = simulate(args.players, args.games, seed=args.seed,
                            variants=game_rules(args), policies=args.policy,
@@ -94,11 +97,13 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from mammamia_ref.formats.limits import seed_span
     from mammamia_ref.formats.output import check_destination, write_atomically
     from mammamia_ref.rules.state import make_config
     from mammamia_ref.sim import impact
     from mammamia_ref.sim.compare import format_comparison, parameter_rulings, rulings_of
 
+    seed_span(args.seed, args.games)  # every game's seed is one a port can hold
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
     rules = game_rules(args)

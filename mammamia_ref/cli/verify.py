@@ -10,7 +10,7 @@ import sys
 import time
 from typing import TextIO
 
-from mammamia_ref.cli.args import Commands, positive_number
+from mammamia_ref.cli.args import Commands, job_count
 from mammamia_ref.cli.style import paint
 
 
@@ -20,7 +20,7 @@ def add_parser(commands: Commands) -> None:
     verify.add_argument("--scenarios", action="append", metavar="PATH",
                         help="scenario files or folders (default: ./scenarios, else the "
                         "suite shipped with the package)")
-    verify.add_argument("--jobs", type=positive_number, metavar="J",
+    verify.add_argument("--jobs", type=job_count, metavar="J",
                         help="worker processes for the z3 queries (default: the usable CPUs)")
     verify.set_defaults(handler=run_verify_command)
 

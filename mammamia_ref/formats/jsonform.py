@@ -17,6 +17,7 @@ import jsonschema
 from referencing import Registry, Resource
 
 from mammamia_ref.errors import InvalidStateError, MalformedError, VariantError
+from mammamia_ref.formats.limits import EXCERPT, excerpt
 from mammamia_ref.rules import scoring, specdata
 from mammamia_ref.rules.ruleset import Rules, largest_hand, make_rules, parameter_specs
 from mammamia_ref.rules.setup import trimmed_per_kind
@@ -154,6 +155,18 @@ def _branches(schema_name: str) -> dict[Any, jsonschema.Draft202012Validator]:
     return branches
 
 
+def _quoted_briefly(error: jsonschema.ValidationError) -> str:
+    """The validator's message with the value it quotes cut to a marked excerpt: the
+    value comes from the file, which may hold anything."""
+    quoted = repr(error.instance)
+    if len(quoted) > EXCERPT + 2 and quoted in error.message:
+        kind = type(error.instance).__name__
+        shown = excerpt(str(quoted)) if not isinstance(error.instance, str) else \
+            excerpt(error.instance)
+        return error.message.replace(quoted, f"a {kind} {shown}")
+    return error.message
+
+
 def validator_errors(validator: jsonschema.Draft202012Validator,
                      doc: Any) -> list[tuple[str, str]]:
     """As :func:`schema_errors`, with a validator of the caller's own."""
@@ -164,9 +177,10 @@ def validator_errors(validator: jsonschema.Draft202012Validator,
             known = error.schema.get("properties", {})
             extra = sorted(k for k in error.instance if k not in known)
             if extra:
-                found.append((f"{pointer.rstrip('/')}/{extra[0]}", f"unknown key {extra[0]!r}"))
+                found.append((f"{pointer.rstrip('/')}/{extra[0]}",
+                              f"unknown key {excerpt(extra[0])}"))
                 continue
-        found.append((pointer, error.message))
+        found.append((pointer, _quoted_briefly(error)))
     return found
 
 

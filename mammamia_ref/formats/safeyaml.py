@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from mammamia_ref.errors import InternalError, MalformedError
+from mammamia_ref.formats.limits import excerpt
 from mammamia_ref.rules.specdata import YAML_LOADER
 
 # libyaml's scanner and composer when PyYAML has them, else Python's (rules.specdata)
@@ -32,6 +33,9 @@ _LOADER = YAML_LOADER
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
+# Values (keys and scalars) in one input file: an 800 KB scenario of 21,000 actions has
+# 84,000; building and checking many more is what made a file of tiny steps slow.
+MAX_VALUES = 150_000
 READ_TIMEOUT = 10.0  # seconds for a pipe or a device to come to its end
 _CHUNK = 65536
 
@@ -167,11 +171,17 @@ _CLOSE = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToke
 
 
 def _scan(text: str, file: str) -> None:
-    """Refuse anchors, aliases, tags and deep nesting before anything is built (composing
-    is recursive, so depth must be bounded first)."""
-    depth = 0
+    """Refuse anchors, aliases, tags, deep nesting and too many values before anything
+    is built (composing is recursive, so depth must be bounded first; and building is
+    what costs: 200,000 tiny values took seconds to compose and minutes to check)."""
+    depth = values = 0
     for token in yaml.scan(text, Loader=_LOADER):
         line = token.start_mark.line + 1
+        if isinstance(token, yaml.ScalarToken):
+            values += 1
+            if values > MAX_VALUES:
+                raise YamlInputError(f"more than {MAX_VALUES:,} values (keys and scalars); "
+                                     "the limit of an input file", file=file, line=line)
         if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
             raise YamlInputError("anchors and aliases are not allowed", file=file, line=line)
         if isinstance(token, yaml.TagToken):
@@ -198,7 +208,7 @@ def _convert(node: yaml.Node, pointer: str, lines: dict[str, int], file: str, de
                 raise YamlInputError("every key must be a string", file=file,
                                      line=key_node.start_mark.line + 1)
             if key in result:
-                raise YamlInputError(f"duplicate key {key!r}", file=file,
+                raise YamlInputError(f"duplicate key {excerpt(key)}", file=file,
                                      line=key_node.start_mark.line + 1)
             child = f"{pointer}/{key}"
             lines[child] = key_node.start_mark.line + 1
@@ -227,8 +237,8 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return None
     if tag == "bool":
         if text not in ("true", "false"):
-            raise YamlInputError(f"{text!r} is read as a boolean by YAML: write true or false, "
-                                 "or quote it if it is text", file=file, line=line)
+            raise YamlInputError(f"{excerpt(text)} is read as a boolean by YAML: write true "
+                                 "or false, or quote it if it is text", file=file, line=line)
         return text == "true"
     if tag == "int":
         if not _DECIMAL.fullmatch(text):
@@ -239,5 +249,5 @@ def _scalar(node: yaml.ScalarNode, file: str) -> Any:
         return int(text)
     if tag == "float":
         raise YamlInputError("numbers are integers only in our formats", file=file, line=line)
-    raise YamlInputError(f"{text!r} is read as a {tag} by YAML, which is not JSON; quote it if "
-                         "it is text", file=file, line=line)
+    raise YamlInputError(f"{excerpt(text)} is read as a {tag} by YAML, which is not JSON; "
+                         "quote it if it is text", file=file, line=line)

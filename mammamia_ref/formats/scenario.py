@@ -11,6 +11,7 @@ first step where reality diverges from the expectation.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -195,10 +196,20 @@ def scenario_schema_errors(doc: Any) -> list[tuple[str, str]]:
     actions (``do`` and ``legal``) are left out of the scenario schema and each distinct
     action is checked once against the action schema. A file repeats the same few
     actions thousands of times, and each costs a ``oneOf`` over every kind of action
-    (an 800 KB file took 20 s)."""
+    (an 800 KB file took 20 s). Steps are checked the same way, each distinct step once
+    and in order, stopping at the first bad one (100,000 bad steps took 40 s and
+    1.3 GB when every error was collected to pick the first)."""
     errors = validator_errors(_scenario_validator(), doc)
     if errors:
         return errors
+    seen_steps: dict[str, list[tuple[str, str]]] = {}
+    for pointer, step in _steps(doc):
+        key = json.dumps(step, sort_keys=True)
+        if key not in seen_steps:
+            seen_steps[key] = validator_errors(_step_validator(), step)
+        if seen_steps[key]:
+            inner, message = seen_steps[key][0]
+            return [(pointer + inner.rstrip("/"), message)]
     checked: dict[str, list[tuple[str, str]]] = {}
     for pointer, action in _actions(doc):
         key = json.dumps(action, sort_keys=True)
@@ -214,7 +225,26 @@ def scenario_schema_errors(doc: Any) -> list[tuple[str, str]]:
 def _scenario_validator() -> jsonschema.Draft202012Validator:
     """A validator of the scenario schema with every reference to the action schema
     replaced by ``{}``, under its own ``$id`` (its ``#/$defs`` must resolve to it, not to
-    the registered original)."""
+    the registered original). Its steps are left out too: :func:`_step_validator`."""
+    schema = _schema_without_actions()
+    schema["$defs"]["steps"] = {**schema["$defs"]["steps"], "items": {}}  # see _step_validator
+    schema["$id"] = "scenario-steps.schema.json"  # a sibling name: file-name $refs still resolve
+    return jsonschema.Draft202012Validator(
+        schema, registry=schema_registry())
+
+
+@cache
+def _step_validator() -> jsonschema.Draft202012Validator:
+    """A validator of one step (``$defs/step`` of the scenario schema, its actions left
+    out as in :func:`_scenario_validator`)."""
+    full = _schema_without_actions()
+    schema = {"$schema": full["$schema"], "$id": "scenario-step.schema.json",
+              "$defs": full["$defs"], "$ref": "#/$defs/step"}
+    return jsonschema.Draft202012Validator(schema, registry=schema_registry())
+
+
+def _schema_without_actions() -> dict[str, Any]:
+    """The scenario schema with every reference to the action schema replaced by ``{}``."""
 
     def without_actions(node: Any) -> Any:
         if isinstance(node, dict):
@@ -226,9 +256,16 @@ def _scenario_validator() -> jsonschema.Draft202012Validator:
         return node
 
     schema: dict[str, Any] = without_actions(specdata.load_schema("scenario.schema.json"))
-    schema["$id"] = "scenario-steps.schema.json"  # a sibling name: file-name $refs still resolve
-    return jsonschema.Draft202012Validator(
-        schema, registry=schema_registry())
+    return schema
+
+
+def _steps(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every step of a scenario that passed the rest of the schema, with its pointer."""
+    runs = [(f"/runs/{r}", run) for r, run in enumerate(doc["runs"])] if "runs" in doc \
+        else [("", doc)]
+    for prefix, run in runs:
+        for s, step in enumerate(run.get("steps", [])):
+            yield f"{prefix}/steps/{s}", step
 
 
 def _actions(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -481,8 +518,9 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
     """Every way ``state`` and ``events`` differ from ``expect`` (empty when they agree)."""
     problems: list[str] = []
     if "state" in expect:
-        problems += [f"state{p}" for p in project_diff(format_state(state), expect["state"],
-                                                      state)]
+        # with the result once the game is over, as every state the protocol sends
+        problems += [f"state{p}" for p in project_diff(format_state(state, result=True),
+                                                      expect["state"], state)]
     if "events" in expect:
         problems += events_diff([format_event(e) for e in events], expect["events"])
     if "events_exact" in expect:
@@ -560,6 +598,9 @@ def project_diff(actual: Any, expected: Any, state: GameState | None = None,
                     else:
                         out += project_diff(by_colour[colour], sub, state,
                                             f"/players/{colour}")
+            elif key == "result" and pointer == "" and key not in actual:
+                out.append("/result: the game has not ended (a state has a result only "
+                           "once it is over)")
             elif key not in actual:
                 out.append(f"{pointer}/{key}: not part of the state")
             else:
@@ -594,17 +635,65 @@ def events_diff(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) ->
 # --- discovery ----------------------------------------------------------------------
 
 
-def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The scenario files under ``paths`` (files as given, folders searched for *.yaml)."""
+def scenario_files(paths: Iterable[str | Path], *, follow_links: bool = False) -> Iterator[Path]:
+    """The scenario files under ``paths`` (files as given, folders searched for *.yaml),
+    less the symbolic links that lead outside the folder searched (unless
+    ``follow_links``): :func:`found_files` reports those."""
+    for path, outside in found_files(paths, follow_links=follow_links):
+        if outside is None:
+            yield path
+
+
+def found_files(paths: Iterable[str | Path], *, follow_links: bool = False
+                ) -> Iterator[tuple[Path, str | None]]:
+    """Every file a search of ``paths`` finds, with why it is not read (None: it is).
+    A file named on the command line is read as given. In a folder, a symbolic link
+    (to a file or a folder) that leads outside the folder is reported and not read, nor
+    searched, unless ``follow_links``: a link to a secret must not be quoted through an
+    error message."""
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            # judged below the folder given: a path like ../suite or ~/.cache/suite is
-            # searched like any other
-            yield from sorted(p for p in path.rglob("*.yaml")
-                              if _is_scenario_file(p.relative_to(path)))
-        else:
-            yield path
+        if not path.is_dir():
+            yield path, None
+            continue
+        # judged below the folder given: a path like ../suite or ~/.cache/suite is
+        # searched like any other
+        yield from sorted(_walk(path, path.resolve(), follow_links))
+
+
+def _walk(folder: Path, root: Path, follow_links: bool) -> Iterator[tuple[Path, str | None]]:
+    """The scenario files below ``folder`` (see :func:`found_files`)."""
+    for top, folders, files in os.walk(folder, followlinks=follow_links):
+        here = Path(top)
+        kept = []
+        for name in folders:
+            sub = here / name
+            if not _is_scenario_file((sub / "x.yaml").relative_to(folder)):
+                continue
+            if sub.is_symlink() and not follow_links:
+                if not _inside(sub, root):
+                    yield sub, (f"a symbolic link to a folder outside {folder}: not "
+                                "searched (--follow-links searches it)")
+                continue  # a link inside the folder: its files are found where they are
+            kept.append(name)
+        folders[:] = kept
+        for name in files:
+            file = here / name
+            if not name.endswith(".yaml") or not _is_scenario_file(file.relative_to(folder)):
+                continue
+            if file.is_symlink() and not follow_links and not _inside(file, root):
+                yield file, (f"a symbolic link to a file outside {folder}: not read "
+                             "(--follow-links reads it)")
+                continue
+            yield file, None
+
+
+def _inside(link: Path, root: Path) -> bool:
+    """Whether ``link`` resolves to a place inside ``root`` (a dangling link does not)."""
+    try:
+        return link.resolve(strict=True).is_relative_to(root)
+    except (OSError, RuntimeError):
+        return False
 
 
 def _is_scenario_file(path: Path) -> bool:
@@ -614,12 +703,17 @@ def _is_scenario_file(path: Path) -> bool:
         "perft" not in path.parts
 
 
-def load_all(paths: Iterable[str | Path]) -> tuple[list[Scenario], list[MalformedError]]:
-    """Every scenario that loads, and an error for each that does not; ids are unique."""
+def load_all(paths: Iterable[str | Path], *, follow_links: bool = False
+             ) -> tuple[list[Scenario], list[MalformedError]]:
+    """Every scenario that loads, and an error for each that does not (a link leading
+    outside a folder searched among them, unless ``follow_links``); ids are unique."""
     scenarios: list[Scenario] = []
     errors: list[MalformedError] = []
     seen: dict[str, str] = {}
-    for path in scenario_files(paths):
+    for path, outside in found_files(paths, follow_links=follow_links):
+        if outside is not None:
+            errors.append(ScenarioError(outside, file=str(path)))
+            continue
         try:
             scenario = load_scenario(path)
         except (ScenarioError, YamlInputError) as exc:

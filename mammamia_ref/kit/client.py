@@ -117,8 +117,9 @@ class Implementation:
 
     # -- life cycle ------------------------------------------------------------------
 
-    def start(self) -> dict[str, Any]:
-        """Start the process and shake hands; refuses an unknown protocol version."""
+    def start(self, deadline: float | None = None) -> dict[str, Any]:
+        """Start the process and shake hands; refuses an unknown protocol version. The
+        hello waits at most its start-up allowance, and never past ``deadline``."""
         self.close()
         try:
             self._process = subprocess.Popen(
@@ -146,7 +147,7 @@ class Implementation:
         try:
             info = self._exchange("hello", {"protocol": PROTOCOL},
                                   base=max(self.timeout, self.startup_timeout),
-                                  option="--startup-timeout")
+                                  deadline=deadline, option="--startup-timeout")
         except ImplementationError as exc:  # a port of an older version refuses our hello
             older = named_version(str(exc)) if exc.kind == "error" else None
             if older is None:
@@ -159,9 +160,9 @@ class Implementation:
         self.info = info
         return info
 
-    def restart(self) -> dict[str, Any]:
+    def restart(self, deadline: float | None = None) -> dict[str, Any]:
         self.restarts += 1
-        return self.start()
+        return self.start(deadline)
 
     def close(self) -> None:
         """Ask the implementation to stop, then end its whole process group (children

@@ -5,12 +5,13 @@ did), JUnit XML at the end for CI systems, and a progress bar on a terminal."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import IO
 
-from mammamia_ref.formats.output import write_atomically
+from mammamia_ref.formats.output import OutputStream, write_atomically
 from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
 from mammamia_ref.kit.runner import CaseResult
 
@@ -112,17 +113,18 @@ def skipped_lines(results: list[CaseResult]) -> list[str]:
 
 
 class JsonlReport:
-    """One JSON record per case, appended and flushed as each case finishes."""
+    """One JSON record per case, written whole as each case finishes, through the one
+    output writer (opened before the implementation starts, so that a destination that
+    cannot be written costs nothing; a pipe nobody reads is given up, not waited on)."""
 
     def __init__(self, path: Path) -> None:
-        self.handle: IO[str] = path.open("w", encoding="utf-8")
+        self.stream = OutputStream(path)
 
     def add(self, result: CaseResult) -> None:
-        self.handle.write(json.dumps(result.as_json()) + "\n")
-        self.handle.flush()
+        self.stream.write(json.dumps(result.as_json()) + "\n")
 
     def close(self) -> None:
-        self.handle.close()
+        self.stream.close()
 
 
 class Progress:
@@ -154,20 +156,42 @@ def write_junit(results: list[CaseResult], path: Path, *, implementation: str) -
     write_atomically(path, junit_text(results, implementation=implementation))
 
 
+# Characters XML 1.0 cannot hold, even escaped: control characters but tab, line feed
+# and carriage return; lone surrogates; U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    r"""``text`` with each character XML cannot hold written as ``\\xNN`` (or
+    ``\\uNNNN``): a port's answer may hold a NUL, and the report must still parse.
+
+    >>> xml_safe("a\x00b")
+    'a\\x00b'
+    """
+    def escaped(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _NOT_XML.sub(escaped, text)
+
+
 def junit_text(results: list[CaseResult], *, implementation: str) -> str:
-    suite = ET.Element("testsuite", name=f"mammamia conformance: {implementation}",
+    """JUnit XML of the results; every text from the implementation made XML-safe."""
+    safe = xml_safe
+    suite = ET.Element("testsuite", name=safe(f"mammamia conformance: {implementation}"),
                        tests=str(len(results)),
                        failures=str(sum(r.status in ("fail", "xpass") for r in results)),
                        errors=str(sum(r.status == "error" for r in results)),
                        skipped=str(sum(r.status in ("skip", "xfail") for r in results)))
     for result in results:
-        case = ET.SubElement(suite, "testcase", classname=f"mammamia.{result.kind}",
-                             name=result.name, time=f"{result.seconds:.4f}")
+        message = safe(result.message)
+        case = ET.SubElement(suite, "testcase", classname=safe(f"mammamia.{result.kind}"),
+                             name=safe(result.name), time=f"{result.seconds:.4f}")
         if result.status in ("fail", "xpass"):
-            ET.SubElement(case, "failure", message=result.message.splitlines()[0]
-                          if result.message else result.status).text = result.message
+            ET.SubElement(case, "failure", message=message.splitlines()[0]
+                          if message else result.status).text = message
         elif result.status == "error":
-            ET.SubElement(case, "error", message=result.message).text = result.message
+            ET.SubElement(case, "error", message=message).text = message
         elif result.status in ("skip", "xfail"):
-            ET.SubElement(case, "skipped", message=result.message or result.status)
+            ET.SubElement(case, "skipped", message=message or result.status)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

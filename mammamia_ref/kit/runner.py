@@ -133,6 +133,18 @@ class Budgeted:
     def info(self) -> dict[str, Any]:
         return self.impl.info
 
+    def restart(self) -> None:
+        """A new process for the next case: its start-up, too, ends by the deadline (a
+        start-up allowance longer than what is left of the budget does not stretch it)."""
+        if self.deadline - time.monotonic() <= 0:
+            raise BudgetSpent
+        try:
+            self.impl.restart(self.deadline)
+        except ImplementationError as exc:
+            if exc.kind == "timeout" and time.monotonic() >= self.deadline:
+                raise BudgetSpent from exc
+            raise
+
     def request(self, op: str, *, timeout: float | None = None, work: int = 0,
                 **fields: Any) -> dict[str, Any]:
         if self.deadline - time.monotonic() <= 0:
@@ -996,7 +1008,7 @@ class ConformRun:
         else:
             try:
                 if not self.impl.alive:
-                    self.impl.restart()
+                    self.port.restart()
                 result = body()
             except BudgetSpent:
                 result = spent

@@ -138,9 +138,11 @@ def write_scenario(path: Path, doc: Mapping[str, Any]) -> bool:
     """Write ``doc`` to ``path`` unless the file already holds exactly that text;
     returns whether the file changed."""
     text = dump_scenario(doc)
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass  # unreadable: written over (a failure to write is the writer's one error)
     write_atomically(path, text)
     return True
 

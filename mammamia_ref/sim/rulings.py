@@ -6,19 +6,26 @@ are replayed from its given state under every combination of the named disputes'
 values (the rest of the run's variants kept); each step's outcome (the events, or the
 rule that rejects the action) is recorded per ruling, and the steps whose outcomes
 differ are the answer. A ruling under which an action the scenario expects to be
-accepted is illegal stops there: what follows assumed that action.
+accepted is illegal stops there: what follows assumed that action, and is "not reached"
+under that ruling. What is compared at the end is the whole position, its ``result``
+(the winners and the deciding rule) and what each player sees of it.
+
+The number of rulings is the product of the flags' values: it is bounded
+(:data:`~mammamia_ref.formats.limits.RULINGS_MAX`) before any replay starts.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.errors import IllegalActionError, MammamiaError
 from mammamia_ref.formats.jsonform import format_state
+from mammamia_ref.formats.limits import RULINGS_MAX, bound_work
 from mammamia_ref.formats.narrate import event_text, step_lines
 from mammamia_ref.formats.scenario import Run, Scenario, given_state
 from mammamia_ref.rules import specdata
@@ -79,29 +86,34 @@ class Comparison:
     traces: list[RulingTrace]
 
     def diverging_steps(self) -> list[int]:
-        """The positions (in :attr:`steps`) where the rulings' outcomes differ."""
+        """The positions (in :attr:`steps`) where the outcomes of the rulings still in
+        play differ (a ruling whose trace stopped earlier is not reached there)."""
         return [i for i in range(len(self.steps))
-                if len({_key(t.outcomes[i]) for t in self.traces}) > 1]
+                if len({_key(t.outcomes[i]) for t in self.traces
+                        if t.outcomes[i] is not None}) > 1]
+
+    def not_reaching_the_end(self) -> list[int]:
+        """The positions (in :attr:`traces`) of the rulings whose trace stopped."""
+        return [i for i, t in enumerate(self.traces) if t.final is None]
 
     def final_differences(self) -> list[str]:
-        """The parts of the state after the last step that differ between rulings."""
-        finals = [t.final for t in self.traces]
-        if any(f is None for f in finals):
-            return [] if all(f is None for f in finals) else ["the whole state (a trace stopped)"]
-        keys = sorted({k for f in finals if f for k in f} - {"variants"})
+        """The parts of the state after the last step (its ``result`` and what each
+        player sees included) that differ between the rulings that reach it."""
+        finals = [t.final for t in self.traces if t.final is not None]
+        keys = sorted({k for f in finals for k in f} - {"variants"})
         return [k for k in keys
-                if len({json.dumps(_without_rules(f.get(k)), sort_keys=True)
-                        for f in finals if f}) > 1]
+                if len({json.dumps(_comparable(k, f.get(k)), sort_keys=True)
+                        for f in finals}) > 1]
 
     def final_details(self, limit: int = 6) -> list[tuple[str, list[str]]]:
         """Where, inside the final state, the rulings differ: (path, each ruling's value
-        as short JSON), at most ``limit`` of them."""
+        as short JSON), at most ``limit`` of them; only when every ruling reaches it."""
         finals = [t.final for t in self.traces]
         if any(f is None for f in finals):
             return []
         found: list[tuple[str, list[str]]] = []
         for key in self.final_differences():
-            _leaf_differences([_without_rules(f.get(key)) for f in finals if f], key, found)
+            _leaf_differences([_comparable(key, f.get(key)) for f in finals if f], key, found)
         return found[:limit]
 
     @property
@@ -119,6 +131,10 @@ class Comparison:
                        "outcomes": [_outcome_json(t.outcomes[i]) for t in self.traces]}
                       for i, (index, action) in enumerate(self.steps)],
             "final_state_differs_in": self.final_differences(),
+            "final_results": [None if t.final is None else t.final.get("result")
+                              for t in self.traces],
+            "not_reaching_the_end": [self.traces[i].variants
+                                     for i in self.not_reaching_the_end()],
             "final_state_details": [{"path": p, "values": [json.loads(v) for v in vs]}
                                     for p, vs in self.final_details(limit=50)],
         }
@@ -132,6 +148,12 @@ def _key(outcome: Outcome | None) -> Any:
     if outcome is None:
         return None
     return json.dumps([_without_rules(outcome.canonical), outcome.stopped], sort_keys=True)
+
+
+def _comparable(key: str, value: Any) -> Any:
+    """A part of the final state as compared: the ``result`` whole (its deciding rule is
+    part of the answer), every other part without the rule IDs it cites."""
+    return value if key == "result" else _without_rules(value)
 
 
 def _leaf_differences(values: list[Any], path: str,
@@ -186,6 +208,14 @@ def dispute_flags(dispute_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
     return flags
 
 
+def ruling_count(flags: dict[str, tuple[str, ...]]) -> int:
+    """How many rulings the flags make (the product of their values' counts), refused
+    past :data:`RULINGS_MAX` before any is replayed."""
+    count = math.prod(len(values) for values in flags.values())
+    return bound_work(f"--rulings over {', '.join(flags)}: the rulings", count, RULINGS_MAX,
+                      "name fewer disputes (each multiplies the rulings by its values)")
+
+
 def rulings(flags: dict[str, tuple[str, ...]]) -> list[dict[str, str]]:
     """Every combination of the flags' values (the first flag varies slowest).
 
@@ -221,8 +251,9 @@ def replay(scenario: Scenario, run: Run, variants: dict[str, str]) -> RulingTrac
             after, events = apply(state, step.action)
         except IllegalActionError as exc:
             who = state.config.colours[actor] if actor is not None else "chance"
-            text = f"{who}: {describe(step.action)}, rejected ({exc.rule})"
             stopped = step.reject is None
+            text = f"{who}: {describe(step.action)}, refused under this ruling ({exc.rule})" \
+                + ("; the rest is not reached" if stopped else "")
             trace.outcomes.append(Outcome((text,), ("rejected", exc.rule), stopped))
             continue
         lines = step_lines(step.action, events, actor, state.config)
@@ -237,7 +268,7 @@ def replay(scenario: Scenario, run: Run, variants: dict[str, str]) -> RulingTrac
 def _final(state: GameState) -> dict[str, Any]:
     """The state after the last step, and what each player sees of it: the information
     flags change only the latter."""
-    final = dict(format_state(state))
+    final = dict(format_state(state, result=True))
     for seat, colour in enumerate(state.config.colours):
         final[f"what {colour} sees"] = observation(state, seat).to_json()
     return final
@@ -252,6 +283,7 @@ def compare_rulings(scenario: Scenario, dispute_ids: Sequence[str],
                                   f"its runs: {', '.join(runs)}")
     run = runs[run_name] if run_name else scenario.runs[0]
     flags = dispute_flags(dispute_ids)
+    ruling_count(flags)
     steps = [(s.index, describe(s.action)) for s in run.steps if s.action is not None]
     traces = [replay(scenario, run, ruling) for ruling in rulings(flags)]
     return Comparison(scenario.id, scenario.title, scenario.file, run.name,
@@ -272,4 +304,4 @@ def first_divergence(scenarios: Sequence[Scenario], dispute_id: str) -> Comparis
 
 
 __all__ = ["Comparison", "Outcome", "RulingTrace", "UnknownDisputeError", "compare_rulings",
-           "dispute_flags", "first_divergence", "replay", "rulings"]
+           "dispute_flags", "first_divergence", "replay", "ruling_count", "rulings"]

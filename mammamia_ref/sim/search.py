@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mammamia_ref.errors import InternalError, UsageError
+from mammamia_ref.formats.limits import whole_number
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
 from mammamia_ref.rules.state import GameConfig, Phase, Step
@@ -88,17 +89,17 @@ def parse_search(name: str) -> SearchSettings | None:
                          f"search:N:HORIZON", options=("--policy",), value=name)
     settings = SearchSettings()
     if len(parts) > 1:
-        budget = parts[1]
-        if not budget.isdigit() or not 1 <= int(budget[:7]) <= MAX_PLAYOUTS:
+        playouts = whole_number(parts[1], 1, MAX_PLAYOUTS) if parts[1].isdigit() else None
+        if playouts is None:
             raise UsageError(f"policy {name[:40]!r}: N, the playouts per decision, must be "
                              f"1 to {MAX_PLAYOUTS}", options=("--policy",), value=name)
-        settings = SearchSettings(playouts=int(budget), horizon=settings.horizon)
+        settings = SearchSettings(playouts=playouts, horizon=settings.horizon)
     if len(parts) > 2:
         horizon = parts[2]
         if horizon in HORIZONS:
             settings = SearchSettings(settings.playouts, horizon)
-        elif horizon.isdigit() and int(horizon[:4]) <= MAX_TURNS:
-            settings = SearchSettings(settings.playouts, int(horizon))
+        elif horizon.isdigit() and (turns := whole_number(horizon, 0, MAX_TURNS)) is not None:
+            settings = SearchSettings(settings.playouts, turns)
         else:
             raise UsageError(f"policy {name[:40]!r}: the horizon is cycle, round, game or a number "
                              f"of turns up to {MAX_TURNS}", options=("--policy",), value=name)

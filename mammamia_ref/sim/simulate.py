@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
+import os
 import random
 import signal
 import sys
@@ -345,6 +346,26 @@ def _leave_ctrl_c_to_the_parent() -> None:
     """Ctrl-C reaches every process of the terminal's group: the workers ignore it and
     the parent, which knows what has finished, stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """A worker's set-up: SIGTERM ends it at once, without a traceback (the parent's own
+    handler, inherited through the fork, is for the parent), and on Linux the kernel
+    ends it when its parent dies, however the parent died (a SIGTERM or SIGKILL sent to
+    the parent alone), rather than letting it play its chunk to the end."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the parent's
+            pass                            # clean-up paths still stop the workers
+    if os.getppid() != parent:  # pragma: no cover - the parent died during the set-up
+        os._exit(1)
 
 
 def _indexed(item: tuple[int, Job]) -> tuple[int, list[GameStats]]:

@@ -309,7 +309,10 @@ def likely_cost(query: Mapping[str, Any], answer: Mapping[str, Any]) -> int:
 
 
 def _ignore_ctrl_c() -> None:
+    from mammamia_ref.sim.simulate import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 def _answer_task(task: tuple[str, str]) -> dict[str, Any]:
