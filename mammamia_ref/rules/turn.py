@@ -143,8 +143,22 @@ def draw(state: GameState, action: Draw) -> Transition:
     if action.source == "waiter":
         state, events, moved = _draw_from_waiter(state, wanted)
     else:
-        state, events, moved = _draw_from_supply(state, wanted)
+        first = orders_before_supply(state.flags.draw_piles, wanted,
+                                     len(state.waiters[state.current]))
+        before: tuple[Event, ...] = ()
+        if first:
+            state, before, _ = _draw_from_waiter(state, first, rule="turn.draw_both")
+        state, events, moved = _draw_from_supply(state, wanted - first)
+        events, moved = before + events, moved + first
     return end_turn(state, quiet=not state.played and not moved, events=events)
+
+
+def orders_before_supply(draw_piles: str, wanted: int, waiter_size: int) -> int:
+    """How many orders a draw from the supply first takes from the top of the waiter:
+    none by the rules (``turn.draw``: one pile only), one under the house rule
+    ``draw_piles=both`` (``turn.draw_both``) when the waiter holds one and the draw is
+    for a card at least (it is one of the cards the refill allows)."""
+    return 1 if draw_piles == "both" and wanted > 0 and waiter_size > 0 else 0
 
 
 def _draw_rule(state: GameState, wanted: int, got: int, fewer: bool) -> str:
@@ -155,12 +169,13 @@ def _draw_rule(state: GameState, wanted: int, got: int, fewer: bool) -> str:
     return "turn.draw_as_played" if state.flags.refill == "as_many_as_played" else "turn.draw"
 
 
-def _draw_from_waiter(state: GameState, wanted: int) -> tuple[GameState, tuple[Event, ...], int]:
+def _draw_from_waiter(state: GameState, wanted: int, *, rule: str | None = None
+                      ) -> tuple[GameState, tuple[Event, ...], int]:
     seat, hand, waiter = state.current, state.hands[state.current], state.waiters[state.current]
     taken = waiter[:wanted]
     hand = replace(hand, orders=tuple(sorted(hand.orders + taken)))
     state = state.with_waiter(seat, waiter[len(taken):]).with_hand(seat, hand)
-    rule = _draw_rule(state, wanted, len(taken), state.flags.draw_amount == "any")
+    rule = rule or _draw_rule(state, wanted, len(taken), state.flags.draw_amount == "any")
     return state, (event("drew", rule, seat=seat, source="waiter", count=len(taken)),), len(taken)
 
 

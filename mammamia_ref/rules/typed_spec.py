@@ -123,6 +123,13 @@ class UsedPile(StrEnum):
     OPEN = "open"  # information.used_open
 
 
+class DrawPiles(StrEnum):
+    """The values of flag ``draw_piles`` (a house rule); default ``one``."""
+
+    ONE = "one"  # turn.draw
+    BOTH = "both"  # turn.draw_both
+
+
 FLAG_TYPES: dict[str, type[StrEnum]] = {
     'trimming': Trimming,
     'mamma_mia_shuffle': MammaMiaShuffle,
@@ -140,6 +147,7 @@ FLAG_TYPES: dict[str, type[StrEnum]] = {
     'oven_memory': OvenMemory,
     'card_counts': CardCounts,
     'used_pile': UsedPile,
+    'draw_piles': DrawPiles,
 }
 """Every flag, in the order of spec/disputes.yaml, with its values' type."""
 
@@ -164,6 +172,7 @@ class Flags:
     oven_memory: OvenMemory
     card_counts: CardCounts
     used_pile: UsedPile
+    draw_piles: DrawPiles
 
 
 PARAMETER_NAMES: tuple[str, ...] = (

@@ -74,7 +74,9 @@ def rulings_of(dispute_id: str) -> list[Ruling]:
 
 
 def disputes_with_flags() -> list[str]:
-    return sorted({e["dispute"] for e in specdata.variant_flags()}, key=lambda d: int(d[1:]))
+    """The disputes a flag selects the rulings of (a house rule's flag has no dispute)."""
+    return sorted({e["dispute"] for e in specdata.variant_flags() if e["dispute"]},
+                  key=lambda d: int(d[1:]))
 
 
 def paired_difference(base: Sequence[float], other: Sequence[float]) -> dict[str, Any]:

@@ -87,7 +87,13 @@ from mammamia_ref.rules.state import (
     refuse_unclaimed,
     waiter_pile,
 )
-from mammamia_ref.rules.turn import cards_to_draw, play_options, step_after_pass, step_after_play
+from mammamia_ref.rules.turn import (
+    cards_to_draw,
+    orders_before_supply,
+    play_options,
+    step_after_pass,
+    step_after_play,
+)
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -265,7 +271,8 @@ class Rules:
     in ``spec/disputes.yaml`` (``models:``)."""
 
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
-                 "bombastica_hand", "bombastica_total", "completion", "draw_any", "final_tie",
+                 "bombastica_hand", "bombastica_total", "completion", "draw_any", "draw_both",
+                 "draw_piles", "final_tie",
                  "hand_limit", "leftovers", "leftovers_to_oven", "mandatory", "minimale_lowest",
                  "mm_before_deal", "monotoni_kind", "need", "need_named", "pass_order",
                  "quiet_after_busy", "quiet_after_quiet", "refill", "removed", "round_end",
@@ -299,6 +306,8 @@ class Rules:
         self.round_end_last_ingredient = self.round_end == "last_ingredient"
         self.stall_letter = self.stall == "letter"
         self.draw_any = variants.flags.draw_amount == "any"
+        self.draw_piles: str = variants.flags.draw_piles
+        self.draw_both = self.draw_piles == "both"
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
         # is ``cards_to_draw``; ``quiet_after_quiet[count]`` and ``quiet_after_busy[count]``
         # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and
@@ -783,7 +792,11 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
             wanted = refill_allowance(state)
     else:
         wanted = count
-    supply = state.supply
+    supply, first = state.supply, 0
+    if source != WAITER and rules.draw_both:  # turn.draw_both: the waiter's top order first
+        first = orders_before_supply(rules.draw_piles, wanted, len(state.waiters[seat]))
+        draw_from_waiter(state, first)
+        wanted -= first
     if source == WAITER:
         moved = draw_from_waiter(state, wanted)
     elif len(supply) > wanted and MM not in (taken := supply[:wanted]):  # the usual case
@@ -797,6 +810,7 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
         moved = wanted
     else:
         moved = draw_from_supply(state, wanted)
+    moved += first
     state.quiet_turns = quiet_turns = (rules.quiet_after_busy if played or moved
                                        else rules.quiet_after_quiet)[state.quiet_turns]
     if len(supply) < 2 and _EXHAUSTED[rules.round_end, tuple(supply)]:  # supply_exhausted

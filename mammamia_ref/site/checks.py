@@ -85,7 +85,7 @@ def _dispute_problems(spec: Spec) -> list[Problem]:
         for value in entry.get("values", []):
             found += _rule_ref(spec, value.get("rule"),
                                f"disputes.yaml: flag {flag}={value.get('value')}")
-        if entry.get("dispute") not in spec.dispute_by_id:
+        if entry.get("dispute") is not None and entry["dispute"] not in spec.dispute_by_id:
             found.append(Problem("unknown-dispute", f"disputes.yaml: flag {flag} cites unknown "
                                                     f"dispute {entry.get('dispute')!r}"))
     return found
