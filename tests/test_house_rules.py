@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules, make_rules
 from mammamia_ref.rules.state import make_config, refuse_unclaimed
 from mammamia_ref.sim import careful
+from mammamia_ref.sim.impact import load_sweep
 from mammamia_ref.sim.simulate import simulate
 from mammamia_ref.tools import typed_spec
 from tests.test_fast_equivalence import play_both
@@ -152,7 +154,7 @@ def test_the_fast_engine_plays_the_reference_game_under_a_parameter(
         parameters: dict[str, object], players: int) -> None:
     rules = make_rules(parameters=parameters)
     for seed in range(3):
-        assert play_both(players, rules, seed) > 0  # type: ignore[arg-type]
+        assert play_both(players, rules, seed) > 0
 
 
 def test_the_careful_player_refuses_the_order_counts_it_does_not_take() -> None:
@@ -171,3 +173,58 @@ def test_a_sweep_names_its_house_rule_and_parameters() -> None:
     again = simulate(3, 20, policies=("careful",))
     assert again.as_json()["parameters"]["hand_limit"] == 7
     assert summary.digest() != again.digest()  # the hand limit changes the games
+
+
+SWEEP_DIR = ROOT / "docs" / "house-rules"
+HOUSE_SWEEPS = [load_sweep(path) for path in sorted(SWEEP_DIR.glob("*.json"))]
+
+
+def _ruling_rules(sweep: dict[str, Any], ruling: dict[str, Any]) -> Any:
+    """The rules a recorded ruling was played under: a parameter's value, or a flag's."""
+    name, value = ruling["flag"], ruling["value"]
+    base = make_rules(sweep["base_variants"], sweep.get("base_parameters") or {})
+    if name in default_rules().parameters_dict():
+        return make_rules(parameters={name: int(value)}, base=base)
+    return make_rules({name: value}, base=base)
+
+
+def test_the_three_house_rules_are_swept_with_random_and_careful_players() -> None:
+    swept = {(c["dispute"], tuple(sorted(set(s["policies"])))) for s in HOUSE_SWEEPS
+             for c in s["disputes"]}
+    for name in ("hand_limit", "bombastica_total", "draw_piles"):
+        for policy in ("careful", "random"):
+            assert (name, (policy,)) in swept, (name, policy)
+    assert all(r["games"] == 10_000 for s in HOUSE_SWEEPS for c in s["disputes"]
+               for r in c["rulings"])
+
+
+@pytest.mark.parametrize("sweep", HOUSE_SWEEPS, ids=[s["file"] for s in HOUSE_SWEEPS])
+def test_the_recorded_house_sweeps_still_describe_the_code(sweep: dict[str, Any]) -> None:
+    """The first 10 games of every value replay to the recorded digest: a change to a
+    model that reads a parameter or the flag shows here as a stale sweep."""
+    checked = 0
+    for comparison in sweep["disputes"]:
+        for ruling in comparison["rulings"]:
+            check = ruling["quick_check"]
+            first = simulate(sweep["players"], check["games"], seed=sweep["seed"],
+                             variants=_ruling_rules(sweep, ruling),
+                             policies=sweep["policies"])
+            assert first.digest() == check["digest"], \
+                f"{ruling['flag']}={ruling['value']}: docs/house-rules/{sweep['file']} is " \
+                f"stale; rerun: {sweep['command']}"
+            checked += 1
+    assert checked >= 2
+
+
+def test_the_house_rules_page_shows_every_sweep() -> None:
+    from mammamia_ref.site.house_pages import house_page
+    from mammamia_ref.site.inputs import load_corpus
+
+    corpus = load_corpus([ROOT / "scenarios" / "house"])
+    page = house_page(corpus, HOUSE_SWEEPS)
+    for name in ("hand_limit", "bombastica_total", "draw_piles"):
+        assert f"## {name}" in page
+    assert "hand_limit=7 (the spec's)" in page and "draw_piles=one (the spec's)" in page
+    assert "scenarios/house/hand-limit.yaml" in page
+    assert page.count("10,000 games a value") == len(
+        [c for s in HOUSE_SWEEPS for c in s["disputes"]])

@@ -60,7 +60,8 @@ def _scenario_paths(config: Any) -> list[Path]:
 def on_config(config: Any) -> Any:
     _state["clock"] = time.perf_counter()
     paths = _scenario_paths(config)
-    corpus = site.load_corpus(paths, impact=Path(config["docs_dir"]) / "impact")
+    corpus = site.load_corpus(paths, impact=Path(config["docs_dir"]) / "impact",
+                              house=Path(config["docs_dir"]) / "house-rules")
     runs = [run for view in corpus.scenarios for run in view.runs]
     _stage(f"scenarios loaded and played: {len(corpus.scenarios)} scenarios, {len(runs)} runs, "
            f"{sum(len(run.frames) for run in runs):,} steps")

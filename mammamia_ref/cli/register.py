@@ -93,7 +93,13 @@ def run_variants(args: argparse.Namespace) -> int:
     for entry in specdata.variant_flags():
         values = ", ".join(v["value"] + (" (default)" if v["value"] == entry["default"] else "")
                            for v in entry["values"])
-        print(f"{entry['flag']} [{entry['dispute']}]: {values}")
+        print(f"{entry['flag']} [{entry['dispute'] or 'house rule'}]: {values}")
+    from mammamia_ref.rules.ruleset import default_rules, parameter_specs
+
+    print("\nparameters (a house rule's numbers: --house FILE, docs/house-rules.md):")
+    for name, value in default_rules().parameters_dict().items():
+        entry = parameter_specs()[name]
+        print(f"{name} [{entry['rule']}]: {value} (default), {entry['min']} to {entry['max']}")
     return 0
 
 

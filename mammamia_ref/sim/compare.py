@@ -59,17 +59,21 @@ class Ruling:
 
 
 def rulings_of(dispute_id: str) -> list[Ruling]:
-    """Every ruling of ``dispute_id``, flag by flag, the default of each first."""
+    """Every ruling of ``dispute_id``, flag by flag, the default of each first; a house
+    rule's flag (no dispute) is named by the flag itself (``compare draw_piles``)."""
     found = []
     for entry in specdata.variant_flags():
-        if entry["dispute"] != dispute_id:
+        own = entry["dispute"] or entry["flag"]
+        if own != dispute_id:
             continue
         values = [v["value"] for v in entry["values"]]
         values.sort(key=lambda v: v != entry["default"])
         found += [Ruling(dispute_id, entry["flag"], v, v == entry["default"]) for v in values]
     if not found:
+        house = [e["flag"] for e in specdata.variant_flags() if not e["dispute"]]
         raise VariantError(f"dispute {dispute_id!r} has no variant flag to compare; "
-                           f"disputes with flags: {', '.join(disputes_with_flags())}")
+                           f"disputes with flags: {', '.join(disputes_with_flags())}; house "
+                           f"rules' flags: {', '.join(house)}")
     return found
 
 

@@ -29,6 +29,8 @@ from mammamia_ref.site.cli_page import cli_page
 from mammamia_ref.site.dispute_pages import dispute_page_md, disputes_index_page
 from mammamia_ref.site.file_worker import FILE_WORKER_JS, FILE_WORKER_PATH
 from mammamia_ref.site.home_page import home_page
+from mammamia_ref.site.house_pages import PAGE as HOUSE_PAGE
+from mammamia_ref.site.house_pages import house_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
 from mammamia_ref.site.links import dispute_page, rel
@@ -56,6 +58,7 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
         "rules/index.md": rules_index_page(corpus),
         "rules/quick-reference.md": quick_reference_page(corpus),
         "disputes/index.md": disputes_index_page(corpus),
+        HOUSE_PAGE: house_page(corpus, corpus.house),
         "cards.md": cards_page(corpus),
         "scenarios/index.md": scenarios_index_page(corpus),
         "queries.md": queries_page(corpus),
@@ -141,6 +144,7 @@ def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
         {"Disputes": ["disputes/index.md",
                       *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
                         for d in spec.disputes]]},
+        {"House rules": HOUSE_PAGE},
         {"Cards": "cards.md"},
         {"Scenarios": _scenario_nav(corpus)},
         {"Queries": "queries.md"},

@@ -150,6 +150,7 @@ class Corpus:
     scenarios: list[ScenarioView]
     load_errors: list[str]
     impact: list[dict[str, Any]] = field(default_factory=list)  # sweeps, docs/impact/
+    house: list[dict[str, Any]] = field(default_factory=list)  # sweeps, docs/house-rules/
 
     def scenarios_citing(self, rule_id: str) -> list[ScenarioView]:
         return [s for s in self.scenarios if rule_id in s.scenario.rules]
@@ -162,9 +163,10 @@ class Corpus:
 
 
 def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None, *,
-                impact: str | Path | None = None) -> Corpus:
-    """Load every scenario under ``scenario_paths`` and play each of its runs, and the
-    dispute-impact sweeps in the folder ``impact``, if given."""
+                impact: str | Path | None = None, house: str | Path | None = None) -> Corpus:
+    """Load every scenario under ``scenario_paths`` and play each of its runs, the
+    dispute-impact sweeps in the folder ``impact`` and the house-rule sweeps in the
+    folder ``house``, if given."""
     from mammamia_ref.sim.impact import load_sweeps
 
     spec = spec or Spec.live()
@@ -182,7 +184,8 @@ def load_corpus(scenario_paths: Sequence[str | Path], spec: Spec | None = None, 
         views.append(ScenarioView(scenario, group, page, [play_run(scenario, run, r)
                                                            for r, run in
                                                            enumerate(scenario.runs)]))
-    return Corpus(spec, views, load_errors, load_sweeps(impact) if impact else [])
+    return Corpus(spec, views, load_errors, load_sweeps(impact) if impact else [],
+                  load_sweeps(house) if house and Path(house).is_dir() else [])
 
 
 def _group_of(file: Path, roots: Sequence[Path]) -> str:

@@ -59,8 +59,9 @@ def spec_problems() -> list[str]:
             if value not in values.get(flag, ()):
                 problems.append(f"rules.yaml: {rule['id']} applies when {flag}={value}, "
                                 "which is no variant value")
-        if not rule.get("sources") and not rule.get("ruling"):
-            problems.append(f"rules.yaml: {rule['id']} has neither a source nor a ruling")
+        if not rule.get("sources") and not rule.get("ruling") and not rule.get("house_rule"):
+            problems.append(f"rules.yaml: {rule['id']} has neither a source, a ruling nor a "
+                            "house rule's reason")
     for dispute in disputes.values():
         for rule_id in dispute.get("rules") or []:
             if rule_id not in known:
