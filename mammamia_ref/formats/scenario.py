@@ -472,7 +472,7 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
         wanted = expect["events_exact"]
         if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
                                              zip(actual, wanted, strict=False)):
-            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
+            got = "; ".join(json.dumps(e) for e in actual) or "no events"
             problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
     if "legal" in expect:
         legal = {_key(format_action(a)) for a in legal_actions(state)}
@@ -567,10 +567,25 @@ def events_diff(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) ->
         while position < len(actual) and project_diff(actual[position], item):
             position += 1
         if position == len(actual):
-            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
-            return [f"events: expected {json.dumps(item)} (in order); got: {got}"]
+            return [f"events: expected {json.dumps(item)} (in order); "
+                    f"got: {_events_on(actual, item)}"]
         position += 1
     return []
+
+
+def _events_on(actual: list[dict[str, Any]], expected: dict[str, Any]) -> str:
+    """The actual events on the keys the expected one is compared on (the event and its
+    rule always), so that a failure shows the value that differs, not just the name.
+
+    >>> _events_on([{"event": "drew", "rule": "turn.draw", "seat": 1, "count": 2}],
+    ...            {"event": "drew", "seat": 0})
+    '{"event": "drew", "rule": "turn.draw", "seat": 1}'
+    >>> _events_on([], {"event": "drew"})
+    'no events'
+    """
+    keys = ["event", "rule", *(k for k in expected if k not in ("event", "rule"))]
+    return "; ".join(json.dumps({k: e[k] for k in keys if k in e}) for e in actual) \
+        or "no events"
 
 
 # --- discovery ----------------------------------------------------------------------
