@@ -145,6 +145,50 @@ def test_impact_is_the_paired_difference_with_its_interval(built_site: Path) -> 
     assert "<img" not in impact  # the old grid of bars from zero is gone
 
 
+def test_search_ranks_rules_and_disputes_first_and_leaves_witnesses_out(
+        built_site: Path) -> None:
+    """The rule and dispute pages are boosted in the search index; a query's witnesses
+    are left out of it (their query lists them) and out of a rule's scenario list."""
+    import json
+
+    index = json.loads((built_site / "search" / "search_index.json").read_text(
+        encoding="utf-8"))["docs"]
+    boosts = {d["location"].split("#")[0]: d.get("boost", 1) for d in index}
+    assert boosts["rules/oven.html"] > 1 and boosts["disputes/D4.html"] > 1
+    assert boosts["scenarios/oven/minimale-personal-lowest.html"] == 1
+    assert not [page for page in boosts if page.startswith("scenarios/queries/")
+                and not page.endswith("index.html")]
+    oven = (built_site / "rules" / "oven.html").read_text(encoding="utf-8")
+    rule = oven[oven.index('id="oven.minimale"'):oven.index("<h2", oven.index(
+        'id="oven.minimale"') + 10)]
+    assert "scenarios/queries/" not in rule
+    assert re.search(r'Query witnesses:</strong> <a href="../queries.html#q0\d-[a-z-]+">', rule)
+
+
+def test_the_navigation_is_grouped_by_audience() -> None:
+    """Players and designers, porters, maintainers: a tab each, one "Porting guide", and
+    the project's own testing with the maintainers, not the porters."""
+    corpus = site.load_corpus([ROOT / "scenarios" / "turn"])
+    handwritten = site.handwritten_pages(ROOT / "docs")
+    tabs = site.nav(corpus, handwritten, generated=["ports.md"])
+    names = [next(iter(tab)) for tab in tabs]
+    assert names == ["Home", "Players and designers", "Porters", "Maintainers"]
+
+    def titles(node: object) -> list[str]:
+        if isinstance(node, dict):
+            return [t for k, v in node.items() for t in [k, *titles(v)]]
+        if isinstance(node, list):
+            return [t for item in node for t in titles(item)]
+        return []
+
+    assert titles(tabs).count("Porting guide") == 1
+    porters, maintainers = tabs[2]["Porters"], tabs[3]["Maintainers"]
+    assert {"Porting guide": "porting.md"} in porters and {"Ports": "ports.md"} in porters
+    assert {"mutation.md", "performance.md", "reliability.md"} <= {
+        page for entry in maintainers for page in entry.values()}
+    assert "ports.md" not in str(site.nav(corpus, handwritten))  # only once it is made
+
+
 def test_the_api_reference_has_a_page_per_public_module(built_site: Path) -> None:
     from mammamia_ref.site.api_page import PUBLIC_MODULES
 
@@ -497,7 +541,25 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
                                 ".getBoundingClientRect().height") > 300
         _check_png(browser.screenshot(shots / "quick-reference.png"))
 
-        # the search finds a special order and leads to its rule
+        # a rule's or a dispute's page is the first result for its name; no query
+        # witness crowds the first results (they are found through their query)
+        for word, pages in (("minimale", ("rules/oven.html", "disputes/D4.html")),
+                            ("bombastica", ("rules/oven.html", "disputes/D13.html")),
+                            ("D4", ("disputes/D4.html",))):
+            browser.navigate(f"{served_site}/index.html")
+            browser.click("input.md-search__input")
+            browser.type_text(word)
+            browser.wait_for("document.querySelectorAll('.md-search-result__item').length"
+                             " > 0", idle_seconds=30)
+            time.sleep(0.5)  # the results of the whole word, not of its first letters
+            found = browser.evaluate("[...document.querySelectorAll("
+                                     "'.md-search-result__item > a')].slice(0, 10)"
+                                     ".map(a => new URL(a.href).pathname)")
+            assert found and found[0].endswith(pages), (word, found)
+            assert not [f for f in found if "/scenarios/queries/" in f], (word, found)
+            _check_png(browser.screenshot(shots / f"search-{word.lower()}.png"))
+        first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
+        assert "d4" in first.lower(), first
         browser.navigate(f"{served_site}/index.html")
         browser.click("input.md-search__input")
         browser.type_text("Bombastica")

@@ -76,7 +76,7 @@ def on_config(config: Any) -> Any:
     _state["corpus"] = corpus
     _state["pages"] = site.generate(corpus, handwritten, parser=build_parser(), progress=_stage)
     _state["paths"] = paths
-    config["nav"] = site.nav(corpus, handwritten)
+    config["nav"] = site.nav(corpus, handwritten, generated=_state["pages"])
     # the version in the header (there is no public repository yet to link to)
     if not config["site_name"].endswith(package_version()):
         config["site_name"] = f"{config['site_name']} {package_version()}"

@@ -17,7 +17,7 @@ parser to :func:`generate`.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,12 @@ from mammamia_ref.site.home_page import home_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
 from mammamia_ref.site.links import dispute_page, rel
-from mammamia_ref.site.porting_pages import handwritten_pages, porting_page, short_title
+from mammamia_ref.site.porting_pages import (
+    PORTS_PAGE,
+    by_audience,
+    handwritten_pages,
+    porting_page,
+)
 from mammamia_ref.site.queries_page import queries_page
 from mammamia_ref.site.quick_reference import quick_reference_page
 from mammamia_ref.site.rule_pages import chapter_page, rules_index_page
@@ -128,25 +133,34 @@ def _query_ids(corpus: Corpus) -> set[str]:
     return {str(q["id"]) for q in doc.get("queries") or [] if isinstance(q, dict) and "id" in q}
 
 
-def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
-    """The navigation, in the order of the registers and the scenario folders; the
-    hand-written pages go to the porting guide."""
+def nav(corpus: Corpus, handwritten: dict[str, str] | None = None,
+        generated: Collection[str] = ()) -> list[Any]:
+    """The navigation by audience, a tab each: players and designers (the rules, the
+    disputes, the cards, the scenarios, the queries, what a ruling does to play),
+    porters (the porting guide, the formats, the ports, the command line and the API)
+    and maintainers (how the project tests and measures itself). Hand-written pages go
+    where :data:`AUDIENCES` says; the page of ports when ``generated`` has it."""
     spec = corpus.spec
+    pages = by_audience(handwritten or {})
+    ports = [{"Ports": PORTS_PAGE}] if PORTS_PAGE in generated or \
+        PORTS_PAGE in (handwritten or {}) else []
     return [
         {"Home": "index.md"},
-        {"Rules": ["rules/index.md", {"Quick reference": "rules/quick-reference.md"},
-                   *[{c["title"]: f"rules/{c['id']}.md"} for c in spec.chapters]]},
-        {"Disputes": ["disputes/index.md",
-                      *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
-                        for d in spec.disputes]]},
-        {"Cards": "cards.md"},
-        {"Scenarios": _scenario_nav(corpus)},
-        {"Queries": "queries.md"},
-        {"Porting guide": ["porting/index.md",
-                           *[{short_title(t): p} for p, t in (handwritten or {}).items()],
-                           {"Command line": "porting/cli.md"},
-                           {"Python API": ["porting/api.md",
-                                           *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
+        {"Players and designers": [
+            {"Rules": ["rules/index.md", {"Quick reference": "rules/quick-reference.md"},
+                       *[{c["title"]: f"rules/{c['id']}.md"} for c in spec.chapters]]},
+            {"Disputes": ["disputes/index.md",
+                          *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
+                            for d in spec.disputes]]},
+            {"Cards": "cards.md"},
+            {"Scenarios": _scenario_nav(corpus)},
+            {"Queries": "queries.md"},
+            *pages["designers"]]},
+        {"Porters": ["porting/index.md", *pages["porters"], *ports,
+                     {"Command line": "porting/cli.md"},
+                     {"Python API": ["porting/api.md",
+                                     *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
+        *([{"Maintainers": pages["maintainers"]}] if pages["maintainers"] else []),
     ]
 
 

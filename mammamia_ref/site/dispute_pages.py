@@ -16,7 +16,7 @@ from mammamia_ref.site.links import (
     rule_link,
     scenario_link,
 )
-from mammamia_ref.site.text import first_sentence, md
+from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, md, search_meta
 
 
 def disputes_index_page(corpus: Corpus) -> str:
@@ -151,7 +151,8 @@ def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
     the flags, the rules and the scenarios."""
     spec = corpus.spec
     source = dispute_page(dispute["id"])
-    out = [f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
+    out = [search_meta(boost=SEARCH_BOOST["dispute"])
+           + f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
            *_answer_md(spec, source, dispute),
            *side_by_side_section(corpus, dispute),
            *impact_section(corpus, dispute["id"]),
