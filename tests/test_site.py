@@ -136,6 +136,47 @@ def test_dispute_pages_answer_first(built_site: Path) -> None:
     assert "<th>Ruling</th>" in index
 
 
+def _tables(html: str) -> list[str]:
+    return re.findall(r"<table>.*?</table>", html, flags=re.S)
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_dispute_pages_speak_the_games_words(built_site: Path) -> None:
+    """The rulings side by side and the final positions in words, not state paths; our
+    ruling marked in the head of every table of the comparison and of the impact."""
+    for dispute in specdata.disputes():
+        if not dispute.get("flags"):
+            continue
+        html = (built_site / "disputes" / f"{dispute['id']}.html").read_text(encoding="utf-8")
+        start = html.index('id="one-situation-under-each-ruling"')
+        end = html.index('id="the-editions-positions"')
+        section = html[start:end]
+        assert not re.search(r"players/\d|\w+ sees/|hand_size|supply_size", _text(section)), \
+            dispute["id"]
+        for table in _tables(section):
+            head = _text(table[:table.index("</thead>")])
+            assert re.search(r"our ruling|against ours|Ours →", head), (dispute["id"], head)
+    d3 = _text((built_site / "disputes" / "D3.html").read_text(encoding="utf-8"))
+    assert "Green's hand 3 mushrooms and 1 pepper" in d3
+    assert "2 mushrooms and 1 pepper" in d3
+    assert "The supply (top first) olive, salami and the Mamma Mia! card" in d3
+
+
+def test_impact_figures_have_two_significant_digits_and_every_player_count(
+        built_site: Path) -> None:
+    html = (built_site / "disputes" / "D3.html").read_text(encoding="utf-8")
+    impact = html[html.index('id="what-the-ruling-does-to-play"'):
+                  html.index('id="the-editions-positions"')]
+    assert not re.findall(r"[+-]\d+\.\d{4,}", _text(impact))
+    assert re.search(r"\+0\.\d\d \(\+0\.\d\d to \+0\.\d\d\)", _text(impact))
+    players = impact[impact.index('id="by-player-count"'):]
+    head = _text(_tables(players)[0].split("</thead>")[0])
+    assert [int(n) for n in re.findall(r"(\d) players", head)] == [2, 3, 4, 5], head
+
+
 def test_impact_is_the_paired_difference_with_its_interval(built_site: Path) -> None:
     html = (built_site / "disputes" / "D4.html").read_text(encoding="utf-8")
     impact = html[html.index('id="what-the-ruling-does-to-play"'):
@@ -582,7 +623,8 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
     """The built folder opened from disk: search works, the dark mode toggle works, a
     dispute's ruling is on the first screen at 1280x800, and on a phone the pages do
     not overflow sideways. Screenshots: dispute-1280x800, search-from-disk, dark-mode,
-    dark-scenario, dispute-phone, dispute-phone-positions."""
+    dark-scenario, dispute-phone, dispute-phone-positions, dispute-phone-side,
+    dispute-phone-players, dispute-side-1280x800, dispute-players-1280x800."""
     binary = find_chromium()
     if binary is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
@@ -598,6 +640,13 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         assert browser.evaluate("scrollY") == 0
         time.sleep(0.5)
         _check_png(browser.screenshot(shots / "dispute-1280x800.png"))
+        for anchor, name in (("one-situation-under-each-ruling", "dispute-side"),
+                             ("by-player-count", "dispute-players")):
+            browser.navigate(f"{disk}/disputes/D3.html")
+            browser.evaluate(f"document.getElementById('{anchor}').scrollIntoView()")
+            time.sleep(0.5)
+            _check_png(browser.screenshot(shots / f"{name}-1280x800.png"))
+        browser.navigate(f"{disk}/disputes/D4.html")
 
         # search from disk: the index is a script, the worker runs in a frame
         browser.click("input.md-search__input")
@@ -638,6 +687,13 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         widths = browser.evaluate("({page: document.documentElement.scrollWidth,"
                                   " screen: innerWidth})")
         assert widths["page"] <= widths["screen"], widths
+        # the rulings side by side and the impact tables are stacked, not cut off
+        cut = browser.evaluate("[...document.querySelectorAll('.mm-side table, .mm-stack "
+                               "table')].filter(t => t.scrollWidth > t.parentElement"
+                               ".clientWidth + 1 || t.getBoundingClientRect().right > "
+                               "innerWidth).length")
+        assert cut == 0
+        assert browser.evaluate("document.querySelectorAll('.mm-side table').length") > 0
         assert browser.evaluate("getComputedStyle(document.querySelector("
                                 "'.mm-positions td')).display") == "block"
         time.sleep(0.5)
@@ -645,6 +701,14 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         browser.evaluate("document.getElementById('the-editions-positions').scrollIntoView()")
         time.sleep(0.3)
         _check_png(browser.screenshot(shots / "dispute-phone-positions.png"))
+        browser.evaluate("document.getElementById('one-situation-under-each-ruling')"
+                         ".scrollIntoView()")
+        time.sleep(0.3)
+        _check_png(browser.screenshot(shots / "dispute-phone-side.png"))
+        browser.navigate(f"{disk}/disputes/D3.html")
+        browser.evaluate("document.getElementById('by-player-count').scrollIntoView()")
+        time.sleep(0.3)
+        _check_png(browser.screenshot(shots / "dispute-phone-players.png"))
 
         assert browser.errors == [], browser.errors
 
