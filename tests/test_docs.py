@@ -3,6 +3,7 @@ before it (Markdown continues a table on any following line that is not blank)."
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ def glued_to_a_table(text: str) -> list[int]:
     """
     lines = text.splitlines()
     fenced, found = False, []
-    for number, (before, line) in enumerate(zip(lines, lines[1:], strict=False), start=2):
+    for number, (before, line) in enumerate(pairwise(lines), start=2):
         if before.lstrip().startswith("```"):
             fenced = not fenced
         if not fenced and before.lstrip().startswith("|") and line.strip() \
