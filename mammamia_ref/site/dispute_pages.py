@@ -286,6 +286,9 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
     final = _final_md(found, labels)
     if final:
         out += final
+    elif any(t.final is None for t in found.traces):
+        out += ["Under a ruling whose column reads *not played*, the scenario stops at the "
+                "refused action, so its final position is not compared.", ""]
     elif found.final_differences():
         out += ["After the last step the position differs in: "
                 + ", ".join(md(k) for k in found.final_differences()) + ".", ""]
