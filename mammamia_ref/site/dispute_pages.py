@@ -299,6 +299,16 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
     return out
 
 
+def decimals_for(*values: float) -> int:
+    """The decimals that give the largest of ``values`` two significant digits.
+
+    >>> decimals_for(0.01234, 0.02012), decimals_for(-2.71), decimals_for(12.3), decimals_for(0)
+    (3, 1, 0, 0)
+    """
+    scale = max(abs(v) for v in values)
+    return 0 if scale == 0 else max(0, 1 - math.floor(math.log10(scale)))
+
+
 def figures(*values: float) -> list[str]:
     """Numbers to two significant digits of the largest, all with the same decimals, so
     that a difference and its interval read together.
@@ -308,8 +318,7 @@ def figures(*values: float) -> list[str]:
     >>> figures(-1.5, -2.71, -0.3), figures(0.0, 0.0)
     (['-1.5', '-2.7', '-0.3'], ['+0', '+0'])
     """
-    scale = max(abs(v) for v in values)
-    decimals = 0 if scale == 0 else max(0, 1 - math.floor(math.log10(scale)))
+    decimals = decimals_for(*values)
     return [f"{v:+.{decimals}f}" for v in values]
 
 
@@ -363,7 +372,8 @@ def _by_players(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
            + _defaults_line(by_count[counts[-1]][1])
            + ("" if several else f" The other ruling: `{md(rulings[0])}`."), "",
            '<div class="mm-impact mm-stack" markdown>', "",
-           "|" + (" Ruling |" if several else "") + " Measure | " + " | ".join(heads) + " |",
+           "|" + (" Ruling (against ours) | Measure |" if several else
+                  " Measure (against ours) |") + " " + " | ".join(heads) + " |",
            "|---|" + ("---|" if several else "") + "---|" * len(counts)]
     for (ruling, key), cells in rows.items():
         shown = [_labelled(head, _effect(cells[n]["difference"], *cells[n]["ci95"]))
@@ -469,7 +479,9 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
                     for _, _, _, d in entries) or 1.0
         for label, before, after, diff in entries:
             low, high = diff["ci95"]
-            was, now = (v.lstrip("+") for v in figures(before, after))
+            # the measure itself to the difference's decimals: what changed shows
+            places = decimals_for(diff["difference"], low, high)
+            was, now = f"{before:.{places}f}", f"{after:.{places}f}"
             out.append(f"| {md(LABELS[key])} |" + (f" `{md(label)}` |" if several else "")
                        + f" {was} → {now} | {_effect(diff['difference'], low, high)} | "
                        f"{forest_bar(diff['difference'], low, high, scale)} | "
