@@ -14,6 +14,14 @@ import pytest
 QUICK = "quick"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The scenarios are collected by the package's own pytest plugin (the ``pytest11``
+    entry point): without it they would silently not run."""
+    if not config.pluginmanager.has_plugin("mammamia"):
+        raise pytest.UsageError("the mammamia pytest plugin is not registered, so no "
+                                "scenario would run: pip install -e '.[test]' again")
+
+
 def cost_marks(config: pytest.Config) -> set[str]:
     """The markers of pyproject.toml that name a cost (all but ``quick``)."""
     names = {line.split(":", 1)[0].strip() for line in config.getini("markers")}

@@ -5,6 +5,7 @@ is listed in pyproject.toml, spec files included; the metadata a package index s
 from __future__ import annotations
 
 import email.parser
+import os
 import re
 import shutil
 import subprocess
@@ -24,10 +25,15 @@ def project() -> dict:
 
 
 def test_every_package_is_listed() -> None:
+    """Every Python package, and every scenario folder (data only: setuptools warns that
+    the files of a folder not listed would be ignored)."""
     config = project()
     listed = set(config["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for p in (ROOT / "mammamia_ref").rglob("__init__.py")}
+    found |= {"mammamia_ref.scenarios." + ".".join(p.relative_to(ROOT / "scenarios").parts)
+              for p in (ROOT / "scenarios").rglob("*") if p.is_dir()
+              and "__pycache__" not in p.parts and any(f.is_file() for f in p.iterdir())}
     assert found <= listed, f"not listed in pyproject.toml: {sorted(found - listed)}"
     assert {"mammamia_ref.spec", "mammamia_ref.spec.schemas"} <= listed
 
@@ -113,12 +119,16 @@ def test_the_suite_is_package_data() -> None:
     assert "**/*.yaml" in tool["package-data"]["mammamia_ref.scenarios"]
 
 
-@pytest.mark.build  # builds a source distribution in a subprocess
-def test_the_sdist_carries_every_scenario_and_table(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """An sdist and a wheel built, as a release would be, from a copy of the files git
+    tracks: (sdist, wheel, everything the build printed). Byte-compiling is left on, so
+    that a warning from the environment does not hide one from the project."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                             check=False)
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
+    tmp_path = tmp_path_factory.mktemp("build")
     source = tmp_path / "src"
     for name in filter(None, listed.stdout.decode().split("\0")):
         if (ROOT / name).is_file():
@@ -126,12 +136,45 @@ def test_the_sdist_carries_every_scenario_and_table(tmp_path: Path) -> None:
             shutil.copy2(ROOT / name, source / name)
     out = tmp_path / "dist"
     out.mkdir()
-    built = subprocess.run([sys.executable, "-c", "import sys; from setuptools import "
-                            "build_meta; print(build_meta.build_sdist(sys.argv[1]))", str(out)],
-                           cwd=source, capture_output=True, text=True, check=False)
-    assert built.returncode == 0, built.stderr[-2000:]
-    with tarfile.open(out / built.stdout.strip().splitlines()[-1]) as sdist:
-        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-W", "default", "-c",
+                           "import sys; from setuptools import build_meta as b; "
+                           "out = sys.argv[1]; b.build_sdist(out); b.build_wheel(out)",
+                           str(out)], cwd=source, capture_output=True, text=True, check=False,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    [sdist], [wheel] = out.glob("*.tar.gz"), out.glob("*.whl")
+    return sdist, wheel, done.stdout + done.stderr
+
+
+@pytest.mark.build  # builds a source distribution and a wheel in a subprocess
+def test_the_build_prints_no_warning(built: tuple[Path, Path, str]) -> None:
+    """Not one warning: setuptools' "Package would be ignored" for a data folder left
+    out of `packages`, a MANIFEST.in line that matches nothing, a deprecated setting."""
+    *_, output = built
+    warnings = [line for line in output.splitlines() if "warn" in line.lower()]
+    assert warnings == [], warnings[:5]
+
+
+@pytest.mark.build
+def test_the_wheel_is_typed(built: tuple[Path, Path, str]) -> None:
+    """PEP 561: py.typed in the wheel, so that a user's type checker reads our hints."""
+    _, wheel, _ = built
+    assert "mammamia_ref/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
+@pytest.mark.build
+def test_the_sdist_carries_every_scenario_and_table(built: tuple[Path, Path, str]) -> None:
+    """Every scenario and table, and what a reader of the sources needs beside the
+    package: the changelog, the contributors' guide, the site's sources, the example port."""
+    sdist, _, _ = built
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     wanted = {str(p.relative_to(ROOT)) for p in (ROOT / "scenarios").rglob("*.yaml")}
     assert wanted and wanted <= names, sorted(wanted - names)[:5]
     assert "scenarios/perft/README.md" in names
+    assert {"CHANGELOG.md", "CONTRIBUTING.md", "mkdocs.yml", "README.md", "LICENSE"} <= names
+    tracked = subprocess.run(["git", "ls-files", "docs", "examples"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert len(tracked) > 20 and not set(tracked) - names, sorted(set(tracked) - names)[:5]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]

@@ -115,3 +115,70 @@ def test_every_file_names_its_schema_for_editors(path: Path) -> None:
     assert found, f"{path}: the first line is not a yaml-language-server $schema comment"
     assert not Path(found[1]).is_absolute()
     assert (path.parent / found[1]).resolve() == schema_of(path).resolve()
+
+
+# --- the action schema: the type names the form ------------------------------------------
+
+ACTION_SAMPLES: list[dict[str, Any]] = [
+    {"type": "shuffle", "pile": "supply", "order": ["olive"]},
+    {"type": "play", "kind": "salami", "count": 2}, {"type": "pass"},
+    {"type": "place_order", "order": "red.monotoni"}, {"type": "no_order"},
+    {"type": "draw", "source": "supply", "count": 2}, {"type": "draw", "source": "waiter"},
+    {"type": "name_kind", "kind": "olive"}, {"type": "complete", "cards": {"olive": 1}},
+    {"type": "decline"}]
+ODD_VALUES: list[Any] = [None, 0, -1, 2, 1.5, True, "", "salami", "shuffle", "supply",
+                         "red.monotoni", [], ["olive"], [1], {}, {"olive": 1}, {"olive": -1}]
+
+
+def _action_schema() -> dict[str, Any]:
+    return json.loads((SCHEMAS / "action.schema.json").read_text(encoding="utf-8"))
+
+
+def _validator(schema: dict[str, Any]) -> Any:
+    import jsonschema
+    from referencing import Registry, Resource
+
+    state = json.loads((SCHEMAS / "state.schema.json").read_text(encoding="utf-8"))
+    registry: Registry = Registry().with_resource("state.schema.json",
+                                                  Resource.from_contents(state))
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def test_the_action_schema_accepts_exactly_what_its_one_of_did() -> None:
+    """The discriminated form (a type's ``if`` selects its ``then``) accepts the very
+    documents the ``oneOf`` of the same forms accepted (protocol 1 compares them): every
+    form, each with a field removed, added or changed to an odd value, and odd documents."""
+    schema = _action_schema()
+    forms = [part["then"] for part in schema["allOf"]]
+    types = [form["properties"]["type"]["const"] for form in forms]
+    assert schema["properties"]["type"]["enum"] == types
+    assert [part["if"]["properties"]["type"]["const"] for part in schema["allOf"]] == types
+    one_of = {key: schema[key] for key in ("$schema", "title")} | {"oneOf": forms}
+    new, old = _validator(schema), _validator(one_of)
+    docs: list[Any] = [*ACTION_SAMPLES, {"type": "no_such_type"}, {}, None, [], "pass", 3,
+                       {"kind": "salami", "count": 2}]
+    for sample in ACTION_SAMPLES:
+        for key in [*sample, "extra", "type"]:
+            docs.append({k: v for k, v in sample.items() if k != key})
+            docs += [{**sample, key: value} for value in ODD_VALUES]
+    verdicts = [(new.is_valid(doc), old.is_valid(doc)) for doc in docs]
+    assert [doc for doc, (a, b) in zip(docs, verdicts, strict=True) if a != b] == []
+    accepted = sum(a for a, _ in verdicts)
+    assert len(ACTION_SAMPLES) <= accepted < len(docs) // 2, accepted
+
+
+@pytest.mark.parametrize(("doc", "where", "message"), [
+    ({"type": "shufle", "pile": "supply", "order": []}, "$.type", "'shufle' is not one of"),
+    ({"type": "play", "kind": "salamy", "count": 1}, "$.kind", "'salamy' is not one of"),
+    ({"type": "draw", "source": "oven"}, "$.source", "'oven' is not one of"),
+])
+def test_a_standard_validator_names_the_bad_field_of_an_action(
+        tmp_path: Path, doc: dict[str, Any], where: str, message: str) -> None:
+    """check-jsonschema's best error points at the mistyped type or field (a ``oneOf``
+    made it say that another form's type was expected)."""
+    path = tmp_path / "action.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    report = check("--schemafile", str(SCHEMAS / "action.schema.json"), str(path))
+    assert report["status"] == "fail"
+    best = report["errors"][0]
+    assert best["path"] == where and best["message"].startswith(message), report["errors"]

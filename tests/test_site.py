@@ -136,6 +136,62 @@ def test_dispute_pages_answer_first(built_site: Path) -> None:
     assert "<th>Ruling</th>" in index
 
 
+def _tables(html: str) -> list[str]:
+    return re.findall(r"<table>.*?</table>", html, flags=re.S)
+
+
+def _text(html: str) -> str:
+    from html import unescape
+
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_dispute_pages_speak_the_games_words(built_site: Path) -> None:
+    """The rulings side by side and the final positions in words, not state paths; our
+    ruling marked in the head of every table of the comparison and of the impact."""
+    for dispute in specdata.disputes():
+        if not dispute.get("flags"):
+            continue
+        html = (built_site / "disputes" / f"{dispute['id']}.html").read_text(encoding="utf-8")
+        start = html.index('id="one-situation-under-each-ruling"')
+        end = html.index('id="the-editions-positions"')
+        section = html[start:end]
+        assert not re.search(r"players/\d|\w+ sees/|hand_size|supply_size", _text(section)), \
+            dispute["id"]
+        for table in _tables(section):
+            head = _text(table[:table.index("</thead>")])
+            assert re.search(r"our ruling|against ours|Ours →", head), (dispute["id"], head)
+    d3 = _text((built_site / "disputes" / "D3.html").read_text(encoding="utf-8"))
+    # each cell carries its column's heading for a phone (hidden on a wide screen)
+    ours = r"refill=to_seven \( our ruling \): "
+    assert re.search(r"Green's hand " + ours + r"3 mushrooms and 1 pepper; orders: [^|]*? "
+                     r"refill=as_many_as_played : 2 mushrooms and 1 pepper", d3)
+    assert re.search(r"The supply \(top first\) " + ours + r"olive, salami and the Mamma "
+                     r"Mia! card", d3)
+
+
+def test_impact_figures_have_two_significant_digits_and_every_player_count(
+        built_site: Path) -> None:
+    html = (built_site / "disputes" / "D3.html").read_text(encoding="utf-8")
+    impact = html[html.index('id="what-the-ruling-does-to-play"'):
+                  html.index('id="the-editions-positions"')]
+    triples = re.findall(r"([+-][\d.]+) \(([+-][\d.]+) to ([+-][\d.]+)\)", _text(impact))
+    assert len(triples) > 20
+
+    def significant(figure: str) -> int:
+        return len(figure.lstrip("+-").replace(".", "").lstrip("0"))
+
+    # whole numbers (+116 turns) keep their digits; no figure has decimals beyond two
+    # significant digits of its row's largest
+    digits = {max(significant(f) for f in triple) for triple in triples
+              if any("." in f for f in triple)}
+    assert 2 in digits and digits <= {0, 1, 2}, triples
+    assert "+0.15 (+0.14 to +0.16)" in _text(impact)  # pizzas per player, 4 players
+    players = impact[impact.index('id="by-player-count"'):]
+    head = _text(_tables(players)[0].split("</thead>")[0])
+    assert [int(n) for n in re.findall(r"(\d) players", head)] == [2, 3, 4, 5], head
+
+
 def test_impact_is_the_paired_difference_with_its_interval(built_site: Path) -> None:
     html = (built_site / "disputes" / "D4.html").read_text(encoding="utf-8")
     impact = html[html.index('id="what-the-ruling-does-to-play"'):
@@ -143,6 +199,52 @@ def test_impact_is_the_paired_difference_with_its_interval(built_site: Path) -> 
     assert "Difference (95% interval)" in impact
     assert impact.count('class="mm-forest"') >= 10
     assert "<img" not in impact  # the old grid of bars from zero is gone
+
+
+def test_search_ranks_rules_and_disputes_first_and_leaves_witnesses_out(
+        built_site: Path) -> None:
+    """The rule and dispute pages are boosted in the search index; a query's witnesses
+    are left out of it (their query lists them) and out of a rule's scenario list."""
+    import json
+
+    index = json.loads((built_site / "search" / "search_index.json").read_text(
+        encoding="utf-8"))["docs"]
+    boosts = {d["location"].split("#")[0]: d.get("boost", 1) for d in index}
+    assert boosts["rules/oven.html"] > 1 and boosts["disputes/D4.html"] > 1
+    assert boosts["scenarios/oven/minimale-personal-lowest.html"] == 1
+    assert not [page for page in boosts if page.startswith("scenarios/queries/")
+                and not page.endswith("index.html")]
+    oven = (built_site / "rules" / "oven.html").read_text(encoding="utf-8")
+    rule = oven[oven.index('id="oven.minimale"'):oven.index("<h2", oven.index(
+        'id="oven.minimale"') + 10)]
+    assert "scenarios/queries/" not in rule
+    assert re.search(r'Query witnesses:</strong> <a href="../queries.html#q0\d-[a-z-]+">', rule)
+
+
+def test_the_navigation_is_grouped_by_audience() -> None:
+    """Players and designers, porters, maintainers: a tab each, one "Porting guide", and
+    the project's own testing with the maintainers, not the porters."""
+    corpus = site.load_corpus([ROOT / "scenarios" / "turn"])
+    handwritten = site.handwritten_pages(ROOT / "docs")
+    tabs = site.nav(corpus, handwritten)
+    names = [next(iter(tab)) for tab in tabs]
+    assert names == ["Home", "Players and designers", "Porters", "Maintainers"]
+
+    def titles(node: object) -> list[str]:
+        if isinstance(node, dict):
+            return [t for k, v in node.items() for t in [k, *titles(v)]]
+        if isinstance(node, list):
+            return [t for item in node for t in titles(item)]
+        return []
+
+    assert titles(tabs).count("Porting guide") == 1
+    porters, maintainers = tabs[2]["Porters"], tabs[3]["Maintainers"]
+    assert {"Porting guide": "porting.md"} in porters
+    assert any("Ports" in entry for entry in porters if isinstance(entry, dict))
+    assert {"mutation.md", "performance.md", "reliability.md"} <= {
+        page for entry in maintainers for page in entry.values()}
+    designers = tabs[1]["Players and designers"]
+    assert {"House rules": "house/index.md"} in designers
 
 
 def test_the_api_reference_has_a_page_per_public_module(built_site: Path) -> None:
@@ -497,7 +599,25 @@ def test_the_site_in_headless_chromium(served_site: str, tmp_path: Path) -> None
                                 ".getBoundingClientRect().height") > 300
         _check_png(browser.screenshot(shots / "quick-reference.png"))
 
-        # the search finds a special order and leads to its rule
+        # a rule's or a dispute's page is the first result for its name; no query
+        # witness crowds the first results (they are found through their query)
+        for word, pages in (("minimale", ("rules/oven.html", "disputes/D4.html")),
+                            ("bombastica", ("rules/oven.html", "disputes/D13.html")),
+                            ("D4", ("disputes/D4.html",))):
+            browser.navigate(f"{served_site}/index.html")
+            browser.click("input.md-search__input")
+            browser.type_text(word)
+            browser.wait_for("document.querySelectorAll('.md-search-result__item').length"
+                             " > 0", idle_seconds=30)
+            time.sleep(0.5)  # the results of the whole word, not of its first letters
+            found = browser.evaluate("[...document.querySelectorAll("
+                                     "'.md-search-result__item > a')].slice(0, 10)"
+                                     ".map(a => new URL(a.href).pathname)")
+            assert found and found[0].endswith(pages), (word, found)
+            assert not [f for f in found if "/scenarios/queries/" in f], (word, found)
+            _check_png(browser.screenshot(shots / f"search-{word.lower()}.png"))
+        first = browser.evaluate("document.querySelector('.md-search-result__item').innerText")
+        assert "d4" in first.lower(), first
         browser.navigate(f"{served_site}/index.html")
         browser.click("input.md-search__input")
         browser.type_text("Bombastica")
@@ -520,7 +640,8 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
     """The built folder opened from disk: search works, the dark mode toggle works, a
     dispute's ruling is on the first screen at 1280x800, and on a phone the pages do
     not overflow sideways. Screenshots: dispute-1280x800, search-from-disk, dark-mode,
-    dark-scenario, dispute-phone, dispute-phone-positions."""
+    dark-scenario, dispute-phone, dispute-phone-positions, dispute-phone-side,
+    dispute-phone-players, dispute-side-1280x800, dispute-players-1280x800."""
     binary = find_chromium()
     if binary is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
@@ -536,6 +657,13 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         assert browser.evaluate("scrollY") == 0
         time.sleep(0.5)
         _check_png(browser.screenshot(shots / "dispute-1280x800.png"))
+        for anchor, name in (("one-situation-under-each-ruling", "dispute-side"),
+                             ("by-player-count", "dispute-players")):
+            browser.navigate(f"{disk}/disputes/D3.html")
+            browser.evaluate(f"document.getElementById('{anchor}').scrollIntoView()")
+            time.sleep(0.5)
+            _check_png(browser.screenshot(shots / f"{name}-1280x800.png"))
+        browser.navigate(f"{disk}/disputes/D4.html")
 
         # search from disk: the index is a script, the worker runs in a frame
         browser.click("input.md-search__input")
@@ -576,6 +704,13 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         widths = browser.evaluate("({page: document.documentElement.scrollWidth,"
                                   " screen: innerWidth})")
         assert widths["page"] <= widths["screen"], widths
+        # the rulings side by side and the impact tables are stacked, not cut off
+        cut = browser.evaluate("[...document.querySelectorAll('.mm-side table, .mm-stack "
+                               "table')].filter(t => t.scrollWidth > t.parentElement"
+                               ".clientWidth + 1 || t.getBoundingClientRect().right > "
+                               "innerWidth).length")
+        assert cut == 0
+        assert browser.evaluate("document.querySelectorAll('.mm-side table').length") > 0
         assert browser.evaluate("getComputedStyle(document.querySelector("
                                 "'.mm-positions td')).display") == "block"
         time.sleep(0.5)
@@ -583,6 +718,14 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         browser.evaluate("document.getElementById('the-editions-positions').scrollIntoView()")
         time.sleep(0.3)
         _check_png(browser.screenshot(shots / "dispute-phone-positions.png"))
+        browser.evaluate("document.getElementById('one-situation-under-each-ruling')"
+                         ".scrollIntoView()")
+        time.sleep(0.3)
+        _check_png(browser.screenshot(shots / "dispute-phone-side.png"))
+        browser.navigate(f"{disk}/disputes/D3.html")
+        browser.evaluate("document.getElementById('by-player-count').scrollIntoView()")
+        time.sleep(0.3)
+        _check_png(browser.screenshot(shots / "dispute-phone-players.png"))
 
         assert browser.errors == [], browser.errors
 

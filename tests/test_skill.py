@@ -78,14 +78,16 @@ def test_the_dispute_page_shows_the_skills_side_by_side() -> None:
     sweeps = [_sweep("random", 500, 0.15, 0.02), _sweep("careful", 100, -0.7, 0.1)]
     lines = _by_skill(sweeps, "D3")
     assert "### By skill" in lines
-    header = next(line for line in lines if line.startswith("| Ruling |"))
+    header = next(line for line in lines if line.startswith("| Ruling (against ours) |"))
     assert "random (500 games)" in header and "careful (100 games)" in header
-    assert any("**+0.1500" in line and "**-0.7000" in line for line in lines)
+    # two significant digits, the interval with the same decimals
+    assert any("**+0.15 (+0.13 to +0.17)**" in line and "**-0.70 (-0.80 to -0.60)**" in line
+               for line in lines)
     assert _by_skill(sweeps[:1], "D3") == []
     search = _sweep("search:8", 40, -0.9, 0.3) | {
         "policies": ["search:8", "careful", "careful", "careful"]}
     header = next(line for line in _by_skill([*sweeps, search], "D3")
-                  if line.startswith("| Ruling |"))
+                  if line.startswith("| Ruling (against ours) |"))
     assert header.endswith("| search (1 search:8, 3 careful; 40 games) |")
 
 

@@ -28,6 +28,8 @@ from mammamia_ref.cli import bench, conform, game, perft, query, register, scena
 from mammamia_ref.cli import verify as verify_command
 from mammamia_ref.cli.args import OneLineParser
 from mammamia_ref.errors import MammamiaError, VariantError
+from mammamia_ref.site.cli_page import EXAMPLES
+from mammamia_ref.site.cli_page import commands as commands_of
 
 
 def package_version() -> str:
@@ -113,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_simulate_parsers(commands)
     query.add_query_parser(commands)
     ask_command.add_parser(commands)
+    for name, _, command in commands_of(parser):
+        if isinstance(command, OneLineParser):
+            command.example = EXAMPLES.get(name)
     return parser
 
 

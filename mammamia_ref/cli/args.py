@@ -37,9 +37,18 @@ PLAYERS_MIN, PLAYERS_MAX = 2, 5
 
 
 class OneLineParser(argparse.ArgumentParser):
+    # A command line to copy, shown at the end of ``--help`` as written (an epilog would
+    # be rewrapped); set for every command by :func:`mammamia_ref.cli.app.build_parser`.
+    example: str | None = None
+
     def error(self, message: str) -> NoReturn:
         """One line, whichever subcommand the mistake is in."""
         self.exit(2, f"mammamia: error: {message}\n")
+
+    def format_help(self) -> str:
+        """The help, then the example."""
+        help_text = super().format_help()
+        return help_text + (f"\nexample:\n  {self.example}\n" if self.example else "")
 
 
 def variant_assignment(text: str) -> tuple[str, str]:

@@ -24,6 +24,7 @@ from mammamia_ref.cli.args import (
     random_game_count,
     request_timeout,
 )
+from mammamia_ref.cli.style import paint
 from mammamia_ref.errors import NoSuchPathError, UsageError
 
 if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a command runs
@@ -34,8 +35,11 @@ if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a com
 
 
 def add_parsers(commands: Commands) -> None:
-    serve_parser = commands.add_parser("serve", help="serve the reference over the porter "
-                                       "protocol on stdin/stdout")
+    serve_parser = commands.add_parser(
+        "serve", help="serve the reference over the porter protocol on stdin/stdout",
+        description="Answer porter protocol requests, one JSON object a line on standard "
+        "input, one answer a line on standard output, until a stop request or the end of "
+        "input. The protocol is in docs/porting.md and spec/schemas/protocol.schema.json.")
     serve_parser.set_defaults(handler=run_serve)
     conform = commands.add_parser(
         "conform", help="run an implementation through the scenarios, counting tables and "
@@ -102,7 +106,16 @@ def run_serve(args: argparse.Namespace) -> int:
     """``mammamia serve``: answer the porter protocol on stdin/stdout."""
     from mammamia_ref.kit.protocol import serve
 
+    if sys.stdin.isatty():  # a person at a terminal, not a conformance kit: say what to do
+        print(SERVE_HELLO, file=sys.stderr, flush=True)
     return serve()
+
+
+# What ``serve`` says on a terminal (on stderr: stdout carries only protocol answers).
+SERVE_HELLO = ("mammamia serve: waiting for porter protocol requests on standard input, "
+               "one JSON object a line, each answered on standard output (start with "
+               '{"id": 1, "op": "hello", ...}); the protocol is documented in docs/porting.md '
+               "and spec/schemas/protocol.schema.json. Ctrl-D ends it.")
 
 
 @dataclass(frozen=True)
@@ -336,4 +349,11 @@ def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | No
         progress.add(result)
     if verbose:
         seconds = f"{result.seconds:.2f} s"
-        print(f"{result.status.upper():5} {result.kind} {result.name}  ({seconds})", flush=True)
+        mark = paint(f"{result.status.upper():5}", STATUS_COLOURS.get(result.status, "bold"))
+        print(f"{mark} {result.kind} {result.name}  ({seconds})", flush=True)
+
+
+# A case's status as ``scenario run`` colours PASS and FAIL (only on a terminal): what
+# went as expected green, what must be looked at red, what was left aside yellow.
+STATUS_COLOURS = {"pass": "green", "fail": "red", "error": "red", "xpass": "red",
+                  "skip": "yellow", "xfail": "yellow"}

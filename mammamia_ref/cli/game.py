@@ -24,7 +24,9 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--seed", type=game_seed, required=True,
                       help="the seed of every shuffle and choice: a whole number or a word")
     add_rules_options(play, "select a ruling (see `mammamia disputes`)")
-    play.add_argument("--policy", choices=POLICY_NAMES, default="simple")
+    play.add_argument("--policy", choices=POLICY_NAMES, default="simple",
+                      help="how every seat chooses (docs/observation.md): simple, careful, "
+                      "random or search (default: simple)")
     play.add_argument("--first-player", type=int, default=0, help="the starting seat")
     play.add_argument("--json", action="store_true", help="print one JSON document")
     play.set_defaults(handler=run_play)

@@ -28,7 +28,7 @@ def add_parser(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "perft", help="count the legal action sequences from a state (as chess perft)",
         description="Count the distinct legal action sequences of a given length from a "
-        "state, as defined in mammamia_ref/perft.py. FILE is a counting table "
+        "state, as defined in mammamia_ref/sim/perft.py. FILE is a counting table "
         "(scenarios/perft/*.yaml: its listed counts are checked) or a canonical state "
         "(mammamia-state/1, JSON or YAML); without FILE, the first decision of a game "
         "of --players (shuffled from --seed).")

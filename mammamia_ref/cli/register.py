@@ -27,11 +27,13 @@ class UnknownEntryError(MammamiaError):
 
 def add_parsers(commands: Commands) -> None:
     rules = commands.add_parser("rules", help="print the rule register, or one rule")
-    rules.add_argument("id", nargs="?")
+    rules.add_argument("id", nargs="?", help="a rule ID, such as oven.minimale (default: "
+                       "every rule)")
     rules.add_argument("--json", action="store_true", help="the register entries as JSON")
     rules.set_defaults(handler=run_rules)
     disputes = commands.add_parser("disputes", help="print the disputes register, or one dispute")
-    disputes.add_argument("id", nargs="?")
+    disputes.add_argument("id", nargs="?", help="a dispute ID, such as D4 (default: every "
+                          "dispute)")
     disputes.add_argument("--json", action="store_true", help="the register entries as JSON")
     disputes.set_defaults(handler=run_disputes)
     variants = commands.add_parser("variants", help="list the variant flags and their values")

@@ -29,7 +29,8 @@ def add_parser(commands: Commands) -> None:
     run.add_argument("--json", action="store_true", help="one JSON record per run")
     add_rulings_arguments(run)
     check = actions.add_parser("check", help="validate scenario files without running them")
-    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("paths", nargs="+", metavar="PATH",
+                       help="scenario files or folders (folders are searched for *.yaml)")
     check.add_argument("--json", action="store_true", help="one JSON document")
     export = actions.add_parser("export", help="write every scenario as one JSON bundle")
     export.add_argument("paths", nargs="*", metavar="PATH",

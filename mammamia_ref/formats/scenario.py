@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -119,10 +120,10 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     errors = scenario_schema_errors(doc)
     if errors:
         pointer, message = errors[0]
-        action = _pointed(doc, pointer)
-        if pointer.rsplit("/", 2)[-1] == "do" or "/legal/" in pointer:
-            try:  # an action's own parser says more than "not valid under any schema"
-                parse_action(action, pointer)
+        at_action = _ACTION_POINTER.match(pointer)
+        if at_action:
+            try:  # an action's own parser names the rule and the card data it checks
+                parse_action(_pointed(doc, at_action[1]), at_action[1])
             except MalformedError as exc:
                 raise fail(str(exc), exc.where) from exc
         raise fail(f"schema: {message} (at {pointer or '/'})", pointer)
@@ -189,6 +190,8 @@ def parse_scenario(loaded: Loaded) -> Scenario:
 
 
 _ACTION_SCHEMA = "action.schema.json"
+# The action a schema error's pointer lies in (the error may name one of its fields).
+_ACTION_POINTER = re.compile(r"^(.*/(?:do|legal/[0-9]+))(?:/|$)")
 
 
 def scenario_schema_errors(doc: Any) -> list[tuple[str, str]]:
@@ -528,7 +531,7 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
         wanted = expect["events_exact"]
         if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
                                              zip(actual, wanted, strict=False)):
-            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
+            got = "; ".join(json.dumps(e) for e in actual) or "no events"
             problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
     if "legal" in expect:
         legal = {_key(format_action(a)) for a in legal_actions(state)}
@@ -626,10 +629,25 @@ def events_diff(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) ->
         while position < len(actual) and project_diff(actual[position], item):
             position += 1
         if position == len(actual):
-            got = "; ".join(f"{e['event']} [{e['rule']}]" for e in actual) or "no events"
-            return [f"events: expected {json.dumps(item)} (in order); got: {got}"]
+            return [f"events: expected {json.dumps(item)} (in order); "
+                    f"got: {_events_on(actual, item)}"]
         position += 1
     return []
+
+
+def _events_on(actual: list[dict[str, Any]], expected: dict[str, Any]) -> str:
+    """The actual events on the keys the expected one is compared on (the event and its
+    rule always), so that a failure shows the value that differs, not just the name.
+
+    >>> _events_on([{"event": "drew", "rule": "turn.draw", "seat": 1, "count": 2}],
+    ...            {"event": "drew", "seat": 0})
+    '{"event": "drew", "rule": "turn.draw", "seat": 1}'
+    >>> _events_on([], {"event": "drew"})
+    'no events'
+    """
+    keys = ["event", "rule", *(k for k in expected if k not in ("event", "rule"))]
+    return "; ".join(json.dumps({k: e[k] for k in keys if k in e}) for e in actual) \
+        or "no events"
 
 
 # --- discovery ----------------------------------------------------------------------

@@ -34,7 +34,7 @@ from mammamia_ref.site.house_pages import house_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
 from mammamia_ref.site.links import dispute_page, rel
-from mammamia_ref.site.porting_pages import handwritten_pages, porting_page, short_title
+from mammamia_ref.site.porting_pages import by_audience, handwritten_pages, porting_page
 from mammamia_ref.site.ports_page import ports_nav, ports_pages
 from mammamia_ref.site.queries_page import queries_page
 from mammamia_ref.site.quick_reference import quick_reference_page
@@ -134,25 +134,31 @@ def _query_ids(corpus: Corpus) -> set[str]:
 
 
 def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
-    """The navigation, in the order of the registers and the scenario folders; the
-    hand-written pages go to the porting guide."""
+    """The navigation by audience, a tab each: players and designers (the rules, the
+    disputes, the cards, the scenarios, the queries, what a ruling does to play),
+    porters (the porting guide, the formats, the ports, the command line and the API)
+    and maintainers (how the project tests and measures itself). Hand-written pages go
+    where :data:`AUDIENCES` says."""
     spec = corpus.spec
+    pages = by_audience(handwritten or {})
     return [
         {"Home": "index.md"},
-        {"Rules": ["rules/index.md", {"Quick reference": "rules/quick-reference.md"},
-                   *[{c["title"]: f"rules/{c['id']}.md"} for c in spec.chapters]]},
-        {"Disputes": ["disputes/index.md",
-                      *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
-                        for d in spec.disputes]]},
-        {"House rules": HOUSE_PAGE},
-        {"Cards": "cards.md"},
-        {"Scenarios": _scenario_nav(corpus)},
-        {"Queries": "queries.md"},
-        {"Porting guide": ["porting/index.md",
-                           *[{short_title(t): p} for p, t in (handwritten or {}).items()],
-                           {"Command line": "porting/cli.md"}, ports_nav(),
-                           {"Python API": ["porting/api.md",
-                                           *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
+        {"Players and designers": [
+            {"Rules": ["rules/index.md", {"Quick reference": "rules/quick-reference.md"},
+                       *[{c["title"]: f"rules/{c['id']}.md"} for c in spec.chapters]]},
+            {"Disputes": ["disputes/index.md",
+                          *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
+                            for d in spec.disputes]]},
+            {"House rules": HOUSE_PAGE},
+            {"Cards": "cards.md"},
+            {"Scenarios": _scenario_nav(corpus)},
+            {"Queries": "queries.md"},
+            *pages["designers"]]},
+        {"Porters": ["porting/index.md", *pages["porters"], ports_nav(),
+                     {"Command line": "porting/cli.md"},
+                     {"Python API": ["porting/api.md",
+                                     *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
+        *([{"Maintainers": pages["maintainers"]}] if pages["maintainers"] else []),
     ]
 
 

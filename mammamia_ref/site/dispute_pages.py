@@ -3,8 +3,8 @@ what its ruling does to play (from the committed sweeps in ``docs/impact/``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from html import escape
 from typing import Any
 
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
@@ -16,7 +16,7 @@ from mammamia_ref.site.links import (
     rule_link,
     scenario_link,
 )
-from mammamia_ref.site.text import first_sentence, md
+from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, md, search_meta
 
 
 def disputes_index_page(corpus: Corpus) -> str:
@@ -151,7 +151,8 @@ def dispute_page_md(corpus: Corpus, dispute: dict[str, Any]) -> str:
     the flags, the rules and the scenarios."""
     spec = corpus.spec
     source = dispute_page(dispute["id"])
-    out = [f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
+    out = [search_meta(boost=SEARCH_BOOST["dispute"])
+           + f"# {md(dispute['id'])}: {md(dispute['title'])}", "",
            *_answer_md(spec, source, dispute),
            *side_by_side_section(corpus, dispute),
            *impact_section(corpus, dispute["id"]),
@@ -190,7 +191,7 @@ def side_by_side_section(corpus: Corpus, dispute: dict[str, Any]) -> list[str]:
         return [*out, "No scenario yet plays out differently under this dispute's rulings.",
                 ""]
     view = next(v for v in views if v.scenario.id == found.scenario)
-    return out + comparison_md(dispute_page(dispute["id"]), view, found)
+    return out + comparison_md(dispute_page(dispute["id"]), view, found, corpus.spec)
 
 
 def _cell(lines: tuple[str, ...] | None, common: set[str]) -> str:
@@ -206,19 +207,6 @@ def _cell(lines: tuple[str, ...] | None, common: set[str]) -> str:
                           if shared else []))
 
 
-def _code(text: str) -> str:
-    """Text as inline code in a table cell (Markdown escapes do not work inside `...`).
-
-    >>> _code('["a|b"]')
-    '<code>[&quot;a&#124;b&quot;]</code>'
-    """
-    return f"<code>{escape(text).replace('|', '&#124;')}</code>"
-
-
-def _short(text: str, limit: int = 70) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def _project_path(file: str) -> str:
     """A scenario file as a path from the project's root (the build may use absolute ones).
 
@@ -229,10 +217,52 @@ def _project_path(file: str) -> str:
     return "/".join(parts[parts.index("scenarios"):]) if "scenarios" in parts else file
 
 
-def comparison_md(source: str, view: ScenarioView, found: Any) -> list[str]:
+OUR_RULING = "our ruling"
+
+
+def ruling_labels(spec: Spec, found: Any) -> list[str]:
+    """A column heading per ruling of a comparison, the default (the project's ruling)
+    marked: every flag of the dispute at its default."""
+    def is_default(variants: dict[str, str]) -> bool:
+        return all(spec.flags.get(f, {}).get("default") == v for f, v in variants.items())
+
+    return [f"`{md(t.label)}`" + (f" (**{OUR_RULING}**)" if is_default(t.variants) else "")
+            for t in found.traces]
+
+
+def _labelled(label: str, cell: str) -> str:
+    """A cell with its column's heading before it, shown only on a phone, where the
+    table's rows are stacked (the stylesheet's ``mm-label``)."""
+    return f'<span class="mm-label">{label}: </span>{cell}'
+
+
+def _final_md(found: Any, labels: list[str]) -> list[str]:
+    """The final positions under the rulings, each place that differs in words."""
+    from mammamia_ref.site.differences import final_differences
+
+    rows, more = final_differences([t.final for t in found.traces])
+    if not rows:
+        return []
+    out = ["After the last step the position differs:", "",
+           '<div class="mm-side" markdown>', "",
+           "| Where | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+    out += [f"| {md(place)} | " + " | ".join(_labelled(label, md(words)) for label, words
+                                              in zip(labels, values, strict=True)) + " |"
+            for place, values in rows]
+    out += ["", "</div>", ""]
+    if more:
+        out += [f"*… and {more} more difference{'s' if more > 1 else ''} of the same "
+                "kind.*", ""]
+    return out
+
+
+def comparison_md(source: str, view: ScenarioView, found: Any,
+                  spec: Spec | None = None) -> list[str]:
     """A comparison (:class:`mammamia_ref.sim.rulings.Comparison`) as a table: a column
-    per ruling, a row per step where the outcomes differ."""
-    labels = [f"`{md(t.label)}`" for t in found.traces]
+    per ruling (ours marked), a row per step where the outcomes differ, then the final
+    positions in words."""
+    labels = ruling_labels(spec, found) if spec is not None else \
+        [f"`{md(t.label)}`" for t in found.traces]
     diverging = found.diverging_steps()
     same = len(found.steps) - len(diverging)
     run = f", run *{md(found.run)}*" if len(view.runs) > 1 else ""
@@ -249,16 +279,16 @@ def comparison_md(source: str, view: ScenarioView, found: Any) -> list[str]:
                      for t in found.traces]
             played = [set(text[1:]) for text in texts if text is not None]
             common = set.intersection(*played) if len(played) == len(texts) else set()
-            cells = [_cell(text, common) for text in texts]
+            cells = [_labelled(label, _cell(text, common))
+                     for label, text in zip(labels, texts, strict=True)]
             out.append(f"| {index}: {md(action)} | " + " | ".join(cells) + " |")
         out += ["", "</div>", ""]
-    details = found.final_details()
-    if details:
-        out += ["After the last step the position differs:", "",
-                "| Where | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
-        out += [f"| {_code(path)} | " + " | ".join(_code(_short(v)) for v in values) + " |"
-                for path, values in details]
-        out.append("")
+    final = _final_md(found, labels)
+    if final:
+        out += final
+    elif any(t.final is None for t in found.traces):
+        out += ["Under a ruling whose column reads *not played*, the scenario stops at the "
+                "refused action, so its final position is not compared.", ""]
     elif found.final_differences():
         out += ["After the last step the position differs in: "
                 + ", ".join(md(k) for k in found.final_differences()) + ".", ""]
@@ -269,11 +299,98 @@ def comparison_md(source: str, view: ScenarioView, found: Any) -> list[str]:
     return out
 
 
+def decimals_for(*values: float) -> int:
+    """The decimals that give the largest of ``values`` two significant digits.
+
+    >>> decimals_for(0.01234, 0.02012), decimals_for(-2.71), decimals_for(12.3), decimals_for(0)
+    (3, 1, 0, 0)
+    """
+    scale = max(abs(v) for v in values)
+    return 0 if scale == 0 else max(0, 1 - math.floor(math.log10(scale)))
+
+
+def figures(*values: float) -> list[str]:
+    """Numbers to two significant digits of the largest, all with the same decimals, so
+    that a difference and its interval read together.
+
+    >>> figures(0.01234, 0.00451, 0.02012)
+    ['+0.012', '+0.005', '+0.020']
+    >>> figures(-1.5, -2.71, -0.3), figures(0.0, 0.0)
+    (['-1.5', '-2.7', '-0.3'], ['+0', '+0'])
+    """
+    decimals = decimals_for(*values)
+    return [f"{v:+.{decimals}f}" for v in values]
+
+
+def _effect(difference: float, low: float, high: float) -> str:
+    """A paired difference with its 95% interval, in bold when the interval leaves out
+    zero."""
+    d, lo, hi = figures(difference, low, high)
+    text = f"{d} ({lo} to {hi})"
+    return f"**{text}**" if low > 0 or high < 0 else text
+
+
+def _defaults_line(found: dict[str, Any]) -> str:
+    """Which ruling every difference is taken from: ours."""
+    from mammamia_ref.sim.compare import contrasts
+
+    ours = dict.fromkeys(f"`{flag}={default['value']}`" for flag, default, _ in contrasts(found))
+    return f"Each ruling is compared with **{OUR_RULING}**, {', '.join(ours)}."
+
+
+def _by_players(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
+    """The sweeps of random players at each player count side by side: every measure
+    that some count moves, each count's difference with its interval (the rules differ
+    most at two and at five players, with the trimming and the hand sizes)."""
+    from mammamia_ref.sim.compare import LABELS, contrasts
+    from mammamia_ref.sim.skill import skill_of
+
+    by_count: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for sweep in sweeps:
+        doc = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
+        count = int(sweep["players"])
+        if doc is not None and skill_of(sweep) == "random" and (
+                count not in by_count or sweep["games_per_ruling"]
+                > by_count[count][0]["games_per_ruling"]):
+            by_count[count] = (sweep, doc)
+    if len(by_count) < 2:
+        return []
+    counts = sorted(by_count)
+    rows: dict[tuple[str, str], dict[int, dict[str, Any]]] = {}
+    for count in counts:
+        for flag, _, other in contrasts(by_count[count][1]):
+            for key, diff in other["versus_default"].items():
+                if diff["difference"] is not None and list(diff["ci95"]) != [0, 0]:
+                    rows.setdefault((f"{flag}={other['value']}", key), {})[count] = diff
+    heads = [f"{n} players ({by_count[n][0]['games_per_ruling']:,} games)" for n in counts]
+    rulings = list(dict.fromkeys(ruling for ruling, _ in rows))
+    several = len(rulings) > 1
+    out = ["### By player count", "",
+           "Random players at every table size, the same seeds under every ruling: each cell "
+           "is the ruling's paired difference from ours with its 95% interval, in bold when "
+           "the interval leaves out zero; a blank cell, no difference in any game. "
+           + _defaults_line(by_count[counts[-1]][1])
+           + ("" if several else f" The other ruling: `{md(rulings[0])}`."), "",
+           '<div class="mm-impact mm-stack" markdown>', "",
+           "|" + (" Ruling (against ours) | Measure |" if several else
+                  " Measure (against ours) |") + " " + " | ".join(heads) + " |",
+           "|---|" + ("---|" if several else "") + "---|" * len(counts)]
+    for (ruling, key), cells in rows.items():
+        shown = [_labelled(head, _effect(cells[n]["difference"], *cells[n]["ci95"]))
+                 if n in cells else "" for n, head in zip(counts, heads, strict=True)]
+        out.append("|" + (f" `{md(ruling)}` |" if several else "") + f" {md(LABELS[key])} | "
+                   + " | ".join(shown) + " |")
+    return out + ["", "</div>", "", "Made by " + "; ".join(
+        f"`{md(by_count[n][0]['command'])}`" for n in counts) + ".", ""]
+
+
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
-    """What each ruling does to play, from the committed sweeps: the measures compared
-    with the default's, with intervals and p-values, and the dispute's plot."""
-    out = _by_skill(corpus.impact, dispute_id)
-    for sweep in corpus.impact:
+    """What each ruling does to play, from the committed sweeps: by skill and by player
+    count side by side, then each four-player sweep's measures compared with ours, with
+    intervals and p-values."""
+    four = [s for s in corpus.impact if int(s["players"]) == 4]
+    out = _by_skill(four, dispute_id) + _by_players(corpus.impact, dispute_id)
+    for sweep in four:
         found = next((d for d in sweep["disputes"] if d["dispute"] == dispute_id), None)
         if found is not None:
             out += _impact_of(sweep, found)
@@ -301,20 +418,19 @@ def _by_skill(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
            "among careful ones.", ""]
     out += [f"- {sentence}" for ruling in rulings
             for sentence in (verdict(rows, ruling), planner_edge(rows, ruling)) if sentence]
-    out += ["", "| Ruling | Measure | " + " | ".join(
-                heads[s] for s in skills) + " |",
+    out += ["", '<div class="mm-impact mm-stack" markdown>', "",
+            "| Ruling (against ours) | Measure | " + " | ".join(heads[s] for s in skills) + " |",
             "|---|---|" + "---|" * len(skills)]
     for row in rows:
         cells = {e.skill: e for e in row.effects}
         shown = []
         for skill in skills:
             e = cells.get(skill)
-            text = "" if e is None else (f"{e.difference:+.4f} ({e.ci95[0]:+.4f} to "
-                                         f"{e.ci95[1]:+.4f})")
-            shown.append(f"**{text}**" if e is not None and e.clear else text)
+            shown.append("" if e is None else _labelled(heads[skill], _effect(
+                e.difference, *e.ci95)))
         out.append(f"| `{md(row.ruling)}` | {md(LABELS[row.measure])} | "
                    + " | ".join(shown) + " |")
-    return out + [""]
+    return out + ["", "</div>", ""]
 
 
 def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
@@ -346,13 +462,15 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
     several = len(pairs) > 1
     if not several:
         flag, default, other = pairs[0]
-        out += [f"`{flag}`: the default **{md(default['value'])}** against "
+        out += [f"`{flag}`: **{md(default['value'])}** ({OUR_RULING}) against "
                 f"**{md(other['value'])}**.", ""]
+    else:
+        out += [_defaults_line(found), ""]
     unchanged = [LABELS[k] for k, entries in rows.items()
                  if all(d["ci95"] == [0, 0] or d["ci95"] == (0, 0) for *_, d in entries)]
     out += ['<div class="mm-impact" markdown>', "",
             "| Measure |" + (" Ruling |" if several else "")
-            + " Default → ruling | Difference (95% interval) | | p |",
+            + " Ours → ruling | Difference (95% interval) | | p |",
             "|---|" + ("---|" if several else "") + "---|---|---|---|"]
     for key, entries in rows.items():
         if LABELS[key] in unchanged:
@@ -361,11 +479,11 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
                     for _, _, _, d in entries) or 1.0
         for label, before, after, diff in entries:
             low, high = diff["ci95"]
-            clear = low > 0 or high < 0
-            text = f"{diff['difference']:+.4f} ({low:+.4f} to {high:+.4f})"
+            # the measure itself to the difference's decimals: what changed shows
+            places = decimals_for(diff["difference"], low, high)
+            was, now = f"{before:.{places}f}", f"{after:.{places}f}"
             out.append(f"| {md(LABELS[key])} |" + (f" `{md(label)}` |" if several else "")
-                       + f" {before:.4g} → {after:.4g} | "
-                       f"{f'**{text}**' if clear else text} | "
+                       + f" {was} → {now} | {_effect(diff['difference'], low, high)} | "
                        f"{forest_bar(diff['difference'], low, high, scale)} | "
                        f"{diff['p']:.2g} |")
     out += ["", "</div>", "",

@@ -34,7 +34,7 @@ disagree or are silent, with {len(spec.flags)} variant flags |
 | [Scenarios](scenarios/index.md) | {len(corpus.scenarios)} scenarios, {runs} runs \
 ({passing} passing), exercising {covered} of {len(spec.rules)} rules |
 | [Queries](queries.md) | questions about the rules, answered by a solver |
-| [Porting guide](porting/index.md) | the formats, the command line and the Python API |
+| [For porters](porting/index.md) | the porting guide, the formats, the command line, the API |
 
 ## How to read a rule reference
 

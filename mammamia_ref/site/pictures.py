@@ -608,15 +608,27 @@ _CSS = """
    (Material wraps every table in a scrolling box) instead of wrapping a word a line. */
 .md-typeset table:not([class]) td, .md-typeset table:not([class]) th { min-width: 6rem; }
 .md-typeset table:not([class]) td:first-child { min-width: 4rem; }
+/* a cell's column heading, shown only where the rows are stacked (on a phone) */
+.mm-label { display: none; }
 @media screen and (max-width: 44em) {
-  /* the editions' positions read as stacked cards: edition, section, then the text */
-  .mm-positions table, .mm-positions tbody, .mm-positions tr, .mm-positions td {
+  /* the editions' positions, and the rulings side by side, read as stacked cards: the
+     row's first cell, then each column's cell under its heading (mm-label) */
+  .mm-positions table, .mm-positions tbody, .mm-positions tr, .mm-positions td,
+  .mm-side table, .mm-side tbody, .mm-side tr, .mm-side td,
+  .mm-stack table, .mm-stack tbody, .mm-stack tr, .mm-stack td {
     display: block; width: 100%; min-width: 0; }
-  .mm-positions thead { display: none; }
-  .mm-positions tr { border-top: 1px solid var(--md-default-fg-color--lightest);
-    padding: .3rem 0; }
-  .md-typeset .mm-positions table td { border: none; padding: .1rem .6rem; }
-  .mm-positions td:first-child { font-weight: bold; }
+  .mm-positions thead, .mm-side thead, .mm-stack thead { display: none; }
+  .mm-positions tr, .mm-side tr, .mm-stack tr {
+    border-top: 1px solid var(--md-default-fg-color--lightest); padding: .3rem 0; }
+  .md-typeset .mm-positions table td, .md-typeset .mm-side table td,
+  .md-typeset .mm-stack table td { border: none; padding: .1rem .6rem; }
+  .md-typeset .mm-side table:not([class]) td,
+  .md-typeset .mm-stack table:not([class]) td { min-width: 0; }
+  .mm-positions td:first-child, .mm-side td:first-child, .mm-stack td:first-child {
+    font-weight: bold; }
+  .mm-side .mm-label, .mm-stack .mm-label { display: inline; font-weight: bold;
+    color: var(--md-default-fg-color--light); }
+  .mm-side td:empty, .mm-stack td:empty { display: none; }
 }
 """
 

@@ -29,17 +29,48 @@ def short_title(title: str) -> str:
     return title.split(":", 1)[0].strip() if len(title) > 40 else title
 
 
+# Who each hand-written page is for (its tab in the navigation); a page not listed here
+# goes to the porters. The Ports page (generated) is listed with the porters.
+AUDIENCES: dict[str, str] = {
+    "simulation.md": "designers", "house-rules.md": "designers",
+    "porting.md": "porters", "scenario-format.md": "porters", "state-format.md": "porters",
+    "observation.md": "porters", "strategies.md": "porters",
+    "mutation.md": "maintainers", "performance.md": "maintainers",
+    "reliability.md": "maintainers",
+}
+
+
+def by_audience(handwritten: dict[str, str]) -> dict[str, list[dict[str, str]]]:
+    """The hand-written pages as navigation entries, by audience, in the order given
+    (the porting guide first among the porters').
+
+    >>> pages = by_audience({"scenario-format.md": "The scenario format",
+    ...                      "porting.md": "Porting guide: test your port with the kit",
+    ...                      "mutation.md": "Mutants"})
+    >>> pages["porters"], pages["maintainers"], pages["designers"]
+    ([{'Porting guide': 'porting.md'}, {'The scenario format': 'scenario-format.md'}], \
+[{'Mutants': 'mutation.md'}], [])
+    """
+    found: dict[str, list[dict[str, str]]] = {"designers": [], "porters": [], "maintainers": []}
+    order = sorted(handwritten, key=lambda page: page != "porting.md")
+    for page in order:
+        found[AUDIENCES.get(page, "porters")].append({short_title(handwritten[page]): page})
+    return found
+
+
 def porting_page(handwritten: dict[str, str] | None = None) -> str:
-    """The porting guide's index: the hand-written format documents, the command line
-    and the API."""
-    pages = "\n".join(f"- [{md(title)}](../{path})" for path, title in
-                      (handwritten or {}).items())
-    return f"""# Porting guide
+    """The porters' index: the porting guide, the format documents, the command line
+    and the API (the project's own testing is the maintainers')."""
+    porters = by_audience(handwritten or {})["porters"]
+    pages = "\n".join(f"- [{md(title)}](../{path})" for entry in porters
+                      for title, path in entry.items())
+    return f"""# For porters
 
 Everything a port of the game needs is language-neutral: the registers in `spec/`, the
 JSON Schemas in `spec/schemas/`, and the scenarios. A port passes when every run of
 every [scenario](../scenarios/index.md) passes against it;
-`mammamia scenario export -o scenarios.json` gives all of them as one JSON bundle.
+`mammamia scenario export -o scenarios.json` gives all of them as one JSON bundle. Start
+with the porting guide.
 
 {pages}
 - [The command line](cli.md), generated from the `mammamia` argument parser.

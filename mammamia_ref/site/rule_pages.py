@@ -5,8 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from mammamia_ref.site.inputs import Corpus, Spec
-from mammamia_ref.site.links import dispute_link, flag_link, prose, rule_link, scenario_link
-from mammamia_ref.site.text import md
+from mammamia_ref.site.links import (
+    dispute_link,
+    flag_link,
+    prose,
+    rel,
+    rule_link,
+    scenario_link,
+)
+from mammamia_ref.site.scenario_pages import is_witness, witness_query
+from mammamia_ref.site.text import SEARCH_BOOST, md, search_meta
 
 
 def rules_index_page(corpus: Corpus) -> str:
@@ -56,12 +64,32 @@ def _when_text(spec: Spec, source: str, rule: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _scenarios_md(corpus: Corpus, source: str, rule_id: str) -> list[str]:
+    """The scenarios that cite a rule, then its query witnesses by query, each query
+    once with how many of its witnesses cite the rule: a query's witnesses are many
+    games with one title, and would hide the scenarios written about the rule."""
+    citing = corpus.scenarios_citing(rule_id)
+    written = [v for v in citing if not is_witness(v)]
+    by_query: dict[str, int] = {}
+    for view in citing:
+        if is_witness(view):
+            query = witness_query(view) or "other"
+            by_query[query] = by_query.get(query, 0) + 1
+    out = ["**Scenarios:** " + (", ".join(scenario_link(source, v) for v in written)
+                                if written else "none yet") + "."]
+    if by_query:
+        out.append("**Query witnesses:** " + ", ".join(
+            f"[{md(query)}]({rel(source, 'queries.md', query.lower())}) ({count})"
+            for query, count in by_query.items()) + ".")
+    return out
+
+
 def chapter_page(corpus: Corpus, chapter: dict[str, Any]) -> str:
     """One chapter: each rule under a heading whose anchor is its ID, so that every
     rule link in the site lands on it."""
     spec = corpus.spec
     source = f"rules/{chapter['id']}.md"
-    out = [f"# {md(chapter['title'])}", ""]
+    out = [search_meta(boost=SEARCH_BOOST["rule"]) + f"# {md(chapter['title'])}", ""]
     rules = [r for r in spec.rules if r["chapter"] == chapter["id"]]
     out += ["Rules of this chapter: " + ", ".join(rule_link(spec, source, r["id"])
                                                    for r in rules) + ".", ""]
@@ -85,11 +113,6 @@ def chapter_page(corpus: Corpus, chapter: dict[str, Any]) -> str:
         if all_disputes:
             meta.append("**Disputes:** " + "; ".join(dispute_link(spec, source, d)
                                                       for d in all_disputes) + ".")
-        citing = corpus.scenarios_citing(rule["id"])
-        if citing:
-            meta.append("**Scenarios:** " + ", ".join(scenario_link(source, v) for v in citing)
-                        + ".")
-        else:
-            meta.append("**Scenarios:** none yet.")
+        meta += _scenarios_md(corpus, source, rule["id"])
         out += ["  \n".join(meta), ""]
     return "\n".join(out)

@@ -4,6 +4,7 @@ tells each run step by step as the reference plays it, the position drawn as car
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -25,7 +26,7 @@ from mammamia_ref.site.links import (
     rule_link_html,
     scenario_link,
 )
-from mammamia_ref.site.text import html_block, md
+from mammamia_ref.site.text import html_block, md, search_meta
 
 GROUP_TITLES = {"": "Other scenarios", "rulebook": "Rulebook examples", "setup": "Setup",
                 "turn": "The turn", "oven": "The oven", "round": "Rounds",
@@ -207,6 +208,12 @@ def is_witness(view: ScenarioView) -> bool:
     return "query" in (view.doc.get("tags") or [])
 
 
+def witness_query(view: ScenarioView) -> str | None:
+    """The query a witness answers: its tag that names a query (``Q05-...``)."""
+    return next((t for t in view.doc.get("tags") or []
+                 if re.fullmatch(r"Q[0-9]+-[a-z0-9-]+", str(t))), None)
+
+
 def _run_md(corpus: Corpus, view: ScenarioView, run: RunView) -> list[str]:
     """One run told as a story: its description and variants, every step, the end."""
     spec = corpus.spec
@@ -291,8 +298,11 @@ def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
     """A scenario's page: what it is about, where the rulebooks say it, the starting
     position, and each run as the reference plays it."""
     spec = corpus.spec
-    return "\n".join([*_header_md(spec, view), *_sources_md(spec, view.doc), *_start_md(view),
-                      *_runs_md(corpus, view)])
+    # a witness is found through its query (the queries page lists them): dozens share a
+    # title, and would crowd out the rules they illustrate
+    head = search_meta(exclude=True) if is_witness(view) else ""
+    return head + "\n".join([*_header_md(spec, view), *_sources_md(spec, view.doc),
+                             *_start_md(view), *_runs_md(corpus, view)])
 
 
 def _display_path(file: str) -> str:

@@ -36,6 +36,25 @@ def first_sentence(text: str) -> str:
     return sentence
 
 
+# How much the search ranks a page's sections above those of other pages: the page of a
+# rule or a dispute is the first result for its name or ID, before the scenarios that
+# cite it (each section's title already weighs a thousand times its text).
+SEARCH_BOOST = {"rule": 8.0, "dispute": 6.0}
+
+
+def search_meta(*, boost: float | None = None, exclude: bool = False) -> str:
+    """The front matter that tells the search plugin how to index a page: ranked
+    ``boost`` times higher, or left out (a page that another lists and leads to).
+
+    >>> search_meta(boost=8.0)
+    '---\\nsearch:\\n  boost: 8.0\\n---\\n\\n'
+    >>> search_meta(exclude=True)
+    '---\\nsearch:\\n  exclude: true\\n---\\n\\n'
+    """
+    setting = "exclude: true" if exclude else f"boost: {boost}"
+    return f"---\nsearch:\n  {setting}\n---\n\n"
+
+
 def raw_block(html: str) -> str:
     """HTML on a line of its own, blank lines around it, so Markdown leaves it alone."""
     return "\n" + html + "\n"
