@@ -257,12 +257,14 @@ def test_one_dispute(capsys) -> None:
 def test_variants(capsys) -> None:
     code, out, err = cli(capsys, "variants")
     assert (code, err) == (0, "")
-    lines = out.splitlines()
+    flags, parameters = out.split("\n\n")
+    lines = flags.splitlines()
     values = variant_values()
     defaults = variant_defaults()
     assert len(lines) == len(values)
+    assert "hand_limit [turn.draw]: 7 (default), 1 to 20" in parameters.splitlines()
     for line, (flag, flag_values) in zip(lines, values.items(), strict=True):
-        assert re.match(rf"{flag} \[D\d+\]: ", line), line
+        assert re.match(rf"{flag} \[(D\d+|house rule)\]: ", line), line
         for value in flag_values:
             assert value in line
         assert f"{defaults[flag]} (default)" in line

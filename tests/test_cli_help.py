@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from mammamia_ref.kit.protocol import PROTOCOL
+
 from mammamia_ref.cli.app import build_parser, main
 from mammamia_ref.site.cli_page import EXAMPLES, commands
 
@@ -64,7 +66,8 @@ def test_serve_on_a_terminal_says_what_it_waits_for() -> None:
     done = subprocess.Popen([sys.executable, "-m", "mammamia_ref", "serve"], stdin=follower,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     os.close(follower)
-    os.write(leader, b'{"id": 1, "op": "hello", "protocol": "mammamia-protocol/1"}\n\x04')
+    os.write(leader, ('{"id": 1, "op": "hello", "protocol": "%s"}\n' % PROTOCOL).encode()
+             + b"\x04")
     try:
         out, err = done.communicate(timeout=120)  # a hang guard only
     finally:

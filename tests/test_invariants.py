@@ -597,22 +597,30 @@ class GamePlay(RuleBasedStateMachine):
         assert all(hand.size <= HAND_LIMIT for hand in state.hands), state.hands
         if prev is None or not self.fresh("hands"):
             return
+        first = 0  # turn.draw_both: the order a draw from the supply takes first
         for e in (e for e in self.events if e.name == "drew"):
             seat, source, count = e.get("seat"), e.get("source"), e.get("count")
             assert seat == prev.current and prev.step == "draw"
-            assert isinstance(self.action, Draw) and self.action.source == source
+            assert isinstance(self.action, Draw)
+            if e.rule == "turn.draw_both":
+                assert state.flags.draw_piles == "both" and source == "waiter" and count == 1
+                assert self.action.source == "supply" and prev.waiters[seat]
+                first = 1
+                continue
+            assert self.action.source == source
             pile = prev.supply if source == "supply" else prev.waiters[seat]
             available = sum(1 for card in pile if card != MAMMA_MIA)
-            size = prev.hands[seat].size
-            allowance = HAND_LIMIT - size if state.flags.refill == "to_seven" \
-                else prev.played
+            size = prev.hands[seat].size + first
+            allowance = (HAND_LIMIT - size if state.flags.refill == "to_seven"
+                         else prev.played - first)
             assert size + count <= HAND_LIMIT, "drew past seven"
             if state.flags.draw_amount == "fill":
                 # Short of the allowance only when the chosen pile ran out.
                 assert count == min(allowance, available), (allowance, available, count)
             else:  # turn.draw_fewer: any number up to the allowance, as far as the pile lasts
-                assert self.action.count <= allowance
-                assert count == min(self.action.count, available), (self.action, available)
+                assert self.action.count - first <= allowance
+                assert count == min(self.action.count - first, available), (self.action,
+                                                                              available)
             if source == "supply":
                 assert sum(e.get("cards").values()) == count
             if state.flags.refill == "to_seven" and state.flags.draw_amount == \

@@ -23,7 +23,7 @@ def add_parser(commands: Commands) -> None:
     ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
                      help="CPU seconds a search may spend on one cell (default 10)")
     ask.add_argument("--write-witnesses", action="store_true",
-                     help="write each witness found by a search under scenarios/ask/")
+                     help="write each witness game a search finds as a scenario file (folder ask of the scenarios folder, in the current folder)")
     ask.set_defaults(handler=run_ask)
 
 

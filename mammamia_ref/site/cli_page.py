@@ -37,6 +37,7 @@ EXAMPLES: dict[str, str] = {
     "mammamia simulate": "mammamia simulate --players 4 --games 1000 --variant stall=letter",
     "mammamia compare": "mammamia compare --players 4 --games 1000 D3",
     "mammamia query": "mammamia query list",
+    "mammamia ask": "mammamia ask spec/questions/new-no-pizza-bakes.yaml --budget 5",
     "mammamia query list": "mammamia query list --json",
     "mammamia query run": "mammamia query run Q01-minimale-impossible",
     "mammamia query docs": "mammamia query docs -o queries.md",
