@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from mammamia_ref.cli.args import (
     Commands,
     add_rules_options,
-    game_rules,
     finite_non_negative_seconds,
+    game_rules,
     integer_seed,
     non_negative_number,
     player_count,

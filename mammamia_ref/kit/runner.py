@@ -624,9 +624,10 @@ def start_game(impl: Connection, state: GameState, *, from_setup: bool) -> dict[
     if from_setup:
         config = state.config
         numbers = config.rules.non_default_parameters()  # sent only when there are any
+        extra: dict[str, Any] = {"parameters": numbers} if numbers else {}
         return impl.request("new_game", players=config.players, colours=list(config.colours),
                             first_player=config.first_player, variants=config.rules.as_dict(),
-                            **({"parameters": numbers} if numbers else {}))
+                            **extra)
     return impl.request("load_state", state=format_state(state))
 
 
