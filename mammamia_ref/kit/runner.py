@@ -62,7 +62,7 @@ from mammamia_ref.rules.game import (
     to_move,
 )
 from mammamia_ref.rules.observation import observation
-from mammamia_ref.rules.ruleset import ParameterValue, Rules
+from mammamia_ref.rules.ruleset import ParameterValue, Rules, parameter_specs
 from mammamia_ref.rules.specdata import variant_flags
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
@@ -592,6 +592,10 @@ def ranked_rules(state: GameState, actual: dict[str, Any], problems: list[str],
         part = _part(problem)
         if part == "result" and is_over(state):
             named += [scoring.winners(state)[1], "game_end.three_resolutions"]
+        if part == "parameters":  # the rules the differing numbers are numbers of
+            ours = state.rules.non_default_parameters()
+            named += [entry["rule"] for name, entry in parameter_specs().items()
+                      if name in ours or name in problem]
         touching = [e["rule"] for e in events
                     if part in _TOUCHES.get(e.get("event", ""), ())]
         named += touching or list(_PART_RULES.get(part, ()) if fresh else ())

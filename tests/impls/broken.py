@@ -133,6 +133,23 @@ def offers_few_rulings() -> None:
                                        "stall": ("letter",)}
 
 
+def takes_no_parameters() -> None:
+    """A version 3 port that takes no parameter (its hello lists none): the kit must
+    skip every case under a non-default number of the rules, and run the others."""
+    protocol.PARAMETER_NAMES = ()
+
+
+def ignores_parameters() -> None:
+    """Lists every parameter but plays ``new_game`` under the spec's numbers (drops
+    ``parameters``): the kit must find the state that differs."""
+    original = ReferenceSession.op_new_game
+
+    def op_new_game(self, request):
+        return original(self, {k: v for k, v in request.items() if k != "parameters"})
+
+    ReferenceSession.op_new_game = op_new_game
+
+
 # Breakages of what a random game probes besides its moves (kit.runner.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
