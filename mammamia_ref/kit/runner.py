@@ -318,9 +318,10 @@ def supports(info: dict[str, Any], variants: dict[str, str],
 
 
 def _number_in_words(value: ParameterValue) -> str:
-    """A parameter's value as a skip line shows it: ``8``, or ``{2: 4, 3: 3, ...}``."""
+    """A parameter's value as a skip line and a case name show it: ``8``, or by player
+    count ``2:4,3:3,4:1,5:0`` (no ": ", which parts a skip line's why from its need)."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+        return ",".join(f"{k}:{v}" for k, v in value.items())
     return str(value)
 
 
