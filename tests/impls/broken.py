@@ -17,6 +17,7 @@ from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.kit import PROTOCOL, protocol
 from mammamia_ref.kit.protocol import ReferenceSession, serve
 from mammamia_ref.rules import oven, turn
+from mammamia_ref.rules.ruleset import Rules, make_rules
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
 
 RULE_BREAKAGES: dict[str, str] = {
@@ -108,6 +109,9 @@ def bombastica_table_only_state_only() -> None:
                                               protocol.format_state)
 
     def forced(variants):
+        if isinstance(variants, Rules):  # new_game's rules, parameters and all
+            claimed["bombastica_hand"] = variants.as_dict()["bombastica_hand"]
+            return make_rules({"bombastica_hand": "forbidden"}, base=variants)
         claimed["bombastica_hand"] = (variants or {}).get("bombastica_hand", "allowed")
         return {**(variants or {}), "bombastica_hand": "forbidden"}
 
