@@ -355,3 +355,62 @@ def test_a_state_only_port_past_the_reference_decision_is_named_by_it(tmp_path: 
         in_force["bombastica_hand=allowed"]
     assert "oven.complete_mandatory" in in_force["completion=mandatory"]
     assert "oven.bombastica_table_only" in in_force["bombastica_hand=forbidden"]
+
+
+# --- protocol version 3: the numbers of the rules ---------------------------------------
+
+HOUSE = str(ROOT / "examples" / "house-rules" / "hand-of-eight.yaml")
+
+
+def test_a_port_taking_no_parameter_skips_the_house_cases_grouped_by_parameter(
+        tmp_path: Path) -> None:
+    """``conform --house``: the random games are played under the house rule, and a port
+    whose hello lists no parameter has them skipped, with the scenarios under a house
+    rule's numbers, one summary line per parameter; the spec's scenarios still run."""
+    jsonl = tmp_path / "r.jsonl"
+    result = conform("-q", "--scenarios", f"{SCENARIOS}/house", "--random-games", "2",
+                     "--players", "2", "--house", HOUSE, "--jsonl", str(jsonl),
+                     impl=[*BROKEN, "takes_no_parameters"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    random_games = [r for r in records if r["kind"] == "random"]
+    assert [r["status"] for r in random_games] == ["skip", "skip"]
+    assert all(r["name"].endswith("-hand_limit=8") and "--house" in r["replay"]
+               for r in random_games)
+    assert {r["message"] for r in records if r["status"] == "skip"} == {
+        "needs hand_limit=8: your implementation takes no parameter hand_limit",
+        "needs hand_limit=6: your implementation takes no parameter hand_limit",
+        "needs bombastica_total=12: your implementation takes no parameter bombastica_total",
+        "needs bombastica_total=18: your implementation takes no parameter bombastica_total"}
+    assert sorted(r["name"] for r in records if r["status"] == "pass") == \
+        ["bombastica-total[bombastica_total=15]", "hand-limit[hand_limit=7]"]
+    assert "skipped 4: your implementation takes no parameter hand_limit" in result.stdout
+    assert "skipped 2: your implementation takes no parameter bombastica_total" in result.stdout
+    assert "random games: house rule 'hand of eight': hand_limit=8" in result.stdout
+
+
+def test_a_port_dropping_the_parameters_of_new_game_fails_under_the_house_rule(
+        tmp_path: Path) -> None:
+    """A port that lists every parameter but plays the spec's numbers: the state after
+    new_game lacks the parameters, and the rule of the number is named."""
+    result = conform("-q", "--scenarios", str(tmp_path), "--perft", str(tmp_path),
+                     "--random-games", "1", "--players", "3", "--house", HOUSE,
+                     impl=[*BROKEN, "ignores_parameters"])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "FAIL random random-3p-seed0-hand_limit=8" in result.stdout
+    assert 'state/parameters: missing (expected {"hand_limit":8})' in result.stdout
+    assert "turn.draw: 1" in result.stdout
+    assert f"--house {HOUSE}" in result.stdout
+
+
+def test_the_reference_passes_under_a_house_rule_and_a_bad_file_is_one_line(
+        tmp_path: Path) -> None:
+    result = conform("-q", "--scenarios", f"{SCENARIOS}/house", "--random-games", "1",
+                     "--house", HOUSE, impl=REFERENCE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "6 pass" in result.stdout and "random games: 4 pass" in result.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nparameters: {hand_limit: 0}\n", encoding="utf-8")
+    result = conform("--house", str(bad), impl=REFERENCE)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "hand_limit" in result.stderr and "Traceback" not in result.stderr

@@ -81,3 +81,57 @@ def test_bad_requests_are_errors_and_illegal_actions_are_rejections() -> None:
     assert [a["ok"] for a in answers] == [False, False, False, True, True, True]
     assert answers[4]["rejected"]["rule"] == "setup.deal"
     assert answers[3]["state"]["step"] == "ingredients"
+
+
+# --- protocol version 3: the numbers of the rules (house-rule parameters) ---------------
+
+
+def _conform_records(tmp_path: Path, *options: str) -> tuple[Any, list[dict[str, Any]]]:
+    report = tmp_path / "report.jsonl"
+    command = [sys.executable, "-m", "mammamia_ref", "conform", "-q", *options,
+               "--jsonl", str(report), "--", str(NODE), str(PORT)]
+    result = patience.run(command, idle_seconds=900, cwd=ROOT)
+    return result, [json.loads(line) for line in report.read_text().splitlines()]
+
+
+def test_the_port_passes_the_house_scenarios_and_random_games_under_hand_of_eight(
+        tmp_path: Path) -> None:
+    result, records = _conform_records(
+        tmp_path, "--scenarios", "scenarios/house", "--random-games", "10",
+        "--house", "examples/house-rules/hand-of-eight.yaml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [f"{r['name']}: {r['status']} {r['message']}" for r in records
+            if r["status"] != "pass"] == []
+    runs = Counter(r["kind"] for r in records)
+    assert runs == {"scenario": 6, "random": 40}  # every run of scenarios/house; 10 x 4
+    assert all(r["name"].endswith("-hand_limit=8") for r in records if r["kind"] == "random")
+
+
+def test_the_port_takes_every_parameter_of_the_spec(tmp_path: Path) -> None:
+    """Every parameter at another value at once: the random games pass, none skipped."""
+    house = tmp_path / "house.yaml"
+    house.write_text("name: every number\nparameters: {hand_limit: 9, starting_ingredients: 5, "
+                     "starting_orders: 2, rounds: 4, standard_count: 3, monotoni_count: 5, "
+                     "minimale_count: 2, bombastica_total: 13, trimming: {'2': 4, '4': 2}}\n",
+                     encoding="utf-8")
+    empty = tmp_path / "none"  # the random games alone
+    empty.mkdir()
+    result, records = _conform_records(tmp_path, "--scenarios", str(empty), "--perft",
+                                       str(empty), "--random-games", "6", "--house",
+                                       str(house))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert Counter(r["status"] for r in records) == {"pass": 24}
+
+
+def test_hello_lists_every_parameter_of_the_spec_and_new_game_carries_them() -> None:
+    spec = yaml.safe_load((ROOT / "spec" / "cards.yaml").read_text(encoding="utf-8"))
+    hello, game, bad = session(
+        {"id": 1, "op": "hello", "protocol": PROTOCOL},
+        {"id": 2, "op": "new_game", "players": 2, "colours": ["red", "green"],
+         "first_player": 0, "variants": {}, "parameters": {"hand_limit": 7, "rounds": 2}},
+        {"id": 3, "op": "new_game", "players": 2, "colours": ["red", "green"],
+         "first_player": 0, "variants": {}, "parameters": {"hand_limit": 0}})
+    assert hello["protocol"] == PROTOCOL
+    assert sorted(hello["parameters"]) == sorted(p["name"] for p in spec["parameters"])
+    assert game["state"]["parameters"] == {"rounds": 2}  # the default one left out
+    assert bad["ok"] is False and "hand_limit" in bad["error"]["message"]

@@ -120,3 +120,92 @@ def test_serve_never_echoes_an_id_that_is_not_json(raw_id: str) -> None:
     answer = json.loads(text, parse_constant=lambda word: pytest.fail(f"{word} echoed"))
     assert answer["id"] is None and answer["ok"] is False
     assert "not JSON" in answer["error"]["message"]
+
+
+# --- version 3: the numbers of the rules (house-rule parameters) ------------------------
+
+
+def test_a_version_2_port_is_told_the_changes_of_version_3() -> None:
+    line = refusal("mammamia-protocol/2")
+    v3 = next(v for v in versions() if v.id == "mammamia-protocol/3")
+    assert "\n" not in line and "in mammamia-protocol/3: (1)" in line
+    assert changes_since("mammamia-protocol/2") == list(v3.changes)
+    assert all(change in line for change in v3.changes) and "parameters" in line
+    assert "in mammamia-protocol/2: (1)" in refusal("mammamia-protocol/1")
+
+
+def test_serve_lists_every_parameter_and_plays_new_game_under_those_sent() -> None:
+    from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
+
+    hello, plain, eight, trimmed = _serve(
+        json.dumps({"id": 1, "op": "hello", "protocol": PROTOCOL}),
+        json.dumps({"id": 2, "op": "new_game", "players": 2, "variants": {}}),
+        json.dumps({"id": 3, "op": "new_game", "players": 2, "variants": {},
+                    "parameters": {"hand_limit": 8, "bombastica_total": 15}}),
+        json.dumps({"id": 4, "op": "new_game", "players": 2, "variants": {},
+                    "parameters": {"trimming": {"2": 4}}}))
+    assert hello["parameters"] == list(PARAMETER_NAMES)
+    assert "parameters" not in plain["state"]
+    assert eight["state"]["parameters"] == {"hand_limit": 8}  # the default one left out
+    assert trimmed["state"]["parameters"] == {"trimming": {"2": 4, "3": 3, "4": 1, "5": 0}}
+    assert trimmed["state"]["box"]["salami"] == 4
+
+
+@pytest.mark.parametrize("parameters,rule,said", [
+    ({"hand_limit": 0}, "turn.draw", "/parameters/hand_limit: parameter hand_limit must be"),
+    ({"bombastica_total": 100}, "oven.bombastica", "parameter bombastica_total must be"),
+    ({"trimming": {"7": 1}}, "setup.trim", "given by player count"),
+    ({"starting_ingredients": 13}, "setup.deal", "cannot serve this game"),
+    ({"hand_limt": 8}, None, "unknown parameter 'hand_limt'"),
+    ([8], None, "parameters is a map"),
+])
+def test_serve_refuses_a_bad_parameter_naming_it_and_its_rule(parameters, rule, said) -> None:
+    [answer] = _serve(json.dumps({"id": 1, "op": "new_game", "players": 5, "variants": {},
+                                  "parameters": parameters}))
+    assert answer["ok"] is False and said in answer["error"]["message"]
+    assert answer["error"].get("rule") == rule
+
+
+def test_a_case_needing_a_parameter_the_port_does_not_take_is_skipped_with_one_line() -> None:
+    from mammamia_ref.kit.report import skip_groups
+    from mammamia_ref.kit.runner import CaseResult, supports, supports_rules
+    from mammamia_ref.rules.ruleset import make_rules
+
+    assert supports({}, {}, {"hand_limit": 8}) == \
+        "needs hand_limit=8: your implementation takes no parameter hand_limit"
+    assert supports({"parameters": ["bombastica_total"]}, {}, {"hand_limit": 8}) is not None
+    assert supports({"parameters": ["hand_limit"]}, {}, {"hand_limit": 8}) is None
+    assert supports({}, {}, {}) is None  # the spec's numbers need no parameter
+    rules = make_rules(parameters={"trimming": {"2": 4}})
+    why = supports_rules({"parameters": "all"}, rules)  # not a list: none taken
+    assert why == ("needs trimming=2:4,3:3,4:1,5:0: your implementation takes no "
+                   "parameter trimming")
+    skips = [CaseResult("random", f"g{i}", "skip", message=why) for i in range(3)]
+    assert skip_groups(skips) == {"your implementation takes no parameter trimming": 3}
+
+
+class _Recorder:
+    """A connection that records what the kit sends."""
+
+    def __init__(self) -> None:
+        self.info: dict = {}
+        self.sent: list[dict] = []
+
+    def request(self, op: str, *, timeout=None, work: int = 0, **fields) -> dict:
+        self.sent.append({"op": op, **fields})
+        return {}
+
+
+def test_new_game_carries_the_parameters_only_when_a_number_is_not_the_spec() -> None:
+    from mammamia_ref.kit.runner import start_game
+    from mammamia_ref.rules.game import new_game
+    from mammamia_ref.rules.ruleset import make_rules
+    from mammamia_ref.rules.state import make_config
+
+    port = _Recorder()
+    start_game(port, new_game(make_config(2)), from_setup=True)
+    start_game(port, new_game(make_config(2, variants=make_rules(
+        parameters={"bombastica_total": 12}))), from_setup=True)
+    assert [s["op"] for s in port.sent] == ["new_game", "new_game"]
+    assert "parameters" not in port.sent[0]
+    assert port.sent[1]["parameters"] == {"bombastica_total": 12}

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
-    add_variant_option,
+    add_rules_options,
     finite_non_negative_seconds,
+    game_rules,
     integer_seed,
     non_negative_number,
     player_count,
@@ -37,9 +38,12 @@ if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a com
 def add_parsers(commands: Commands) -> None:
     serve_parser = commands.add_parser(
         "serve", help="serve the reference over the porter protocol on stdin/stdout",
-        description="Answer porter protocol requests, one JSON object a line on standard "
-        "input, one answer a line on standard output, until a stop request or the end of "
-        "input. The protocol is in docs/porting.md and spec/schemas/protocol.schema.json.")
+        description="Serve the reference over the porter protocol (docs/porting.md). It takes "
+        "no --variant or --house: every new_game request carries its own rules (variants "
+        "and, from protocol version 3, parameters: the numbers of the rules that differ "
+        "from spec/cards.yaml), and a loaded state carries its own; a request without "
+        "parameters is a game under the spec's numbers. hello lists every flag value and "
+        "every parameter the reference takes.")
     serve_parser.set_defaults(handler=run_serve)
     conform = commands.add_parser(
         "conform", help="run an implementation through the scenarios, counting tables and "
@@ -65,8 +69,10 @@ def add_parsers(commands: Commands) -> None:
                          help="player counts for the random games (default: 2 to 5)")
     conform.add_argument("--seed", type=integer_seed, default=0,
                          help="the first random game's seed")
-    add_variant_option(conform, "play the random games under this ruling (repeatable, once "
-                       "per flag)")
+    add_rules_options(conform, "play the random games under this ruling (repeatable, once "
+                      "per flag); --house plays the random games under a house rule (its "
+                      "flags and numbers of the rules, sent in new_game), while the "
+                      "scenarios' runs and the counting tables keep their own rules")
     conform.add_argument("--sweep-variants", action="store_true",
                          help="also play the random games under every other value of every "
                          "variant flag, one flag changed at a time")
@@ -115,7 +121,7 @@ def run_serve(args: argparse.Namespace) -> int:
 SERVE_HELLO = ("mammamia serve: waiting for porter protocol requests on standard input, "
                "one JSON object a line, each answered on standard output (start with "
                '{"id": 1, "op": "hello", ...}); the protocol is documented in docs/porting.md '
-               "and spec/schemas/protocol.schema.json. Ctrl-D ends it.")
+               "and spec/schemas/protocol-3.schema.json. Ctrl-D ends it.")
 
 
 @dataclass(frozen=True)
@@ -209,21 +215,25 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
                 seed = args.seed + game
                 cases.append(Case(f"random-{config.players}p-seed{seed}", "random",
                                   partial(_random_body, config=config, seed=seed,
-                                          write_to=divergences)))
+                                          write_to=divergences, house=args.house)))
         looked.append(f"{args.random_games} random games per configuration")
     return cases, looked, len(errors)
 
 
 def random_configs(args: argparse.Namespace) -> list[GameConfig]:
-    """Every (player count, ruling) the random games cover; unknown flags or values are
-    refused here, before any work."""
+    """Every (player count, ruling) the random games cover, under ``--house`` and
+    ``--variant``; unknown flags or values, and a bad house-rule file, are refused here,
+    before any work. Without ``--players``, a house rule's games are played at the
+    player counts its deck serves."""
+    from mammamia_ref.rules.ruleset import make_rules, unserved
     from mammamia_ref.rules.state import make_config
 
-    base = dict(args.variant)
+    rules = game_rules(args)
+    counts = args.players or [n for n in range(2, 6) if unserved(rules, n) is None]
     configs = []
-    for variants in ruling_configurations(base, args.sweep_variants):
-        for players in args.players or range(2, 6):
-            configs.append(make_config(players, variants=variants))
+    for variants in ruling_configurations(rules.non_default(), args.sweep_variants):
+        for players in counts:
+            configs.append(make_config(players, variants=make_rules(variants, base=rules)))
     return configs
 
 
@@ -240,10 +250,10 @@ def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseRes
 
 
 def _random_body(impl: Any, *, config: GameConfig, seed: int,
-                 write_to: Path | None) -> CaseResult:
+                 write_to: Path | None, house: str | None = None) -> CaseResult:
     from mammamia_ref.kit.runner import run_random_game
 
-    return run_random_game(impl, config, seed, write_to)
+    return run_random_game(impl, config, seed, write_to, house=house)
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -305,6 +315,8 @@ def run_conform(args: argparse.Namespace) -> int:
             jsonl.close()
         if progress:
             progress.close()
+    if args.house:  # the output names the house rule the random games were played under
+        print(f"random games: {game_rules(args).describe()} ({args.house})")
     print(summary(run.results, implementation=name, interrupted=run.interrupted))
     if args.junit:
         write_junit(run.results, Path(args.junit), implementation=name)
@@ -322,7 +334,9 @@ def replay_arguments(args: argparse.Namespace) -> list[str]:
     """The options that choose a run's cases, as given (the report names them, and a
     committed run is replayed with them); output files, timeouts and the command aside."""
     out: list[str] = []
-    for flag, values in (("--scenarios", args.scenarios), ("--rule", args.rule),
+    for flag, values in (("--scenarios", args.scenarios), ("--house", [args.house] if
+                                                            args.house else None),
+                         ("--rule", args.rule),
                          ("--id", args.ids), ("--feature", args.feature),
                          ("--players", args.players),
                          ("--variant", [f"{k}={v}" for k, v in args.variant])):

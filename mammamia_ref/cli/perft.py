@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.cli.args import (
     Commands,
-    add_variant_option,
+    add_rules_options,
+    game_rules,
     game_seed,
     job_count,
     player_count,
@@ -37,7 +38,7 @@ def add_parser(subparsers: Commands) -> None:
                         help="without FILE: 2 to 5")
     parser.add_argument("--seed", type=game_seed, default=0,
                         help="without FILE: the setup's shuffles (a whole number or a word)")
-    add_variant_option(parser, "without FILE: a ruling")
+    add_rules_options(parser, "without FILE: a ruling")
     parser.add_argument("--depth", type=positive_number, action="append", metavar="D",
                         help="the depth to count (repeat for several; default: every depth "
                              "the table lists)")
@@ -111,13 +112,16 @@ def run_perft(args: argparse.Namespace) -> int:
         from mammamia_ref.rules.state import make_config
         from mammamia_ref.sim.counting import setup_state
 
-        config = make_config(args.players, variants=dict(args.variant))
+        rules = game_rules(args)
+        config = make_config(args.players, variants=rules)
         state, listed = setup_state(config, args.seed), dict[int, int]()
-        name = f"{args.players}p seed {args.seed}"
+        name = f"{args.players}p seed {args.seed}" + (
+            f" ({rules.describe()})" if args.house else "")
     else:
-        if args.players is not None or args.variant:
-            raise UsageError("--players and --variant choose a new game: not with a FILE",
-                             options=("--players", "--variant"), value=args.file)
+        if args.players is not None or args.variant or args.house:
+            raise UsageError("--players, --variant and --house choose a new game: not with "
+                             "a FILE (a state carries its own rules)",
+                             options=("--players", "--variant", "--house"), value=args.file)
         state, listed, name = load_counting_input(Path(args.file))
     depths = sorted(set(args.depth or listed))
     if not depths:

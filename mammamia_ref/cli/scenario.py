@@ -28,6 +28,10 @@ def add_parser(commands: Commands) -> None:
     run.add_argument("--trace", action="store_true", help="print every step, event and rule")
     run.add_argument("--json", action="store_true", help="one JSON record per run")
     add_rulings_arguments(run)
+    run.add_argument("--house", metavar="FILE",
+                     help="play every run under a house rule (docs/house-rules.md): its flag "
+                          "values and numbers of the rules laid under the run's own (a run's "
+                          "own values win)")
     check = actions.add_parser("check", help="validate scenario files without running them")
     check.add_argument("paths", nargs="+", metavar="PATH",
                        help="scenario files or folders (folders are searched for *.yaml)")
@@ -64,6 +68,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     found = list(found_files(args.paths, follow_links=args.follow_links))  # links reported
     require_cases(len(found), args.paths)
     scenarios, errors = load_all(args.paths, follow_links=args.follow_links)
+    if args.scenario_command == "run" and args.house:
+        scenarios = under_house(scenarios, args.house, quiet=args.json)
     if args.scenario_command == "check" and args.json:
         return print_check_json(scenarios, errors)
     for error in errors:
@@ -103,6 +109,19 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         print(f"{len(results) - failed} passed, {failed} failed"
               + (f", {len(errors)} files invalid" if errors else ""))
     return 1 if failed or errors else 0
+
+
+def under_house(scenarios: list[Scenario], path: str, *, quiet: bool) -> list[Scenario]:
+    """The scenarios with every run under the house rule of ``path`` (a bad file is one
+    error before any run); the output names the house rule unless it is JSON."""
+    from mammamia_ref.formats.house import load_house
+    from mammamia_ref.formats.scenario import with_rules_under
+
+    house = load_house(path)
+    if not quiet:
+        print(f"every run under {house.rules.describe()} ({house.file}), the run's own "
+              "values over it")
+    return [with_rules_under(scenario, house.rules) for scenario in scenarios]
 
 
 def print_result(result: RunResult, *, trace: bool) -> None:

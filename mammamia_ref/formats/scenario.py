@@ -14,7 +14,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -325,6 +325,21 @@ def given_state(scenario: Scenario, run: Run) -> GameState:
                              first_player=setup.get("first_player", 0), variants=run.rules)
         return new_game(config)
     return parse_state(complete_state(given["state"], run.variants, run.parameters))
+
+
+def with_rules_under(scenario: Scenario, rules: Rules) -> Scenario:
+    """``scenario`` with a house rule's flags and non-default parameters laid under each
+    run's own (``scenario run --house``): a run's own value wins, and a per-players
+    parameter it gives (the trimming) wins player count by player count."""
+    def merged(run: Run) -> Run:
+        numbers: dict[str, Any] = dict(rules.non_default_parameters())
+        for name, value in run.parameters.items():
+            under = numbers.get(name)
+            numbers[name] = {**under, **value} if isinstance(under, dict) and \
+                isinstance(value, dict) else value
+        return replace(run, variants={**rules.non_default(), **run.variants},
+                       parameters=numbers)
+    return replace(scenario, runs=tuple(merged(run) for run in scenario.runs))
 
 
 def complete_state(partial: dict[str, Any], variants: dict[str, str],

@@ -6,11 +6,14 @@ answers each with one line ``{"id": N, "ok": true, ...}`` or
 ``{"id": N, "ok": false, "error": {"message": ...}}``. The implementation holds one
 current game. Operations (schemas in ``spec/schemas/protocol-N.schema.json``):
 
-- ``hello {protocol}`` → ``{name, language, version, protocol, variants, features}``:
-  ``variants`` maps each supported flag to the values supported; ``features`` lists the
-  optional operations and facts it supports (``load_state``, ``events``,
+- ``hello {protocol}`` → ``{name, language, version, protocol, variants, parameters,
+  features}``: ``variants`` maps each supported flag to the values supported;
+  ``parameters`` names the numbers of the rules it takes (version 3); ``features`` lists
+  the optional operations and facts it supports (``load_state``, ``events``,
   ``observation``, ``perft``, ``seats``).
-- ``new_game {players, colours, first_player, variants}`` → ``{state}``
+- ``new_game {players, colours, first_player, variants, parameters?}`` → ``{state}``:
+  ``parameters`` (version 3) are the numbers of the rules that differ from
+  ``spec/cards.yaml``, in the form a state carries them
 - ``load_state {state}`` → ``{state}`` (feature ``load_state``)
 - ``legal_actions`` → ``{actions}`` (empty at a chance node and at the end)
 - ``apply {action, player?}`` → ``{state, events}``, or ``{rejected: {rule}}`` with the
@@ -31,12 +34,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
 from mammamia_ref import __version__
-from mammamia_ref.errors import IllegalActionError, MalformedError
+from mammamia_ref.errors import IllegalActionError, MalformedError, VariantError
 from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.versions import current, refusal
@@ -44,10 +48,41 @@ from mammamia_ref.rules.actions import format_action, parse_action
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import apply, check_seat, legal_actions, new_game
 from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.ruleset import Rules, make_rules, parameter_specs
 from mammamia_ref.rules.state import GameState, make_config, variant_values
+from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
 from mammamia_ref.sim.perft import perft
 
 FEATURES = current().features
+
+
+class ParameterRefused(MalformedError):
+    """A ``new_game`` parameter the rules cannot take (unknown, out of its range, or
+    numbers the deck cannot serve): answered with the parameter and its rule named."""
+
+    def __init__(self, message: str, *, rule: str | None, where: str, value: Any) -> None:
+        named = rule is None or f"({rule})" in message or f"[{rule}]" in message
+        super().__init__(message if named else f"{message} [{rule}]", where=where, value=value)
+        self.rule = rule
+
+
+def requested_rules(variants: Any, parameters: Any) -> Rules:
+    """The rules a ``new_game`` request asks for: its flag values and its parameters
+    over the spec's; a bad parameter is refused naming it and the rule it numbers."""
+    if not isinstance(variants, dict):
+        raise MalformedError("variants is a map of variant flags to values", value=variants)
+    if not isinstance(parameters, dict):
+        raise MalformedError("parameters is a map of parameter names to numbers "
+                             "(trimming: a map from player count to a number)",
+                             where="/parameters", value=parameters)
+    rules = make_rules(variants)
+    try:
+        return make_rules(parameters=parameters, base=rules)
+    except VariantError as exc:
+        entry = parameter_specs().get(exc.flag or "")
+        raise ParameterRefused(str(exc), rule=entry["rule"] if entry else None,
+                               where=f"/parameters/{exc.flag}" if entry else "/parameters",
+                               value=exc.value) from exc
 
 
 class ReferenceSession:
@@ -72,19 +107,27 @@ class ReferenceSession:
         return {"name": "mammamia_ref", "language": "Python", "version": __version__,
                 "protocol": PROTOCOL,
                 "variants": {flag: list(values) for flag, values in variant_values().items()},
-                "features": list(FEATURES)}
+                "parameters": list(PARAMETER_NAMES), "features": list(FEATURES)}
 
     def op_new_game(self, request: dict[str, Any]) -> dict[str, Any]:
-        colours, variants = request.get("colours"), request.get("variants") or {}
+        colours = request.get("colours")
         if colours is not None and not (isinstance(colours, list)
                                         and all(isinstance(c, str) for c in colours)):
             raise MalformedError("colours is a list of colours", value=colours)
-        if not isinstance(variants, dict):
-            raise MalformedError("variants is a map of variant flags to values", value=variants)
+        parameters = request.get("parameters")
+        rules = requested_rules(request.get("variants") or {},
+                                {} if parameters is None else parameters)
         players: Any = request.get("players")  # make_config checks it
-        config = make_config(players,
-                             colours=tuple(colours) if colours is not None else None,
-                             first_player=request.get("first_player", 0), variants=variants)
+        try:
+            config = make_config(players,
+                                 colours=tuple(colours) if colours is not None else None,
+                                 first_player=request.get("first_player", 0), variants=rules)
+        except VariantError as exc:
+            served = re.search(r"cannot serve this game: .*\[([a-z_.]+)\]$", str(exc))
+            if served is None:
+                raise
+            raise ParameterRefused(str(exc).removesuffix(f" [{served[1]}]"), rule=served[1],
+                                   where="/parameters", value=parameters) from exc
         self.state = new_game(config)
         return {"state": format_state(self.state, result=True)}
 

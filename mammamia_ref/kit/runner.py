@@ -62,6 +62,7 @@ from mammamia_ref.rules.game import (
     to_move,
 )
 from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.ruleset import ParameterValue, Rules, parameter_specs
 from mammamia_ref.rules.specdata import variant_flags
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
@@ -167,8 +168,12 @@ FREE_TEXT = frozenset(("why", "message"))
 # fingerprint is part of each protocol version (spec/protocol.yaml), so that a change
 # here without a new version fails tests/test_protocol_versions.py.
 COMPARED: dict[str, Any] = {
-    "hello": ["protocol", "variants (the values offered, the default included)", "features"],
-    "state": "every key of the canonical state, result included once the game is over",
+    "hello": ["protocol", "variants (the values offered, the default included)",
+              "parameters (the names taken; a non-default value of another is skipped)",
+              "features"],
+    "state": "every key of the canonical state, result included once the game is over, "
+             "parameters included when a number of the rules is not the spec's",
+    "new_game": "parameters: the numbers of the rules that differ from the spec's, if any",
     "chance": "the pile about to be shuffled, as a multiset",
     "events": "feature events: in order, every field but the free text",
     "free_text": sorted(FREE_TEXT),
@@ -289,10 +294,13 @@ def pending_in_words(state: GameState) -> str:
     return f"{colour} must {what.get(state.step, state.step)} ({pending_rule(state)})"
 
 
-def supports(info: dict[str, Any], variants: dict[str, str]) -> str | None:
-    """Why the implementation cannot run a game under ``variants`` (None if it can):
-    ``hello``'s ``variants`` lists the values the port offers, the default included; a
-    flag it leaves out offers its default alone (docs/porting.md, section 1)."""
+def supports(info: dict[str, Any], variants: dict[str, str],
+             parameters: dict[str, ParameterValue] | None = None) -> str | None:
+    """Why the implementation cannot run a game under ``variants`` and the non-default
+    ``parameters`` (None if it can): ``hello``'s ``variants`` lists the values the port
+    offers, the default included; a flag it leaves out offers its default alone; a
+    parameter it does not list in ``parameters`` it takes at the spec's value alone
+    (docs/porting.md, section 1)."""
     offered = info.get("variants") or {}
     defaults = variant_defaults()
     for flag, value in sorted(variants.items()):
@@ -300,7 +308,26 @@ def supports(info: dict[str, Any], variants: dict[str, str]) -> str | None:
         values = [defaults.get(flag)] if not isinstance(values, list) else values
         if value not in values:
             return f"needs {flag}={value}: {offers_in_words(flag, values)}"
+    taken = info.get("parameters")
+    taken = taken if isinstance(taken, list) else []
+    for name, number in sorted((parameters or {}).items()):
+        if name not in taken:
+            return (f"needs {name}={_number_in_words(number)}: your implementation takes no "
+                    f"parameter {name}")
     return None
+
+
+def _number_in_words(value: ParameterValue) -> str:
+    """A parameter's value as a skip line and a case name show it: ``8``, or by player
+    count ``2:4,3:3,4:1,5:0`` (no ": ", which parts a skip line's why from its need)."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    return str(value)
+
+
+def supports_rules(info: dict[str, Any], rules: Rules) -> str | None:
+    """:func:`supports` for a game's rules: its flags and its non-default parameters."""
+    return supports(info, rules.as_dict(), rules.non_default_parameters())
 
 
 def offers_in_words(flag: str, values: list[Any]) -> str:
@@ -566,6 +593,10 @@ def ranked_rules(state: GameState, actual: dict[str, Any], problems: list[str],
         part = _part(problem)
         if part == "result" and is_over(state):
             named += [scoring.winners(state)[1], "game_end.three_resolutions"]
+        if part == "parameters":  # the rules the differing numbers are numbers of
+            ours = state.rules.non_default_parameters()
+            named += [entry["rule"] for name, entry in parameter_specs().items()
+                      if name in ours or name in problem]
         touching = [e["rule"] for e in events
                     if part in _TOUCHES.get(e.get("event", ""), ())]
         named += touching or list(_PART_RULES.get(part, ()) if fresh else ())
@@ -597,8 +628,11 @@ def start_game(impl: Connection, state: GameState, *, from_setup: bool) -> dict[
     """Put the implementation in ``state``: by ``new_game`` or by ``load_state``."""
     if from_setup:
         config = state.config
+        numbers = config.rules.non_default_parameters()  # sent only when there are any
+        extra: dict[str, Any] = {"parameters": numbers} if numbers else {}
         return impl.request("new_game", players=config.players, colours=list(config.colours),
-                            first_player=config.first_player, variants=config.rules.as_dict())
+                            first_player=config.first_player, variants=config.rules.as_dict(),
+                            **extra)
     return impl.request("load_state", state=format_state(state))
 
 
@@ -622,7 +656,7 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
         return _skip(result, "needs the seats feature")
     reference = given_state(scenario, run)
     result.rules = rules_in_force(scenario.rules, reference.rules.as_dict())
-    why = supports(impl.info, reference.rules.as_dict())
+    why = supports_rules(impl.info, reference.rules)
     if why:
         return _skip(result, why)
     own = run_one(scenario, run)
@@ -813,7 +847,7 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     if "load_state" not in (impl.info.get("features") or []):
         return _skip(result, "needs the load_state feature")
     reference = parse_state(table.state)
-    why = supports(impl.info, reference.rules.as_dict())
+    why = supports_rules(impl.info, reference.rules)
     if why:
         return _skip(result, why)
     depths = []
@@ -850,21 +884,26 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
 # --- differential random games ------------------------------------------------------
 
 
-def replay_options(config: GameConfig, seed: int) -> str:
-    """The ``conform`` options that play exactly this random game again."""
+def replay_options(config: GameConfig, seed: int, house: str | None = None) -> str:
+    """The ``conform`` options that play exactly this random game again (``house``: the
+    house-rule file the game's rules came from, whose flags --variant then repeats)."""
     variants = config.rules.non_default()
     return " ".join([f"--players {config.players} --seed {seed} --random-games 1",
+                     *([f"--house {house}"] if house else []),
                      *(f"--variant {k}={v}" for k, v in sorted(variants.items()))])
 
 
 def run_random_game(impl: Connection, config: GameConfig, seed: int,
-                    write_to: Path | None, max_steps: int = 5000) -> CaseResult:
+                    write_to: Path | None, max_steps: int = 5000, *,
+                    house: str | None = None) -> CaseResult:
     name = f"random-{config.players}p-seed{seed}"
-    variants = config.rules.non_default()
-    if variants:
-        name += "-" + "-".join(f"{k}={v}" for k, v in sorted(variants.items()))
-    result = CaseResult("random", name, "pass", replay=replay_options(config, seed))
-    why = supports(impl.info, config.rules.as_dict())
+    changed = {**config.rules.non_default(),
+               **{k: _number_in_words(v) for k, v in
+                  config.rules.non_default_parameters().items()}}
+    if changed:
+        name += "-" + "-".join(f"{k}={v}" for k, v in sorted(changed.items()))
+    result = CaseResult("random", name, "pass", replay=replay_options(config, seed, house))
+    why = supports_rules(impl.info, config.rules)
     if why:
         return _skip(result, why)
     chance = ChanceSource(seed)

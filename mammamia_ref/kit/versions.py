@@ -72,9 +72,15 @@ def refusal(spoken: Any) -> str:
     if old.id == ours:
         return f"the implementation speaks {ours}"
     changes = changes_since(old.id)
+    ids = [v.id for v in versions()]
+    said, number = [], 1
+    for version in versions()[ids.index(old.id) + 1:]:  # each version's changes, in order
+        said.append(f"in {version.id}: " + "; ".join(
+            f"({number + i}) {c}" for i, c in enumerate(version.changes)))
+        number += len(version.changes)
     return (f"the implementation speaks {old.id}; this kit speaks {ours}, which changed "
             f"{len(changes)} thing{'s' if len(changes) != 1 else ''} since: "
-            + "; ".join(f"({i}) {c}" for i, c in enumerate(changes, 1))
+            + "; ".join(said)
             + f"; update the port and answer hello with {ours} (see {DOCS})")
 
 

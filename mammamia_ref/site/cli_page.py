@@ -30,7 +30,7 @@ EXAMPLES: dict[str, str] = {
     "mammamia scenario check": "mammamia scenario check scenarios --json",
     "mammamia scenario export": "mammamia scenario export -o scenarios.json",
     "mammamia serve": ("echo '{\"id\": 1, \"op\": \"hello\", "
-                       "\"protocol\": \"mammamia-protocol/2\"}' | mammamia serve"),
+                       "\"protocol\": \"mammamia-protocol/3\"}' | mammamia serve"),
     "mammamia conform": "mammamia conform --random-games 10 -- python my_port.py",
     "mammamia bench": "mammamia bench --quick",
     "mammamia perft": "mammamia perft --players 2 --seed 1 --depth 3",

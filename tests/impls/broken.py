@@ -17,6 +17,7 @@ from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.kit import PROTOCOL, protocol
 from mammamia_ref.kit.protocol import ReferenceSession, serve
 from mammamia_ref.rules import oven, turn
+from mammamia_ref.rules.ruleset import Rules, make_rules
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
 
 RULE_BREAKAGES: dict[str, str] = {
@@ -108,6 +109,9 @@ def bombastica_table_only_state_only() -> None:
                                               protocol.format_state)
 
     def forced(variants):
+        if isinstance(variants, Rules):  # new_game's rules, parameters and all
+            claimed["bombastica_hand"] = variants.as_dict()["bombastica_hand"]
+            return make_rules({"bombastica_hand": "forbidden"}, base=variants)
         claimed["bombastica_hand"] = (variants or {}).get("bombastica_hand", "allowed")
         return {**(variants or {}), "bombastica_hand": "forbidden"}
 
@@ -131,6 +135,23 @@ def offers_few_rulings() -> None:
     values = protocol.variant_values
     protocol.variant_values = lambda: {**values(), "bombastica_hand": ("forbidden",),
                                        "stall": ("letter",)}
+
+
+def takes_no_parameters() -> None:
+    """A version 3 port that takes no parameter (its hello lists none): the kit must
+    skip every case under a non-default number of the rules, and run the others."""
+    protocol.PARAMETER_NAMES = ()
+
+
+def ignores_parameters() -> None:
+    """Lists every parameter but plays ``new_game`` under the spec's numbers (drops
+    ``parameters``): the kit must find the state that differs."""
+    original = ReferenceSession.op_new_game
+
+    def op_new_game(self, request):
+        return original(self, {k: v for k, v in request.items() if k != "parameters"})
+
+    ReferenceSession.op_new_game = op_new_game
 
 
 # Breakages of what a random game probes besides its moves (kit.runner.Probes): the

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 'use strict';
-// A port of Mamma Mia! speaking mammamia-protocol/2 (docs/porting.md): one JSON request
+// A port of Mamma Mia! speaking mammamia-protocol/3 (docs/porting.md): one JSON request
 // per line on stdin, one answer per line on stdout. Node standard library only.
 const readline = require('readline');
 const game = require('./lib/game');
 const { observation } = require('./lib/observation');
-const { VARIANTS } = require('./lib/cards');
+const { VARIANTS, PARAMETERS } = require('./lib/cards');
 const S = require('./lib/state');
 
-const PROTOCOL = 'mammamia-protocol/2';
+const PROTOCOL = 'mammamia-protocol/3';
 let current = null;
 
 function needGame() {
@@ -21,11 +21,11 @@ const OPS = {
     if (req.protocol !== PROTOCOL) throw new S.BadRequest(`this program speaks ${PROTOCOL}`);
     return {
       name: 'mammamia-js', language: 'JavaScript', version: '0.1.0', protocol: PROTOCOL,
-      variants: VARIANTS, features: ['load_state', 'events', 'observation', 'seats', 'perft'],
+      variants: VARIANTS, parameters: Object.keys(PARAMETERS), features: ['load_state', 'events', 'observation', 'seats', 'perft'],
     };
   },
   new_game(req) {
-    current = game.newGame(req.players, req.colours, req.first_player, req.variants);
+    current = game.newGame(req.players, req.colours, req.first_player, req.variants, req.parameters);
     return { state: current };
   },
   load_state(req) {

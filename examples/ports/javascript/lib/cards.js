@@ -6,12 +6,23 @@ const KINDS = ['salami', 'pineapple', 'mushroom', 'pepper', 'olive'];
 const PERSONAL = { red: 'salami', yellow: 'pineapple', green: 'pepper', brown: 'mushroom', purple: 'olive' };
 const COLOURS = ['red', 'yellow', 'green', 'brown', 'purple'];
 const COPIES = 13;
-const TRIMMING = { 2: 5, 3: 3, 4: 1, 5: 0 };
-const HAND_LIMIT = 7;
-const STARTING_INGREDIENTS = 6;
-const ROUNDS = 3;
-const BOMBASTICA_TOTAL = 15;
 const MAMMA_MIA = 'mamma_mia';
+
+// The numbers of the rules a game may set otherwise (spec/cards.yaml, `parameters:`):
+// the default, the range a game accepts and the rule each is a number of. A game's
+// values come with new_game or a loaded state, in `parameters` (only those not at the
+// default; the trimming a map from player count "2".."5").
+const PARAMETERS = {
+  hand_limit: { default: 7, min: 1, max: 20, rule: 'turn.draw' },
+  starting_ingredients: { default: 6, min: 1, max: 13, rule: 'setup.deal' },
+  starting_orders: { default: 1, min: 0, max: 8, rule: 'setup.waiter' },
+  rounds: { default: 3, min: 1, max: 9, rule: 'game_end.three_resolutions' },
+  standard_count: { default: 4, min: 1, max: 13, rule: 'oven.standard' },
+  monotoni_count: { default: 6, min: 1, max: 13, rule: 'oven.monotoni' },
+  minimale_count: { default: 3, min: 1, max: 13, rule: 'oven.minimale' },
+  bombastica_total: { default: 15, min: 1, max: 65, rule: 'oven.bombastica' },
+  trimming: { default: { 2: 5, 3: 3, 4: 1, 5: 0 }, min: 0, max: 12, rule: 'setup.trim', perPlayers: true },
+};
 
 // Flag -> [default, ...other values], in the order of spec/disputes.yaml.
 const VARIANTS = {
@@ -61,9 +72,10 @@ function cardsOf(counts) {
 
 /**
  * What an order needs, as a count map; `named` is the kind fixed for a Monotoni or
- * Minimale. A Bombastica has no recipe (null): it needs a total.
+ * Minimale; `p` the game's parameters (S.params). A Bombastica has no recipe (null): it
+ * needs a total.
  */
-function recipe(order, named) {
+function recipe(order, named, p) {
   const colour = orderColour(order);
   const key = orderKey(order);
   const personal = PERSONAL[colour];
@@ -71,14 +83,13 @@ function recipe(order, named) {
   if (key === 'bombastica') return null;
   if (key === 'one_of_each') { for (const k of KINDS) need[k] = 1; return need; }
   need[personal] = 1;
-  if (key === 'monotoni') need[named] += 6;
-  else if (key === 'minimale') need[named] += 3;
-  else need[key.slice(0, -1)] += 4;
+  if (key === 'monotoni') need[named] += p.monotoni_count;
+  else if (key === 'minimale') need[named] += p.minimale_count;
+  else need[key.slice(0, -1)] += p.standard_count;
   return need;
 }
 
 module.exports = {
-  KINDS, PERSONAL, COLOURS, COPIES, TRIMMING, HAND_LIMIT, STARTING_INGREDIENTS, ROUNDS,
-  BOMBASTICA_TOTAL, MAMMA_MIA, VARIANTS, colourOrders, orderColour, orderKey, isOrder, isKind,
+  KINDS, PERSONAL, COLOURS, COPIES, PARAMETERS, MAMMA_MIA, VARIANTS, colourOrders, orderColour, orderKey, isOrder, isKind,
   emptyCounts, total, countsOf, cardsOf, recipe,
 };

@@ -59,9 +59,9 @@ function completions(s) {
   const hand = s.players[S.ownerOf(s, order)].hand.ingredients;
   if (C.orderKey(order) === 'bombastica') {
     if (s.variants.bombastica_hand === 'forbidden') return [];
-    return handChoices(hand, C.BOMBASTICA_TOTAL - C.total(s.table));
+    return handChoices(hand, S.params(s).bombastica_total - C.total(s.table));
   }
-  const missing = missingFor(s, C.recipe(order, s.reveal.kind));
+  const missing = missingFor(s, C.recipe(order, s.reveal.kind, S.params(s)));
   return covers(hand, missing) ? [missing] : [];
 }
 
@@ -87,7 +87,7 @@ function bake(s, fromHand, completionRule, ev) {
   let fromTable;
   if (C.orderKey(order) === 'bombastica') fromTable = { ...s.table };
   else {
-    const need = C.recipe(order, s.reveal.kind);
+    const need = C.recipe(order, s.reveal.kind, S.params(s));
     fromTable = C.emptyCounts();
     for (const k of C.KINDS) fromTable[k] = need[k] - fromHand[k];
   }
@@ -109,19 +109,19 @@ function judge(s, ev) {
   const bombastica = C.orderKey(order) === 'bombastica';
   const mandatory = s.variants.completion === 'mandatory';
   ev.push(bombastica
-    ? { event: 'needs', rule: 'oven.bombastica', order, total: C.BOMBASTICA_TOTAL }
-    : { event: 'needs', rule: recipeRule(order), order, cards: C.recipe(order, s.reveal.kind) });
-  if (bombastica ? C.total(s.table) >= C.BOMBASTICA_TOTAL
-    : covers(s.table, C.recipe(order, s.reveal.kind))) {
+    ? { event: 'needs', rule: 'oven.bombastica', order, total: S.params(s).bombastica_total }
+    : { event: 'needs', rule: recipeRule(order), order, cards: C.recipe(order, s.reveal.kind, S.params(s)) });
+  if (bombastica ? C.total(s.table) >= S.params(s).bombastica_total
+    : covers(s.table, C.recipe(order, s.reveal.kind, S.params(s)))) {
     bake(s, C.emptyCounts(), null, ev);
     return;
   }
   const ways = completions(s);
   if (ways.length === 0) {
     if (bombastica && s.variants.bombastica_hand === 'forbidden') {
-      fail(s, 'oven.bombastica_table_only', `the table holds fewer than ${C.BOMBASTICA_TOTAL}`, ev);
+      fail(s, 'oven.bombastica_table_only', `the table holds fewer than ${S.params(s).bombastica_total}`, ev);
     } else if (bombastica) {
-      fail(s, 'oven.fail', `the table and the hand hold fewer than ${C.BOMBASTICA_TOTAL}`, ev);
+      fail(s, 'oven.fail', `the table and the hand hold fewer than ${S.params(s).bombastica_total}`, ev);
     } else fail(s, 'oven.fail', 'the table and the hand fall short', ev);
   } else if (mandatory && ways.length === 1) {
     bake(s, ways[0], 'oven.complete_mandatory', ev);
@@ -142,7 +142,7 @@ function offeredKinds(s) {
   const kinds = permittedKinds(s, order);
   if (s.variants.completion !== 'mandatory') return kinds;
   const hand = s.players[S.ownerOf(s, order)].hand.ingredients;
-  const feasible = kinds.filter((k) => covers(hand, missingFor(s, C.recipe(order, k))));
+  const feasible = kinds.filter((k) => covers(hand, missingFor(s, C.recipe(order, k, S.params(s)))));
   return feasible.length > 0 ? feasible : kinds;
 }
 

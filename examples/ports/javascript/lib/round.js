@@ -34,7 +34,7 @@ function carryOn(s, ev) {
   s.current = holder;
   s.resolutions += 1;
   const left = C.total(s.table);
-  if (s.resolutions >= C.ROUNDS) { scoring.endGame(s, ev); return; }
+  if (s.resolutions >= S.params(s).rounds) { scoring.endGame(s, ev); return; }
   if (s.variants.leftovers === 'oven') {
     s.oven = C.cardsOf(s.table);
     s.table = C.emptyCounts();

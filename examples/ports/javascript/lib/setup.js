@@ -5,7 +5,7 @@ const C = require('./cards');
 const S = require('./state');
 
 /** A new game at its first chance node: the trimmed deck lies in canonical order, undealt. */
-function newGame(players, colours, firstPlayer, variants) {
+function newGame(players, colours, firstPlayer, variants, parameters) {
   if (!Number.isInteger(players) || players < 2 || players > 5) throw new S.BadRequest('players is 2 to 5');
   if (colours === null || colours === undefined) colours = C.COLOURS.slice(0, players);
   if (!Array.isArray(colours) || colours.length !== players || new Set(colours).size !== players
@@ -17,13 +17,19 @@ function newGame(players, colours, firstPlayer, variants) {
     throw new S.BadRequest('first_player is a seat');
   }
   const v = S.fullVariants(variants);
-  const trimmed = v.trimming === 'on' ? C.TRIMMING[players] : 0;
+  const given = S.normalParameters(parameters);
+  const p = S.params({ parameters: given });
+  const trimmed = v.trimming === 'on' ? p.trimming[players] : 0;
+  if (trimmed > C.COPIES) throw new S.BadRequest(`trimming removes more than the ${C.COPIES} cards of a kind [setup.trim]`);
+  if (players * p.starting_ingredients >= C.KINDS.length * (C.COPIES - trimmed)) {
+    throw new S.BadRequest(`the deck cannot deal ${p.starting_ingredients} cards to ${players} players and leave a supply [setup.deal]`);
+  }
   const box = C.emptyCounts();
   const deck = C.emptyCounts();
   for (const k of C.KINDS) { box[k] = trimmed; deck[k] = C.COPIES - trimmed; }
   const supply = C.cardsOf(deck);
   if (v.mamma_mia_shuffle === 'before_deal') supply.push(C.MAMMA_MIA);
-  return {
+  const s = {
     format: 'mammamia-state/1',
     players: colours.map((colour) => ({
       colour, hand: { ingredients: C.emptyCounts(), orders: [] }, waiter: C.colourOrders(colour), delivered: [],
@@ -45,6 +51,8 @@ function newGame(players, colours, firstPlayer, variants) {
     quiet_turns: 0,
     reveal: null,
   };
+  S.setParameters(s, given);
+  return s;
 }
 
 /** Whether `order` lists exactly the cards of `pile`, in any order. */
@@ -60,11 +68,12 @@ function isShuffleOf(order, pile) {
   return true;
 }
 
-/** Deal six to each, one card at a time round the table from the first player (setup.deal). */
+/** Deal the starting ingredients (six unless a house rule says otherwise) to each, one card at a time round the table from the first player (setup.deal). */
 function deal(s, deck, ev) {
   const n = S.seats(s);
   const dealtMammaMia = [];
-  for (let round = 0; round < C.STARTING_INGREDIENTS; round += 1) {
+  const dealt = S.params(s).starting_ingredients;
+  for (let round = 0; round < dealt; round += 1) {
     for (let i = 0; i < n; i += 1) {
       const seat = (s.first_player + i) % n;
       let card = deck.shift();
@@ -77,7 +86,7 @@ function deal(s, deck, ev) {
     }
   }
   for (const seat of dealtMammaMia) ev.push({ event: 'mamma_mia_dealt', rule: 'mamma_mia.dealt', seat });
-  ev.push({ event: 'dealt', rule: 'setup.deal', cards: C.STARTING_INGREDIENTS, players: n });
+  ev.push({ event: 'dealt', rule: 'setup.deal', cards: dealt, players: n });
   return deck;
 }
 
@@ -116,7 +125,11 @@ function shuffleWaiter(s, colour, order, ev) {
     s.step = `waiter.${s.players[seat + 1].colour}`;
     return;
   }
-  for (const p of s.players) p.hand.orders.push(p.waiter.shift());
+  const taken = S.params(s).starting_orders;
+  for (const p of s.players) {
+    p.hand.orders.push(...p.waiter.splice(0, taken));
+    S.sortOrders(p.hand.orders);
+  }
   ev.push({ event: 'took_first_orders', rule: 'setup.waiter' });
   require('./turn').beginTurn(s, s.first_player, 'setup.first_player', ev);
 }

@@ -31,6 +31,57 @@ function fullVariants(given) {
   return out;
 }
 
+/**
+ * A game's `parameters` as states carry them: checked against PARAMETERS (name, whole
+ * number, range; a trimming given for some player counts only keeps the others'
+ * defaults), and only those not at their default kept (a trimming whole, "2".."5").
+ */
+function normalParameters(given) {
+  if (given === null || given === undefined) given = {};
+  if (typeof given !== 'object' || Array.isArray(given)) throw new BadRequest('parameters is a map of parameter names to numbers');
+  const out = {};
+  const number = (name, n, where) => {
+    const spec = C.PARAMETERS[name];
+    if (!Number.isInteger(n) || n < spec.min || n > spec.max) {
+      throw new BadRequest(`parameter ${name}${where} must be a whole number from ${spec.min} to ${spec.max} [${spec.rule}]`);
+    }
+    return n;
+  };
+  for (const [name, value] of Object.entries(given)) {
+    const spec = C.PARAMETERS[name];
+    if (!spec) throw new BadRequest(`unknown parameter ${JSON.stringify(name)}`);
+    if (!spec.perPlayers) {
+      if (number(name, value, '') !== spec.default) out[name] = value;
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadRequest(`parameter ${name} is a map from player count to a number`);
+    const full = {};
+    for (const n of ['2', '3', '4', '5']) full[n] = spec.default[n];
+    for (const [players, count] of Object.entries(value)) {
+      if (!(players in full)) throw new BadRequest(`parameter ${name} is given by player count, 2 to 5; not ${JSON.stringify(players)}`);
+      full[players] = number(name, count, ` for ${players} players`);
+    }
+    if (Object.keys(full).some((n) => full[n] !== spec.default[n])) out[name] = full;
+  }
+  return out;
+}
+
+/** Every parameter's value in state `s`: its own `parameters`, else the spec's default. */
+function params(s) {
+  const out = {};
+  for (const [name, spec] of Object.entries(C.PARAMETERS)) {
+    out[name] = s.parameters && name in s.parameters ? s.parameters[name] : spec.default;
+  }
+  return out;
+}
+
+/** The state's `parameters` key as the canonical form has it: present only when some number differs. */
+function setParameters(s, given) {
+  const p = normalParameters(given);
+  if (Object.keys(p).length > 0) s.parameters = p;
+  else delete s.parameters;
+}
+
 function fullCounts(counts, what) {
   if (counts === null || typeof counts !== 'object' || Array.isArray(counts)) throw new BadRequest(`${what} is a count map`);
   const out = C.emptyCounts();
@@ -57,11 +108,16 @@ function loadState(doc) {
   const n = s.players.length;
   if (!Array.isArray(s.players) || n < 2 || n > 5) throw new BadRequest('2 to 5 players');
   s.variants = fullVariants(s.variants);
+  setParameters(s, doc.parameters);
+  const p0 = params(s);
+  // A first hand may start above a lower hand limit (setup.deal, setup.waiter), never grow past it.
+  const largest = Math.max(p0.hand_limit, p0.starting_ingredients + p0.starting_orders);
+  if (s.round > p0.rounds || s.resolutions > p0.rounds) throw new BadRequest(`a round past the game's ${p0.rounds}`);
   for (const p of s.players) {
     if (!(p.colour in C.PERSONAL)) throw new BadRequest(`unknown colour ${p.colour}`);
     p.hand.ingredients = fullCounts(p.hand.ingredients, 'hand');
     sortOrders(p.hand.orders);
-    if (handSize(p) > C.HAND_LIMIT) throw new BadRequest(`a hand of more than ${C.HAND_LIMIT} cards`);
+    if (handSize(p) > largest) throw new BadRequest(`a hand of more than ${largest} cards`);
   }
   for (const key of ['table', 'used', 'box']) s[key] = fullCounts(s[key], key);
   // Cards add up: 13 of each kind, the Mamma Mia! card once, each seat's orders once.
@@ -113,4 +169,5 @@ function canonical(v) {
 
 module.exports = {
   Rejected, BadRequest, clone, seats, handSize, seatOfColour, ownerOf, sortOrders, fullVariants, fullCounts, loadState,
+  normalParameters, params, setParameters,
 };

@@ -15,7 +15,7 @@ function beginTurn(s, seat, rule, ev) {
 /** How many cards the draw may take: the refill rule in force (turn.draw, turn.draw_as_played). */
 function allowance(s) {
   if (s.variants.refill === 'as_many_as_played') return s.played;
-  return Math.max(0, C.HAND_LIMIT - S.handSize(s.players[s.current]));
+  return Math.max(0, S.params(s).hand_limit - S.handSize(s.players[s.current]));
 }
 
 function legalActions(s) {
