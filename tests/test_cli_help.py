@@ -6,6 +6,7 @@ terminal says what it waits for; ``conform``'s case lines are coloured as
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -14,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.kit.protocol import PROTOCOL
-
 from mammamia_ref.cli.app import build_parser, main
+from mammamia_ref.kit.protocol import PROTOCOL
 from mammamia_ref.site.cli_page import EXAMPLES, commands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,8 +66,8 @@ def test_serve_on_a_terminal_says_what_it_waits_for() -> None:
     done = subprocess.Popen([sys.executable, "-m", "mammamia_ref", "serve"], stdin=follower,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     os.close(follower)
-    os.write(leader, ('{"id": 1, "op": "hello", "protocol": "%s"}\n' % PROTOCOL).encode()
-             + b"\x04")
+    hello = json.dumps({"id": 1, "op": "hello", "protocol": PROTOCOL})
+    os.write(leader, f"{hello}\n".encode() + b"\x04")
     try:
         out, err = done.communicate(timeout=120)  # a hang guard only
     finally:

@@ -23,7 +23,8 @@ def add_parser(commands: Commands) -> None:
     ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
                      help="CPU seconds a search may spend on one cell (default 10)")
     ask.add_argument("--write-witnesses", action="store_true",
-                     help="write each witness game a search finds as a scenario file (folder ask of the scenarios folder, in the current folder)")
+                     help="write each witness game a search finds as a scenario file (in the "
+                          "folder ask of the scenarios folder, under the current folder)")
     ask.set_defaults(handler=run_ask)
 
 
