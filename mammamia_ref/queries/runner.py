@@ -67,8 +67,12 @@ def also_holds(doc: Mapping[str, Any], flags: Iterable[str],
 def ruling_rules() -> dict[str, str]:
     """The rule each variant flag's value stands for, mapped to its flag: a witness whose
     events name such a rule depends on that flag's ruling."""
-    return {value["rule"]: entry["flag"] for entry in specdata.variant_flags()
-            for value in entry["values"] if value.get("rule")}
+    found: dict[str, str] = {}
+    for entry in specdata.variant_flags():  # a rule two flags share is the first's (the
+        for value in entry["values"]:       # dispute's; a house rule's flag comes later)
+            if value.get("rule"):
+                found.setdefault(value["rule"], entry["flag"])
+    return found
 
 
 def rulings_used(fired: Iterable[str]) -> list[str]:
