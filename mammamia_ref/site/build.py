@@ -29,11 +29,10 @@ from mammamia_ref.site.cli_page import cli_page
 from mammamia_ref.site.dispute_pages import dispute_page_md, disputes_index_page
 from mammamia_ref.site.file_worker import FILE_WORKER_JS, FILE_WORKER_PATH
 from mammamia_ref.site.home_page import home_page
-from mammamia_ref.site.house_pages import PAGE as HOUSE_PAGE
 from mammamia_ref.site.house_pages import house_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.link_check import broken_links
-from mammamia_ref.site.links import dispute_page, rel
+from mammamia_ref.site.links import HOUSE_PAGE, dispute_page, rel
 from mammamia_ref.site.porting_pages import by_audience, handwritten_pages, porting_page
 from mammamia_ref.site.ports_page import ports_nav, ports_pages
 from mammamia_ref.site.queries_page import queries_page

@@ -9,10 +9,12 @@ from typing import Any
 
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
 from mammamia_ref.site.links import (
+    HOUSE_PAGE,
     dispute_link,
     dispute_page,
     flag_link,
     prose,
+    rel,
     rule_link,
     scenario_link,
 )
@@ -42,8 +44,10 @@ def disputes_index_page(corpus: Corpus) -> str:
     for flag, entry in spec.flags.items():
         values = ", ".join((f"**{md(v['value'])}**" if v["value"] == entry["default"]
                             else md(v["value"])) for v in entry["values"])
-        out.append(f"| {flag_link(spec, source, flag)} | {values} | "
-                   f"{dispute_link(spec, source, entry['dispute'], title=False)} |")
+        owner = (f"[house rule]({rel(source, HOUSE_PAGE, f'flag-{flag}')})"
+                 if entry.get("dispute") is None
+                 else dispute_link(spec, source, entry["dispute"], title=False))
+        out.append(f"| {flag_link(spec, source, flag)} | {values} | {owner} |")
     return "\n".join(out) + "\n"
 
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from mammamia_ref.site.inputs import Corpus
+from mammamia_ref.site.links import HOUSE_PAGE, prose, rule_link
 from mammamia_ref.site.text import md
 
-PAGE = "house/index.md"
 SHOWN = ("pizzas_per_player", "turns_per_game", "orders_placed", "first_seat_wins",
          "stall_cuts", "success_standard", "success_bombastica", "success_monotoni",
          "success_minimale")
@@ -81,8 +81,26 @@ def house_page(corpus: Corpus, sweeps: Sequence[dict[str, Any]]) -> str:
            "interval (◆: p < 0.001).", ""]
     if not by_rule:
         out += ["No house-rule sweep is recorded (docs/house-rules/).", ""]
-    for name, found in by_rule.items():
-        out += [f"## {md(name)}", ""]
+    spec = corpus.spec
+    house_flags = {flag: entry for flag, entry in spec.flags.items()
+                   if entry.get("dispute") is None}
+    for name in [*house_flags, *(n for n in by_rule if n not in house_flags)]:
+        found = by_rule.get(name, [])
+        entry = house_flags.get(name)
+        if entry is None:
+            out += [f"## {md(name)}", ""]
+        else:  # a house rule's flag: its values here, as a dispute's page has its flags
+            out += [f"## {md(name)} {{ #flag-{name} }}", "",
+                    "| Value | Rule | What it does |", "|---|---|---|"]
+            for v in entry["values"]:
+                value = md(v["value"])
+                if v["value"] == entry["default"]:
+                    value = f"**{value}** (default)"
+                out.append(f"| {value} | {rule_link(spec, HOUSE_PAGE, v['rule'])} | "
+                           f"{prose(spec, HOUSE_PAGE, v['summary'])} |")
+            out += [""]
+            if not found:
+                out += ["No sweep of this flag is recorded (docs/house-rules/).", ""]
         for sweep, comparison in found:
             players = sweep.get("players")
             policies = ", ".join(sorted(set(comparison.get("policies") or [])))

@@ -64,6 +64,10 @@ def rule_link_html(spec: Spec, source: str, rule_id: str) -> str:
     return f'<a href="{escape(href)}"><code>{escape(rule_id)}</code></a>'
 
 
+HOUSE_PAGE = "house/index.md"
+"""The page of the house rules: a flag no dispute owns has its table there."""
+
+
 def dispute_page(dispute_id: str) -> str:
     return f"disputes/{dispute_id}.md"
 
@@ -77,12 +81,14 @@ def dispute_link(spec: Spec, source: str, dispute_id: str, *, title: bool = True
 
 
 def flag_link(spec: Spec, source: str, flag: str, value: str | None = None) -> str:
-    """A flag (with a value, if given) linked to its table on its dispute's page."""
+    """A flag (with a value, if given) linked to its table on its dispute's page, or on
+    the house rules page for a house rule's flag (one no dispute owns)."""
     entry = spec.flags.get(flag)
     text = f"`{flag}={value}`" if value is not None else f"`{flag}`"
     if entry is None:
         return text
-    return f"[{text}]({rel(source, dispute_page(entry['dispute']), f'flag-{flag}')})"
+    page = HOUSE_PAGE if entry.get("dispute") is None else dispute_page(entry["dispute"])
+    return f"[{text}]({rel(source, page, f'flag-{flag}')})"
 
 
 def scenario_link(source: str, view: ScenarioView, *, title: bool = False) -> str:

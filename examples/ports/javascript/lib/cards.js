@@ -42,6 +42,7 @@ const VARIANTS = {
   oven_memory: ['announced', 'seen'],
   card_counts: ['public', 'hidden'],
   used_pile: ['closed', 'open'],
+  draw_piles: ['one', 'both'],
 };
 
 /** The eight orders of a colour, in manifest order (the order of an unshuffled waiter). */

@@ -150,6 +150,14 @@ function draw(s, action, ev) {
     ev.push({ event: 'drew', rule: drawRule(s, short, refillRule), seat, source: 'waiter', count: taken.length });
     moved = moved || taken.length > 0;
   } else {
+    // House rule draw_piles=both (turn.draw_both): the waiter's top order comes first.
+    if (s.variants.draw_piles === 'both' && wanted > 0 && player.waiter.length > 0) {
+      player.hand.orders.push(...player.waiter.splice(0, 1));
+      S.sortOrders(player.hand.orders);
+      ev.push({ event: 'drew', rule: 'turn.draw_both', seat, source: 'waiter', count: 1 });
+      wanted -= 1;
+      moved = true;
+    }
     const supplyBefore = s.supply.length;
     const drawnEvents = [];
     const r = drawSupply(s, wanted, drawnEvents);
