@@ -712,3 +712,198 @@ def test_terms_built_directly_are_z3s_own(monkeypatch: pytest.MonkeyPatch) -> No
         through_z3 = build()
         assert all(isinstance(t, z3.ExprRef) for t in direct)
         assert [d.eq(t) for d, t in zip(direct, through_z3, strict=True)] == [True] * 6
+
+
+# ----------------------------------------------------------- the numbers of the rules
+#
+# A z3 model that takes a parameter (its ``models:`` in spec/cards.yaml) reads it from
+# the game's rules value: each claim has a probe whose answer the parameter changes,
+# the encodings follow the kernel's functions at other numbers, and the game model's
+# turn and setup are the engine's under a house rule's numbers.
+
+
+def _rules(**numbers: Any) -> Any:
+    from mammamia_ref.rules.ruleset import make_rules
+
+    return make_rules(parameters=numbers)
+
+
+def test_requirements_follow_the_order_counts() -> None:
+    """``fixed_requirement`` under other counts is ``Order.requirement`` with the game's
+    order shapes, for every order but the Bombastica and every kind named."""
+    from mammamia_ref.rules.ruleset import order_shapes
+
+    rules = _rules(standard_count=5, monotoni_count=4, minimale_count=2)
+    shapes = order_shapes(rules.parameters)
+    for order_id, order in ORDERS.items():
+        if order.type == "bombastica":
+            continue
+        for kind in KINDS:
+            encoded = fixed_requirement(order_terms_of(order_id), N.Val(KIND_INDEX[kind]),
+                                        shapes)
+            assert tuple(number(x) for x in encoded) == order.requirement(shapes, kind)
+
+
+@pytest.mark.parametrize("total", [12, 18])
+def test_the_bombastica_total_is_the_games(total: int) -> None:
+    """``oven.bombastica`` and ``oven.bombastica_table_only`` at another total: a table of
+    ``total`` bakes, one card fewer needs a hand card (and none in hand fails)."""
+    complete, nothing = N.BoolVal(True), terms((0,) * NK)
+    for short in range(3):
+        table = terms((total - short, 0, 0, 0, 0))
+        baked, asked, _ok = oven_bombastica(table, nothing, complete, nothing, False, total)
+        assert is_true(baked) == (short == 0) and not is_true(asked)
+        assert is_true(oven_bombastica_table_only(table, total)) == (short == 0)
+
+
+def _bombastica_of_twelve(model_name: str, rules: Any) -> bool:
+    """A table of 12, an empty hand: may red's Bombastica bake?"""
+    return _opening(model_name, rules, _turns((A, 4), (B, 4), (A, 4)), "bombastica", None,
+                    {}, _can_bake)
+
+
+def _standard_of_three(model_name: str, rules: Any) -> bool:
+    """The personal card and three of the other kind, an empty hand: may it bake?"""
+    return _opening(model_name, rules, _turns((RED_P, 1), (A, 2), (A, 1)), "standard", A,
+                    {}, _can_bake)
+
+
+def _monotoni_of_three(model_name: str, rules: Any) -> bool:
+    return _opening(model_name, rules, _turns((RED_P, 1), (A, 2), (A, 1)), "monotoni", None,
+                    {}, _can_bake)
+
+
+def _minimale_of_one(model_name: str, rules: Any) -> bool:
+    return _opening(model_name, rules, _turns((RED_P, 1), (B, 2), (A, 1)), "minimale", None,
+                    {}, _can_bake)
+
+
+def _hand_of_eight(model_name: str, rules: Any) -> bool:
+    """May a player hold eight cards (the oven model: when the oven opens; the game
+    model: after a turn's draw)?"""
+    if model_name == "oven_model":
+        m = OvenModel(2, rules, turns=1)
+        return _sat([*m.constraints, N.Sum(m.hands[1]) == 8])
+    model, before, after, _facts, constraints = free_step(2, rules, "turn", name="probe",
+                                                          who=0)
+    return _sat([*constraints, model.hand_size(before, 0) <= 7,
+                 model.hand_size(after, 0) >= 8])
+
+
+def _deal_of_five(model_name: str, rules: Any) -> bool:
+    from mammamia_ref.queries.game_model import setup_state
+
+    _model, start, constraints = setup_state(2, rules)
+    return _sat([*constraints, N.Sum(start.hand[0]) == 5])
+
+
+def _two_orders_dealt(model_name: str, rules: Any) -> bool:
+    from mammamia_ref.queries.game_model import HAND as HAND_LOC
+    from mammamia_ref.queries.game_model import setup_state
+
+    _model, start, constraints = setup_state(2, rules)
+    return _sat([*constraints, N.Sum([N.If(x == HAND_LOC, 1, 0) for x in start.loc[0]]) == 2])
+
+
+def _four_rounds(model_name: str, rules: Any) -> bool:
+    """May a game go on after its third oven opening?"""
+    _, before, after, _, constraints = free_step(2, rules, "transition", name="probe")
+    return _sat([*constraints, before.res == 2, after.ph != 2])
+
+
+# (probe, a value under which its answer is not the spec's)
+PARAMETER_PROBES: dict[str, tuple[Probe, Any]] = {
+    "hand_limit": (_hand_of_eight, 8),
+    "bombastica_total": (_bombastica_of_twelve, 12),
+    "standard_count": (_standard_of_three, 3),
+    "monotoni_count": (_monotoni_of_three, 2),
+    "minimale_count": (_minimale_of_one, 1),
+    "trimming": (_trimming_probe, {"2": 0}),
+    "starting_ingredients": (_deal_of_five, 5),
+    "starting_orders": (_two_orders_dealt, 2),
+    "rounds": (_four_rounds, 4),
+}
+
+
+def _parameter_models(name: str) -> tuple[str, ...]:
+    from mammamia_ref.rules import specdata
+
+    return specdata.parameter_models(name)
+
+
+def _claimed_parameters() -> list[Any]:
+    from mammamia_ref.rules.ruleset import parameter_specs
+
+    return [pytest.param(model, name, id=f"{model}-{name}") for model in Z3_MODELS
+            for name in sorted(parameter_specs()) if model in _parameter_models(name)]
+
+
+@pytest.mark.parametrize(("model", "name"), _claimed_parameters())
+def test_a_claimed_parameter_changes_an_answer(model: str, name: str) -> None:
+    """Every parameter a z3 model claims is read: a probe's answer differs between the
+    spec's number and another (a claim without a probe fails here)."""
+    assert name in PARAMETER_PROBES, f"{model} claims {name}: give it a probe here"
+    probe, other = PARAMETER_PROBES[name]
+    assert probe(model, _rules()) != probe(model, _rules(**{name: other}))
+
+
+def test_the_z3_models_claim_the_numbers_they_read() -> None:
+    """The oven model takes the hand limit, the trimming and the orders' counts; the game
+    model every parameter; the deal and the rounds the oven model refuses."""
+    claimed = {m: {p for p in PARAMETER_PROBES if m in _parameter_models(p)}
+               for m in Z3_MODELS}
+    assert claimed["game_model"] == set(PARAMETER_PROBES)
+    assert claimed["oven_model"] == set(PARAMETER_PROBES) - {
+        "starting_ingredients", "starting_orders", "rounds"}
+    with pytest.raises(VariantError, match=r"oven_model.*rounds"):
+        OvenModel(2, _rules(rounds=4), turns=1)
+
+
+@pytest.mark.parametrize("numbers", [{"hand_limit": 6}, {"hand_limit": 8},
+                                     {"trimming": {"2": 0}}],
+                         ids=["hand_limit=6", "hand_limit=8", "no-trimming-at-2"])
+def test_the_game_models_turn_is_the_engines_under_other_numbers(numbers: dict[str, Any]
+                                                                 ) -> None:
+    """:func:`test_the_game_models_turn_is_the_engines` under a house rule's numbers."""
+    from mammamia_ref.rules.ruleset import make_rules
+
+    engine = make_rules({"leftovers": "table"}, numbers)   # the model keeps them there
+    for state, failed in _random_turn_states(engine, seed=17, count=4):
+        _check_turn_relation(state, failed, make_rules(parameters=numbers))
+
+
+def test_the_game_models_setup_is_the_engines_under_another_deal() -> None:
+    """Five ingredient cards and two orders dealt: the engine's first state is one the
+    model's setup allows under those numbers, and not under the spec's."""
+    from mammamia_ref.queries.game_model import setup_state
+    from mammamia_ref.rules.ruleset import make_rules
+
+    numbers = {"starting_ingredients": 5, "starting_orders": 2}
+    (engine, *_rest) = _engine_setups(2, make_rules({"leftovers": "table"}, numbers))
+    assert engine.hands[0].size == 7
+    given = _abstract(engine, frozenset())
+    given.pop("pos"), given.pop("wt")
+    house = make_rules(parameters=numbers)
+    for rules, allowed in ((house, True), (make_rules(), False)):
+        with N.building():
+            _model, start, constraints = setup_state(2, rules)
+            assert _sat([*constraints, *_equal(start, given, list(given))]) == allowed
+    _check_turn_relation(engine, frozenset(), house)
+
+
+def test_an_oven_model_opening_under_a_house_rule_replays_in_the_reference() -> None:
+    """Under ``bombastica_total=12`` the oven model finds red's Bombastica baking from a
+    table of 12 with an empty hand; the reference, given the same house rule, agrees
+    at every reveal (:meth:`OvenRun.replay` raises on any difference)."""
+    rules = _rules(bombastica_total=12)
+    with N.building():
+        m = OvenModel(2, rules, turns=3, orders={0: ["red.bombastica"], 1: []})
+        solver = m.solver()
+        solver.add(*[m.hands[p][k] == 0 for p in range(2) for k in range(NK)],
+                   N.Sum([m.count[t] for t in range(3)]) == 12, m.baked_count() == 1)
+        assert solver.check() == z3.sat
+        run = m.read(solver.model())
+        played = run.replay()
+    baked = [e for _a, events, _s in played for e in events if e.name == "baked"]
+    assert [e.get("order") for e in baked] == ["red.bombastica"]
+    assert played[-1][2].parameters.bombastica_total == 12

@@ -22,6 +22,9 @@ def add_parser(commands: Commands) -> None:
     ask.add_argument("--json", action="store_true", help="one JSON document")
     ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
                      help="CPU seconds a search may spend on one cell (default 10)")
+    ask.add_argument("--house", metavar="FILE",
+                     help="ask every question under this house rule (docs/house-rules.md) "
+                          "instead of the one its house: names, if any")
     ask.add_argument("--write-witnesses", action="store_true",
                      help="write each witness game a search finds as a scenario file (in the "
                           "folder ask of the scenarios folder, under the current folder)")
@@ -39,8 +42,11 @@ def run_ask(args: argparse.Namespace) -> int:
         print(f"mammamia: error: ask needs z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
         return 2
+    from mammamia_ref.formats.house import load_house
+
+    house = load_house(args.house) if args.house else None
     questions = load_questions(args.files)   # every file checked before any solving
-    answers = ask(questions, args.budget)
+    answers = ask(questions, args.budget, house)
     if args.write_witnesses:
         from mammamia_ref.queries.results import ROOT
         from mammamia_ref.queries.witness import write_scenario

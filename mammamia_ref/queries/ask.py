@@ -19,15 +19,18 @@ measure, kept only when the reference replays the scenario written from it.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mammamia_ref.queries.questions import Question, rules_in_force
+from mammamia_ref.formats.house import HouseRule
+from mammamia_ref.queries.questions import Question, cell_rules, rules_in_force
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
+from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
 
 POLICIES = ("random", "simple", "careful")
@@ -73,7 +76,8 @@ class AskAnswer:
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters":
                 self.in_force.get("parameters"), "parameters_from":
-                self.in_force.get("parameters_from"), "house": self.in_force.get("house")}
+                self.in_force.get("parameters_from"), "house": self.in_force.get("house"),
+                "not_the_spec": self.in_force.get("non_default")}
 
     def text(self) -> str:
         head = f"{self.question} ({self.players} players): {self.answer}"
@@ -82,6 +86,8 @@ class AskAnswer:
             if self.upper is not None:
                 head += (" (exact)" if self.exact else
                          f", proved at most {self.upper} ({self.upper_evidence})")
+            else:
+                head += ", no proved bound"
         lines = [head + f"  [{self.cpu:.1f} s CPU]"]
         if self.detail:
             lines.append(f"  {self.detail}")
@@ -93,9 +99,10 @@ class AskAnswer:
         lines.append("  flags: " + ", ".join(f"{k}={v}" for k, v in sorted(flags.items())))
         params = self.in_force.get("parameters", {})
         lines.append("  parameters (" + str(self.in_force.get("parameters_from")) + "): "
-                     + ", ".join(f"{k}={v}" for k, v in params.items())
-                     + (f"; house file {self.in_force['house']} named, not yet applied"
-                        if self.in_force.get("house") else ""))
+                     + ", ".join(f"{k}={v}" for k, v in params.items()))
+        differs = self.in_force.get("non_default") or {}
+        lines.append("  not the spec's: " + (", ".join(f"{k}={v}" for k, v in differs.items())
+                                             if differs else "nothing"))
         return "\n".join(lines)
 
 
@@ -178,8 +185,9 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
     return True
 
 
-def measure(name: str, played: Played) -> int:
-    """A question's number for one game (:data:`.questions.MEASURES`)."""
+def measure(name: str, played: Played, goal: str = "most") -> int | None:
+    """A question's number for one game (:data:`.questions.MEASURES`); None where the
+    game has none (no Pizza Bombastica baked), so that it is no candidate."""
     events = [(e, s) for _a, evs, s in played.steps for e in evs]
     if name == "turns":
         return sum(1 for e, _s in events if e.name == "turn_begins")
@@ -202,6 +210,14 @@ def measure(name: str, played: Played) -> int:
         return best
     if name == "delivered":
         return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
+    if name == "largest_hand":
+        return max((h.size for _a, _e, s in played.steps for h in s.hands), default=0)
+    if name == "bombastica_cards":
+        from mammamia_ref.rules.vocabulary import ORDERS
+
+        taken = [sum(e.get("used").values()) for e, _s in events
+                 if e.name == "baked" and ORDERS[e.get("order")].type == "bombastica"]
+        return (max(taken) if goal == "most" else min(taken)) if taken else None
     raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
 
 
@@ -231,12 +247,12 @@ def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_0
     return Played(config, tuple(steps), seed, policy)
 
 
-def search(question: Question, players: int, variants: Mapping[str, str], budget: float,
+def search(question: Question, players: int, rules: Rules, budget: float,
            judge: Callable[[Played], float | None]) -> tuple[Played | None, int, float]:
-    """Seeded games, the policies in turn, until ``budget`` CPU seconds or the bound's
-    game count: the best game by ``judge`` (None: not a candidate; a larger number is
-    better; ``inf`` stops at once), the games played and its score."""
-    config = make_config(players, variants=dict(variants))
+    """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
+    or the bound's game count: the best game by ``judge`` (None: not a candidate; a
+    larger number is better; ``inf`` stops at once), the games played and its score."""
+    config = make_config(players, variants=rules)
     games = question.bound.get("games", 10_000)
     start, best, score, played = time.process_time(), None, float("-inf"), 0
     for seed in range(games):
@@ -257,13 +273,18 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     """The game as a scenario from a new deal, every shuffle explicit."""
     from mammamia_ref.queries.witness import action_steps
 
-    variants = game.config.rules.non_default()
-    doc: dict[str, Any] = {"id": f"ask-{question.id}-{game.config.players}p",
+    rules = game.config.rules
+    variants, parameters = rules.non_default(), rules.non_default_parameters()
+    under = f" under the house rule {rules.house!r}" if rules.house else ""
+    name = re.sub(r"[^a-z0-9]+", "-", question.id.lower()).strip("-")  # a scenario ID
+    doc: dict[str, Any] = {"id": f"ask-{name}-{game.config.players}p",
                            "title": title, "description": f"Found by `mammamia ask` "
-                           f"({game.policy} policy, seed {game.seed}).", "rules": ["setup.deal"],
-                           "tags": ["ask", question.id]}
+                           f"({game.policy} policy, seed {game.seed}){under}.",
+                           "rules": ["setup.deal"], "tags": ["ask", question.id]}
     if variants:
         doc["variants"] = variants
+    if parameters:
+        doc["parameters"] = parameters
     doc["given"] = {"setup": {"players": game.config.players,
                               "first_player": game.config.first_player}}
     last = len(game.steps) - 1   # the claim checked on replay: how the game ends
@@ -276,47 +297,68 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
 # --------------------------------------------------------------- the answers
 
 
-def upper_bound(name: str, players: int, variants: Mapping[str, str]
-                ) -> tuple[int | None, str | None]:
-    """A proved upper bound of a measure, where one is known: z3's (``ranking``:
-    :func:`.proofs.round_length_bound`; ``statement``: :func:`.proofs.orders_bound` of
-    every colour in play) or by counting the orders dealt."""
+def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str | None]:
+    """A proved upper bound of a measure under ``rules``, where one is known: z3's
+    (``ranking``: :func:`.proofs.round_length_bound`; ``statement``:
+    :func:`.proofs.orders_bound` of every colour in play; ``induction``: no hand above
+    the hand limit, :func:`.proofs.hand_limit`) or by counting (the orders dealt, the
+    ingredient cards in play). A z3 model that does not follow one of the rules gives
+    none (it refuses rather than answer under other rules)."""
+    from mammamia_ref.errors import VariantError
     from mammamia_ref.queries import num as N
-    from mammamia_ref.queries.proofs import orders_bound, round_length_bound
-    from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
+    from mammamia_ref.queries.proofs import (
+        hand_limit,
+        orders_bound,
+        prove_invariant,
+        round_length_bound,
+    )
+    from mammamia_ref.rules.setup import trimmed_per_kind
+    from mammamia_ref.rules.vocabulary import COLOURS, COPIES, ORDERS_OF
 
-    flags = rules_in_force(variants)["flags"]
-    with N.building():
-        if name in ("longest_round", "turns") and flags["stall"] == "cut":
-            bound, proof = round_length_bound(players, flags)
-            if proof.holds:
-                rounds = int(rules_in_force(variants)["parameters"]["rounds"])
-                return (bound if name == "longest_round" else rounds * bound), "ranking"
-        if name == "baked_one_opening":
-            total = 0
-            for colour in COLOURS[:players]:
-                most, proof = orders_bound(players, flags, colour)
-                if not proof.holds:
-                    return None, None
-                total += most
-            return total, "statement"
+    numbers = rules.parameters
+    try:
+        with N.building():
+            if name in ("longest_round", "turns") and rules.flags.stall == "cut":
+                bound, proof = round_length_bound(players, rules)
+                if proof.holds:
+                    return (bound if name == "longest_round" else numbers.rounds * bound), \
+                        "ranking"
+            if name == "baked_one_opening":
+                total = 0
+                for colour in COLOURS[:players]:
+                    most, proof = orders_bound(players, rules, colour)
+                    if not proof.holds:
+                        return None, None
+                    total += most
+                return total, "statement"
+            if name == "largest_hand":
+                proof = prove_invariant(players, rules, hand_limit, counts=True)
+                return (numbers.hand_limit, "induction") if proof.holds else (None, None)
+    except VariantError:
+        return None, None
     if name in ("baked", "delivered"):
         return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
+    if name == "bombastica_cards":
+        trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
+        return sum(c - trimmed for c in COPIES), "counting"
     return None, None
 
 
 def answer_cell(question: Question, players: int, variants: Mapping[str, str],
                 budget: float) -> AskAnswer:
-    """One cell of a question (see the module's docstring)."""
+    """One cell of a question (see the module's docstring), under the question's house
+    rule (if any) with the cell's flag values."""
     cpu = time.process_time()
+    rules = cell_rules(variants, question.house)
     out = AskAnswer(question.id, players, dict(variants),
-                    in_force=rules_in_force(variants, question.house))
-    if question.restates:
-        _restated(question, players, variants, out)
+                    in_force=rules_in_force(rules, question.house))
+    restated = question.restates and not rules.non_default_parameters()
+    if restated:
+        _restated(question, players, rules, out)
     elif question.goal == "find":
         assert question.condition is not None
         condition = question.condition
-        game, played, _score = search(question, players, variants, budget,
+        game, played, _score = search(question, players, rules, budget,
                                       lambda g: float("inf") if holds(condition, g) else None)
         if game is None:
             out.tried = (f"{played} seeded games ({', '.join(POLICIES)} policies) in "
@@ -326,16 +368,26 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             out.condition_holds = True
     else:
         assert question.measure is not None
-        name, sign = question.measure, (1 if question.goal == "most" else -1)
-        game, played, score = search(question, players, variants, budget,
-                                     lambda g: sign * measure(name, g))
+        name, goal = question.measure, question.goal
+        sign = 1 if goal == "most" else -1
+
+        def judge(g: Played) -> float | None:
+            got = measure(name, g, goal)
+            return None if got is None else sign * got
+
+        game, played, score = search(question, players, rules, budget, judge)
         if game is not None:
             _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
             out.value = int(sign * score)
             out.tried = f"the best of {played} seeded games in {budget:g} s of CPU"
-            if question.goal == "most":
-                out.upper, out.upper_evidence = upper_bound(name, players, variants)
+            if goal == "most":
+                out.upper, out.upper_evidence = upper_bound(name, players, rules)
                 out.exact = out.upper is not None and out.upper == out.value
+        else:
+            out.tried = f"{played} seeded games in {budget:g} s of CPU; none has the measure"
+    if question.restates and not restated:
+        out.tried = (f"{question.restates}'s z3 answers are under the spec's numbers, not "
+                     f"these; searched instead. " + out.tried).strip()
     out.cpu = time.process_time() - cpu
     return out
 
@@ -352,17 +404,17 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
     out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
 
 
-def _restated(question: Question, players: int, variants: Mapping[str, str],
-              out: AskAnswer) -> None:
-    """A catalogue query's answer for the cell, and the question's condition on its
-    witness game."""
+def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) -> None:
+    """A catalogue query's answer for the cell (its flags; the spec's numbers), and the
+    question's condition on its witness game."""
     from mammamia_ref.queries.common import load_catalogue
     from mammamia_ref.queries.runner import answer_query
+    from mammamia_ref.rules.ruleset import make_rules
 
     query = next(q for q in load_catalogue() if q["id"] == question.restates)
-    flags = rules_in_force(variants)["flags"]
+    flags = rules.as_dict()
     answer = next((a for a in query["answers"] if int(a.get("players", 2)) == players
-                   and rules_in_force(a.get("variants", {}))["flags"] == flags), None)
+                   and make_rules(a.get("variants", {})).as_dict() == flags), None)
     if answer is None:
         out.tried = f"{question.restates} has no answer for this cell"
         return
@@ -379,7 +431,7 @@ def _restated(question: Question, players: int, variants: Mapping[str, str],
     if found.scenario is not None and "setup" in found.scenario["given"]:
         game = replay_witness(found.scenario)
         out.condition_holds = holds(question.condition, game) if question.condition \
-            is not None else measure(str(question.measure), game) == found.value
+            is not None else measure(str(question.measure), game, question.goal) == found.value
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:
@@ -396,8 +448,12 @@ def replay_witness(doc: Mapping[str, Any]) -> Played:
     return Played(result.config, tuple(steps))
 
 
-def ask(questions: Sequence[Question], budget: float) -> list[AskAnswer]:
-    return [answer_cell(q, n, v, budget) for q in questions for n, v in q.cells()]
+def ask(questions: Sequence[Question], budget: float,
+        house: HouseRule | None = None) -> list[AskAnswer]:
+    """Every cell of every question; with ``house``, each asked under that house rule
+    instead of its own (``ask --house``)."""
+    return [answer_cell(q.with_house(house), n, v, budget)
+            for q in questions for n, v in q.cells()]
 
 
 __all__ = ["AskAnswer", "Played", "answer_cell", "ask", "holds", "measure", "playout",

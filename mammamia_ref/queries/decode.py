@@ -37,13 +37,13 @@ from mammamia_ref.rules.actions import (
 )
 from mammamia_ref.rules.events import Event, format_event
 from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
+from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
     ORDERS_OF,
-    STARTING_INGREDIENTS,
     counts_of,
 )
 
@@ -94,7 +94,7 @@ class Trace:
     model: GameModel
     zmodel: z3.ModelRef
     hands: list[tuple[int, ...]]
-    first_orders: list[str]
+    first_orders: list[list[str]]  # the orders each seat takes at the start (setup.waiter)
     steps: list[TurnChoice | RevealChoice | None]
     supplies: list[list[str]]       # each round's supply, top first (as shuffled)
     waiters: list[list[str]]        # each seat's waiter shuffle (top first)
@@ -117,8 +117,9 @@ class Trace:
 
     def config(self) -> GameConfig:
         m = self.model
-        return make_config(m.n, colours=m.colours, first_player=m.first,
-                           variants={**flag_values(m.v), **self.beyond})
+        rules = make_rules({**flag_values(m.v), **self.beyond},
+                           m.rules.non_default_parameters(), house=m.rules.house)
+        return make_config(m.n, colours=m.colours, first_player=m.first, variants=rules)
 
 
 def _cards(counts: tuple[int, ...] | list[int]) -> list[str]:
@@ -144,7 +145,7 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
     first_orders = []
     for p in range(m.n):
         held = [o for o in range(N_ORDERS) if v(s0.loc[p][o]) == HAND]
-        first_orders.append(ORDERS_OF[m.colours[p]][held[0]])
+        first_orders.append([ORDERS_OF[m.colours[p]][o] for o in held])
     steps: list[TurnChoice | RevealChoice | None] = []
     picked: list[list[str]] = [[] for _ in range(m.n)]
     supplies: list[list[str]] = []
@@ -195,13 +196,14 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
         in_supply = MAMMA_MIA not in current and not (dealt_mm is not None and not supplies)
         supplies.append(current + rest + ([MAMMA_MIA] if in_supply else []))
     # the supply of the round after the last modelled one (drawn from by nobody)
-    if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" and m.R < 3:
+    if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" \
+            and m.rounds > m.R:
         final = m.S[-1]
         supplies.append(_cards([v(x) for x in final.supply]) + [MAMMA_MIA])
     waiters = []
     for p in range(m.n):
         colour = m.colours[p]
-        queue = [first_orders[p]] + picked[p]
+        queue = first_orders[p] + picked[p]
         queue += [o for o in ORDERS_OF[colour] if o not in queue]
         waiters.append(queue)
     return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}),
@@ -253,7 +255,7 @@ def _deal_order(trace: Trace) -> list[str]:
     pending = [_cards(h) for h in trace.hands]
     deck = []
     seats = [(m.first + i) % m.n for i in range(m.n)]
-    for _ in range(STARTING_INGREDIENTS):
+    for _ in range(m.starting_ingredients):
         for seat in seats:
             if seat == trace.dealt_mm and MAMMA_MIA not in deck:
                 deck.append(MAMMA_MIA)

@@ -61,7 +61,7 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.errors import ModelBoundError
-from mammamia_ref.queries.flags import FlagValues, model_variants
+from mammamia_ref.queries.flags import FlagValues, model_rules
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
     NK,
@@ -71,15 +71,11 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
-from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
+from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck, trimmed_per_kind
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
-    HAND_LIMIT,
     ORDERS_OF,
-    ROUNDS,
-    STARTING_INGREDIENTS,
-    TRIMMING,
 )
 
 TURN, OVEN, OVER = 0, 1, 2
@@ -251,9 +247,10 @@ class GameModel:
                  name: str = "m", ctx: z3.Context | None = None) -> None:
         self.ctx = ctx if ctx is not None else N.current_or_new()
         self.n = players
-        self.v = model_variants("game_model", variants)
-        if not 1 <= len(schedule) <= ROUNDS:
-            raise ModelBoundError(f"a schedule has 1 to {ROUNDS} rounds", value=tuple(schedule))
+        self._rules_of(variants)
+        if not 1 <= len(schedule) <= self.rounds:
+            raise ModelBoundError(f"a schedule has 1 to {self.rounds} rounds",
+                                  value=tuple(schedule))
         self.schedule = tuple(schedule)
         self.R = len(self.schedule)
         self.open_last = open_last
@@ -271,15 +268,25 @@ class GameModel:
             self.allowed = {seat: tuple(ORDERS_OF[self.colours[seat]].index(o)
                                         for o in orders.get(seat, ()))
                             for seat in range(players)}
-        trimmed = TRIMMING[players] if self.v.trimming == "on" else 0
-        self.in_play = [c - trimmed for c in COPIES]
-        self.box = trimmed
         self.constraints: list[Any] = []
         self.S: list[State] = []
         self.steps: list[Step] = []
         self.starts: list[Any] = []
         with N.building(self.ctx):
             self._build()
+
+    def _rules_of(self, variants: FlagValues | None) -> None:
+        """The game's rules (refused where the model does not follow them) and the
+        numbers the model reads from them: the hand limit, the deal, the rounds, the
+        cards in play after the trimming."""
+        self.rules = model_rules("game_model", variants)
+        self.v = self.rules.flags
+        numbers = self.rules.parameters
+        self.hand_limit, self.rounds = numbers.hand_limit, numbers.rounds
+        self.starting_ingredients = numbers.starting_ingredients
+        self.starting_orders = numbers.starting_orders
+        self.box = trimmed_per_kind(numbers.trimming, self.n, self.v.trimming)
+        self.in_play = [c - self.box for c in COPIES]
 
     # ------------------------------------------------------------------ unrolling
 
@@ -311,7 +318,7 @@ class GameModel:
             for j in range(turns):
                 s = self._add("reveal", r, j, s, blocks)
             s = self._add("transition", r, 0, s, blocks)
-            if r < ROUNDS and self.steps[-1].facts:
+            if r < self.rounds and self.steps[-1].facts:
                 at_once = self.steps[-1].facts["ends_at_once"]
                 later = self.schedule[r] if r < self.R else None
                 if later == 0:
@@ -353,7 +360,7 @@ class GameModel:
     def domain(self, s: State) -> list[Any]:
         n = self.n
         out = [N.And(s.ph >= TURN, s.ph <= OVER), N.And(s.cur >= 0, s.cur < n),
-               N.And(s.rnd >= 1, s.rnd <= ROUNDS), N.And(s.res >= 0, s.res <= ROUNDS),
+               N.And(s.rnd >= 1, s.rnd <= self.rounds), N.And(s.res >= 0, s.res <= self.rounds),
                N.And(s.mm >= -1, s.mm < n), N.And(s.quiet >= 0, s.quiet <= n), s.ovl >= 0]
         for p in range(n):
             out += [N.And(x >= 0, x <= top)
@@ -367,8 +374,9 @@ class GameModel:
 
     @N.in_model_context
     def setup(self, s: State) -> list[Any]:
-        """``setup.*``: the solver picks the starting hands (6 each, ``setup.deal``) and the
-        order of every waiter, whose top order goes to hand (``setup.waiter``); the rest
+        """``setup.*``: the solver picks the starting hands (``starting_ingredients``
+        each, ``setup.deal``) and the order of every waiter, whose top orders
+        (``starting_orders``) go to hand (``setup.waiter``); the rest
         of the ingredient cards and the Mamma Mia! card form the supply
         (``setup.supply``); the first player begins (``setup.first_player``). Under
         ``setup.supply_before_deal`` the Mamma Mia! card is shuffled into the deck
@@ -384,8 +392,8 @@ class GameModel:
         for k in range(NK):
             out.append(s.supply[k] == self.in_play[k] - N.Sum([s.hand[p][k] for p in range(n)]))
         for p in range(n):
-            out.append(N.Sum(s.hand[p]) == STARTING_INGREDIENTS)
-            out.append(N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]]) == 1)
+            out.append(N.Sum(s.hand[p]) == self.starting_ingredients)
+            out.append(N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]]) == self.starting_orders)
             out += [N.Or(x == HAND, x == WAITER) for x in s.loc[p]]
             out += [x == 0 for x in s.pos[p]]
             out.append(s.wt[p] == 0)
@@ -475,7 +483,7 @@ class GameModel:
         if v.refill == "as_many_as_played":
             allowance = played
         else:
-            allowance = N.If(HAND_LIMIT - size > 0, HAND_LIMIT - size, 0)
+            allowance = N.If(self.hand_limit - size > 0, self.hand_limit - size, 0)
         from_supply = a.source == SUPPLY
         from_waiter = z3.Not(from_supply)
         waiting = N.Sum([N.If(x, 1, 0) for x in shuffled])
@@ -580,7 +588,7 @@ class GameModel:
         if contract is None:
             order = select_order(self.colours, block.owner, block.order,
                                  getattr(self, "allowed", None))
-            out = resolve_order(table, hand, order, a.decision, self.v)
+            out = resolve_order(table, hand, order, a.decision, self.rules)
             typ = order.type
         else:
             out = contract(table, hand)
@@ -615,7 +623,7 @@ class GameModel:
         to the starting player."""
         nx = s.copy()
         res = s.res + 1
-        final = res >= ROUNDS
+        final = res >= self.rounds
         supply = [s.used[k] + s.supply[k] for k in range(NK)]
         at_once = N.And(N.BoolVal(self.v.round_end == "last_ingredient"),
                         N.Sum(supply) == 0, z3.Not(final))
@@ -657,13 +665,12 @@ def stub(players: int, variants: FlagValues, name: str = "free") -> GameModel:
     """A model with no unrolling: its rules and helpers, for one-step statements."""
     model = GameModel.__new__(GameModel)
     model.ctx = N.current()
-    model.n, model.v = players, model_variants("game_model", variants)
+    model.n = players
+    model._rules_of(variants)
     model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
     model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
     model.fixed_starts, model.plan = None, {}
-    trimmed = TRIMMING[players] if model.v.trimming == "on" else 0
-    model.in_play = [c - trimmed for c in COPIES]
-    model.box, model.constraints, model.S, model.steps, model.starts = trimmed, [], [], [], []
+    model.constraints, model.S, model.steps, model.starts = [], [], [], []
     return model
 
 

@@ -32,7 +32,7 @@ from mammamia_ref.formats.jsonform import parse_state
 from mammamia_ref.formats.scenario import complete_state
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.decode import Disagreement
-from mammamia_ref.queries.flags import FlagValues, flag_values, model_variants
+from mammamia_ref.queries.flags import FlagValues, flag_values, model_rules
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
     NK,
@@ -47,15 +47,14 @@ from mammamia_ref.queries.oven_rules import (
 from mammamia_ref.rules.actions import Action, Complete, Decline, Draw, NameKind, PlaceOrder, Play
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply
+from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
-    HAND_LIMIT,
     KINDS,
     MAMMA_MIA,
     ORDERS_OF,
-    TRIMMING,
 )
 
 NO = -1
@@ -94,9 +93,11 @@ class OvenModel:
     def _build(self, players: int, variants: FlagValues | None, turns: int,
                orders: Mapping[int, Sequence[str]] | None, decisions: int, name: str) -> None:
         self.n, self.N, self.p = players, turns, name
-        self.v = model_variants("oven_model", variants)
+        self.rules = model_rules("oven_model", variants)
+        self.v = self.rules.flags
+        self.hand_limit = self.rules.parameters.hand_limit
         self.colours = tuple(COLOURS[:players])
-        trimmed = TRIMMING[players] if self.v.trimming == "on" else 0
+        trimmed = trimmed_per_kind(self.rules.parameters.trimming, players, self.v.trimming)
         self.in_play = [c - trimmed for c in COPIES]
         self.allowed = None if orders is None else {
             seat: tuple(ORDERS_OF[self.colours[seat]].index(o) for o in orders.get(seat, ()))
@@ -118,7 +119,7 @@ class OvenModel:
         c = self.constraints
         for t in range(self.N):
             c.append(N.And(self.kind[t] >= 0, self.kind[t] < NK, self.count[t] >= 1,
-                           self.count[t] <= HAND_LIMIT))
+                           self.count[t] <= self.hand_limit))
             allowed = range(N_ORDERS) if self.allowed is None else self.allowed[self.seat(t)]
             c.append(N.Or(self.order[t] == NO, *[self.order[t] == o for o in allowed]))
             for u in range(t):
@@ -127,10 +128,10 @@ class OvenModel:
         for p in range(self.n):
             c += [N.And(x >= 0, x <= top)
                   for x, top in zip(self.hands[p], self.in_play, strict=True)]
-            c.append(N.Sum(self.hands[p]) <= HAND_LIMIT)
+            c.append(N.Sum(self.hands[p]) <= self.hand_limit)
         last = self.N - 1
         c.append(N.Sum(self.hands[self.final]) + self.count[last]
-                 + N.If(self.order[last] >= 0, 1, 0) <= HAND_LIMIT)
+                 + N.If(self.order[last] >= 0, 1, 0) <= self.hand_limit)
         for k in range(NK):
             in_oven = N.Sum([N.If(self.kind[t] == k, self.count[t], 0) for t in range(self.N)])
             held = N.Sum([self.hands[p][k] for p in range(self.n)])
@@ -145,7 +146,7 @@ class OvenModel:
             table = oven_sort(table, self.kind[t], self.count[t])
             decision = Decision.fresh(f"{prefix}_d{t}")
             order = select_order(self.colours, seat, self.order[t], self.allowed)
-            outcome = resolve_order(table, hands[seat], order, decision, self.v)
+            outcome = resolve_order(table, hands[seat], order, decision, self.rules)
             has = self.order[t] >= 0
             baked = N.And(has, outcome.baked)
             legal = z3.If(has, outcome.legal, N.And(*decision.canonical()))
@@ -239,7 +240,8 @@ class OvenRun:
         """Play the last turn and the owners' decisions of copy ``run`` in the reference,
         checking every order's outcome against the model."""
         values = {**flag_values(self.model.v), **flag_values(variants)}
-        state = parse_state(complete_state(self.given_state(), values))
+        state = parse_state(complete_state(self.given_state(), values,
+                                           self.model.rules.non_default_parameters()))
         decisions = list(self.runs[run])
         pending: list[dict[str, Any]] = []
         played: list[tuple[Action, tuple[Event, ...], GameState]] = []

@@ -31,7 +31,8 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.flags import FlagValues, flags_of
+from mammamia_ref.queries.flags import FlagValues, as_rules, flags_of
+from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.vocabulary import COLOURS, KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
 
 NK = len(KINDS)
@@ -42,6 +43,9 @@ NO_KIND = -1
 
 Term = Any          # a z3 arithmetic term or a Python int
 Counts = Sequence[Term]
+Shapes = Mapping[str, Mapping[str, int]]
+"""The order types' counts a game is played with (:func:`.ruleset.order_shapes`); the
+spec's (``ORDER_TYPES``) unless a house rule sets other numbers."""
 
 
 def _sum(terms: Sequence[Term]) -> Term:
@@ -111,18 +115,18 @@ def oven_sort(table: Counts, kind: Term, count: Term = 1) -> list[Term]:
     return [t + N.If(N.Eq(kind, k), count, 0) for k, t in enumerate(table)]
 
 
-def oven_standard(personal: Term, other: Term) -> list[Term]:
+def oven_standard(personal: Term, other: Term,
+                  shape: Mapping[str, int] = ORDER_TYPES["standard"]) -> list[Term]:
     """oven.standard: a standard order needs 1 card of its colour's personal kind and
-    4 of its one other kind (cards.yaml, order type ``standard``)."""
-    shape = ORDER_TYPES["standard"]
+    4 (``standard_count``) of its one other kind (cards.yaml, order type ``standard``)."""
     return [N.If(N.Eq(personal, k), shape["personal"], 0) + N.If(N.Eq(other, k), shape["count"], 0)
             for k in range(NK)]
 
 
-def oven_one_of_each() -> list[Term]:
+def oven_one_of_each(shape: Mapping[str, int] = ORDER_TYPES["one_of_each"]) -> list[Term]:
     """oven.one_of_each: the fifth standard order needs exactly one card of each of the
     five kinds, the personal kind included."""
-    return [N.Val(ORDER_TYPES["one_of_each"]["each"]) for _ in KINDS]
+    return [N.Val(shape["each"]) for _ in KINDS]
 
 
 def oven_monotoni(table: Counts, personal: Term) -> list[z3.BoolRef]:
@@ -197,12 +201,12 @@ def oven_complete_mandatory(hand: Counts, missing: Counts) -> tuple[z3.BoolRef, 
 
 
 def oven_bombastica(table: Counts, hand: Counts, complete: z3.BoolRef, take: Counts,
-                    mandatory: bool) -> tuple[z3.BoolRef, z3.BoolRef, z3.BoolRef]:
-    """oven.bombastica: at least 15 ingredient cards of any kinds; if the table holds
-    fewer, the owner may make up exactly the difference with hand cards of any kinds.
-    Baking takes every card on the table however many, so the table is left empty.
-    Returns (baked, the owner is asked, the hand cards ``take`` are legal)."""
-    total = ORDER_TYPES["bombastica"]["total"]
+                    mandatory: bool, total: int = ORDER_TYPES["bombastica"]["total"]
+                    ) -> tuple[z3.BoolRef, z3.BoolRef, z3.BoolRef]:
+    """oven.bombastica: at least 15 (``bombastica_total``) ingredient cards of any kinds;
+    if the table holds fewer, the owner may make up exactly the difference with hand
+    cards of any kinds. Baking takes every card on the table however many, so the table
+    is left empty. Returns (baked, the owner is asked, the hand cards ``take`` are legal)."""
     short = total - _sum(list(table))
     from_table_only = short <= 0
     can = _sum(list(hand)) >= short
@@ -215,10 +219,11 @@ def oven_bombastica(table: Counts, hand: Counts, complete: z3.BoolRef, take: Cou
     return N.Or(from_table_only, completes), asked, take_ok
 
 
-def oven_bombastica_table_only(table: Counts) -> z3.BoolRef:
+def oven_bombastica_table_only(table: Counts,
+                               total: int = ORDER_TYPES["bombastica"]["total"]) -> z3.BoolRef:
     """oven.bombastica_table_only: (bombastica_hand=forbidden) no hand card may be added:
-    a Pizza Bombastica bakes only if the table alone holds 15 cards."""
-    return _sum(list(table)) >= ORDER_TYPES["bombastica"]["total"]
+    a Pizza Bombastica bakes only if the table alone holds 15 (``bombastica_total``)."""
+    return _sum(list(table)) >= total
 
 
 def oven_fail() -> tuple[list[Term], list[Term]]:
@@ -288,12 +293,12 @@ def kind_choices(table: Counts, order: OrderTerms, variants: FlagValues) -> list
                  N.And(order.type == T_MINIMALE, mini[k])) for k in range(NK)]
 
 
-def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
+def fixed_requirement(order: OrderTerms, named: Term, shapes: Shapes = ORDER_TYPES) -> list[Term]:
     """The requirement of a non-Bombastica order, its kind named where it needs one."""
-    standard = oven_standard(order.personal, order.other)
-    one = oven_one_of_each()
-    mono = named_requirement(order.personal, named, ORDER_TYPES["monotoni"])
-    mini = named_requirement(order.personal, named, ORDER_TYPES["minimale"])
+    standard = oven_standard(order.personal, order.other, shapes["standard"])
+    one = oven_one_of_each(shapes["one_of_each"])
+    mono = named_requirement(order.personal, named, shapes["monotoni"])
+    mini = named_requirement(order.personal, named, shapes["minimale"])
     # the type tests once for every kind, made in the order the kinds' terms first made them
     types = [order.type == t for t in (T_STANDARD, T_ONE_OF_EACH, T_MONOTONI, T_MINIMALE)]
     return [N.If(types[0], standard[k], N.If(types[1], one[k],
@@ -304,16 +309,19 @@ def fixed_requirement(order: OrderTerms, named: Term) -> list[Term]:
 def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Decision,
                   variants: FlagValues) -> Outcome:
     """Judge one revealed order against the table and its owner's hand, as the rules of
-    the chapter (under ``variants``) require, given the owner's decisions."""
+    the chapter (under ``variants``, with the counts of its parameters) require, given
+    the owner's decisions."""
     table, hand = _terms(table), _terms(hand)
-    flags = flags_of(variants)
+    rules = as_rules(variants)
+    flags, shapes = rules.flags, order_shapes(rules.parameters)
+    total = shapes["bombastica"]["total"]
     mandatory = flags.completion == "mandatory"
     named_type = N.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
     bomb = order.type == T_BOMBASTICA
     choices = kind_choices(table, order, variants)
     # Under compulsory completion the named kind must be one that can bake, if any can.
     have = [t + h for t, h in zip(table, hand, strict=True)]
-    makeable = [_covers(have, fixed_requirement(order, k)) for k in range(NK)]
+    makeable = [_covers(have, fixed_requirement(order, k, shapes)) for k in range(NK)]
     if mandatory:
         any_makeable = N.Or(*[N.And(choices[k], makeable[k]) for k in range(NK)])
         permitted = [N.And(choices[k], N.Or(makeable[k], z3.Not(any_makeable)))
@@ -326,7 +334,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
                      decision.named == NO_KIND)
     named_fails = N.And(named_type, z3.Not(has_choice))
 
-    need = fixed_requirement(order, decision.named)
+    need = fixed_requirement(order, decision.named, shapes)
     met, _taken = oven_bake(table, need)
     missing = shortfall(need, table)
     if mandatory:
@@ -337,12 +345,12 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     fixed_baked = N.And(z3.Not(named_fails), N.Or(met, completed))
 
     if flags.bombastica_hand == "forbidden":
-        bomb_baked = oven_bombastica_table_only(table)
+        bomb_baked = oven_bombastica_table_only(table, total)
         bomb_asked = N.BoolVal(False)
         take_ok = N.And(*[t == 0 for t in decision.take])
     else:
         bomb_baked, bomb_asked, take_ok = oven_bombastica(table, hand, decision.complete,
-                                                          decision.take, mandatory)
+                                                          decision.take, mandatory, total)
     asked = N.If(bomb, bomb_asked, fixed_asked)
     baked = N.If(bomb, bomb_baked, fixed_baked)
     # canonical values where the rules ask nothing; forced values under mandatory

@@ -19,7 +19,7 @@ import z3
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.flags import FlagValues, flag_values, flags_of
+from mammamia_ref.queries.flags import FlagValues, as_rules, flags_of
 from mammamia_ref.queries.game_model import (
     HAND,
     TURN,
@@ -38,7 +38,7 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
-from mammamia_ref.rules.vocabulary import COLOURS, COPIES, HAND_LIMIT
+from mammamia_ref.rules.vocabulary import COLOURS, COPIES
 
 Invariant = Callable[[GameModel, State], list[Any]]
 
@@ -121,8 +121,9 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
 
 
 def hand_limit(model: GameModel, s: State) -> list[Any]:
-    """No hand holds more than 7 cards (ingredients and orders)."""
-    return [model.hand_size(s, p) <= 7 for p in range(model.n)]
+    """No hand holds more cards (ingredients and orders) than the hand limit (7 by the
+    spec; the game's ``hand_limit``)."""
+    return [model.hand_size(s, p) <= model.hand_limit for p in range(model.n)]
 
 
 def holder_at_opening(model: GameModel, s: State) -> list[Any]:
@@ -190,22 +191,17 @@ def prove_oven_contract(variants: FlagValues) -> Proof:
     hand = [N.Int(f"lemma_hand{k}") for k in range(NK)]
     decision = Decision.fresh("lemma")
     order = select_order(COLOURS, seat, index)
-    out = resolve_order(table, hand, order, decision, {**_defaults(), **flag_values(variants)})
+    rules = as_rules(variants)  # the oven rules and the hand limit, trimming and counts
+    out = resolve_order(table, hand, order, decision, rules)
     domain = [seat >= 0, seat < len(COLOURS), index >= 0, index < N_ORDERS,
               *[N.And(t >= 0, t <= c) for t, c in zip(table, COPIES, strict=True)],
-              *[N.And(h >= 0, h <= HAND_LIMIT) for h in hand]]
+              *[N.And(h >= 0, h <= rules.parameters.hand_limit) for h in hand]]
     kept = N.And(*[N.And(x >= 0, x <= t) for x, t in zip(out.from_table, table, strict=True)],
                  *[N.And(x >= 0, x <= h) for x, h in zip(out.from_hand, hand, strict=True)],
                  z3.Implies(z3.Not(out.baked),
                             N.And(*[x == 0 for x in out.from_table + out.from_hand])))
     result, _ = N.check(domain + [out.legal, z3.Not(kept)])
     return Proof(result == z3.unsat, {"oven contract": str(result)})
-
-
-def _defaults() -> dict[str, str]:
-    from mammamia_ref.rules.state import variant_defaults
-
-    return variant_defaults()
 
 
 def card_kept_at_openings(model: GameModel, s: State) -> list[Any]:
@@ -257,9 +253,12 @@ def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, 
     bound is the largest number of orders z3 can fit (sat) with one more proved not to
     fit (unsat)."""
     from mammamia_ref.queries.oven_rules import order_terms_of
-    from mammamia_ref.rules.vocabulary import ORDERS_OF, TRIMMING
+    from mammamia_ref.rules.setup import trimmed_per_kind
+    from mammamia_ref.rules.vocabulary import ORDERS_OF
 
-    trimmed = TRIMMING[players] if flags_of(variants).trimming == "on" else 0
+    rules = as_rules(variants)  # the oven rules and the hand limit, trimming and counts
+    numbers = rules.parameters
+    trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
     in_play = [c - trimmed for c in COPIES]
     chosen, uses, constraints = [], [], []
     for order_id in ORDERS_OF[colour]:
@@ -267,11 +266,11 @@ def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, 
         table = [N.Int(f"{name}_t{k}") for k in range(NK)]
         hand = [N.Int(f"{name}_h{k}") for k in range(NK)]
         out = resolve_order(table, hand, order_terms_of(order_id), Decision.fresh(name),
-                            variants)
+                            rules)
         on = N.Bool(f"{name}_on")
         chosen.append(on)
         constraints += [N.And(t >= 0, t <= c) for t, c in zip(table, in_play, strict=True)]
-        constraints += [h >= 0 for h in hand] + [N.Sum(hand) <= HAND_LIMIT]
+        constraints += [h >= 0 for h in hand] + [N.Sum(hand) <= numbers.hand_limit]
         constraints.append(z3.Implies(on, N.And(out.legal, out.baked)))
         uses.append([N.If(on, a + b, 0) for a, b in zip(out.from_table, out.from_hand,
                                                          strict=True)])

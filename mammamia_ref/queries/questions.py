@@ -16,15 +16,17 @@ decided: every answer reports what it returns.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import MalformedError
-from mammamia_ref.formats.safeyaml import Loaded, load_file
+from mammamia_ref.formats.house import HouseRule, house_rules, load_house
+from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
@@ -66,7 +68,11 @@ MEASURES = {"turns": "the turns of the whole game",
             "longest_round": "the turns of the game's longest round",
             "baked": "the orders baked in the whole game",
             "baked_one_opening": "the most orders baked at one opening of the game",
-            "delivered": "the orders delivered at the game's end, all players together"}
+            "delivered": "the orders delivered at the game's end, all players together",
+            "largest_hand": "the most cards (ingredients and orders) a hand holds at any "
+                            "step",
+            "bombastica_cards": "the ingredient cards a baked Pizza Bombastica takes (the "
+                                "largest in the game for most:, the smallest for fewest:)"}
 """The numbers a ``most:`` or ``fewest:`` may be over."""
 
 COMPARE = ("at_least", "at_most", "equals")
@@ -84,7 +90,7 @@ class Question:
     measure: str | None                    # for most / fewest
     players: tuple[int, ...]
     variants: dict[str, tuple[str, ...]]
-    house: str | None
+    house: HouseRule | None                # read from house: (beside the question file)
     bound: dict[str, int]
     restates: str | None = None
     text: str = ""
@@ -98,16 +104,28 @@ class Question:
                 for values in list(combos) for n in self.players]
 
 
-def rules_in_force(variants: Mapping[str, str], house: str | None = None) -> dict[str, Any]:
-    """Every flag value and parameter a cell is answered under: the defaults of
-    ``spec/disputes.yaml`` overridden by ``variants``, and the parameters of
-    ``spec/cards.yaml``. The one function through which every answer's flags pass, so
-    house rules (``house:``, the typed rules value) plug in here; until then a house
-    file is named but its parameters stay the defaults from ``spec/cards.yaml``."""
-    rules = make_rules(variants)
+    def with_house(self, house: HouseRule | None) -> Question:
+        """The question asked under ``house`` (``ask --house``) instead of its own."""
+        from dataclasses import replace
+
+        return replace(self, house=house) if house is not None else self
+
+
+def cell_rules(variants: Mapping[str, str], house: HouseRule | None = None) -> Rules:
+    """The rules a cell is answered under: the house rule's (the spec's without one)
+    with the cell's flag values laid over them. The one function through which every
+    answer's flags and parameters pass."""
+    return house_rules(house, variants)
+
+
+def rules_in_force(rules: Rules, house: HouseRule | None = None) -> dict[str, Any]:
+    """What an answer reports of its rules: every flag value and every parameter, and
+    where the parameters came from."""
     return {"flags": rules.as_dict(), "parameters": rules.parameters_dict(),
-            "parameters_from": "defaults from spec/cards.yaml", "house": house,
-            "house_applied": False}
+            "parameters_from": (f"house rule {house.name!r} ({house.file})" if house
+                                else "defaults from spec/cards.yaml"),
+            "house": house.file if house else None,
+            "non_default": {**rules.non_default(), **rules.non_default_parameters()}}
 
 
 # ----------------------------------------------------------------------- reading
@@ -160,9 +178,7 @@ def check_question(loaded: Loaded) -> Question:
         raise _fail(loaded, "/players", "players: a list of player counts, each 2 to 5")
     variants = _check_variants(loaded, doc.get("variants") or {})
     bound = _check_bound(loaded, doc.get("bound") or {})
-    house = doc.get("house")
-    if house is not None and not isinstance(house, str):
-        raise _fail(loaded, "/house", "house: a path to a house-rule YAML file")
+    house = _house(loaded, doc.get("house"))
     restates = doc.get("restates")
     if restates is not None:
         from mammamia_ref.queries.common import load_catalogue
@@ -172,6 +188,21 @@ def check_question(loaded: Loaded) -> Question:
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound, restates,
                     " ".join(str(doc.get("text", "")).split()), doc)
+
+
+def _house(loaded: Loaded, house: Any) -> HouseRule | None:
+    """The house rule a question names, read from its path relative to the question
+    file; a file that is missing or bad is the question's error at that line."""
+    if house is None:
+        return None
+    if not isinstance(house, str) or not house:
+        raise _fail(loaded, "/house", "house: a path to a house-rule YAML file")
+    path = Path(os.path.normpath(Path(loaded.file).parent / house))
+    try:
+        return load_house(path)
+    except InputFileError as exc:   # missing, unreadable, or not a house rule
+        raise _fail(loaded, "/house", f"house: {house} (beside the question file): "
+                    f"{exc}") from None
 
 
 def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]:
@@ -280,5 +311,5 @@ def load_questions(paths: Sequence[str | Path]) -> list[Question]:
     return [load_question(p) for p in paths]
 
 
-__all__ = ["EVENTS", "MEASURES", "Question", "QuestionError", "check_question",
+__all__ = ["EVENTS", "MEASURES", "Question", "QuestionError", "cell_rules", "check_question",
            "load_question", "load_questions", "rules_in_force"]

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.rules.actions import Action, format_action
 
@@ -79,8 +80,21 @@ def _steps(steps: Sequence[Mapping[str, Any]], indent: str) -> str:
     return "".join(out)
 
 
+WRITTEN = frozenset({"id", "title", "description", "rules", "disputes", "tags", "variants",
+                     "parameters", "given", "runs", "steps"})
+"""The keys of a scenario document :func:`dump_scenario` writes (a run's: ``name``,
+``description``, ``variants``, ``parameters``, ``steps``)."""
+
+
 def dump_scenario(doc: Mapping[str, Any]) -> str:
-    """A scenario document as the text of its file."""
+    """A scenario document as the text of its file. A key it would not write is an
+    error, never dropped: a witness must replay under exactly the rules it was found
+    under."""
+    left = set(doc) - WRITTEN
+    left |= {key for run in doc.get("runs", []) for key in run} - {
+        "name", "description", "variants", "parameters", "steps"}
+    if left:
+        raise InternalError(f"dump_scenario cannot write {', '.join(sorted(left))}")
     title = json.dumps(doc["title"], ensure_ascii=False)
     out = [HEADER, f"id: {scalar(doc['id'])}\n", f"title: {title}\n"]
     if doc.get("description"):
@@ -89,8 +103,9 @@ def dump_scenario(doc: Mapping[str, Any]) -> str:
     for key in ("disputes", "tags"):
         if doc.get(key):
             out.append(f"{key}: {flow(doc[key])}\n")
-    if doc.get("variants"):
-        out.append(f"variants: {flow(doc['variants'])}\n")
+    for key in ("variants", "parameters"):
+        if doc.get(key):
+            out.append(f"{key}: {flow(doc[key])}\n")
     given = doc["given"]
     out.append("given:\n")
     if "setup" in given:
@@ -111,6 +126,8 @@ def dump_scenario(doc: Mapping[str, Any]) -> str:
             if run.get("description"):
                 out.append(_folded("description", run["description"], "    "))
             out.append(f"    variants: {flow(run.get('variants', {}))}\n")
+            if run.get("parameters"):
+                out.append(f"    parameters: {flow(run['parameters'])}\n")
             out.append("    steps:\n")
             out.append(_steps(run["steps"], "      "))
     else:

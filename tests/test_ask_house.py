@@ -1,0 +1,105 @@
+"""``mammamia ask`` under house rules: a question names one (``house:``, beside the file)
+or ``ask --house FILE`` lays one over every question; the search, the witness and the
+z3 bound are all under its numbers, and the answer names them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.cli.app import main
+from mammamia_ref.errors import InternalError
+from mammamia_ref.formats.house import load_house
+from mammamia_ref.queries.ask import answer_cell
+from mammamia_ref.queries.questions import QuestionError, load_question
+from mammamia_ref.queries.witness import dump_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+QUESTION = """question: largest-hand
+most: largest_hand
+players: [2]
+bound: {games: 40}
+"""
+
+
+def test_the_largest_hand_is_the_house_rules_limit_proved_and_reached() -> None:
+    """Under the hand of eight the best game holds 8 cards and z3 proves 8 the most (by
+    induction over the game model under hand_limit=8): exact; the witness is a game
+    from a new deal that the reference replays under the same house rule."""
+    question = load_question(EXAMPLES / "questions" / "largest-hand.yaml")
+    assert question.house is not None and question.house.name == "hand of eight"
+    got = answer_cell(question, 2, {}, budget=60)
+    assert (got.answer, got.value, got.upper, got.upper_evidence, got.exact) == \
+        ("value", 8, 8, "induction", True)
+    assert got.reference == "agrees" and got.scenario is not None
+    assert got.scenario["parameters"] == {"hand_limit": 8}
+    assert "setup" in got.scenario["given"]
+    report = got.as_json()
+    assert report["parameters"]["hand_limit"] == 8 and report["not_the_spec"] == {
+        "hand_limit": 8}
+    assert "hand of eight" in report["parameters_from"]
+    assert "not the spec's: hand_limit=8" in got.text()
+
+
+def test_the_same_question_under_the_spec_and_under_ask_house(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    """Without a house rule the answer is the spec's 7 (exact); ``ask --house`` asks the
+    same file under the hand of eight, and the JSON says so."""
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTION, encoding="utf-8")
+    plain = answer_cell(load_question(path), 2, {}, budget=60)
+    assert (plain.value, plain.upper, plain.exact) == (7, 7, True)
+    assert plain.as_json()["not_the_spec"] == {}
+    house = EXAMPLES / "house-rules" / "hand-of-eight.yaml"
+    assert main(["ask", str(path), "--house", str(house), "--json", "--budget", "60"]) == 0
+    (answer,) = json.loads(capsys.readouterr().out)
+    assert (answer["value"], answer["upper"], answer["exact"]) == (8, 8, True)
+    assert answer["house"] == str(house) and answer["not_the_spec"] == {"hand_limit": 8}
+
+
+def test_a_restated_question_under_other_numbers_is_searched_not_taken_from_the_catalogue(
+        ) -> None:
+    """The catalogue's z3 answers hold under the spec's numbers: under a house rule's a
+    restated question is searched instead, and says so."""
+    question = load_question(ROOT / "spec" / "questions" / "Q04-all-orders-delivered.yaml")
+    got = answer_cell(question.with_house(load_house(EXAMPLES / "house-rules" /
+                                                     "hand-of-eight.yaml")), 2, {}, budget=3)
+    assert "under the spec's numbers, not these; searched instead" in got.tried
+    assert got.in_force["non_default"] == {"hand_limit": 8}
+
+
+@pytest.mark.parametrize(("house", "words"), [
+    ("missing.yaml", "missing.yaml (beside the question file)"),
+    ("bad.yaml", "hand_limit"),
+])
+def test_a_bad_house_rule_is_the_questions_error_at_its_line(tmp_path: Path, house: str,
+                                                             words: str) -> None:
+    (tmp_path / "bad.yaml").write_text("name: x\nparameters: {hand_limit: 0}\n",
+                                       encoding="utf-8")
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTION + f"house: {house}\n", encoding="utf-8")
+    with pytest.raises(QuestionError) as caught:
+        load_question(path)
+    assert caught.value.line == 5 and words in str(caught.value)
+
+
+def test_a_witness_is_never_written_without_a_key() -> None:
+    """The scenario writer writes a house rule's parameters (top level and per run) and
+    refuses a key it cannot write rather than drop it."""
+    doc = {"id": "x", "title": "x", "rules": ["setup.deal"], "parameters": {"hand_limit": 8},
+           "given": {"setup": {"players": 2}}, "steps": []}
+    assert "parameters: {hand_limit: 8}" in dump_scenario(doc)
+    with pytest.raises(InternalError, match="cannot write house"):
+        dump_scenario({**doc, "house": "x"})
+
+
+def test_every_example_question_loads_with_its_house_rule() -> None:
+    files = sorted((EXAMPLES / "questions").glob("*.yaml"))
+    assert len(files) >= 3
+    assert all(load_question(f).house is not None for f in files)
