@@ -22,6 +22,11 @@ def add_parser(commands: Commands) -> None:
                         "suite shipped with the package)")
     verify.add_argument("--jobs", type=job_count, metavar="J",
                         help="worker processes for the z3 queries (default: the usable CPUs)")
+    verify.add_argument("--house", metavar="FILE",
+                        help="also verify this house rule (docs/house-rules.md): games at "
+                             "every player count it serves under every ruling laid over it, "
+                             "and the z3 queries under it (those resting on the spec's "
+                             "numbers are refused and listed)")
     verify.set_defaults(handler=run_verify_command)
 
 
@@ -60,11 +65,17 @@ class TerminalProgress:
 def run_verify_command(args: argparse.Namespace) -> int:
     from mammamia_ref.tools.verify import run_verify  # not at start-up: it loads everything
 
+    house = None
+    if args.house:
+        from mammamia_ref.formats.house import load_house
+
+        house = load_house(args.house)   # a bad file: one line, before any work
     if not sys.stderr.isatty():
-        return run_verify(as_json=args.json, scenario_paths=args.scenarios, jobs=args.jobs)
+        return run_verify(as_json=args.json, scenario_paths=args.scenarios, jobs=args.jobs,
+                          house=house)
     progress = TerminalProgress(sys.stderr)
     try:
         return run_verify(as_json=args.json, scenario_paths=args.scenarios, progress=progress,
-                          jobs=args.jobs)
+                          jobs=args.jobs, house=house)
     finally:
         progress.close()

@@ -21,7 +21,7 @@ from mammamia_ref.queries.results import WITNESS_DIR, Verdict
 from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
-from mammamia_ref.rules.ruleset import Flags, make_rules
+from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -35,7 +35,14 @@ def load_catalogue() -> list[dict[str, Any]]:
 
 def _v(answer: Mapping[str, Any]) -> Flags:
     """The flag values an answer is given under (the defaults where it names none)."""
-    return make_rules(answer.get("variants", {})).flags
+    return answer_rules(answer).flags
+
+
+def answer_rules(answer: Mapping[str, Any]) -> Rules:
+    """The rules an answer is given under: its flag values and (under ``query run
+    --house``) the house rule's parameters."""
+    return make_rules(answer.get("variants", {}), answer.get("parameters", {}),
+                      house=answer.get("house"))
 
 
 def _supply_shuffles(played: Sequence[Any]) -> list[int]:

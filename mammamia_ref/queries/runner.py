@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.errors import MammamiaError
+from mammamia_ref.errors import MammamiaError, VariantError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.common import (
     full_search,
@@ -19,7 +19,7 @@ from mammamia_ref.queries.common import (
 )
 from mammamia_ref.queries.decode import Disagreement
 from mammamia_ref.queries.errors import UnknownQueryError
-from mammamia_ref.queries.registry import implementations
+from mammamia_ref.queries.registry import implementations, takes_parameters
 from mammamia_ref.queries.results import (
     DISAGREEMENT_DIR,
     ROOT,
@@ -29,6 +29,7 @@ from mammamia_ref.queries.results import (
     evidence_of,
 )
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import Rules
 
 
 def also_holds(doc: Mapping[str, Any], flags: Iterable[str],
@@ -81,17 +82,35 @@ def rulings_used(fired: Iterable[str]) -> list[str]:
     return sorted({rules[r] for r in fired if r in rules})
 
 
+def under_house(answer: Mapping[str, Any], house: Rules) -> dict[str, Any]:
+    """A catalogue answer asked under a house rule: the house rule's flags with the
+    answer's own laid over them (a ruling the answer is about stays its), and the house
+    rule's numbers."""
+    return {**answer, "variants": {**house.non_default(), **answer.get("variants", {})},
+            "parameters": house.non_default_parameters(), "house": house.house}
+
+
 def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                  root: Path = ROOT, write: bool = False) -> Answer:
-    """Answer one (query, answer) pair; replay and perhaps write its witness."""
+    """Answer one (query, answer) pair; replay and perhaps write its witness. Under a
+    house rule (:func:`under_house`) a query whose answer rests on the spec's numbers,
+    or a model that does not follow one of the rules, is refused, never answered under
+    other rules."""
     result = Answer(query["id"], answer["name"], dict(answer.get("variants", {})),
                     dict(answer["expected"]), answer.get("bound", query.get("bound", "")).strip(),
-                    query["method"])
+                    query["method"], parameters=dict(answer.get("parameters", {})),
+                    house=answer.get("house"))
     implementation = implementations().get(query["id"])
     started = time.perf_counter()
     cpu = time.process_time()
     if implementation is None:
         result.detail = "not implemented"
+        return result
+    if result.parameters and not takes_parameters(query["id"]):
+        result.verdict = "refused"
+        result.detail = (f"answered under the spec's numbers only (its witness plans assume "
+                         f"them), not {', '.join(f'{k}={v}' for k, v in result.parameters.items())}"
+                         ": ask it as a question file (mammamia ask --house FILE)")
         return result
     try:
         # The solver's choices depend on the terms created before, so every answer
@@ -107,6 +126,10 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                                   "replays from a new game, every expectation met")
             if verdict is None:
                 verdict = implementation(query, answer)
+    except VariantError as exc:   # a model that does not follow a rule refuses it
+        result.verdict, result.detail = "refused", str(exc)
+        result.seconds = time.perf_counter() - started
+        return result
     except Disagreement as exc:
         result.verdict = "sat"
         result.reference = "disagrees"
@@ -151,11 +174,12 @@ def chosen_answers(query: Mapping[str, Any], *, include_slow: bool = True,
 
 def run_query(query: Mapping[str, Any], *, write_witnesses: bool = False,
               root: Path = ROOT, answers: Sequence[str] | None = None,
-              include_slow: bool = True) -> QueryResult:
+              include_slow: bool = True, house: Rules | None = None) -> QueryResult:
     """Answer one query (:func:`chosen_answers`: the answers named, all by default;
-    without ``include_slow`` those marked ``slow`` are left out)."""
+    without ``include_slow`` those marked ``slow`` are left out), under ``house`` if given."""
     started = time.perf_counter()
-    done = [answer_query(query, a, root=root, write=write_witnesses)
+    done = [answer_query(query, under_house(a, house) if house is not None else a, root=root,
+                         write=write_witnesses)
             for a in chosen_answers(query, include_slow=include_slow, names=answers)]
     return QueryResult(query["id"], " ".join(query["question"].split()), list(query["rules"]),
                        done, time.perf_counter() - started)
@@ -163,7 +187,8 @@ def run_query(query: Mapping[str, Any], *, write_witnesses: bool = False,
 
 def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = False,
                   root: Path = ROOT, include_slow: bool = True,
-                  answers: Sequence[str] | None = None) -> list[QueryResult]:
+                  answers: Sequence[str] | None = None,
+                  house: Rules | None = None) -> list[QueryResult]:
     """Answer the queries named (all by default), in catalogue order, each with the
     ``answers`` named (all by default); without ``include_slow`` the answers marked
     ``slow`` in the catalogue are left out (a query left with none is left out too)."""
@@ -174,6 +199,6 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
         if unknown:
             raise UnknownQueryError(unknown)
     results = [run_query(q, write_witnesses=write_witnesses, root=root,
-                         include_slow=include_slow, answers=answers)
+                         include_slow=include_slow, answers=answers, house=house)
                for q in catalogue if not ids or q["id"] in ids]
     return [r for r in results if r.answers]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import MammamiaError, NoSuchPathError
+from mammamia_ref.formats.house import HouseRule, house_rules, load_house
 from mammamia_ref.formats.scenario import (
     RunResult,
     Scenario,
@@ -25,6 +26,7 @@ from mammamia_ref.formats.scenario import (
     scenario_files,
 )
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from mammamia_ref.sim.play import play_game
@@ -95,6 +97,31 @@ class Report:
     seconds: float = 0.0
     stage: str = "the spec check"   # what verify is doing, for an interrupted run
     runs_total: int = 0
+    house: HouseRule | None = None  # verify --house: the house rule verified as well
+    house_games: list[dict[str, Any]] = field(default_factory=list)
+    house_queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
+
+    def house_ok(self) -> bool:
+        """Every game under the house rule ended as its rules say, and every z3 answer
+        under it was given or refused (a query resting on the spec's numbers), none
+        with a witness the reference rejects."""
+        return all(g["ok"] for g in self.house_games) and all(
+            q["verdict"] == "refused" or q["answered"] for q in self.house_queries)
+
+    def house_json(self) -> dict[str, Any] | None:
+        if self.house is None:
+            return None
+        return {"name": self.house.name, "file": self.house.file,
+                "rules": self.house.rules.describe(), "players": list(self.house.players),
+                "ok": self.house_ok(),
+                "games": {"played": len(self.house_games),
+                          "failed": [g for g in self.house_games if not g["ok"]]},
+                "queries": {"answers": len(self.house_queries),
+                            "answered": sum(q["answered"] for q in self.house_queries),
+                            "refused": [q for q in self.house_queries
+                                        if q["verdict"] == "refused"],
+                            "failed": [q for q in self.house_queries
+                                       if q["verdict"] != "refused" and not q["answered"]]}}
 
     def progress(self) -> str:
         """What an interrupted verify had finished, in one line."""
@@ -144,7 +171,8 @@ class Report:
         variants_ok = all(set(v) == set(all_values[f]) for f, v in self.variants_covered().items())
         queries_ok = all(q["matches"] for q in self.queries)
         return not (self.spec_problems or self.failed_games or self.load_errors
-                    or self.failed_runs) and covered == total and variants_ok and queries_ok
+                    or self.failed_runs) and covered == total and variants_ok and queries_ok \
+            and self.house_ok()
 
     def as_json(self) -> dict[str, Any]:
         covered, total = self.rules_covered()
@@ -172,27 +200,33 @@ class Report:
                          "total": len(values),
                          "uncovered": {f: sorted(set(values[f]) - set(seen[f])) for f in values
                                        if set(seen[f]) != set(values[f])}},
+            "house": self.house_json(),
         }
 
 
-def play_checks(games: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """A game for every player count under the defaults and under each other value of
-    every flag; each must end after three resolutions (or, under ``stall=letter``,
-    end or be shown to stall). Appends to ``games`` as it goes, if given."""
+def play_checks(games: list[dict[str, Any]] | None = None,
+                house: HouseRule | None = None) -> list[dict[str, Any]]:
+    """A game for every player count (that ``house`` serves) under the defaults (the
+    house rule's) and under each other value of every flag; each must end after its
+    rules' rounds of resolutions (or, under ``stall=letter``, end or be shown to
+    stall). Appends to ``games`` as it goes, if given."""
     configs: list[tuple[int, dict[str, str]]] = []
-    defaults = variant_defaults()
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+    base = house.rules if house is not None else default_rules()
+    counts = house.players if house is not None else range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for players in counts:
         configs.append((players, {}))
         for flag, values in variant_values().items():
-            configs += [(players, {flag: v}) for v in values if v != defaults[flag]]
+            configs += [(players, {flag: v}) for v in values if v != base.as_dict()[flag]]
     games = [] if games is None else games
     for players, variants in configs:
-        config = make_config(players, variants=variants)
+        rules = house_rules(house, variants)
+        config = make_config(players, variants=rules)
         for policy in ("simple", "random"):
             record = play_game(config, seed=players, policies=[POLICIES[policy]] * players)
             final = record.final
-            ok = final is not None and ((final.phase == "over" and final.resolutions == 3)
-                                        or (record.stalled and variants.get("stall") == "letter"))
+            ok = final is not None and (
+                (final.phase == "over" and final.resolutions == rules.parameters.rounds)
+                or (record.stalled and rules.flags.stall == "letter"))
             games.append({"players": players, "variants": variants, "policy": policy,
                           "turns": record.turns, "stalled": record.stalled, "ok": ok})
     return games
@@ -208,20 +242,28 @@ def _quiet(stage: str, done: int, total: int) -> None:
 
 
 def verify(scenario_paths: list[str], report: Report | None = None,
-           progress: Progress = _quiet, jobs: int | None = None) -> Report:
+           progress: Progress = _quiet, jobs: int | None = None,
+           house: HouseRule | None = None) -> Report:
     """Everything ``mammamia verify`` checks. ``report`` (if given) is filled in as the
     work goes, so that an interrupted run can still say what it had finished;
     ``progress`` hears of each stage and of the scenario runs and query answers as they
     finish; ``jobs`` worker processes answer the queries (:class:`QueryChecks`)."""
     started = time.perf_counter()
     report = Report() if report is None else report
+    report.house = house
     progress(report.stage, 0, 0)
-    with QueryChecks(jobs) as queries:  # answered while the stages before them run
+    with QueryChecks(jobs, house) as queries:  # answered while the stages before them run
         report.queries_left_out = queries.left_out
         _checks(scenario_paths, report, progress)
+        if house is not None:
+            report.stage = "the games under the house rule"
+            progress(report.stage, 0, 0)
+            play_checks(report.house_games, house)
         report.stage = "the z3 queries"
         progress(report.stage, 0, 0)
         queries.collect(report.queries, lambda done, total: progress(report.stage, done, total))
+        report.house_queries = [r for r in report.queries if r.get("house")]
+        report.queries[:] = [r for r in report.queries if not r.get("house")]
     report.seconds = time.perf_counter() - started
     progress("finished", 0, 0)
     return report
@@ -263,8 +305,9 @@ class QueryChecks:
 
     left_out = 0  # answers marked slow, not answered here
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, house: HouseRule | None = None) -> None:
         self.jobs = jobs or usable_cpus()
+        self.house = house   # its answers too, each a task of its own
 
     def __enter__(self) -> QueryChecks:
         methods = multiprocessing.get_all_start_methods()
@@ -277,8 +320,13 @@ class QueryChecks:
         catalogue = load_catalogue()
         chosen = [(query, answer) for query in catalogue
                   for answer in chosen_answers(query, include_slow=False)]
-        self.tasks = [(query["id"], answer["name"]) for query, answer in chosen]
+        self.tasks: list[tuple[str, str, str | None]] = [
+            (query["id"], answer["name"], None) for query, answer in chosen]
         self.left_out = sum(len(query["answers"]) for query in catalogue) - len(self.tasks)
+        if self.house is not None:
+            chosen = chosen + chosen
+            self.tasks += [(query["id"], answer["name"], self.house.file)
+                           for query, answer in chosen[:len(self.tasks)]]
         # the costliest first, so that no long answer is left to run alone at the end
         costliest = sorted(range(len(chosen)), key=lambda i: -likely_cost(*chosen[i]))
         self.answers = self.pool.imap_unordered(_answer_task, [self.tasks[i] for i in costliest])
@@ -292,7 +340,8 @@ class QueryChecks:
             records.append(record)
             progress(len(records), len(self.tasks))
         position = {task: i for i, task in enumerate(self.tasks)}
-        records.sort(key=lambda record: position[record["query"], record["answer"]])
+        records.sort(key=lambda record: position[record["query"], record["answer"],
+                                                 record.get("house_file")])
 
     def __exit__(self, *exc: object) -> None:
         self.pool.terminate()
@@ -316,15 +365,22 @@ def _ignore_ctrl_c() -> None:
     die_with_parent()
 
 
-def _answer_task(task: tuple[str, str]) -> dict[str, Any]:
-    """One answer of the catalogue, in a worker: its record."""
+def _answer_task(task: tuple[str, str, str | None]) -> dict[str, Any]:
+    """One answer of the catalogue, in a worker (under the house rule of the file
+    named, if one is): its record."""
     from mammamia_ref import queries  # looked up in the package, where a test may wrap it
 
-    query_id, name = task
-    (result,) = queries.run_catalogue([query_id], answers=[name], include_slow=False)
+    query_id, name, house_file = task
+    house = load_house(house_file).rules if house_file else None
+    (result,) = queries.run_catalogue([query_id], answers=[name], include_slow=False,
+                                      house=house)
     (answer,) = result.answers
-    return {"query": result.id, "answer": answer.name, "verdict": answer.verdict,
-            "matches": answer.matches_expected, "seconds": round(answer.seconds, 3)}
+    record = {"query": result.id, "answer": answer.name, "verdict": answer.verdict,
+              "matches": answer.matches_expected, "seconds": round(answer.seconds, 3)}
+    if house_file:
+        record.update(house=answer.house, house_file=house_file, answered=answer.answered,
+                      detail=answer.detail)
+    return record
 
 
 def print_report(report: Report) -> None:
@@ -363,11 +419,28 @@ def print_report(report: Report) -> None:
         print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
     for flag, missing in variants['uncovered'].items():
         print(f"  {flag}: no passing run with {', '.join(missing)}")
+    house = summary["house"]
+    if house is not None:
+        print(f"{house['rules']} ({house['file']}; {', '.join(map(str, house['players']))} "
+              f"players): {'ok' if house['ok'] else 'FAILED'}")
+        games = house["games"]
+        print(f"  games under it: {games['played']} played (every variant value laid over "
+              f"it), {len(games['failed'])} failed")
+        for game in games["failed"]:
+            print(f"    {game}")
+        asked = house["queries"]
+        print(f"  z3 queries under it: {asked['answered']} of {asked['answers']} answers given, "
+              f"{len(asked['refused'])} refused (they rest on the spec's numbers or a rule a "
+              "model does not follow); the catalogue's expectations are not compared")
+        for failed in asked["failed"]:
+            print(f"    {failed['query']} [{failed['answer']}]: {failed['verdict']} "
+                  f"{failed.get('detail', '')}")
     print(f"verify: {mark} ({report.seconds:.1f} s)")
 
 
 def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
-               progress: Progress = _quiet, jobs: int | None = None) -> int:
+               progress: Progress = _quiet, jobs: int | None = None,
+               house: HouseRule | None = None) -> int:
     paths = scenario_paths or [str(default_suite())]
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -376,7 +449,7 @@ def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
     require_cases(len(list(scenario_files(paths))), paths)
     report = Report()
     try:
-        verify(paths, report, progress, jobs)
+        verify(paths, report, progress, jobs, house)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(report.progress()) from None
     if as_json:

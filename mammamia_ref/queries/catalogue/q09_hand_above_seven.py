@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import _v
+from mammamia_ref.queries.common import answer_rules
 from mammamia_ref.queries.proofs import (
     hand_limit,
     prove_invariant,
@@ -14,8 +14,10 @@ from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
 
 
-@register("Q09-hand-above-seven")
+@register("Q09-hand-above-seven", parameters=True)
 def q09_hand_above_seven(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    proof = prove_invariant(int(answer.get("players", 2)), _v(answer), hand_limit, counts=True)
+    rules = answer_rules(answer)   # the hand limit is the game's: 7 by the spec
+    proof = prove_invariant(int(answer.get("players", 2)), rules, hand_limit, counts=True)
     return Verdict("unsat" if proof.holds else "sat",
-                   detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
+                   detail=f"no hand above {rules.parameters.hand_limit} cards, 1-induction: "
+                   + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import _v
+from mammamia_ref.queries.common import answer_rules
 from mammamia_ref.queries.proofs import (
     holder_at_opening,
     prove_invariant,
@@ -14,8 +14,8 @@ from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
 
 
-@register("Q10-opening-without-holder")
+@register("Q10-opening-without-holder", parameters=True)
 def q10_opening_without_holder(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    proof = prove_invariant(int(answer.get("players", 2)), _v(answer), holder_at_opening)
+    proof = prove_invariant(int(answer.get("players", 2)), answer_rules(answer), holder_at_opening)
     return Verdict("unsat" if proof.holds else "sat",
                    detail="1-induction: " + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
