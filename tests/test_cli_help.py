@@ -72,7 +72,12 @@ def test_serve_on_a_terminal_says_what_it_waits_for() -> None:
         out, err = done.communicate(timeout=120)  # a hang guard only
     finally:
         os.close(leader)
-    assert "waiting for porter protocol requests" in err and "docs/porting.md" in err, err
+    assert f"waiting for {PROTOCOL} requests" in err and "docs/porting.md" in err, err
+    from mammamia_ref.kit.versions import current
+    from mammamia_ref.rules import specdata
+
+    schema = specdata.spec_path("schemas/" + current().schema)   # where this install has it
+    assert str(schema) in err and schema.exists(), err
     assert out.startswith('{"id":1,"ok":true'), out
     piped = subprocess.run([sys.executable, "-m", "mammamia_ref", "serve"], input="",
                            capture_output=True, text=True, check=False, timeout=120)

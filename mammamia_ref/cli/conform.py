@@ -113,15 +113,23 @@ def run_serve(args: argparse.Namespace) -> int:
     from mammamia_ref.kit.protocol import serve
 
     if sys.stdin.isatty():  # a person at a terminal, not a conformance kit: say what to do
-        print(SERVE_HELLO, file=sys.stderr, flush=True)
+        print(serve_hello(), file=sys.stderr, flush=True)
     return serve()
 
 
-# What ``serve`` says on a terminal (on stderr: stdout carries only protocol answers).
-SERVE_HELLO = ("mammamia serve: waiting for porter protocol requests on standard input, "
-               "one JSON object a line, each answered on standard output (start with "
-               '{"id": 1, "op": "hello", ...}); the protocol is documented in docs/porting.md '
-               "and spec/schemas/protocol-3.schema.json. Ctrl-D ends it.")
+def serve_hello() -> str:
+    """What ``serve`` says on a terminal (on stderr: stdout carries only protocol
+    answers): the version it speaks and where its schema lies in this installation."""
+    from mammamia_ref.kit.versions import current
+    from mammamia_ref.rules import specdata
+
+    version = current()
+    return (f"mammamia serve: waiting for {version.id} requests on standard input, one JSON "
+            "object a line, each answered on standard output (start with "
+            f'{{"id": 1, "op": "hello", "protocol": "{version.id}"}}). The protocol\'s '
+            f"schema: {specdata.spec_path('schemas/' + version.schema)}; the porting guide: "
+            "docs/porting.md in the source repository (the rules site's Porting guide). "
+            "Ctrl-D ends it.")
 
 
 @dataclass(frozen=True)

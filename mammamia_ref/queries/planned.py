@@ -21,6 +21,7 @@ from mammamia_ref.queries.common import (
 )
 from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.flags import FlagValues, flags_of
+from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.plans import (
     all_orders,
     dump_and_pass,
@@ -30,7 +31,6 @@ from mammamia_ref.queries.plans import (
 from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
-    ROUNDS,
 )
 
 

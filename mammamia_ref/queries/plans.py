@@ -14,8 +14,13 @@ from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.construct import Builder, deal_deck, default_decision, waiter_order
 from mammamia_ref.rules.actions import Action, NameKind
 from mammamia_ref.rules.game import chance_pile, is_chance
+from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import GameState
-from mammamia_ref.rules.vocabulary import HAND_LIMIT, KINDS, MAMMA_MIA, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS, ORDERS_OF
+
+HAND_LIMIT, SPEC_ROUNDS = default_rules().parameters.hand_limit, default_rules().parameters.rounds
+"""The plans are built for the spec's numbers: a query resting on one is refused under
+a house rule's (:func:`.registry.takes_parameters`)."""
 
 Plan = Callable[[Builder], None]
 RED = 0

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from html import escape
 
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS, ORDERS_OF, PERSONAL, TRIMMING
+from mammamia_ref.rules.ruleset import default_rules
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    KINDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ORDERS,
+    ORDERS_OF,
+    PERSONAL,
+)
 from mammamia_ref.site import pictures as pic
 from mammamia_ref.site.inputs import Corpus
 from mammamia_ref.site.links import html_link, rule_link, rule_page
@@ -48,7 +57,8 @@ def cards_page(corpus: Corpus) -> str:
             f"Applies under {rule_link(spec, source, 'setup.trim')}; the variant "
             f"{rule_link(spec, source, 'setup.full_deck')} uses every card.", "",
             "| Players | Removed of each kind | Ingredient cards in play |", "|---|---|---|"]
-    for players, removed in sorted(TRIMMING.items()):
+    trimming = default_rules().parameters.trimming   # the spec's (a house rule may differ)
+    for players, removed in ((n, trimming[n]) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)):
         out.append(f"| {players} | {removed} | {total - removed * len(KINDS)} |")
     out += ["", "## Numbers", "", "| | |", "|---|---|",
             f"| Players | {cards['players']['min']} to {cards['players']['max']} |",

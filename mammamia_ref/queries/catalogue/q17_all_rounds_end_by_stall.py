@@ -20,11 +20,9 @@ from mammamia_ref.queries.common import (
 from mammamia_ref.queries.decode import Disagreement, Replay
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.planned import _stalls_planned
+from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
-from mammamia_ref.rules.vocabulary import (
-    ROUNDS,
-)
 
 
 @register("Q17-all-rounds-end-by-stall")
