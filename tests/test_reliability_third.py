@@ -329,6 +329,20 @@ def test_a_restart_does_not_outlast_the_budget() -> None:
     assert Slow.deadline_seen == deadline
 
 
+def test_the_first_start_does_not_outlast_the_budget(capsys) -> None:
+    """The budget covers the run from its start: a port that never answers hello is
+    given up when the budget is spent, not after the (longer) start-up allowance."""
+    import time
+
+    began = time.monotonic()
+    code, out, err = cli(capsys, "conform", "--scenarios", ONE, "--random-games", "0",
+                         "--budget", "2", "--startup-timeout", "120", "--",
+                         sys.executable, "-c", "import time; time.sleep(300)")
+    assert "the run's time budget is spent" in one_line(code, err) and out == ""
+    assert time.monotonic() - began < 60
+
+
+
 # --- item 18: links that lead outside the searched folder ---------------------------------
 
 
