@@ -106,6 +106,10 @@ def _breaks(how: str) -> dict[str, Any]:
         doc["supply"].append("mamma_mia")
     elif how == "a card missing from the box":
         doc["box"]["salami"] -= 1
+    elif how == "an order no colour has in red's waiter":  # the schema's pattern allows it
+        red["waiter"].append("red.salami4")
+    elif how == "an order no colour has in the oven":
+        doc["oven"].append("purple.olive4")
     return doc
 
 
@@ -117,6 +121,8 @@ def _breaks(how: str) -> dict[str, Any]:
     ("an extra olive", "setup.components"),
     ("a second Mamma Mia! card", "setup.components"),
     ("a card missing from the box", "setup.components"),
+    ("an order no colour has in red's waiter", "setup.components"),
+    ("an order no colour has in the oven", "setup.components"),
 ])
 def test_a_state_that_breaks_card_conservation_is_refused_with_its_rule(how: str,
                                                                         rule: str) -> None:

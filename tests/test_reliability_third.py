@@ -329,6 +329,20 @@ def test_a_restart_does_not_outlast_the_budget() -> None:
     assert Slow.deadline_seen == deadline
 
 
+def test_the_first_start_does_not_outlast_the_budget(capsys) -> None:
+    """The budget covers the run from its start: a port that never answers hello is
+    given up when the budget is spent, not after the (longer) start-up allowance."""
+    import time
+
+    began = time.monotonic()
+    code, out, err = cli(capsys, "conform", "--scenarios", ONE, "--random-games", "0",
+                         "--budget", "2", "--startup-timeout", "120", "--",
+                         sys.executable, "-c", "import time; time.sleep(300)")
+    assert "the run's time budget is spent" in one_line(code, err) and out == ""
+    assert time.monotonic() - began < 60
+
+
+
 # --- item 18: links that lead outside the searched folder ---------------------------------
 
 
@@ -345,6 +359,24 @@ def test_a_link_outside_the_folder_is_reported_not_read(capsys, tmp_path: Path) 
     assert "a symbolic link to a folder outside" in err
     code, _, err = cli(capsys, "scenario", "check", str(folder), "--follow-links")
     assert code == 1 and "(an excerpt: 32 of" in err and "s" * 40 not in err
+
+
+def test_folder_links_in_a_loop_are_searched_once(capsys, tmp_path: Path) -> None:
+    """Under --follow-links a link back to a folder already searched is not searched
+    again: one such link found every file 40 times (the system's limit of links in a
+    path), two of them made the search exponential."""
+    from mammamia_ref.formats.scenario import found_files
+
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "fail-no-cards-removed.yaml").write_text(Path(ONE).read_text())
+    (folder / "up").symlink_to(tmp_path)
+    found = list(found_files([folder], follow_links=True))
+    assert [path.name for path, _ in found] == ["fail-no-cards-removed.yaml"], found
+    (folder / "again").symlink_to(tmp_path)
+    done = subprocess.run([*MAMMAMIA, "scenario", "check", str(folder), "--follow-links"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and "1 scenario files valid" in done.stdout, done
 
 
 def test_messages_quote_only_an_excerpt_of_a_file(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -295,8 +296,9 @@ def run_conform(args: argparse.Namespace) -> int:
               f"cases are run", file=sys.stderr)
     jsonl = JsonlReport(Path(args.jsonl)) if args.jsonl else None  # before the start
     impl = Implementation(command, timeout=args.timeout, startup_timeout=args.startup_timeout)
+    deadline = time.monotonic() + args.budget  # the budget covers the first start too
     try:
-        info = impl.start()
+        info = impl.start(deadline)
     except ImplementationError as exc:
         if jsonl:
             jsonl.close()
@@ -308,7 +310,7 @@ def run_conform(args: argparse.Namespace) -> int:
             jsonl.close()
         raise
     name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
-    run = ConformRun(impl, budget=args.budget)
+    run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
     progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
     run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
                             verbose=not args.quiet)

@@ -287,9 +287,10 @@ def parse_state(doc: Any) -> GameState:
     """A state from its JSON form. Raises :class:`MalformedError` for a shape that breaks
     the schema and :class:`InvalidStateError` (with a rule ID) for an impossible state."""
     if not state_shape_ok(doc):
-        errors = schema_errors(doc, "state.schema.json") or _non_integers(doc) or \
-            [("/", "not a state")]
-        where, message = errors[0]
+        errors = schema_errors(doc, "state.schema.json") or _non_integers(doc)
+        if not errors:
+            _check_order_names(doc)  # the schema's pattern names 45 orders; 40 exist
+        where, message = errors[0] if errors else ("/", "not a state")
         raise MalformedError(message, where=where, value=doc)
     colours = tuple(player["colour"] for player in doc["players"])
     twice = next((i for i, colour in enumerate(colours) if colour in colours[:i]), None)
@@ -327,6 +328,26 @@ def parse_state(doc: Any) -> GameState:
     if "result" in doc:
         _check_result(state, doc["result"])
     return state
+
+
+def _check_order_names(doc: dict[str, Any]) -> None:
+    """Refuse, under its rule, an order the schema lets through that no colour has (a
+    colour has no single-kind order of its own kind: ``red.salami4``). Called on a
+    document the state schema accepts."""
+    places: list[tuple[str, list[Any]]] = [("/oven", doc["oven"])]
+    for seat, player in enumerate(doc["players"]):
+        places += [(f"/players/{seat}/hand/orders", player["hand"]["orders"]),
+                   (f"/players/{seat}/waiter", player["waiter"]),
+                   (f"/players/{seat}/delivered", player["delivered"])]
+    if doc["reveal"] is not None:
+        places.append(("/reveal/order", [doc["reveal"]["order"]]))
+    for where, cards in places:
+        for i, card in enumerate(cards):
+            if card not in _OVEN_CARDS:
+                raise InvalidStateError(
+                    f"{card} is not a card of the game: each colour has eight orders, "
+                    "none of them a four of its personal kind", rule="setup.components",
+                    where=where if where == "/reveal/order" else f"{where}/{i}", value=card)
 
 
 def _check_result(state: GameState, result: Any) -> None:

@@ -695,7 +695,9 @@ def found_files(paths: Iterable[str | Path], *, follow_links: bool = False
 
 
 def _walk(folder: Path, root: Path, follow_links: bool) -> Iterator[tuple[Path, str | None]]:
-    """The scenario files below ``folder`` (see :func:`found_files`)."""
+    """The scenario files below ``folder`` (see :func:`found_files`). Followed links
+    never lead to a folder already searched (or to be): a link back up is a loop."""
+    searched = {os.path.realpath(folder)}
     for top, folders, files in os.walk(folder, followlinks=follow_links):
         here = Path(top)
         kept = []
@@ -708,6 +710,11 @@ def _walk(folder: Path, root: Path, follow_links: bool) -> Iterator[tuple[Path, 
                     yield sub, (f"a symbolic link to a folder outside {folder}: not "
                                 "searched (--follow-links searches it)")
                 continue  # a link inside the folder: its files are found where they are
+            if follow_links:
+                real = os.path.realpath(sub)
+                if real in searched:
+                    continue  # a loop, or a folder reached twice: its files are found once
+                searched.add(real)
             kept.append(name)
         folders[:] = kept
         for name in files:
