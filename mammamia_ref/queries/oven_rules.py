@@ -33,12 +33,22 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.flags import FlagValues, as_rules, flags_of
 from mammamia_ref.rules.ruleset import order_shapes
-from mammamia_ref.rules.vocabulary import COLOURS, KIND_INDEX, KINDS, ORDER_TYPES, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    KIND_INDEX,
+    KINDS,
+    ORDER_TYPE_CODES,
+    ORDER_TYPES,
+    ORDERS,
+    ORDERS_OF,
+)
 
 NK = len(KINDS)
 N_ORDERS = len(ORDERS_OF[COLOURS[0]])  # a colour's orders (spec/cards.yaml)
-TYPES = ("standard", "one_of_each", "bombastica", "monotoni", "minimale")
-T_STANDARD, T_ONE_OF_EACH, T_BOMBASTICA, T_MONOTONI, T_MINIMALE = range(len(TYPES))
+TYPES = tuple(ORDER_TYPE_CODES)   # the order types' codes, as the engines number them
+T_STANDARD, T_ONE_OF_EACH, T_BOMBASTICA, T_MONOTONI, T_MINIMALE = (
+    ORDER_TYPE_CODES[name] for name in ("standard", "one_of_each", "bombastica", "monotoni",
+                                        "minimale"))
 NO_KIND = -1
 
 Term = Any          # a z3 arithmetic term or a Python int
@@ -80,7 +90,7 @@ def order_terms_of(order_id: str) -> OrderTerms:
     """The constant terms of one order card of the manifest."""
     order = ORDERS[order_id]
     other = KIND_INDEX[order.other] if order.other else NO_KIND
-    return OrderTerms(N.Val(TYPES.index(order.type)), N.Val(KIND_INDEX[order.personal]),
+    return OrderTerms(N.Val(ORDER_TYPE_CODES[order.type]), N.Val(KIND_INDEX[order.personal]),
                       N.Val(other))
 
 
