@@ -45,12 +45,16 @@ def test_pytest_collects_a_porters_folder(tmp_path: Path) -> None:
     (folder / "plays-three.yaml").write_text(PLAYS.format(id="plays-three", count=3),
                                              encoding="utf-8")
     (folder / "workflow.yaml").write_text("name: ci\non: push\njobs: {}\n", encoding="utf-8")
+    (folder / "broken.yaml").write_text("id: broken\ngiven: {}\nsteps: [1]\n",
+                                        encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "their", "-p", "no:cacheprovider",
                            "-n", "0", "-rf"], cwd=tmp_path, capture_output=True, text=True,
                           check=False)
     out = done.stdout + done.stderr
     assert done.returncode == 1, out
-    assert "1 failed, 1 passed" in out, out
+    assert "2 failed, 1 passed" in out, out
+    # a file that is no valid scenario fails under its own name, not "test session"
+    assert "_ invalid scenario file broken.yaml _" in out and "_ test session _" not in out, out
     assert "plays-three.yaml:13: diverged at step 0" in out, out
     assert ('expected {"event": "played", "rule": "turn.play", "kind": "salami", "count": 3}'
             in out), out

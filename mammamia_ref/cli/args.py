@@ -177,6 +177,16 @@ def player_count(text: str) -> int:
     return value
 
 
+def run_budget(text: str) -> float:
+    """The argument type of ``conform --budget``: finite seconds above 0 (a budget of
+    0 would run nothing and report every case as out of budget)."""
+    value = finite_non_negative_seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, "
+                                         f"got {_shown(text)}")
+    return value
+
+
 def finite_non_negative_seconds(text: str) -> float:
     """The argument type of timeouts and budgets: a finite number of seconds, 0 or more
     (``inf``, ``nan`` and negative values are refused)."""

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 from mammamia_ref.cli.args import (
     Commands,
     add_rules_options,
-    finite_non_negative_seconds,
     game_rules,
     integer_seed,
     non_negative_number,
     player_count,
     random_game_count,
     request_timeout,
+    run_budget,
 )
 from mammamia_ref.cli.style import paint
 from mammamia_ref.errors import NoSuchPathError, UsageError
@@ -94,7 +94,7 @@ def add_parsers(commands: Commands) -> None:
                          "for this long is hung)")
     conform.add_argument("--startup-timeout", type=request_timeout, default=30.0,
                          help="seconds for the implementation to start and shake hands")
-    conform.add_argument("--budget", type=finite_non_negative_seconds, default=1800.0,
+    conform.add_argument("--budget", type=run_budget, default=1800.0,
                          help="seconds for the whole run (checked inside each case too)")
     conform.add_argument("--jsonl", metavar="FILE",
                          help="write one JSON record per case, as each case finishes")

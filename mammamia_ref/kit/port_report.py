@@ -90,7 +90,7 @@ def report_blocks(run: dict[str, Any], level: int = 1) -> list[Block]:
               f"COMMAND` (kit {run['kit']['version']}, {run['kit']['protocol']}): " +
          ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s]) + "."),
         ("h", level + 1, "Implementation"),
-        ("table", ("", ""), [
+        ("table", ("about", "the implementation's answer to hello"), [
             ("name", impl.get("name")), ("language", impl.get("language")),
             ("version", impl.get("version")), ("protocol", impl.get("protocol")),
             ("features", ", ".join(impl.get("features") or []) or "none"),

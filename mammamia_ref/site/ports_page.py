@@ -53,19 +53,20 @@ def ports_pages(ports_dir: Path = PORTS_DIR) -> dict[str, str]:
         rows.append(f"| [{md(str(impl.get('name')))}](ports/{name}.md) | "
                     f"{md(str(impl.get('language')))} | {md(str(impl.get('version')))} | "
                     f"`{impl.get('protocol')}` | {counts['pass']} | {counts['fail']} | "
-                    f"{counts['skip']} | {counts['error']} | `examples/ports/{name}` |")
+                    f"{counts['skip']} | {counts['error']} |")
         pages[port_page(name)] = markdown(report_blocks(run)) + \
             f"\nThe run is kept in `examples/ports/{name}/{RUN_FILE}`.\n"
     table = "\n".join(["| port | language | version | protocol | passed | failed | skipped | "
-                       "errors | where |", "|---|---|---|---|---|---|---|---|---|", *rows]) \
+                       "errors |", "|---|---|---|---|---|---|---|---|", *rows]) \
         if rows else "No port has a committed run yet."
     pages[PAGE] = f"""# Ports
 
 The implementations of the game known to this project, each with its latest conformance
 report: what `mammamia conform --report` says of it (the implementation, its features,
 the results by chapter of the rules, each first divergence and what was skipped). Each
-run is committed beside its port and replayed by the test suite, which fails when the
-port's results change, so this page reads as the port behaves today.
+run is committed beside its port (`examples/ports/NAME/`) and replayed by the test
+suite, which fails when the port's results change, so this page reads as the port
+behaves today.
 
 {table}
 

@@ -80,6 +80,9 @@ class ScenarioLoadError(pytest.Item):
                      style: Any = None) -> str:
         return f"invalid scenario file: {self.error}"
 
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"invalid scenario file {self.path.name}"
+
 
 class ScenarioFailure(Exception):
     """A scenario run diverged from its expectations."""
