@@ -103,3 +103,25 @@ def test_every_example_question_loads_with_its_house_rule() -> None:
     files = sorted((EXAMPLES / "questions").glob("*.yaml"))
     assert len(files) >= 3
     assert all(load_question(f).house is not None for f in files)
+
+
+def test_the_smallest_bombastica_is_proved_at_the_house_rules_total(tmp_path: Path) -> None:
+    """A baked Bombastica takes at least the game's total (z3, one reveal step from every
+    well-formed state, for every colour in play); one card more is not a bound (a
+    Bombastica of exactly the total bakes), so the proof is not vacuous."""
+    from mammamia_ref.queries import num as N
+    from mammamia_ref.queries.ask import lower_bound
+    from mammamia_ref.queries.proofs import take_bound
+    from mammamia_ref.rules.ruleset import make_rules
+
+    short = load_house(EXAMPLES / "house-rules" / "short-bombastica.yaml").rules
+    assert lower_bound("bombastica_cards", 2, short) == (12, "statement")
+    assert lower_bound("bombastica_cards", 2, make_rules()) == (15, "statement")
+    with N.building():
+        assert not take_bound(2, short, "red.bombastica", 13, below=True).holds
+    path = tmp_path / "q.yaml"   # the example's question, over fewer games
+    path.write_text(f"question: s\nfewest: bombastica_cards\nplayers: [2]\nbound: {{games: 100}}\n"
+                    f"house: {EXAMPLES / 'house-rules' / 'short-bombastica.yaml'}\n",
+                    encoding="utf-8")
+    got = answer_cell(load_question(path), 2, {}, budget=60)
+    assert (got.value, got.lower, got.exact, got.reference) == (12, 12, True, "agrees")

@@ -57,6 +57,8 @@ class AskAnswer:
     value: int | None = None
     upper: int | None = None
     upper_evidence: str | None = None
+    lower: int | None = None          # for fewest: a proved lower bound, where one is known
+    lower_evidence: str | None = None
     exact: bool = False
     witness_file: str | None = None
     reference: str = "not run"
@@ -70,7 +72,8 @@ class AskAnswer:
     def as_json(self) -> dict[str, Any]:
         return {"question": self.question, "players": self.players, "variants": self.variants,
                 "answer": self.answer, "value": self.value, "upper": self.upper,
-                "upper_evidence": self.upper_evidence, "exact": self.exact,
+                "upper_evidence": self.upper_evidence, "lower": self.lower,
+                "lower_evidence": self.lower_evidence, "exact": self.exact,
                 "witness": self.witness_file, "reference": self.reference,
                 "condition_holds_on_witness": self.condition_holds, "detail": self.detail,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
@@ -83,9 +86,12 @@ class AskAnswer:
         head = f"{self.question} ({self.players} players): {self.answer}"
         if self.value is not None:
             head += f" {self.value}"
-            if self.upper is not None:
-                head += (" (exact)" if self.exact else
-                         f", proved at most {self.upper} ({self.upper_evidence})")
+            if self.exact:
+                head += " (exact)"
+            elif self.upper is not None:
+                head += f", proved at most {self.upper} ({self.upper_evidence})"
+            elif self.lower is not None:
+                head += f", proved at least {self.lower} ({self.lower_evidence})"
             else:
                 head += ", no proved bound"
         lines = [head + f"  [{self.cpu:.1f} s CPU]"]
@@ -344,6 +350,30 @@ def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str 
     return None, None
 
 
+def lower_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str | None]:
+    """A proved lower bound of a measure under ``rules``, where one is known: a baked
+    Pizza Bombastica takes at least the game's ``bombastica_total`` cards, proved by z3
+    (``statement``: :func:`.proofs.take_bound` below it, for the Bombastica of every
+    colour in play, from every well-formed state)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries import num as N
+    from mammamia_ref.queries.proofs import take_bound
+    from mammamia_ref.rules.vocabulary import COLOURS, ORDERS, ORDERS_OF
+
+    if name != "bombastica_cards":
+        return None, None
+    total = rules.parameters.bombastica_total
+    try:
+        with N.building():
+            for colour in COLOURS[:players]:
+                order = next(o for o in ORDERS_OF[colour] if ORDERS[o].type == "bombastica")
+                if not take_bound(players, rules, order, total, below=True).holds:
+                    return None, None
+    except VariantError:
+        return None, None
+    return total, "statement"
+
+
 def answer_cell(question: Question, players: int, variants: Mapping[str, str],
                 budget: float) -> AskAnswer:
     """One cell of a question (see the module's docstring), under the question's house
@@ -383,6 +413,9 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             if goal == "most":
                 out.upper, out.upper_evidence = upper_bound(name, players, rules)
                 out.exact = out.upper is not None and out.upper == out.value
+            else:
+                out.lower, out.lower_evidence = lower_bound(name, players, rules)
+                out.exact = out.lower is not None and out.lower == out.value
         else:
             out.tried = f"{played} seeded games in {budget:g} s of CPU; none has the measure"
     if question.restates and not restated:

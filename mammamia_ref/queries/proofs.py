@@ -217,11 +217,12 @@ def card_kept_at_openings(model: GameModel, s: State) -> list[Any]:
 
 
 def take_bound(players: int, variants: FlagValues, order_id: str, bound: int,
-               invariant: Invariant | None = None) -> Proof:
+               invariant: Invariant | None = None, *, below: bool = False) -> Proof:
     """No revealed ``order_id`` that bakes takes more than ``bound`` ingredient cards
-    (from the table and its owner's hand), from any well-formed state (and one
-    satisfying ``invariant``; both are proved inductive first, :func:`prove_invariant`): one
-    reveal step judged by the oven rules themselves, every card, hand and decision."""
+    (with ``below``: fewer than ``bound``) from the table and its owner's hand, from any
+    well-formed state (and one satisfying ``invariant``; both are proved inductive first,
+    :func:`prove_invariant`): one reveal step judged by the oven rules themselves, every
+    card, hand and decision."""
     from mammamia_ref.rules.vocabulary import ORDERS, ORDERS_OF
 
     cases: dict[str, str] = {}
@@ -238,10 +239,11 @@ def take_bound(players: int, variants: FlagValues, order_id: str, bound: int,
     extra = invariant(model, before) if invariant is not None else []
     result, _ = N.check(constraints + extra + [
         facts["owner"] == seat, facts["order"] == ORDERS_OF[colour].index(order_id),
-        facts["baked"], taken > bound])
+        facts["baked"], taken < bound if below else taken > bound])
     cases["reveal"] = str(result)
     holds = all(r == "unsat" for r in cases.values())
-    return Proof(holds, cases, None if holds else f"{order_id} can take more than {bound}")
+    return Proof(holds, cases, None if holds else
+                 f"{order_id} can take {'fewer' if below else 'more'} than {bound}")
 
 
 def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, Proof]:
