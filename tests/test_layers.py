@@ -190,3 +190,14 @@ def test_import_forms_resolve_to_our_modules() -> None:
     assert targets("from . import fast", "mammamia_ref.sim", is_package=True) \
         == ["mammamia_ref.sim.fast"]
     assert targets("import yaml", "mammamia_ref.kit.runner") == []
+
+
+QUERIES_MODULE_LINES = 600
+"""The most lines a module of ``queries/`` may have (issue 28: the catalogue split into
+one module per query, the runner, the builders and the plans apart)."""
+
+
+def test_no_module_of_the_queries_is_over_its_size() -> None:
+    long = {path.name: n for path in sorted((PACKAGE / "queries").rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > QUERIES_MODULE_LINES}
+    assert not long, long
