@@ -374,6 +374,10 @@ def _restated(question: Question, players: int, variants: Mapping[str, str],
     out.witness_file, out.reference, out.scenario = found.witness_file, found.reference, \
         found.scenario
     out.detail = f"{question.restates} ({answer['name']}): {found.detail}"
+    if found.full_search is not None:
+        from mammamia_ref.queries.results import full_search_line
+
+        out.detail += f"; {full_search_line(found.full_search, found.cpu)}"
     if out.answer == "none within the bound":
         out.detail += f"; bound: {' '.join(found.bound.split())}"
     if found.scenario is not None and "setup" in found.scenario["given"]:

@@ -93,6 +93,8 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     if implementation is None:
         result.detail = "not implemented"
         return result
+    if answer.get("certified"):
+        result.full_search = {**dict(answer.get("full_search") or {}), "ran": full_search()}
     try:
         # The solver's choices depend on the terms created before, so every answer
         # builds its terms in a z3 context of its own (and the cached facts of
