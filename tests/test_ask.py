@@ -146,3 +146,20 @@ def test_query_ids_by_unambiguous_prefix() -> None:
     assert resolve_id("Q05", known) == ["Q05-most-pizzas-one-opening"]
     assert len(resolve_id("Q1", known)) > 1
     assert resolve_id("Q99", known) == []
+
+
+def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
+    """Q05 (the most orders one opening bakes, all players together): at every player
+    count a game from a new deal that the reference replays, its value measured on that
+    game, under the card count's proved bound (8, 10, 12, 14)."""
+    from mammamia_ref.queries.ask import measure, replay_witness
+
+    query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
+    seen = {}
+    for answer in query["answers"]:
+        got = answer_query(query, answer)
+        assert got.matches_expected and got.evidence == "game" and got.reference == "agrees"
+        assert got.scenario is not None and "setup" in got.scenario["given"]
+        assert measure("baked_one_opening", replay_witness(got.scenario)) == got.value
+        seen[int(answer.get("players", 2))] = (got.value, got.upper)
+    assert seen == {2: (8, 8), 3: (7, 10), 4: (8, 12), 5: (8, 14)}
