@@ -43,6 +43,7 @@ from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.plans import most_orders
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.ruleset import Flags
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -53,7 +54,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-def card_bound(players: int, v: FlagValues) -> tuple[int, int]:
+def card_bound(players: int, v: Flags) -> tuple[int, int]:
     """The most orders one opening of a ``players``-player game can bake by the cards
     they need (z3, over every choice of orders of every colour), and the cards in play."""
     trimmed = TRIMMING[players] if v.trimming == "on" else 0
