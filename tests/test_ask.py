@@ -163,3 +163,12 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
         assert measure("baked_one_opening", replay_witness(got.scenario)) == got.value
         seen[int(answer.get("players", 2))] = (got.value, got.upper)
     assert seen == {2: (8, 8), 3: (7, 10), 4: (8, 12), 5: (8, 14)}
+
+
+def test_the_most_pizzas_of_one_opening_is_bounded_by_the_cards() -> None:
+    """``ask``'s proved bound of ``baked_one_opening``: the card count (Q05's), not the
+    sum of each colour's own bound (21, 32, 40 at 3 to 5 players)."""
+    from mammamia_ref.queries.ask import upper_bound
+
+    assert [upper_bound("baked_one_opening", n, {}) for n in (2, 3, 4, 5)] == \
+        [(8, "statement"), (10, "statement"), (12, "statement"), (14, "statement")]

@@ -279,8 +279,9 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
 def upper_bound(name: str, players: int, variants: Mapping[str, str]
                 ) -> tuple[int | None, str | None]:
     """A proved upper bound of a measure, where one is known: z3's (``ranking``:
-    :func:`.proofs.round_length_bound`; ``statement``: :func:`.proofs.orders_bound` of
-    every colour in play) or by counting the orders dealt."""
+    :func:`.proofs.round_length_bound`; ``statement``: the cards the orders need, all
+    colours together, Q05's :func:`card_bound`, or :func:`.proofs.orders_bound` of every
+    colour in play, whichever is less) or by counting the orders dealt."""
     from mammamia_ref.queries import num as N
     from mammamia_ref.queries.proofs import orders_bound, round_length_bound
     from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
@@ -293,13 +294,21 @@ def upper_bound(name: str, players: int, variants: Mapping[str, str]
                 rounds = int(rules_in_force(variants)["parameters"]["rounds"])
                 return (bound if name == "longest_round" else rounds * bound), "ranking"
         if name == "baked_one_opening":
+            # the cards every order needs, all colours together (Q05's count), and the
+            # most each colour can deliver at one opening (Q23's), whichever is less
+            from mammamia_ref.queries.catalogue.q05_most_pizzas_one_opening import card_bound
+            from mammamia_ref.rules.ruleset import make_rules
+
             total = 0
             for colour in COLOURS[:players]:
                 most, proof = orders_bound(players, flags, colour)
                 if not proof.holds:
-                    return None, None
+                    total = 10 ** 9
+                    break
                 total += most
-            return total, "statement"
+            with N.building():
+                cards, _in_play = card_bound(players, make_rules(dict(variants)).flags)
+            return min(total, cards), "statement"
     if name in ("baked", "delivered"):
         return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
     return None, None
