@@ -172,3 +172,19 @@ def test_the_most_pizzas_of_one_opening_is_bounded_by_the_cards() -> None:
 
     assert [upper_bound("baked_one_opening", n, {}) for n in (2, 3, 4, 5)] == \
         [(8, "statement"), (10, "statement"), (12, "statement"), (14, "statement")]
+
+
+def test_witnesses_are_written_under_the_current_folder(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """``ask --write-witnesses`` writes the games a search finds under the current
+    folder's scenarios/ask/, as its help says, never into the package or checkout."""
+    from mammamia_ref.queries.results import ROOT
+
+    question = tmp_path / "q.yaml"
+    question.write_text("question: nothing-bakes\nfind:\n  all:\n    - not: {event: baked}\n"
+                        "    - {event: game_ended}\nplayers: [2]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["ask", str(question), "--write-witnesses", "--budget", "30"]) == 0
+    assert (tmp_path / "scenarios" / "ask" / "ask-nothing-bakes-2p.yaml").is_file()
+    assert not (ROOT / "scenarios" / "ask").exists()
