@@ -8,13 +8,25 @@ import pytest
 
 pytest.importorskip("z3")
 
+import jsonschema
+
 from mammamia_ref.cli.app import main
 from mammamia_ref.cli.query import resolve_id
+from mammamia_ref.formats.safeyaml import load_file
 from mammamia_ref.queries.ask import answer_cell, holds, playout
 from mammamia_ref.queries.common import load_catalogue
-from mammamia_ref.queries.questions import QuestionError, load_question
+from mammamia_ref.queries.questions import (
+    EVENTS,
+    MEASURES,
+    SCHEMA,
+    STATE_KEYS,
+    QuestionError,
+    load_question,
+)
 from mammamia_ref.queries.runner import answer_query
-from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import make_config, variant_values
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
 QUESTIONS = Path(__file__).resolve().parent.parent / "spec" / "questions"
 
@@ -30,6 +42,23 @@ BAD = {
     "not a number": ("most: winners\n", 2, "not a number"),
     "forcing": ("find: {event: baked}\nwhatever_the_others_do: true\n", 3,
                 "beyond existential models"),
+    "unknown flag": ("find: {event: baked}\nvariants:\n  stal: [cut]\n", 4, "unknown flag"),
+    "unknown kind of an event": ("find:\n  event: played\n  where: {kind: anchovy}\n", 4,
+                                 "unknown kind"),
+    "unknown state field": ("find:\n  state: {count: hand, colour: red}\n", 3,
+                            "not 'colour'"),
+    "unknown rule": ("find:\n  event: baked\n  rule: oven.burn\n", 4, "unknown rule"),
+    "contradictory count": ("find:\n  event: baked\n  at_least: 3\n  at_most: 1\n", 5,
+                            "contradictory count"),
+    "rounds beyond the game": ("find: {event: baked}\nbound:\n  rounds: 4\n", 4,
+                               "three rounds"),
+    "an optimum over a condition": ("most:\n  event: baked\n", 2, "not a number"),
+    "an optimum over a count": ("fewest: 3\n", 2, "not a number"),
+    # what only the schema says (spec/schemas/question.schema.json)
+    "schema: a round beyond three": ("find:\n  event: round_ended\n  where: {round: 7}\n",
+                                     4, "7 is greater than the maximum of 3"),
+    "schema: an order that is not a name": ("find:\n  event: baked\n  where: {order: 5}\n",
+                                            4, "5 is not of type 'string'"),
 }
 
 
@@ -46,6 +75,35 @@ def test_a_bad_question_is_one_error_with_file_and_line(case: str, tmp_path: Pat
     assert main(["ask", str(path)]) == 2   # before any solving: one line, no traceback
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{path}:{line}" in err[0]
+
+
+def test_the_schema_mirrors_the_vocabulary_of_the_code() -> None:
+    """spec/schemas/question.schema.json and questions.py name the same events and their
+    fields, measures, kinds, seats, places, rules and flag values."""
+    schema = specdata.load_schema(SCHEMA)
+    defs = schema["$defs"]
+    assert defs["condition"]["properties"]["event"]["enum"] == list(EVENTS)
+    fields = {part["if"]["properties"]["event"]["const"]:
+              set(part["then"]["properties"]["where"]["properties"])
+              for part in defs["condition"]["allOf"] if "const" in str(part.get("if"))}
+    assert fields == {name: set(f) for name, f in EVENTS.items()}
+    assert defs["measure"]["enum"] == list(MEASURES)
+    assert defs["state"]["properties"]["kind"]["enum"] == list(KINDS)
+    assert defs["state"]["properties"]["seat"]["enum"] == ["any", "all", *COLOURS]
+    assert set(defs["state"]["properties"]["count"]["enum"]) == STATE_KEYS
+    assert set(defs["condition"]["properties"]["rule"]["enum"]) == \
+        {r["id"] for r in specdata.rules()}
+    flags = schema["properties"]["variants"]["properties"]
+    assert {f: tuple(v["oneOf"][0]["enum"]) for f, v in flags.items()} == variant_values()
+
+
+def test_every_shipped_question_file_is_valid_under_the_schema() -> None:
+    files = sorted(QUESTIONS.glob("*.yaml"))
+    validator = jsonschema.Draft202012Validator(specdata.load_schema(SCHEMA))
+    for path in files:
+        doc = load_file(path).data
+        assert not list(validator.iter_errors(doc)), path
+    assert len(files) >= 16
 
 
 def test_every_shipped_question_file_is_well_formed() -> None:
@@ -88,3 +146,52 @@ def test_query_ids_by_unambiguous_prefix() -> None:
     assert resolve_id("Q05", known) == ["Q05-most-pizzas-one-opening"]
     assert len(resolve_id("Q1", known)) > 1
     assert resolve_id("Q99", known) == []
+
+
+def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
+    """Q05 (the most orders one opening bakes, all players together): at every player
+    count a game from a new deal that the reference replays, its value measured on that
+    game, under the card count's proved bound (8, 10, 12, 14)."""
+    from mammamia_ref.queries.ask import measure, replay_witness
+
+    query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
+    seen = {}
+    for answer in query["answers"]:
+        got = answer_query(query, answer)
+        assert got.matches_expected and got.evidence == "game" and got.reference == "agrees"
+        assert got.scenario is not None and "setup" in got.scenario["given"]
+        assert measure("baked_one_opening", replay_witness(got.scenario)) == got.value
+        seen[int(answer.get("players", 2))] = (got.value, got.upper)
+    assert seen == {2: (8, 8), 3: (9, 10), 4: (10, 12), 5: (10, 14)}
+
+
+def test_the_most_pizzas_of_one_opening_is_bounded_by_the_cards() -> None:
+    """``ask``'s proved bound of ``baked_one_opening``: the card count (Q05's), not the
+    sum of each colour's own bound (21, 32, 40 at 3 to 5 players)."""
+    from mammamia_ref.queries.ask import upper_bound
+    from mammamia_ref.rules.ruleset import make_rules
+
+    assert [upper_bound("baked_one_opening", n, make_rules()) for n in (2, 3, 4, 5)] == \
+        [(8, "statement"), (10, "statement"), (12, "statement"), (14, "statement")]
+    # under a house rule's numbers the count is the game's: more cards in play at two
+    # players without the trimming, cheaper orders with smaller counts
+    assert upper_bound("baked_one_opening", 2, make_rules(parameters={
+        "trimming": {"2": 0}})) == (13, "statement")
+    assert upper_bound("baked_one_opening", 2, make_rules(parameters={
+        "minimale_count": 1, "standard_count": 2})) == (12, "statement")
+
+
+def test_witnesses_are_written_under_the_current_folder(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """``ask --write-witnesses`` writes the games a search finds under the current
+    folder's scenarios/ask/, as its help says, never into the package or checkout."""
+    from mammamia_ref.queries.results import ROOT
+
+    question = tmp_path / "q.yaml"
+    question.write_text("question: nothing-bakes\nfind:\n  all:\n    - not: {event: baked}\n"
+                        "    - {event: game_ended}\nplayers: [2]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["ask", str(question), "--write-witnesses", "--budget", "30"]) == 0
+    assert (tmp_path / "scenarios" / "ask" / "ask-nothing-bakes-2p.yaml").is_file()
+    assert not (ROOT / "scenarios" / "ask").exists()

@@ -538,3 +538,30 @@ def test_docs_output_is_written_atomically(tmp_path: Any, monkeypatch: pytest.Mo
     err = capsys.readouterr().err
     assert "it is a folder" in err and len(err.strip().splitlines()) == 1
     assert not rendered
+
+
+def test_every_certified_answer_records_and_shows_its_full_search(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A certified answer replays its committed witness by default; the catalogue records
+    what its full search measured (``full_search.cpu_seconds``), and ``query run`` shows
+    it beside the replay's cost, in the text and in the JSON."""
+    from mammamia_ref.cli.query import print_result
+    from mammamia_ref.queries.catalogue import run_query
+
+    certified = [(q, a) for q in CATALOGUE for a in q["answers"] if a.get("certified")]
+    assert len(certified) >= 21
+    for _query, answer in certified:
+        assert answer["full_search"]["cpu_seconds"] > 0 and answer["full_search"]["measured"]
+    monkeypatch.delenv("MAMMAMIA_FULL_SEARCH", raising=False)
+    query = next(q for q in CATALOGUE if q["id"] == "Q12-monotoni-absent-kind")
+    recorded = next(a for a in query["answers"] if a["name"] == "any_other_4p")["full_search"]
+    result = run_query(query, answers=["any_other_4p"])
+    got = result.answers[0]
+    assert got.full_search == {**recorded, "ran": False}
+    assert result.as_json()["answers"][0]["full_search"]["cpu_seconds"] == \
+        recorded["cpu_seconds"]
+    print_result(result)
+    text = capsys.readouterr().out
+    assert f"the full search (--slow) took {recorded['cpu_seconds']:g} s of CPU" in text
+    plain = next(a for a in query["answers"] if a["name"] == "on_table")
+    assert answer_query(query, plain).full_search is None   # not certified: nothing to show

@@ -182,3 +182,11 @@ def test_a_standard_validator_names_the_bad_field_of_an_action(
     assert report["status"] == "fail"
     best = report["errors"][0]
     assert best["path"] == where and best["message"].startswith(message), report["errors"]
+
+
+def test_every_question_file_is_valid() -> None:
+    """spec/questions/ under spec/schemas/question.schema.json, as an editor checks them."""
+    files = sorted((ROOT / "spec" / "questions").glob("*.yaml"))
+    report = check("--schemafile", str(SCHEMAS / "question.schema.json"), *map(str, files))
+    assert report["status"] == "ok", report["errors"]
+    assert checked(report) == set(files) and len(files) >= 16

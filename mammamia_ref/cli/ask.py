@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from mammamia_ref.cli.args import Commands
 
@@ -46,15 +47,18 @@ def run_ask(args: argparse.Namespace) -> int:
 
     house = load_house(args.house) if args.house else None
     questions = load_questions(args.files)   # every file checked before any solving
+    if args.write_witnesses:   # under the current folder, never the package's; checked
+        from mammamia_ref.formats.output import check_destination  # before any search
+
+        check_destination(Path("scenarios") / "ask" / "witness.yaml")
     answers = ask(questions, args.budget, house)
     if args.write_witnesses:
-        from mammamia_ref.queries.results import ROOT
         from mammamia_ref.queries.witness import write_scenario
 
         for a in answers:
             if a.scenario is not None and a.witness_file and \
                     a.witness_file.startswith("scenarios/ask/") and a.reference == "agrees":
-                write_scenario(ROOT / a.witness_file, a.scenario)
+                write_scenario(Path(a.witness_file), a.scenario)
     if args.json:
         print(json.dumps([a.as_json() for a in answers], indent=2))
     else:

@@ -176,6 +176,10 @@ def print_result(result: Any) -> None:
             print(f"    {answer.detail}")
         if answer.verdict == "refused":
             continue
+        if answer.full_search is not None:
+            from mammamia_ref.queries.results import full_search_line
+
+            print(f"    {full_search_line(answer.full_search, answer.cpu)}")
         print(f"    rulings used: {', '.join(answer.rulings) or 'none named by its events'}")
         if answer.witness_file:
             print(f"    witness: {answer.witness_file} (reference {answer.reference})")

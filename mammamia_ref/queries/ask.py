@@ -305,11 +305,13 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
 
 def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str | None]:
     """A proved upper bound of a measure under ``rules``, where one is known: z3's
-    (``ranking``: :func:`.proofs.round_length_bound`; ``statement``:
-    :func:`.proofs.orders_bound` of every colour in play; ``induction``: no hand above
-    the hand limit, :func:`.proofs.hand_limit`) or by counting (the orders dealt, the
-    ingredient cards in play). A z3 model that does not follow one of the rules gives
-    none (it refuses rather than answer under other rules)."""
+    (``ranking``: :func:`.proofs.round_length_bound`; ``statement``: the cards the
+    orders need, all colours together, Q05's :func:`card_bound`, or
+    :func:`.proofs.orders_bound` of every colour in play, whichever is less;
+    ``induction``: no hand above the hand limit, :func:`.proofs.hand_limit`) or by
+    counting (the orders dealt, the ingredient cards in play). A z3 model that does not
+    follow one of the rules gives none (it refuses rather than answer under other
+    rules)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries import num as N
     from mammamia_ref.queries.proofs import (
@@ -330,13 +332,22 @@ def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str 
                     return (bound if name == "longest_round" else numbers.rounds * bound), \
                         "ranking"
             if name == "baked_one_opening":
-                total = 0
+                # the cards every order needs, all colours together (Q05's count), and
+                # the most each colour can deliver at one opening (Q23's), whichever is less
+                from mammamia_ref.queries.catalogue.q05_most_pizzas_one_opening import (
+                    card_bound,
+                )
+
+                total: int | None = 0
                 for colour in COLOURS[:players]:
                     most, proof = orders_bound(players, rules, colour)
                     if not proof.holds:
-                        return None, None
-                    total += most
-                return total, "statement"
+                        total = None
+                        break
+                    total = (total or 0) + most
+                with N.building():
+                    cards, _in_play = card_bound(players, rules)
+                return (cards if total is None else min(total, cards)), "statement"
             if name == "largest_hand":
                 proof = prove_invariant(players, rules, hand_limit, counts=True)
                 return (numbers.hand_limit, "induction") if proof.holds else (None, None)
@@ -459,6 +470,10 @@ def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) ->
     out.witness_file, out.reference, out.scenario = found.witness_file, found.reference, \
         found.scenario
     out.detail = f"{question.restates} ({answer['name']}): {found.detail}"
+    if found.full_search is not None:
+        from mammamia_ref.queries.results import full_search_line
+
+        out.detail += f"; {full_search_line(found.full_search, found.cpu)}"
     if out.answer == "none within the bound":
         out.detail += f"; bound: {' '.join(found.bound.split())}"
     if found.scenario is not None and "setup" in found.scenario["given"]:

@@ -179,6 +179,11 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                 line += f" Method: {METHODS.get(answer['method'], answer['method'])}."
             if answer.get("bound"):
                 line += f" Bound: {' '.join(answer['bound'].split())}"
+            if answer.get("full_search"):
+                full = answer["full_search"]
+                line += (f" Certified: the full search took {full['cpu_seconds']:g} s of "
+                         f"CPU ({' '.join(str(full['measured']).split())}); by default the "
+                         "committed witness is replayed instead.")
             got = found.get((query["id"], answer["name"]))
             if got is not None and not got.matches_expected:
                 line += (f" **The last run disagrees: {got.verdict}, reference "

@@ -24,6 +24,7 @@ from typing import Any
 
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.house import HouseRule, house_rules, load_house
+from mammamia_ref.formats.jsonform import schema_errors
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
@@ -142,7 +143,32 @@ def _fail(loaded: Loaded, pointer: str, message: str) -> QuestionError:
     return QuestionError(message, file=loaded.file, line=loaded.line_of(pointer))
 
 
+SCHEMA = "question.schema.json"
+"""The question format's schema (``spec/schemas/question.schema.json``): every file is
+checked against it; its vocabulary mirrors :data:`EVENTS`, :data:`MEASURES`, the kinds,
+the seats and the flags' values (``tests/test_ask.py`` checks)."""
+
+
 def check_question(loaded: Loaded) -> Question:
+    """A question file checked against the schema and then for what a schema cannot say
+    (a contradictory bound or count, a catalogue query that exists). When the schema
+    refuses a file, the checks below name the fault in the format's words where they can
+    (``unknown event 'x'; the events: ...``), else the schema's first error is the one
+    line; either way the file and the line of the fault."""
+    errors = schema_errors(loaded.data, SCHEMA)
+    if not errors:
+        return _check_question(loaded)
+    try:
+        _check_question(loaded)
+    except QuestionError:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError):
+        pass   # a shape the checks below do not expect: the schema's error says what
+    pointer, message = errors[0]
+    raise _fail(loaded, pointer, f"not a question: {message} (at {pointer or '/'})")
+
+
+def _check_question(loaded: Loaded) -> Question:
     doc = loaded.data
     if not isinstance(doc, dict):
         raise _fail(loaded, "", "a question is a mapping (question:, find: or most:, ...)")
@@ -169,7 +195,7 @@ def check_question(loaded: Loaded) -> Question:
         condition = doc["find"]
     else:
         measure = doc[goal]
-        if measure not in MEASURES:
+        if not isinstance(measure, str) or measure not in MEASURES:
             raise _fail(loaded, f"/{goal}", f"{goal}: {measure!r} is not a number ask can "
                         "measure; the measures: " + ", ".join(MEASURES))
     players = doc.get("players", [2])
@@ -302,8 +328,9 @@ def _check_count(loaded: Loaded, cond: Mapping[str, Any], pointer: str) -> None:
     if "equals" in cond:
         low = max(low, cond["equals"])
         high = cond["equals"] if high is None else min(high, cond["equals"])
-    if high is not None and low > high:
-        raise _fail(loaded, pointer, f"contradictory count: at least {low} and at most {high}")
+    if high is not None and low > high:   # at the second of the two
+        raise _fail(loaded, f"{pointer}/{'at_most' if 'at_most' in cond else 'equals'}",
+                    f"contradictory count: at least {low} and at most {high}")
 
 
 def load_questions(paths: Sequence[str | Path]) -> list[Question]:
@@ -311,5 +338,6 @@ def load_questions(paths: Sequence[str | Path]) -> list[Question]:
     return [load_question(p) for p in paths]
 
 
-__all__ = ["EVENTS", "MEASURES", "Question", "QuestionError", "cell_rules", "check_question",
+__all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "cell_rules",
+           "check_question",
            "load_question", "load_questions", "rules_in_force"]

@@ -51,6 +51,10 @@ class Answer:
     rulings: list[str] = field(default_factory=list)   # flags whose rules the witness fires
     also: dict[str, list[str]] = field(default_factory=dict)  # other rulings it holds under
     cpu: float = 0.0                   # CPU seconds of this process (time.process_time)
+    # a certified answer's full search, as the catalogue records it (``full_search``:
+    # its measured cpu_seconds, when and how), and whether this run searched in full
+    # (``ran``) or replayed the certificate
+    full_search: dict[str, Any] | None = None
     scenario: dict[str, Any] | None = field(default=None, repr=False)
     parameters: dict[str, Any] = field(default_factory=dict)  # not the spec's (a house rule's)
     house: str | None = None           # the house rule answered under (query run --house)
@@ -83,9 +87,19 @@ class Answer:
                 "bound": self.bound, "method": self.method, "detail": self.detail,
                 "evidence": self.evidence, "cpu_seconds": round(self.cpu, 3),
                 "rulings_used": self.rulings, "also_holds_under": self.also,
-                "witness": self.witness_file, "reference": self.reference,
-                "reference_detail": self.reference_detail, "parameters": self.parameters,
-                "house": self.house}
+                "full_search": self.full_search, "witness": self.witness_file,
+                "reference": self.reference, "reference_detail": self.reference_detail,
+                "parameters": self.parameters, "house": self.house}
+
+
+def full_search_line(full: dict[str, Any], cpu: float) -> str:
+    """What a certified answer's run cost and what its full search costs (the
+    catalogue's record), in one line."""
+    cost = f"{full['cpu_seconds']:g} s of CPU ({' '.join(str(full['measured']).split())})"
+    if full.get("ran"):
+        return f"certified, searched in full this time; the recorded full search: {cost}"
+    return (f"certified: the committed witness replayed in {cpu:.2f} s of CPU; the full "
+            f"search (--slow) took {cost}")
 
 
 @dataclass
