@@ -55,3 +55,23 @@ def test_a_model_refuses_a_house_flag_it_does_not_follow(
     assert code == 1 and answers
     assert all(a["verdict"] == "refused" and "does not implement draw_piles=both"
                in a["detail"] for a in answers)
+
+
+def test_every_answer_names_every_flag_and_parameter_it_assumes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A proof answer too (Q10's, whose events name no ruling): every flag's value and
+    every parameter, in the JSON and in the text."""
+    from mammamia_ref.rules.ruleset import parameter_specs
+    from mammamia_ref.rules.state import variant_defaults
+
+    code, answers = _run(capsys, "Q10")
+    assert code == 0 and answers
+    for answer in answers:
+        assert set(answer["flags_in_force"]) == set(variant_defaults())
+        assert set(answer["parameters_in_force"]) == set(parameter_specs())
+        assert answer["flags_in_force"]["round_end"] == answer["variants"].get(
+            "round_end", variant_defaults()["round_end"])
+    main(["query", "run", "Q10"])
+    out = capsys.readouterr().out
+    assert out.count("    flags: trimming=") == len(answers)
+    assert out.count("    parameters: hand_limit=7") == len(answers)

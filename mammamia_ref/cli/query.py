@@ -176,6 +176,10 @@ def print_result(result: Any) -> None:
             print(f"    {answer.detail}")
         if answer.verdict == "refused":
             continue
+        flags, numbers = answer.in_force()
+        print("    flags: " + ", ".join(f"{k}={v}" for k, v in flags.items()))
+        print("    parameters: " + ", ".join(f"{k}={v}" for k, v in numbers.items())
+              + ("" if answer.parameters else " (the spec's)"))
         if answer.full_search is not None:
             from mammamia_ref.queries.results import full_search_line
 

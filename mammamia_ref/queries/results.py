@@ -59,6 +59,15 @@ class Answer:
     parameters: dict[str, Any] = field(default_factory=dict)  # not the spec's (a house rule's)
     house: str | None = None           # the house rule answered under (query run --house)
 
+    def in_force(self) -> tuple[dict[str, str], dict[str, Any]]:
+        """Every flag's value and every parameter the answer was given under (those it
+        names over the defaults), so that no answer, proofs included, leaves a ruling
+        it assumes unsaid."""
+        from mammamia_ref.rules.ruleset import make_rules
+
+        rules = make_rules(self.variants, self.parameters)
+        return rules.as_dict(), rules.parameters_dict()
+
     @property
     def answered(self) -> bool:
         """An answer under a house rule has no expectation to meet: it counts when the
@@ -89,7 +98,9 @@ class Answer:
                 "rulings_used": self.rulings, "also_holds_under": self.also,
                 "full_search": self.full_search, "witness": self.witness_file,
                 "reference": self.reference, "reference_detail": self.reference_detail,
-                "parameters": self.parameters, "house": self.house}
+                "parameters": self.parameters, "house": self.house,
+                "flags_in_force": self.in_force()[0],
+                "parameters_in_force": self.in_force()[1]}
 
 
 def full_search_line(full: dict[str, Any], cpu: float) -> str:
