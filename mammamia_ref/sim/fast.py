@@ -130,7 +130,7 @@ own plain value."""
 
 N_KINDS = len(KINDS)
 MM = N_KINDS                      # the Mamma Mia! card; every smaller code is a kind
-FIRST_ORDER = MM + 1
+FIRST_ORDER: int = MM + 1
 ORDER_IDS: tuple[str, ...] = tuple(sorted(ORDERS))
 CARD_NAMES: tuple[str, ...] = (*KINDS, MAMMA_MIA, *ORDER_IDS)
 CARD_CODES: dict[str, int] = {name: code for code, name in enumerate(CARD_NAMES)}
@@ -138,6 +138,13 @@ COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
 NO_KINDS = (0,) * N_KINDS
 
 # The order types' codes, from the spec's order of ``order_types`` (rules.vocabulary).
+# (Declared first: mypyc, compiling this module with the careful player, cannot infer the
+# types of names unpacked at module level that another compiled module imports.)
+STANDARD: int
+ONE_OF_EACH: int
+BOMBASTICA: int
+MONOTONI: int
+MINIMALE: int
 STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = (
     ORDER_TYPE_CODES[name] for name in ("standard", "one_of_each", "bombastica", "monotoni",
                                         "minimale"))
@@ -183,6 +190,11 @@ def cards_of(counts: Sequence[int]) -> list[int]:
 # An action is an int: the flag-like ones are constants, the others a base plus a
 # payload. ``action_of`` and ``action_code`` convert to and from the reference's.
 
+PASS: int  # (declared first, for mypyc: as the order types above)
+NO_ORDER: int
+DECLINE: int
+DRAW_SUPPLY: int
+DRAW_WAITER: int
 PASS, NO_ORDER, DECLINE, DRAW_SUPPLY, DRAW_WAITER = range(5)
 PLAY_BASE = 16        # + 16 * kind + count
 PLACE_BASE = 128      # + order card code
@@ -368,7 +380,7 @@ class FastState:
 
     def copy(self) -> FastState:
         """An independent copy (the configuration and rules are shared: never changed)."""
-        new = object.__new__(FastState)
+        new = FastState.__new__(FastState)
         new.config, new.rules, new.players = self.config, self.rules, self.players
         new.seat_of_colour = self.seat_of_colour
         new.phase, new.step, new.current = self.phase, self.step, self.current
@@ -450,7 +462,9 @@ _RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: nev
 
 
 def _blank(config: GameConfig) -> FastState:
-    state = object.__new__(FastState)  # no __init__: the callers fill every slot
+    # no __init__: the callers fill every slot (``FastState.__new__``, not ``object``'s,
+    # which a mypyc-compiled class refuses; in Python the two are the same function)
+    state = FastState.__new__(FastState)
     state.config = config
     players = config.players
     key = (config.rules, players)
