@@ -243,5 +243,44 @@ def test_the_core_line_names_the_core_in_use() -> None:
     assert line in ("fast core: compiled (mypyc)", f"fast core: {compiled.status().label}")
 
 
+# --- mammamia bench --cores both ---------------------------------------------------------
+
+
+def _fake_child(core: str, budget: float) -> dict[str, Any]:
+    rate = 1.0 if core == "pure" else 2.5
+    return {"random_games_per_s": 3000 * rate, "careful_games_per_s": 300 * rate,
+            "perft_nodes_per_s": 1e6 * rate, "search_decisions_per_s": 700 * rate,
+            "core": {"pure": "fast core: pure Python (MAMMAMIA_PURE is set)",
+                     "compiled": "fast core: compiled (mypyc)"}[core]}
+
+
+def test_the_side_by_side_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mammamia_ref.tools.bench import cores
+
+    monkeypatch.setattr(cores, "_child", _fake_child)
+    monkeypatch.setattr(compiled, "status", lambda: compiled.CoreStatus("compiled", "", True))
+    result = cores.compare_cores(budget=0.1, rounds=3)
+    assert result["ratios"] == dict.fromkeys(cores.MEASURES, 2.5)
+    assert result["goals"] == {"ratio_at_least_2": True, "random_games_at_least_7000": True}
+    assert [len(runs) for runs in result["runs"].values()] == [3, 3]
+    table = cores.format_cores(result)
+    assert "4-player random games/s" in table and "2.50x" in table and "NOT met" not in table
+    pure = compiled.CoreStatus("pure", "the build is stale: x changed; rebuild it", True)
+    monkeypatch.setattr(compiled, "status", lambda: pure)
+    result = cores.compare_cores(budget=0.1, rounds=1)
+    assert list(result["runs"]) == ["pure"] and "ratios" not in result
+    assert "compiled core: not measured, pure Python (the build is stale" in \
+        cores.format_cores(result)
+
+
+def test_a_side_that_ran_the_other_core_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mammamia_ref.tools.bench import cores
+
+    monkeypatch.setattr(cores, "_child", lambda core, budget: _fake_child("pure", budget))
+    monkeypatch.setattr(compiled, "status", lambda: compiled.CoreStatus("compiled", "", True))
+    with pytest.raises(RuntimeError, match="the compiled side ran 'fast core: pure Python"):
+        cores.compare_cores(budget=0.1, rounds=1)
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--trace"]:
     print(json.dumps(trace()))
