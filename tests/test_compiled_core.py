@@ -243,6 +243,40 @@ def test_the_core_line_names_the_core_in_use() -> None:
     assert line in ("fast core: compiled (mypyc)", f"fast core: {compiled.status().label}")
 
 
+def test_the_build_records_every_package_module_it_reads() -> None:
+    from mammamia_ref.tools import compile as build_tool
+
+    read = {path.relative_to(ROOT).as_posix() for path in build_tool.sources()}
+    assert {f"mammamia_ref/sim/{name}.py" for name in compiled.MODULES} <= read
+    assert {"mammamia_ref/sim/__init__.py", "mammamia_ref/sim/compiled.py",
+            "mammamia_ref/rules/oven.py", "mammamia_ref/rules/vocabulary.py",
+            "mammamia_ref/rules/__init__.py", "mammamia_ref/__init__.py"} <= read
+    assert all(name.startswith("mammamia_ref/") and name.endswith(".py") for name in read)
+    assert "mammamia_ref/cli/app.py" not in read  # only what the three import
+
+
+@pytest.mark.slow
+def test_the_build_tools_check_says_which_core_runs() -> None:
+    if os.environ.get(compiled.PURE_ENV, "") not in ("", "0"):
+        pytest.skip("MAMMAMIA_PURE is set here; --check says whether the build is current")
+    done = subprocess.run([sys.executable, "-m", "mammamia_ref.tools.compile", "--check"],
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+    expected = compiled.status()
+    assert done.stdout.strip() == f"fast core: {expected.label}"
+    assert done.returncode == (0 if expected.kind == "compiled" else 1)
+
+
+def test_no_c_compiler_builds_nothing_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from mammamia_ref.tools import compile as build_tool
+
+    before = compiled.extension_files()
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    assert build_tool.main([]) == build_tool.NO_COMPILER == 3
+    assert "no C compiler here" in capsys.readouterr().err
+    assert compiled.extension_files() == before  # nothing built, nothing removed
+
+
 # --- mammamia bench --cores both ---------------------------------------------------------
 
 
