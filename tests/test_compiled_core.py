@@ -280,6 +280,23 @@ def test_no_c_compiler_builds_nothing_and_says_so(monkeypatch: pytest.MonkeyPatc
 # --- mammamia bench --cores both ---------------------------------------------------------
 
 
+def test_the_cores_option(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from mammamia_ref.cli import bench as bench_command
+
+    parser = argparse.ArgumentParser()
+    bench_command.add_parser(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["bench"]).cores == "current"
+    args = parser.parse_args(["bench", "--cores", "both", "--jobs", "2"])
+    assert args.cores == "both"
+    assert bench_command.run_bench_command(args) == 2
+    assert "argument --cores: not with --jobs" in capsys.readouterr().err
+    args = parser.parse_args(["bench", "--cores", "both", "--loop", "startup"])
+    assert bench_command.run_bench_command(args) == 2
+    assert "not with --cores both" in capsys.readouterr().err
+
+
 def _fake_child(core: str, budget: float) -> dict[str, Any]:
     rate = 1.0 if core == "pure" else 2.5
     return {"random_games_per_s": 3000 * rate, "careful_games_per_s": 300 * rate,
