@@ -162,6 +162,26 @@ def test_the_compiled_core_plays_the_pure_python_games() -> None:
     assert here["perft"] == there["perft"] and len(here["perft"]) >= 5
 
 
+def test_a_fast_state_pickles_on_either_core() -> None:
+    """``perft --jobs`` sends states to worker processes: a compiled class cannot be
+    rebuilt by pickle's default, so FastState and Rules say how (a compiled core without
+    this hung the pool: its workers died unpickling their tasks)."""
+    import copy
+    import pickle
+
+    state = fast.new_game(make_config(4, variants={"refill": "as_many_as_played"}))
+    chance, rng = fast.FastChance(3), random.Random(1)
+    for _ in range(60):
+        if fast.is_chance(state):
+            fast.apply_shuffle(state, chance.shuffle(state))
+        else:
+            fast.apply(state, fast.benchmark_choice(state, fast.legal_actions(state), rng))
+    for clone in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert clone is not state and clone.to_json() == state.to_json()
+        assert clone.rules.made_from == state.rules.made_from
+        assert fast.perft(clone, 3) == fast.perft(state, 3)
+
+
 # --- the loader, on a scratch build (runs with or without a compiled core) ---------------
 
 

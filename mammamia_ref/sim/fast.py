@@ -289,7 +289,8 @@ class Rules:
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
                  "bombastica_hand", "bombastica_total", "completion", "draw_any", "draw_both",
                  "draw_piles", "final_tie",
-                 "hand_limit", "leftovers", "leftovers_to_oven", "mandatory", "minimale_lowest",
+                 "hand_limit", "leftovers", "leftovers_to_oven", "made_from", "mandatory",
+                 "minimale_lowest",
                  "mm_before_deal", "monotoni_kind", "need", "need_named", "pass_order",
                  "quiet_after_busy", "quiet_after_quiet", "refill", "removed", "round_end",
                  "round_end_last_ingredient", "rounds", "stall", "stall_letter", "stalls",
@@ -297,6 +298,7 @@ class Rules:
 
     def __init__(self, variants: GameRules, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
+        self.made_from = (variants, players)
         numbers = variants.parameters
         self.hand_limit = numbers.hand_limit
         self.bombastica_total = numbers.bombastica_total
@@ -338,6 +340,11 @@ class Rules:
         self.after_pass_with_orders = step_after_pass(self.pass_order, True).value
         self.after_pass_without_orders = step_after_pass(self.pass_order, False).value
         self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what it is made from (for the worker processes of ``perft --jobs``):
+        a mypyc-compiled class cannot be rebuilt by pickle's default, slot by slot."""
+        return (rules_for, self.made_from)
 
 
 class FastState:
@@ -381,6 +388,16 @@ class FastState:
     quiet_turns: int
     reveal: int | None
     reveal_kind: int | None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled field by field (for the worker processes of ``perft --jobs``): a
+        mypyc-compiled class cannot be rebuilt by pickle's default, slot by slot."""
+        return (_unpickled, (self.config, self.rules, self.players, self.seat_of_colour,
+                             self.phase, self.step, self.current, self.round, self.resolutions,
+                             self.supply, self.oven, self.table, self.used, self.box,
+                             self.mamma_mia, self.hands, self.hand_orders, self.waiters,
+                             self.delivered, self.played, self.quiet_turns, self.reveal,
+                             self.reveal_kind))
 
     def copy(self) -> FastState:
         """An independent copy (the configuration and rules are shared: never changed)."""
@@ -465,17 +482,41 @@ class FastState:
 _RULES: Final[dict[Any, Rules]] = {}  # by Variants (frozen, so a key) and players: never changed
 
 
+def rules_for(variants: GameRules, players: int) -> Rules:
+    """The :class:`Rules` of a set of variants at this many players, made once."""
+    key = (variants, players)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _RULES[key] = Rules(variants, players)
+    return rules
+
+
+def _unpickled(config: GameConfig, rules: Rules, players: int, seat_of_colour: list[int],
+               phase: str, step: str, current: int, round_: int, resolutions: int,
+               supply: list[int], oven: list[int], table: list[int], used: list[int],
+               box: tuple[int, ...], mamma_mia: int | None, hands: list[tuple[int, ...]],
+               hand_orders: list[tuple[int, ...]], waiters: list[tuple[int, ...]],
+               delivered: list[tuple[int, ...]], played: int, quiet_turns: int,
+               reveal: int | None, reveal_kind: int | None) -> FastState:
+    """A :class:`FastState` from the fields :meth:`FastState.__reduce__` pickled."""
+    state = FastState.__new__(FastState)
+    state.config, state.rules, state.players = config, rules, players
+    state.seat_of_colour, state.phase, state.step = seat_of_colour, phase, step
+    state.current, state.round, state.resolutions = current, round_, resolutions
+    state.supply, state.oven, state.table, state.used = supply, oven, table, used
+    state.box, state.mamma_mia, state.hands, state.hand_orders = box, mamma_mia, hands, hand_orders
+    state.waiters, state.delivered, state.played = waiters, delivered, played
+    state.quiet_turns, state.reveal, state.reveal_kind = quiet_turns, reveal, reveal_kind
+    return state
+
+
 def _blank(config: GameConfig) -> FastState:
     # no __init__: the callers fill every slot (``FastState.__new__``, not ``object``'s,
     # which a mypyc-compiled class refuses; in Python the two are the same function)
     state = FastState.__new__(FastState)
     state.config = config
     players = config.players
-    key = (config.rules, players)
-    rules = _RULES.get(key)
-    if rules is None:
-        rules = _RULES[key] = Rules(config.rules, players)
-    state.rules = rules
+    state.rules = rules_for(config.rules, players)
     state.players = players
     seats = [-1] * len(COLOURS)
     for seat, colour in enumerate(config.colours):

@@ -71,10 +71,12 @@ class SearchSettings:
     horizon: str | int = "cycle"
 
 
-def parse_search(name: str) -> SearchSettings | None:
+def parse_search(name: object) -> SearchSettings | None:
     """The settings a policy name asks for: ``search`` (the defaults), ``search:N`` (N
     playouts per decision) or ``search:N:H`` (and the horizon H: ``cycle``, ``round``,
-    ``game`` or a number of turns); None if ``name`` is not a search player's.
+    ``game`` or a number of turns); None if ``name`` is not a search player's (nor a
+    string: typed ``object``, so that the compiled core answers None too rather than
+    refusing the argument's type).
 
     >>> parse_search("search:64")
     SearchSettings(playouts=64, horizon='cycle')
