@@ -299,7 +299,10 @@ def test_version_is_the_package_metadata(capsys) -> None:
 
     code, out, err = cli(capsys, "--version")
     assert (code, err) == (0, "")
-    assert out == f"mammamia {version('mammamia')}\n"
+    assert out.startswith(f"mammamia {version('mammamia')}\nfast core: ")
+    from mammamia_ref.sim.compiled import core_line  # the core in use, on its own line
+
+    assert out.splitlines()[1] == core_line()
 
 
 def test_rules_disputes_variants_and_query_list_as_json(capsys) -> None:

@@ -46,13 +46,17 @@ def package_version() -> str:
 
 class VersionAction(argparse._VersionAction):
     """``--version``, with the installed version looked up (through
-    :mod:`importlib.metadata`, tens of milliseconds) only when it is asked for."""
+    :mod:`importlib.metadata`, tens of milliseconds) only when it is asked for, and on a
+    second line the fast core in use (:func:`mammamia_ref.sim.compiled.core_line`)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        if self.version is None:
-            self.version = f"mammamia {package_version()}"
-        super().__call__(parser, namespace, values, option_string)  # prints, then exits
+        from mammamia_ref.sim.compiled import core_line  # no engine: files and hashes
+
+        # two lines, as written (argparse's own printing would fill them into one)
+        version = self.version or f"mammamia {package_version()}"
+        parser._print_message(f"{version}\n{core_line()}\n", sys.stdout)
+        parser.exit()
 
 
 class SuggestingParser(OneLineParser):

@@ -44,6 +44,11 @@ def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
                         help="write the plots into DIR: bench-bmc.png (the model checker's "
                              "time per bound) and, with --jobs, bench-jobs.png (needs "
                              "matplotlib)")
+    parser.add_argument("--cores", choices=("current", "both"), default="current",
+                        help="current (default): every measure on the fast core in use; "
+                             "both: the pure-Python and the compiled fast core (python -m "
+                             "mammamia_ref.tools.compile) side by side, in turn, three rounds "
+                             "(random, careful and search players' games, perft)")
     parser.add_argument("--loop", type=loop_measures, nargs="?", const=",".join(LOOP_MEASURES),
                         metavar="NAMES",
                         help="measure the everyday loop instead, as whole-process wall and "
@@ -58,6 +63,8 @@ def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
 def run_bench_command(args: argparse.Namespace) -> int:
     if args.loop is not None:
         return run_loop_command(args)
+    if args.cores == "both":
+        return run_cores_command(args)
     # the benchmarks load when the command runs, not when the parser is built
     from mammamia_ref.tools.bench import format_table, run_benchmarks, write_plots
     from mammamia_ref.tools.bench.plots import plotting_available
@@ -81,11 +88,31 @@ def run_bench_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_cores_command(args: argparse.Namespace) -> int:
+    """``mammamia bench --cores both``: the side-by-side table (or ``--json``)."""
+    mixed = [option for option, given in (("--jobs", args.jobs > 1), ("--plots", args.plots))
+             if given]
+    if mixed:
+        print(f"mammamia: error: argument --cores: not with {', '.join(mixed)}",
+              file=sys.stderr)
+        return 2
+    from mammamia_ref.tools.bench.cores import compare_cores, format_cores
+
+    def progress(message: str) -> None:
+        print(f"bench: {message}", file=sys.stderr, flush=True)
+
+    result = compare_cores(budget=0.3 if args.quick else 2.0, rounds=1 if args.quick else 3,
+                           progress=progress)
+    print(json.dumps(result, indent=2) if args.json else format_cores(result))
+    return 0
+
+
 def run_loop_command(args: argparse.Namespace) -> int:
     """``mammamia bench --loop``: the table (or ``--json``); 1 if a command failed or
     nothing could be measured."""
     mixed = [option for option, given in (("--quick", args.quick), ("--jobs", args.jobs > 1),
-                                          ("--plots", args.plots)) if given]
+                                          ("--plots", args.plots),
+                                          ("--cores both", args.cores == "both")) if given]
     if mixed:
         print(f"mammamia: error: argument --loop: not with {', '.join(mixed)} (for the "
               "engine measures only)", file=sys.stderr)

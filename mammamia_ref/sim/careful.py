@@ -25,7 +25,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import add, sub
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.rules.oven import (
@@ -52,24 +52,31 @@ from mammamia_ref.sim import fast
 T = TypeVar("T")
 # the steps and the oven's phase as the fast engine's plain strings (an enum member read
 # from its class costs a metaclass lookup, more than some of the judgements here)
-_PLAY, _ORDER, _DRAW, _NAME_KIND = (Step.PLAY.value, Step.ORDER.value, Step.DRAW.value,
-                                    Step.NAME_KIND.value)
-_OVEN = Phase.OVEN.value
-N_KINDS = len(KINDS)
-NONE: Counts = (0,) * N_KINDS
-UNKNOWN = -1  # an order in the oven the observer cannot identify
-ORDERS_SOUGHT = 3  # the careful player draws orders only while it holds fewer than this
+# (the module's constants are ``Final``: no effect in Python; compiled, mypyc keeps them in
+# C variables rather than the module's dict, as in the fast engine)
+_PLAY: Final = Step.PLAY.value
+_ORDER: Final = Step.ORDER.value
+_DRAW: Final = Step.DRAW.value
+_NAME_KIND: Final = Step.NAME_KIND.value
+_OVEN: Final = Phase.OVEN.value
+N_KINDS: Final = len(KINDS)
+NONE: Final[Counts] = (0,) * N_KINDS
+UNKNOWN: Final = -1  # an order in the oven the observer cannot identify
+ORDERS_SOUGHT: Final = 3  # the careful player draws orders only while it holds fewer than this
 
-STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = (
-    fast.STANDARD, fast.ONE_OF_EACH, fast.BOMBASTICA, fast.MONOTONI, fast.MINIMALE)
+STANDARD: Final = fast.STANDARD
+ONE_OF_EACH: Final = fast.ONE_OF_EACH
+BOMBASTICA: Final = fast.BOMBASTICA
+MONOTONI: Final = fast.MONOTONI
+MINIMALE: Final = fast.MINIMALE
 # The orders' recipes are the spec's: the careful player does not take other order counts
 # (``models`` of those parameters in spec/cards.yaml), so ``Judgement.of`` refuses them.
-_SHAPES = order_shapes(default_parameters())
-_NAMED_NEEDS = named_needs(default_parameters())
+_SHAPES: Final = order_shapes(default_parameters())
+_NAMED_NEEDS: Final = named_needs(default_parameters())
 
-FIRST_ORDER = fast.FIRST_ORDER
-CARD_CODES = fast.CARD_CODES
-CARD_NAMES = fast.CARD_NAMES
+FIRST_ORDER: Final = fast.FIRST_ORDER
+CARD_CODES: Final = fast.CARD_CODES
+CARD_NAMES: Final = fast.CARD_NAMES
 
 
 def _by_code(value: Callable[[str], T], default: T) -> list[T]:
@@ -80,13 +87,13 @@ def _by_code(value: Callable[[str], T], default: T) -> list[T]:
     return table
 
 
-TYPE: list[int] = _by_code(lambda o: ORDER_TYPE_CODES[ORDERS[o].type], -1)
-COLOUR: list[int] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour), -1)
-PERSONAL: list[int] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal], -1)
-FIXED_NEED: list[Counts | None] = _by_code(
+TYPE: Final[list[int]] = _by_code(lambda o: ORDER_TYPE_CODES[ORDERS[o].type], -1)
+COLOUR: Final[list[int]] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour), -1)
+PERSONAL: Final[list[int]] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal], -1)
+FIXED_NEED: Final[list[Counts | None]] = _by_code(
     lambda o: ORDERS[o].requirement(_SHAPES) if ORDERS[o].type in ("standard", "one_of_each")
     else None, None)
-NAMED_NEED: list[tuple[Counts, ...]] = _by_code(lambda o: _NAMED_NEEDS[o], ())
+NAMED_NEED: Final[list[tuple[Counts, ...]]] = _by_code(lambda o: _NAMED_NEEDS[o], ())
 
 
 def _wanted(order_id: str) -> Counts:
@@ -100,7 +107,7 @@ def _wanted(order_id: str) -> Counts:
     return tuple(int(k == order.personal) for k in KINDS)
 
 
-WANTED: list[Counts] = _by_code(_wanted, NONE)
+WANTED: Final[list[Counts]] = _by_code(_wanted, NONE)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -140,8 +147,9 @@ class Judgement:
         return found
 
 
-_JUDGEMENTS: dict[Rules, Judgement] = {}
-_OF_RULES: dict[fast.Rules, Judgement] = {}  # by the fast engine's rules object (by identity)
+_JUDGEMENTS: Final[dict[Rules, Judgement]] = {}
+# by the fast engine's rules object (by identity)
+_OF_RULES: Final[dict[fast.Rules, Judgement]] = {}
 
 
 def judgement(state: fast.FastState) -> Judgement:
@@ -162,10 +170,10 @@ def _recipe(need: Counts) -> Recipe:
     return tuple((kind, count) for kind, count in enumerate(need) if count)
 
 
-FIXED_RECIPE: list[Recipe | None] = [None if need is None else _recipe(need)
+FIXED_RECIPE: Final[list[Recipe | None]] = [None if need is None else _recipe(need)
                                      for need in FIXED_NEED]
-FIXED_TAKES: list[Counts] = [NONE if need is None else need for need in FIXED_NEED]
-NAMED_RECIPE: list[tuple[Recipe, ...]] = [tuple(_recipe(need) for need in named)
+FIXED_TAKES: Final[list[Counts]] = [NONE if need is None else need for need in FIXED_NEED]
+NAMED_RECIPE: Final[list[tuple[Recipe, ...]]] = [tuple(_recipe(need) for need in named)
                                           for named in NAMED_NEED]
 
 
@@ -205,7 +213,7 @@ def nameable(order: int, table: Counts, flags: Judgement) -> tuple[int, ...]:
     return found
 
 
-_CACHE_LIMIT = 20_000  # tables per order and set of flags: a cache, cleared when full
+_CACHE_LIMIT: Final = 20_000  # tables per order and set of flags: a cache, cleared when full
 
 
 def _short(recipe: Recipe, table: Sequence[int], hand: Sequence[int]) -> int | None:
@@ -321,7 +329,7 @@ def spare(hand: Counts, count: int) -> Counts:
     return found
 
 
-_SPARED: dict[tuple[Counts, int], Counts] = {}
+_SPARED: Final[dict[tuple[Counts, int], Counts]] = {}
 
 
 def hand_needs(orders: tuple[int, ...]) -> Counts:
@@ -337,7 +345,7 @@ def hand_needs(orders: tuple[int, ...]) -> Counts:
     return need
 
 
-_HAND_NEEDS: dict[tuple[int, ...], Counts] = {}  # a few hundred hands of orders at most
+_HAND_NEEDS: Final[dict[tuple[int, ...], Counts]] = {}  # a few hundred hands of orders at most
 
 
 # --- the oven as the observer expects it ----------------------------------------------
@@ -405,7 +413,7 @@ def _forecast(oven: list[int], table: Counts, hand: Counts, own: int, flags: Jud
 
 
 _Mark = tuple[int, Counts, Counts | None, Counts | None]
-_FOLDS_LIMIT = 1_000  # forecasts kept (by observer and table): cleared when full
+_FOLDS_LIMIT: Final = 1_000  # forecasts kept (by observer and table): cleared when full
 
 
 class _Fold:
@@ -663,7 +671,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     return (pick, 1)
 
 
-_MORE_THAN_ANY = 1 << 30  # more than any shortfall
+_MORE_THAN_ANY: Final = 1 << 30  # more than any shortfall
 
 
 def _feasible_named(order: int, table: Counts,
@@ -745,8 +753,10 @@ def choose_completion(options: Sequence[Counts], reserve: Counts,
 # --- the fast engine's chooser ---------------------------------------------------------
 
 
-_PASS, _NO_ORDER, _PLACE_BASE = fast.PASS, fast.NO_ORDER, fast.PLACE_BASE  # looked up once
-_PLAYS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+_PASS: Final = fast.PASS  # looked up once
+_NO_ORDER: Final = fast.NO_ORDER
+_PLACE_BASE: Final = fast.PLACE_BASE
+_PLAYS: Final[dict[tuple[int, ...], list[tuple[int, int]]]] = {}
 
 
 def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
@@ -757,7 +767,7 @@ def _plays(legal: Sequence[int]) -> list[tuple[int, int]]:
     return found
 
 
-_CANDIDATES: dict[tuple[int, ...], list[int]] = {}
+_CANDIDATES: Final[dict[tuple[int, ...], list[int]]] = {}
 
 
 def _candidates(legal: Sequence[int]) -> list[int]:
@@ -788,7 +798,7 @@ def observed_forecast(state: fast.FastState, seat: int,
                      False, None)
 
 
-_COLOUR_INDEX = fast.COLOUR_INDEX
+_COLOUR_INDEX: Final = fast.COLOUR_INDEX
 
 
 def choose_careful_code(state: fast.FastState, legal: Sequence[int],

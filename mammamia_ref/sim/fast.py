@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mammamia_ref.errors import IllegalActionError, InternalError
 from mammamia_ref.formats.jsonform import rules_fields
@@ -111,36 +111,47 @@ from mammamia_ref.rules.vocabulary import (
 # either). A member is a ``str`` subclass: comparing one misses the interpreter's fast
 # path for exact strings, and an Enum class attribute costs a tenth of a microsecond a
 # lookup, both too much for the hot loop. ``to_state`` hands the members back.
-_SHUFFLE, _TURN, _OVEN, _ROUND_END, _OVER = (Phase.SHUFFLE.value, Phase.TURN.value,
-                                             Phase.OVEN.value, Phase.ROUND_END.value,
-                                             Phase.OVER.value)
-_PLAY, _ORDER, _DRAW, _NAME_KIND, _COMPLETE = (Step.PLAY.value, Step.ORDER.value,
-                                               Step.DRAW.value, Step.NAME_KIND.value,
-                                               Step.COMPLETE.value)
-_REVEAL, _STALL, _INGREDIENTS, _SUPPLY_PILE, _OVER_STEP = (Step.REVEAL.value, Step.STALL.value,
-                                                           Step.INGREDIENTS.value,
-                                                           Step.SUPPLY.value, Step.OVER.value)
-_PHASE_MEMBER: dict[str, Phase] = {phase.value: phase for phase in Phase}
-_STEP_MEMBER: dict[str, Step] = {step.value: step for step in Step}
-_PLAIN: dict[str, str] = {member.value: member.value for member in (*Phase, *Step)}
+#
+# The module's constants are ``Final``: no effect in Python, but the compiled core (mypyc)
+# then keeps them in C variables instead of looking each up in the module's dict.
+_SHUFFLE: Final = Phase.SHUFFLE.value
+_TURN: Final = Phase.TURN.value
+_OVEN: Final = Phase.OVEN.value
+_ROUND_END: Final = Phase.ROUND_END.value
+_OVER: Final = Phase.OVER.value
+_PLAY: Final = Step.PLAY.value
+_ORDER: Final = Step.ORDER.value
+_DRAW: Final = Step.DRAW.value
+_NAME_KIND: Final = Step.NAME_KIND.value
+_COMPLETE: Final = Step.COMPLETE.value
+_REVEAL: Final = Step.REVEAL.value
+_STALL: Final = Step.STALL.value
+_INGREDIENTS: Final = Step.INGREDIENTS.value
+_SUPPLY_PILE: Final = Step.SUPPLY.value
+_OVER_STEP: Final = Step.OVER.value
+_PHASE_MEMBER: Final[dict[str, Phase]] = {phase.value: phase for phase in Phase}
+_STEP_MEMBER: Final[dict[str, Step]] = {step.value: step for step in Step}
+_PLAIN: Final[dict[str, str]] = {member.value: member.value for member in (*Phase, *Step)}
 """The plain value of a phase or step (a member or a string); a waiter's pile is its
 own plain value."""
 
 # -- cards ---------------------------------------------------------------------------
 
-N_KINDS = len(KINDS)
-MM = N_KINDS                      # the Mamma Mia! card; every smaller code is a kind
-FIRST_ORDER = MM + 1
-ORDER_IDS: tuple[str, ...] = tuple(sorted(ORDERS))
-CARD_NAMES: tuple[str, ...] = (*KINDS, MAMMA_MIA, *ORDER_IDS)
-CARD_CODES: dict[str, int] = {name: code for code, name in enumerate(CARD_NAMES)}
-COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
-NO_KINDS = (0,) * N_KINDS
+N_KINDS: Final = len(KINDS)
+MM: Final = N_KINDS                      # the Mamma Mia! card; every smaller code is a kind
+FIRST_ORDER: Final[int] = MM + 1
+ORDER_IDS: Final[tuple[str, ...]] = tuple(sorted(ORDERS))
+CARD_NAMES: Final[tuple[str, ...]] = (*KINDS, MAMMA_MIA, *ORDER_IDS)
+CARD_CODES: Final[dict[str, int]] = {name: code for code, name in enumerate(CARD_NAMES)}
+COLOUR_INDEX: Final[dict[str, int]] = {colour: i for i, colour in enumerate(COLOURS)}
+NO_KINDS: Final = (0,) * N_KINDS
 
 # The order types' codes, from the spec's order of ``order_types`` (rules.vocabulary).
-STANDARD, ONE_OF_EACH, BOMBASTICA, MONOTONI, MINIMALE = (
-    ORDER_TYPE_CODES[name] for name in ("standard", "one_of_each", "bombastica", "monotoni",
-                                        "minimale"))
+STANDARD: Final[int] = ORDER_TYPE_CODES["standard"]
+ONE_OF_EACH: Final[int] = ORDER_TYPE_CODES["one_of_each"]
+BOMBASTICA: Final[int] = ORDER_TYPE_CODES["bombastica"]
+MONOTONI: Final[int] = ORDER_TYPE_CODES["monotoni"]
+MINIMALE: Final[int] = ORDER_TYPE_CODES["minimale"]
 
 
 def _order_table(value: Any) -> list[Any]:
@@ -151,10 +162,10 @@ def _order_table(value: Any) -> list[Any]:
     return table
 
 
-ORDER_TYPE: list[int] = _order_table(lambda order: ORDER_TYPE_CODES[order.type])
-ORDER_COLOUR: list[int] = _order_table(lambda order: COLOUR_INDEX[order.colour])
-ORDER_PERSONAL: list[int] = _order_table(lambda order: KINDS.index(order.personal))
-ORDER_TYPE_NAME: list[str] = _order_table(lambda order: order.type)
+ORDER_TYPE: Final[list[int]] = _order_table(lambda order: ORDER_TYPE_CODES[order.type])
+ORDER_COLOUR: Final[list[int]] = _order_table(lambda order: COLOUR_INDEX[order.colour])
+ORDER_PERSONAL: Final[list[int]] = _order_table(lambda order: KINDS.index(order.personal))
+ORDER_TYPE_NAME: Final[list[str]] = _order_table(lambda order: order.type)
 
 
 def order_needs(parameters: Parameters) -> tuple[list[tuple[int, ...] | None],
@@ -167,7 +178,7 @@ def order_needs(parameters: Parameters) -> tuple[list[tuple[int, ...] | None],
                          if order.type in ("standard", "one_of_each") else None),
             _order_table(lambda order: named[order.id]))
 
-WAITER_OF_COLOUR: list[tuple[int, ...]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
+WAITER_OF_COLOUR: Final[list[tuple[int, ...]]] = [tuple(CARD_CODES[o] for o in ORDERS_OF[colour])
                                            for colour in COLOURS]
 
 
@@ -183,22 +194,27 @@ def cards_of(counts: Sequence[int]) -> list[int]:
 # An action is an int: the flag-like ones are constants, the others a base plus a
 # payload. ``action_of`` and ``action_code`` convert to and from the reference's.
 
-PASS, NO_ORDER, DECLINE, DRAW_SUPPLY, DRAW_WAITER = range(5)
-PLAY_BASE = 16        # + 16 * kind + count
-PLACE_BASE = 128      # + order card code
-NAME_BASE = 192       # + kind
-DRAW_N_BASE = 256     # + 64 * source (0 supply, 1 waiter) + count, under draw_amount=any
-COMPLETE_BASE = 1024  # + the hand cards packed in base 16, kind 0 lowest
-SUPPLY, WAITER = 0, 1
-SOURCES = ("supply", "waiter")
-DRAW_FILL = (DRAW_SUPPLY, DRAW_WAITER)
+PASS: Final = 0
+NO_ORDER: Final = 1
+DECLINE: Final = 2
+DRAW_SUPPLY: Final = 3
+DRAW_WAITER: Final = 4
+PLAY_BASE: Final = 16        # + 16 * kind + count
+PLACE_BASE: Final = 128      # + order card code
+NAME_BASE: Final = 192       # + kind
+DRAW_N_BASE: Final = 256     # + 64 * source (0 supply, 1 waiter) + count, under draw_amount=any
+COMPLETE_BASE: Final = 1024  # + the hand cards packed in base 16, kind 0 lowest
+SUPPLY: Final = 0
+WAITER: Final = 1
+SOURCES: Final = ("supply", "waiter")
+DRAW_FILL: Final = (DRAW_SUPPLY, DRAW_WAITER)
 
 
 def play_code(kind: int, count: int) -> int:
     return PLAY_BASE + 16 * kind + count
 
 
-_PLAY_OF = {play_code(kind, count): (kind, count) for kind in range(N_KINDS)
+_PLAY_OF: Final = {play_code(kind, count): (kind, count) for kind in range(N_KINDS)
             for count in range(1, 16)}
 
 
@@ -261,7 +277,7 @@ def action_code(action: Action) -> int:
 # -- the state -----------------------------------------------------------------------
 
 
-_MAX_HELD = 64  # more cards than a hand holds or a turn plays (a larger count is computed)
+_MAX_HELD: Final = 64  # more cards than a hand holds or a turn plays (a larger count is computed)
 
 
 class Rules:
@@ -273,7 +289,8 @@ class Rules:
     __slots__ = ("after_pass_with_orders", "after_pass_without_orders", "allowance",
                  "bombastica_hand", "bombastica_total", "completion", "draw_any", "draw_both",
                  "draw_piles", "final_tie",
-                 "hand_limit", "leftovers", "leftovers_to_oven", "mandatory", "minimale_lowest",
+                 "hand_limit", "leftovers", "leftovers_to_oven", "made_from", "mandatory",
+                 "minimale_lowest",
                  "mm_before_deal", "monotoni_kind", "need", "need_named", "pass_order",
                  "quiet_after_busy", "quiet_after_quiet", "refill", "removed", "round_end",
                  "round_end_last_ingredient", "rounds", "stall", "stall_letter", "stalls",
@@ -281,6 +298,7 @@ class Rules:
 
     def __init__(self, variants: GameRules, players: int) -> None:
         refuse_unclaimed("fast", variants, carries_information=True)
+        self.made_from = (variants, players)
         numbers = variants.parameters
         self.hand_limit = numbers.hand_limit
         self.bombastica_total = numbers.bombastica_total
@@ -322,6 +340,11 @@ class Rules:
         self.after_pass_with_orders = step_after_pass(self.pass_order, True).value
         self.after_pass_without_orders = step_after_pass(self.pass_order, False).value
         self.stalls = tuple(stalls(self.stall, count, players) for count in range(players + 1))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what it is made from (for the worker processes of ``perft --jobs``):
+        a mypyc-compiled class cannot be rebuilt by pickle's default, slot by slot."""
+        return (rules_for, self.made_from)
 
 
 class FastState:
@@ -366,9 +389,19 @@ class FastState:
     reveal: int | None
     reveal_kind: int | None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled field by field (for the worker processes of ``perft --jobs``): a
+        mypyc-compiled class cannot be rebuilt by pickle's default, slot by slot."""
+        return (_unpickled, (self.config, self.rules, self.players, self.seat_of_colour,
+                             self.phase, self.step, self.current, self.round, self.resolutions,
+                             self.supply, self.oven, self.table, self.used, self.box,
+                             self.mamma_mia, self.hands, self.hand_orders, self.waiters,
+                             self.delivered, self.played, self.quiet_turns, self.reveal,
+                             self.reveal_kind))
+
     def copy(self) -> FastState:
         """An independent copy (the configuration and rules are shared: never changed)."""
-        new = object.__new__(FastState)
+        new = FastState.__new__(FastState)
         new.config, new.rules, new.players = self.config, self.rules, self.players
         new.seat_of_colour = self.seat_of_colour
         new.phase, new.step, new.current = self.phase, self.step, self.current
@@ -446,18 +479,44 @@ class FastState:
         }
 
 
-_RULES: dict[Any, Rules] = {}  # by Variants (frozen, so a key) and players: never changed
+_RULES: Final[dict[Any, Rules]] = {}  # by Variants (frozen, so a key) and players: never changed
+
+
+def rules_for(variants: GameRules, players: int) -> Rules:
+    """The :class:`Rules` of a set of variants at this many players, made once."""
+    key = (variants, players)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _RULES[key] = Rules(variants, players)
+    return rules
+
+
+def _unpickled(config: GameConfig, rules: Rules, players: int, seat_of_colour: list[int],
+               phase: str, step: str, current: int, round_: int, resolutions: int,
+               supply: list[int], oven: list[int], table: list[int], used: list[int],
+               box: tuple[int, ...], mamma_mia: int | None, hands: list[tuple[int, ...]],
+               hand_orders: list[tuple[int, ...]], waiters: list[tuple[int, ...]],
+               delivered: list[tuple[int, ...]], played: int, quiet_turns: int,
+               reveal: int | None, reveal_kind: int | None) -> FastState:
+    """A :class:`FastState` from the fields :meth:`FastState.__reduce__` pickled."""
+    state = FastState.__new__(FastState)
+    state.config, state.rules, state.players = config, rules, players
+    state.seat_of_colour, state.phase, state.step = seat_of_colour, phase, step
+    state.current, state.round, state.resolutions = current, round_, resolutions
+    state.supply, state.oven, state.table, state.used = supply, oven, table, used
+    state.box, state.mamma_mia, state.hands, state.hand_orders = box, mamma_mia, hands, hand_orders
+    state.waiters, state.delivered, state.played = waiters, delivered, played
+    state.quiet_turns, state.reveal, state.reveal_kind = quiet_turns, reveal, reveal_kind
+    return state
 
 
 def _blank(config: GameConfig) -> FastState:
-    state = object.__new__(FastState)  # no __init__: the callers fill every slot
+    # no __init__: the callers fill every slot (``FastState.__new__``, not ``object``'s,
+    # which a mypyc-compiled class refuses; in Python the two are the same function)
+    state = FastState.__new__(FastState)
     state.config = config
     players = config.players
-    key = (config.rules, players)
-    rules = _RULES.get(key)
-    if rules is None:
-        rules = _RULES[key] = Rules(config.rules, players)
-    state.rules = rules
+    state.rules = rules_for(config.rules, players)
     state.players = players
     seats = [-1] * len(COLOURS)
     for seat, colour in enumerate(config.colours):
@@ -538,9 +597,9 @@ def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
     return step, state.supply
 
 
-_PILE_COLOUR: dict[str, int] = {waiter_pile(colour): i for i, colour in enumerate(COLOURS)}
+_PILE_COLOUR: Final[dict[str, int]] = {waiter_pile(colour): i for i, colour in enumerate(COLOURS)}
 """The colour index of each waiter's shuffle step (``waiter_pile(colour)``)."""
-_PILE_OF_COLOUR: dict[str, str] = {colour: waiter_pile(colour) for colour in COLOURS}
+_PILE_OF_COLOUR: Final[dict[str, str]] = {colour: waiter_pile(colour) for colour in COLOURS}
 
 
 def legal_actions(state: FastState) -> Sequence[int]:
@@ -567,8 +626,8 @@ def legal_actions(state: FastState) -> Sequence[int]:
     return ()
 
 
-_PLAY_CHOICES: dict[tuple[int, ...], tuple[int, ...]] = {}
-_DRAW_ANY = [tuple(DRAW_N_BASE + 64 * source + count for source in (SUPPLY, WAITER)
+_PLAY_CHOICES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+_DRAW_ANY: Final = [tuple(DRAW_N_BASE + 64 * source + count for source in (SUPPLY, WAITER)
                    for count in range(allowance + 1)) for allowance in range(64)]
 
 
@@ -583,7 +642,7 @@ def play_choices(hand: tuple[int, ...]) -> tuple[int, ...]:
     return choices
 
 
-_ORDER_CHOICES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_ORDER_CHOICES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def order_choices(orders: tuple[int, ...]) -> tuple[int, ...]:
@@ -728,8 +787,8 @@ def take_first_orders(state: FastState) -> None:
 
 
 # ``step_after_play``, looked up: by whether the player still holds orders.
-_AFTER_PLAY_WITH_ORDERS = step_after_play(True).value
-_AFTER_PLAY_WITHOUT_ORDERS = step_after_play(False).value
+_AFTER_PLAY_WITH_ORDERS: Final = step_after_play(True).value
+_AFTER_PLAY_WITHOUT_ORDERS: Final = step_after_play(False).value
 
 
 def turn_play(state: FastState, kind: int, count: int) -> None:
@@ -859,7 +918,7 @@ def draw_from_supply(state: FastState, wanted: int) -> int:
     return moved
 
 
-_EXHAUSTED: dict[tuple[str, tuple[int, ...]], bool] = {
+_EXHAUSTED: Final[dict[tuple[str, tuple[int, ...]], bool]] = {
     (round_end, supply): supply_runs_out(round_end, len(supply), sum(c < MM for c in supply))
     for round_end in ("last_card", "last_ingredient")
     for supply in ((), (MM,), *((kind,) for kind in range(N_KINDS)))}
@@ -969,8 +1028,9 @@ def reveal_next(state: FastState) -> None:
             name_kind(state, card, kinds[0])
 
 
-_KIND_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], tuple[int, ...]] = {}
-_KIND_CHOICES_LIMIT = 1 << 14  # remembered answers, at most (then forgotten, all at once)
+_KIND_CHOICES: Final[dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules],
+                          tuple[int, ...]]] = {}
+_KIND_CHOICES_LIMIT: Final = 1 << 14  # remembered answers, at most (then forgotten, all at once)
 
 
 def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
@@ -1007,8 +1067,10 @@ def requirement(state: FastState, order: int) -> tuple[int, ...]:
     return need
 
 
-_BAKE, _FAIL, _FAIL_TABLE_ONLY, _FORCED = (Outcome.BAKE, Outcome.FAIL, Outcome.FAIL_TABLE_ONLY,
-                                           Outcome.FORCED)  # looked up once (Enum members)
+_BAKE: Final = Outcome.BAKE  # looked up once (Enum members)
+_FAIL: Final = Outcome.FAIL
+_FAIL_TABLE_ONLY: Final = Outcome.FAIL_TABLE_ONLY
+_FORCED: Final = Outcome.FORCED
 
 
 def bake_or_ask(state: FastState, order: int, need: tuple[int, ...]) -> None:
@@ -1044,7 +1106,7 @@ def pizza_bombastica(state: FastState, order: int) -> None:
         state.step = _COMPLETE
 
 
-_HAND_CHOICES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+_HAND_CHOICES: Final[dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]]] = {}
 
 
 def hand_choices(hand: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
@@ -1172,7 +1234,7 @@ def winners(state: FastState) -> tuple[tuple[int, ...], str]:
 # ``random`` still works that way; where it does not, the fast engine calls it instead.
 
 
-_BITS = tuple(n.bit_length() for n in range(4096))  # n.bit_length(), looked up (piles and
+_BITS: Final = tuple(n.bit_length() for n in range(4096))  # n.bit_length(), looked up (piles and
 # lists of legal actions are far shorter)
 
 
@@ -1216,7 +1278,7 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
     return r
 
 
-_INLINE_OK = _inline_ok()
+_INLINE_OK: Final = _inline_ok()
 
 
 def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:

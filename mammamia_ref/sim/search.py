@@ -35,6 +35,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mammamia_ref.errors import InternalError, UsageError
 from mammamia_ref.formats.limits import whole_number
@@ -51,12 +52,13 @@ from mammamia_ref.sim import fast
 from mammamia_ref.sim.careful import choose_careful_code, observed_forecast
 from mammamia_ref.sim.careful import judgement as careful_flags
 
-N_KINDS = len(KINDS)
-DEFAULT_PLAYOUTS = 8
-HORIZONS = ("cycle", "round", "game")
-MAX_PLAYOUTS = 100_000
-MAX_TURNS = 1_000
-MAX_PLAYOUT_DECISIONS = 20_000  # a safety net: no round comes near
+# (``Final``: no effect in Python; compiled, mypyc keeps them in C variables)
+N_KINDS: Final = len(KINDS)
+DEFAULT_PLAYOUTS: Final = 8
+HORIZONS: Final = ("cycle", "round", "game")
+MAX_PLAYOUTS: Final = 100_000
+MAX_TURNS: Final = 1_000
+MAX_PLAYOUT_DECISIONS: Final = 20_000  # a safety net: no round comes near
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +71,12 @@ class SearchSettings:
     horizon: str | int = "cycle"
 
 
-def parse_search(name: str) -> SearchSettings | None:
+def parse_search(name: object) -> SearchSettings | None:
     """The settings a policy name asks for: ``search`` (the defaults), ``search:N`` (N
     playouts per decision) or ``search:N:H`` (and the horizon H: ``cycle``, ``round``,
-    ``game`` or a number of turns); None if ``name`` is not a search player's.
+    ``game`` or a number of turns); None if ``name`` is not a search player's (nor a
+    string: typed ``object``, so that the compiled core answers None too rather than
+    refusing the argument's type).
 
     >>> parse_search("search:64")
     SearchSettings(playouts=64, horizon='cycle')
@@ -109,7 +113,7 @@ def parse_search(name: str) -> SearchSettings | None:
 # --- dealing the hidden cards --------------------------------------------------------
 
 
-_TEMPLATES: dict[GameConfig, fast.FastState] = {}
+_TEMPLATES: Final[dict[GameConfig, fast.FastState]] = {}
 
 
 def _template(config: GameConfig) -> fast.FastState:
@@ -377,7 +381,7 @@ class Tally:
     cpu_seconds: float = 0.0
 
 
-TALLY = Tally()
+TALLY: Final = Tally()
 
 
 class SearchChooser:

@@ -29,6 +29,7 @@ from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
+from mammamia_ref.sim import compiled
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
 from mammamia_ref.tools.machine import usable_cpus
@@ -181,6 +182,7 @@ class Report:
         return {
             "ok": self.ok,
             "seconds": round(self.seconds, 3),
+            "fast_core": compiled.core_line().removeprefix("fast core: "),
             "spec_problems": self.spec_problems,
             "games": {"played": len(self.games), "failed": self.failed_games},
             "scenarios": {
@@ -435,6 +437,7 @@ def print_report(report: Report) -> None:
         for failed in asked["failed"]:
             print(f"    {failed['query']} [{failed['answer']}]: {failed['verdict']} "
                   f"{failed.get('detail', '')}")
+    print(compiled.core_line())
     print(f"verify: {mark} ({report.seconds:.1f} s)")
 
 

@@ -109,7 +109,9 @@ def format_table(results: dict[str, Any]) -> str:
                      _num(players["careful"]["games_per_s"], 1), ""))
     width = max(len(row[0]) for row in rows)
     header = ("measure", "reference", "fast", "python-chess")
-    lines = [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
+    core = results.get("machine", {}).get("fast_core")
+    lines = [f"fast core: {core}"] if core else []
+    lines += [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
              "-" * (width + 42)]
     lines += [f"{a:<{width}}  {b:>12}  {c:>12}  {d:>12}" for a, b, c, d in rows]
     lines.append("")

@@ -8,7 +8,7 @@ import platform
 from collections.abc import Callable
 from typing import Any
 
-from mammamia_ref.sim import fast
+from mammamia_ref.sim import compiled, fast
 from mammamia_ref.tools.bench.chess import chess_figures
 from mammamia_ref.tools.bench.counting import perft_rates, perft_tables
 from mammamia_ref.tools.bench.engines import (
@@ -98,4 +98,5 @@ def machine_info() -> dict[str, Any]:
             "platform": platform.platform(),
             "processor": platform.processor() or platform.machine(),
             "cpu_count": os.cpu_count(), "load_average": load,
-            "fast_engine_inline_random": fast._INLINE_OK}
+            "fast_engine_inline_random": fast._INLINE_OK,
+            "fast_core": compiled.core_line().removeprefix("fast core: ")}
