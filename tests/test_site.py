@@ -738,7 +738,7 @@ def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
     assert "[`oven.minimale`](rules/oven.md#oven.minimale)" in page
     assert "[D4](disputes/D4.md)" in page
     witness = next(v for v in corpus.scenarios
-                   if v.scenario.file.endswith("q05-most-pizzas-one-opening.yaml"))
+                   if v.scenario.file.endswith("q05-most-pizzas-one-opening-default.yaml"))
     assert f"]({witness.page})" in page
     empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
                                   corpus.spec.cards_doc, None), [], [])
