@@ -91,7 +91,15 @@ sys.exit(serve(Slow(), sys.stdout))
 """
 
 
+# As a terminal's user has it, whatever this test run inherited: a run started in the
+# background by a shell without job control ignores SIGINT, and Python then leaves it
+# ignored in the command too (tests/test_counting.py and test_simulate.py do the same).
+CTRL_C_AS_AT_A_TERMINAL = ("import signal; "
+                           "signal.signal(signal.SIGINT, signal.default_int_handler)\n")
+
+
 def start(code: str, *args: str, progress: Path) -> subprocess.Popen[str]:
+    code = CTRL_C_AS_AT_A_TERMINAL + code
     return subprocess.Popen([sys.executable, "-u", "-c", code, *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "MAMMAMIA_PROGRESS": str(progress)})
