@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mammamia_ref.formats.house import HouseRule
-from mammamia_ref.queries.questions import Question, cell_rules, rules_in_force
+from mammamia_ref.formats.house import HouseRule, house_rules
+from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
@@ -191,6 +191,18 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
     return True
 
 
+def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
+    """Each oven opening's ``baked`` events, with the step of each, in the game's order."""
+    openings: list[list[tuple[int, Event]]] = []
+    for i, (_action, events, _state) in enumerate(played.steps):
+        for e in events:
+            if e.name == "oven_opened":
+                openings.append([])
+            elif e.name == "baked" and openings:
+                openings[-1].append((i, e))
+    return openings
+
+
 def measure(name: str, played: Played, goal: str = "most") -> int | None:
     """A question's number for one game (:data:`.questions.MEASURES`); None where the
     game has none (no Pizza Bombastica baked), so that it is no candidate."""
@@ -206,14 +218,7 @@ def measure(name: str, played: Played, goal: str = "most") -> int | None:
     if name == "baked":
         return sum(1 for e, _s in events if e.name == "baked")
     if name == "baked_one_opening":
-        best = now = 0
-        for e, _s in events:
-            if e.name == "oven_opened":
-                now = 0
-            elif e.name == "baked":
-                now += 1
-                best = max(best, now)
-        return best
+        return max((len(baked) for baked in baked_by_opening(played)), default=0)
     if name == "delivered":
         return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
     if name == "largest_hand":
@@ -390,7 +395,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
     """One cell of a question (see the module's docstring), under the question's house
     rule (if any) with the cell's flag values."""
     cpu = time.process_time()
-    rules = cell_rules(variants, question.house)
+    rules = house_rules(question.house, variants)   # the cell's flags over the house rule's
     out = AskAnswer(question.id, players, dict(variants),
                     in_force=rules_in_force(rules, question.house))
     restated = question.restates and not rules.non_default_parameters()
@@ -504,5 +509,5 @@ def ask(questions: Sequence[Question], budget: float,
             for q in questions for n, v in q.cells()]
 
 
-__all__ = ["AskAnswer", "Played", "answer_cell", "ask", "holds", "measure", "playout",
-           "upper_bound"]
+__all__ = ["AskAnswer", "Played", "answer_cell", "ask", "baked_by_opening", "holds", "lower_bound",
+           "measure", "playout", "upper_bound"]

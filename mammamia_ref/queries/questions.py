@@ -9,8 +9,9 @@ under which house rules (``house:``), within which bound (``bound:``). Every che
 names the file and line of what is wrong (:class:`QuestionError`), so a bad file is
 refused before z3 or a search spends anything on it.
 
-:func:`rules_in_force` is the one place where a cell's flag values and parameters are
-decided: every answer reports what it returns.
+:func:`~mammamia_ref.formats.house.house_rules` decides a cell's rules (the house rule's,
+the cell's flags laid over them) and :func:`rules_in_force` is what every answer reports
+of them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import MalformedError
-from mammamia_ref.formats.house import HouseRule, house_rules, load_house
+from mammamia_ref.formats.house import HouseRule, load_house
 from mammamia_ref.formats.jsonform import schema_errors
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
@@ -110,13 +111,6 @@ class Question:
         from dataclasses import replace
 
         return replace(self, house=house) if house is not None else self
-
-
-def cell_rules(variants: Mapping[str, str], house: HouseRule | None = None) -> Rules:
-    """The rules a cell is answered under: the house rule's (the spec's without one)
-    with the cell's flag values laid over them. The one function through which every
-    answer's flags and parameters pass."""
-    return house_rules(house, variants)
 
 
 def rules_in_force(rules: Rules, house: HouseRule | None = None) -> dict[str, Any]:
@@ -338,6 +332,5 @@ def load_questions(paths: Sequence[str | Path]) -> list[Question]:
     return [load_question(p) for p in paths]
 
 
-__all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "cell_rules",
-           "check_question",
+__all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "check_question",
            "load_question", "load_questions", "rules_in_force"]

@@ -180,7 +180,7 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
             cards: int) -> dict[str, Any] | None:
     """The seeded game of :data:`SEEDED` for the answer's player count, as a witness
     from a new deal whose expectations are the orders its best opening bakes."""
-    from mammamia_ref.queries.ask import playout
+    from mammamia_ref.queries.ask import baked_by_opening, playout
     from mammamia_ref.queries.common import _base_doc
     from mammamia_ref.queries.witness import action_steps
     from mammamia_ref.rules.state import make_config
@@ -190,23 +190,17 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
         return None
     policy, seed = SEEDED[players]
     game = playout(make_config(players, variants=_plan_variants(answer)), seed, policy)
-    openings: list[list[tuple[int, str]]] = []
-    for i, (_action, events, _state) in enumerate(game.steps):
-        for e in events:
-            if e.name == "oven_opened":
-                openings.append([])
-            elif e.name == "baked" and openings:
-                openings[-1].append((i, e.get("order")))
-    best = max(openings, key=len, default=[])
+    best = [(i, e.get("order"), e.rule)
+            for i, e in max(baked_by_opening(game), key=len, default=[])]
     expects: dict[int, dict[str, Any]] = {}
-    for i, order in best:
+    for i, order, rule in best:   # the rule the bake followed (oven.bombastica for one)
         expects.setdefault(i, {"events": []})["events"].append(
-            {"event": "baked", "rule": "oven.bake", "order": order})
+            {"event": "baked", "rule": rule, "order": order})
     doc = _base_doc(query, answer, f"{len(best)} orders baked at one opening ({players} "
                     "players)", f"{a_game(players)} from a new deal, every player following "
                     f"the {policy} policy (seed {seed}), found by `mammamia ask`'s directed "
                     f"search; one opening bakes {len(best)} orders: "
-                    + ", ".join(o for _i, o in best)
+                    + ", ".join(o for _i, o, _r in best)
                     + f". Counting the {cards} ingredient cards allows at most {bound}.",
                     ["oven.open", "oven.bake", "oven.leftovers"])
     doc["given"] = {"setup": {"players": players, "first_player": game.config.first_player}}
