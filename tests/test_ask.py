@@ -195,3 +195,26 @@ def test_witnesses_are_written_under_the_current_folder(tmp_path: Path,
     assert main(["ask", str(question), "--write-witnesses", "--budget", "30"]) == 0
     assert (tmp_path / "scenarios" / "ask" / "ask-nothing-bakes-2p.yaml").is_file()
     assert not (ROOT / "scenarios" / "ask").exists()
+
+
+def test_the_event_fields_are_the_keys_the_reference_gives() -> None:
+    """A condition's ``where:`` tests the keys the reference's events carry: every event
+    of the vocabulary, as played in seeded games at 2 to 5 players, has exactly the
+    fields the vocabulary names (an ingredient's ``revealed`` has only ``card``), and
+    every event of the vocabulary occurs in them (so no name is a dead one)."""
+    from mammamia_ref.queries.ask import playout
+    from mammamia_ref.rules.state import make_config
+
+    seen: dict[str, set[frozenset[str]]] = {}
+    for players in (2, 3, 4, 5):
+        for seed in range(3):
+            for _a, events, _s in playout(make_config(players), seed, "random").steps:
+                for e in events:
+                    if e.name in EVENTS:
+                        seen.setdefault(e.name, set()).add(
+                            frozenset(k for k, _v in e.data))
+    for name, keys in seen.items():
+        assert all(k <= EVENTS[name] for k in keys), (name, keys)
+        assert set().union(*keys) == EVENTS[name], (name, keys)
+    rare = {"completed_from_hand", "named_kind", "mamma_mia_taken", "leftovers_to_oven"}
+    assert set(EVENTS) - set(seen) <= rare

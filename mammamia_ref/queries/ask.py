@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule, house_rules
-from mammamia_ref.queries.questions import Question, rules_in_force
+from mammamia_ref.queries.questions import SEAT_FIELDS, Question, rules_in_force
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
@@ -184,7 +184,7 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
         return False
     for key, want in (cond.get("where") or {}).items():
         got = event.get(key)
-        if key == "seat" and isinstance(got, int):
+        if key in SEAT_FIELDS and isinstance(got, int):
             got = config.colours[got]
         if got != want:
             return False

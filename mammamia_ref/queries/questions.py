@@ -43,22 +43,29 @@ class QuestionError(MalformedError):
 
 # The vocabulary of conditions and measures (the names the scenario expectations use).
 EVENTS: dict[str, frozenset[str]] = {
-    "baked": frozenset({"order", "seat", "used", "from_hand"}),
-    "failed": frozenset({"order", "seat"}),
-    "revealed": frozenset({"card", "order", "seat"}),
+    "baked": frozenset({"order", "seat", "used"}),
+    "failed": frozenset({"order", "seat", "why"}),
+    "revealed": frozenset({"card", "owner"}),
     "placed_order": frozenset({"order", "seat"}),
     "played": frozenset({"kind", "count", "seat"}),
     "passed": frozenset({"seat"}),
-    "drew": frozenset({"seat", "source", "count"}),
+    "drew": frozenset({"seat", "source", "count", "cards"}),
     "round_ended": frozenset({"round"}),
-    "oven_opened": frozenset({"round"}),
+    "oven_opened": frozenset({"seat", "cards"}),
     "mamma_mia_drawn": frozenset({"seat"}),
-    "completed_from_hand": frozenset({"order", "seat"}),
+    "mamma_mia_taken": frozenset({"seat"}),
+    "completed_from_hand": frozenset({"order", "seat", "cards"}),
     "named_kind": frozenset({"order", "kind"}),
-    "leftovers_to_oven": frozenset(),
-    "game_ended": frozenset(),
+    "leftovers_to_oven": frozenset({"cards"}),
+    "game_ended": frozenset({"resolutions"}),
 }
-"""The events a condition may name and the fields it may test (their ``rule`` too)."""
+"""The events a condition may name and the fields it may test (their ``rule`` too):
+the keys the reference gives each event (docs/state-format.md's table), which
+``tests/test_ask.py`` checks on the events of played games. A seat field (``seat``,
+``owner``) is written as the seat's colour."""
+
+SEAT_FIELDS = frozenset({"seat", "owner"})
+"""The event fields that hold a seat: a condition names it by colour."""
 
 STATE_KEYS = frozenset({"supply", "oven", "used", "table", "hand", "delivered", "round"})
 """What a state condition may count: cards by place (``kind`` narrows to one kind; a hand
@@ -293,8 +300,9 @@ def _check_condition(loaded: Loaded, cond: Any, pointer: str) -> None:
                             f"field {fieldname!r}; its fields: " + ", ".join(sorted(EVENTS[name])))
             if fieldname == "kind" and value not in KINDS:
                 raise _fail(loaded, f"{pointer}/where/kind", f"unknown kind {value!r}")
-            if fieldname == "seat" and value not in COLOURS:
-                raise _fail(loaded, f"{pointer}/where/seat", f"unknown seat colour {value!r}")
+            if fieldname in SEAT_FIELDS and value not in COLOURS:
+                raise _fail(loaded, f"{pointer}/where/{fieldname}",
+                            f"unknown seat colour {value!r}")
         _check_count(loaded, cond, pointer)
         return
     state = cond["state"]
