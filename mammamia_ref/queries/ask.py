@@ -44,6 +44,7 @@ class Played:
     steps: tuple[tuple[Action, tuple[Event, ...], GameState], ...]
     seed: int | str = 0
     policy: str = ""
+    found_by: str = ""     # how the game was found, where not by a seeded search
 
 
 @dataclass
@@ -132,24 +133,25 @@ def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
 
     what, kind = cond["count"], cond.get("kind")
 
-    def cards(pile: Sequence[str] | Mapping[str, int] | Any) -> int:
-        if isinstance(pile, tuple | list):
-            return sum(1 for c in pile if kind is None or c == kind)
-        counts = list(pile)
-        return counts[KINDS.index(kind)] if kind else sum(counts)
+    def cards(pile: Sequence[str]) -> int:     # the supply and the oven: cards in order
+        return sum(1 for c in pile if kind is None or c == kind)
+
+    def counts(pile: Sequence[int]) -> int:    # the table and the used pile: per kind
+        return pile[KINDS.index(kind)] if kind else sum(pile)
 
     if what == "round":
         return [state.round]
     if what in ("supply", "oven"):
         return [cards(getattr(state, what))]
     if what in ("used", "table"):
-        return [cards(getattr(state, what))]
+        return [counts(getattr(state, what))]
     per_seat = [len(d) for d in state.delivered] if what == "delivered" else \
         [h.ingredients[KINDS.index(kind)] if kind else h.size for h in state.hands]
     seat = cond.get("seat", "any")
     if seat in ("any", "all"):
         return per_seat
-    return [per_seat[state.config.colours.index(seat)]]
+    colours = state.config.colours   # a colour not in play holds nothing to compare
+    return [per_seat[colours.index(seat)]] if seat in colours else []
 
 
 def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
@@ -235,9 +237,11 @@ def measure(name: str, played: Played, goal: str = "most") -> int | None:
 # --------------------------------------------------------------- the search
 
 
-def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_000) -> Played:
+def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int = 20_000,
+            after: Played | None = None) -> Played:
     """One seeded game on the reference under ``policy`` (the stall=letter repetition
-    cut off as :func:`mammamia_ref.sim.play.play_game` does)."""
+    cut off as :func:`mammamia_ref.sim.play.play_game` does); with ``after``, that game
+    played on to its end (every later shuffle from ``seed``)."""
     import random
 
     from mammamia_ref.rules.chance import ChanceSource
@@ -245,8 +249,8 @@ def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_0
 
     chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
         get_policy(policy)
-    state = new_game(config)
-    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    steps = list(after.steps) if after is not None else []
+    state = steps[-1][2] if steps else new_game(config)
     for _ in range(max_steps):
         if is_over(state) or (state.flags.stall == "letter"
                               and state.quiet_turns >= state.players):
@@ -255,6 +259,9 @@ def playout(config: GameConfig, seed: int, policy: str, *, max_steps: int = 20_0
             choose(state, legal_actions(state), rng)
         state, events = apply(state, action)
         steps.append((action, tuple(events), state))
+    if after is not None:
+        return Played(config, tuple(steps), after.seed, after.policy,
+                      f"{after.found_by}, played on to its end ({policy} policy, seed {seed})")
     return Played(config, tuple(steps), seed, policy)
 
 
@@ -289,8 +296,9 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     under = f" under the house rule {rules.house!r}" if rules.house else ""
     name = re.sub(r"[^a-z0-9]+", "-", question.id.lower()).strip("-")  # a scenario ID
     doc: dict[str, Any] = {"id": f"ask-{name}-{game.config.players}p",
-                           "title": title, "description": f"Found by `mammamia ask` "
-                           f"({game.policy} policy, seed {game.seed}){under}.",
+                           "title": title, "description": "Found by `mammamia ask` ("
+                           + (game.found_by or f"{game.policy} policy, seed {game.seed}")
+                           + f"){under}.",
                            "rules": ["setup.deal"], "tags": ["ask", question.id]}
     if variants:
         doc["variants"] = variants
@@ -403,15 +411,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         _restated(question, players, rules, out)
     elif question.goal == "find":
         assert question.condition is not None
-        condition = question.condition
-        game, played, _score = search(question, players, rules, budget,
-                                      lambda g: float("inf") if holds(condition, g) else None)
-        if game is None:
-            out.tried = (f"{played} seeded games ({', '.join(POLICIES)} policies) in "
-                         f"{budget:g} s of CPU; no z3 encoding of this condition")
-        else:
-            _keep(question, game, out, "found", f"{question.title}")
-            out.condition_holds = True
+        _find(question, players, rules, budget, out)
     else:
         assert question.measure is not None
         name, goal = question.measure, question.goal
@@ -439,6 +439,46 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
                      f"these; searched instead. " + out.tried).strip()
     out.cpu = time.process_time() - cpu
     return out
+
+
+SEARCH_SHARE = 0.3
+"""The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
+of it when z3 cannot express the condition)."""
+
+
+def _find(question: Question, players: int, rules: Rules, budget: float,
+          out: AskAnswer) -> None:
+    """A ``find:`` cell: a seeded search, then the game model (:mod:`.bounded`), which
+    alone may answer "none within the bound"."""
+    from mammamia_ref.queries.bounded import prove_or_find
+    from mammamia_ref.queries.conditions import Unsupported, shape
+
+    condition = question.condition
+    assert condition is not None
+    try:
+        shape(condition, rules)
+        share = SEARCH_SHARE
+    except Unsupported:
+        share = 1.0
+    start = time.process_time()
+    game, played, _score = search(question, players, rules, budget * share,
+                                  lambda g: float("inf") if holds(condition, g) else None)
+    searched = f"{played} seeded games ({', '.join(POLICIES)} policies)"
+    if game is not None:
+        _keep(question, game, out, "found", question.title)
+        out.condition_holds = True
+        return
+    bounded = prove_or_find(condition, players, rules, question.bound,
+                            budget - (time.process_time() - start))
+    if bounded.verdict == "found":
+        _keep(question, bounded.game, out, "found", question.title)
+        out.condition_holds = True
+        out.tried = f"{searched}: none; then {bounded.detail}"
+    elif bounded.verdict == "none":
+        out.answer, out.detail = "none within the bound", bounded.detail
+        out.tried = f"{searched}: none"
+    else:
+        out.tried = f"{searched}: none; {bounded.detail}"
 
 
 def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:

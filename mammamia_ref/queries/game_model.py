@@ -429,11 +429,11 @@ class GameModel:
         legal = N.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
                       picks_ok, s.cur == cur,
                       z3.Implies(from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
-        facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted,
-                 "held_after": orders_held - N.If(placed, 1, 0) + took, "took": took,
-                 "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
-                 "mm_drawn": a.mm_pop, "mm_taken": mm_taken, "played": played,
-                 "moved": moved, "mm_last_card": N.And(exhausted, a.mm_pop, a.mm_last)}
+        facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted, "took": took,
+                 "held_after": orders_held - N.If(placed, 1, 0) + took,
+                 "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn), "mm_drawn": a.mm_pop,
+                 "mm_taken": mm_taken, "played": played, "moved": moved, "wanted": wanted,
+                 "mm_last_card": N.And(exhausted, a.mm_pop, a.mm_last)}
         return nx, facts, legal
 
     @N.in_model_context

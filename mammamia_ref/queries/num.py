@@ -144,10 +144,14 @@ def SimplifyingSolver() -> z3.Solver:
                      ("simplify", "propagate-values", "solve-eqs", "smt")]).solver()
 
 
-def check(constraints: Iterable[Any]) -> tuple[Any, z3.ModelRef | None]:
+def check(constraints: Iterable[Any], timeout: float | None = None
+          ) -> tuple[Any, z3.ModelRef | None]:
     """Check ``constraints`` with :func:`SimplifyingSolver`: the result, and the model
-    when they are satisfiable."""
+    when they are satisfiable; with ``timeout`` (seconds), ``unknown`` once it is spent
+    (a budget's end, not a verdict)."""
     s = SimplifyingSolver()
+    if timeout is not None:
+        s.set("timeout", max(1, int(timeout * 1000)))
     s.add(list(constraints))
     result = s.check()
     return result, (s.model() if result == z3.sat else None)

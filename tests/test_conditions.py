@@ -1,0 +1,171 @@
+"""The z3 encoding of designers' conditions (``mammamia_ref/queries/conditions.py``) held
+to the reference: on runs of the game model replayed by the reference, every event
+count the encoding gives (each event, each single-field ``where:``, each rule) and every
+state count between turns and at the game's end is the reference's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.ask import Played, event_matches, holds, state_count
+from mammamia_ref.queries.bounded import prove_or_find, schedules
+from mammamia_ref.queries.conditions import (
+    FIELDS,
+    RULED,
+    Unsupported,
+    between_turns,
+    encode,
+    event_count,
+    shape,
+    state_counts,
+    where_values,
+    whole_game,
+)
+from mammamia_ref.queries.decode import decode, replay
+from mammamia_ref.queries.game_model import GameModel
+from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS
+
+RUNS = [
+    # (players, flags, schedule, open last round, a goal that makes the run eventful)
+    (2, {}, (5,), False, {"event": "baked", "at_least": 2}),
+    (2, {}, (4,), False, {"event": "failed"}),
+    (2, {}, (4,), False, {"event": "round_ended", "rule": "round_end.stall"}),
+    (2, {}, (3,), True, {"event": "drew", "where": {"source": "waiter"}}),
+    (2, {}, (4, 1, 1), False, {"event": "completed_from_hand"}),
+    (3, {}, (6,), False, {"event": "mamma_mia_drawn"}),
+    (2, {"round_end": "last_ingredient"}, (5,), False,
+     {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"}),
+    (2, {"pass_order": "allowed"}, (8,), True,
+     {"event": "placed_order", "rule": "turn.pass_with_order"}),
+    (2, {"refill": "as_many_as_played"}, (4,), False, {"event": "baked"}),
+    (2, {"draw_amount": "any"}, (4,), False, {"event": "drew", "where": {"count": 1}}),
+]
+
+
+def _run(players: int, flags: Mapping[str, str], schedule: Sequence[int], open_last: bool,
+         goal: Mapping[str, Any]) -> tuple[GameModel, Any, Played]:
+    rules = make_rules(flags)
+    with N.building():
+        model = GameModel(players, rules, schedule=tuple(schedule), open_last=open_last)
+        _result, zm = N.check([*model.constraints, encode(goal, model)])
+    assert zm is not None, f"no run of {schedule} meets {goal}"
+    run = replay(decode(model, zm))
+    # the modelled part: up to the last action of a model step (the replay goes on to
+    # shuffle the next round's supply, and a round that ends at once ends within that)
+    last = max(i for i, p in enumerate(run.played) if p.model_step is not None)
+    played = Played(run.trace.config(), tuple((p.action, p.events, p.state)
+                                               for p in run.played[:last + 1]))
+    return model, zm, played
+
+
+def _reference_count(cond: Mapping[str, Any], played: Played) -> int:
+    return sum(1 for _a, events, _s in played.steps for e in events
+               if event_matches(e, cond, played.config))
+
+
+@pytest.fixture(scope="module", params=range(len(RUNS)), ids=[
+    f"{p}p-{'-'.join(f'{k}={v}' for k, v in f.items()) or 'defaults'}-{list(s)}"
+    f"{'-open' if o else ''}" for p, f, s, o, _g in RUNS])
+def run(request: pytest.FixtureRequest) -> tuple[GameModel, Any, Played]:
+    return _run(*RUNS[request.param])
+
+
+def test_every_event_count_is_the_references(run: tuple[GameModel, Any, Played]) -> None:
+    model, zm, played = run
+    seen_rules: dict[str, set[str]] = {}
+    for _a, events, _s in played.steps:
+        for e in events:
+            seen_rules.setdefault(e.name, set()).add(e.rule)
+    checked = 0
+    for name in FIELDS:
+        rules = [None, "no.such_rule", *sorted(seen_rules.get(name, ()))] if name in RULED \
+            else [None]
+        for rule in rules:
+            for where in where_values(name, model.n):
+                cond = {"event": name, "where": where, **({"rule": rule} if rule else {})}
+                with N.building(model.ctx):
+                    got = N.value(zm, event_count(cond, model))
+                want = _reference_count(cond, played)
+                assert got == want, f"{cond}: the encoding counts {got}, the reference {want}"
+                checked += 1
+    assert checked > 100
+
+
+def test_every_state_count_between_turns_is_the_references(
+        run: tuple[GameModel, Any, Played]) -> None:
+    model, zm, played = run
+    # the reference's states where a turn begins (after the setup, after a turn that
+    # does not end its round), and the last state of a whole game
+    with N.building(model.ctx):
+        ours = [s for s, guard in between_turns(model) if N.truth(zm, guard)]
+    theirs = [s for _a, events, s in played.steps
+              if any(e.name == "turn_begins" and e.rule in ("setup.first_player",
+                                                            "turn.clockwise") for e in events)]
+    pairs = [(mine, ref, True) for mine, ref in zip(ours, theirs, strict=True)]
+    if whole_game(model):   # and the game's last state
+        pairs.append((model.S[-1], played.steps[-1][2], False))
+    assert len(ours) == len(theirs) > 1
+    for count in ("supply", "oven", "used", "table", "hand", "delivered", "round"):
+        for kind in (None, *KINDS):
+            if count == "round" and kind:
+                continue
+            for seat in ("any", *COLOURS[:model.n]):
+                cond = {"count": count, "seat": seat, **({"kind": kind} if kind else {})}
+                for i, (mine, ref, in_round) in enumerate(pairs):
+                    with N.building(model.ctx):
+                        got = [N.value(zm, n) for n in state_counts(mine, cond, model,
+                                                                     in_round=in_round)]
+                    assert got == state_count(ref, cond), f"{cond} at state {i}"
+
+
+def test_a_found_condition_holds_on_the_references_game() -> None:
+    """prove_or_find keeps a run only when the reference's game meets the condition."""
+    rules = make_rules({})
+    cond = {"all": [{"event": "baked", "where": {"seat": "red"}, "at_least": 2},
+                    {"event": "passed", "at_least": 1}]}
+    got = prove_or_find(cond, 2, rules, {}, budget=60)
+    assert got.verdict == "found", got.detail
+    assert holds(cond, got.game)
+
+
+def test_none_within_the_bound_is_proved_over_every_schedule() -> None:
+    """No two orders bake in the first three turns of two players (the first round
+    lasts at least four): every schedule of the bound unsatisfiable; with a turn more,
+    a game."""
+    rules = make_rules({})
+    cond = {"event": "baked", "at_least": 2}
+    got = prove_or_find(cond, 2, rules, {"turns": 3}, budget=60)
+    assert got.verdict == "none", got.detail
+    assert "at most 3 turns" in got.detail
+    assert 0 < got.schedules <= sum(1 for _ in schedules(2, rules, 1, 3, False))
+    assert prove_or_find(cond, 2, rules, {"turns": 4}, budget=60).verdict == "found"
+
+
+def test_a_condition_kept_only_once_met_needs_whole_games() -> None:
+    rules = make_rules({})
+    assert shape({"not": {"event": "baked"}}, rules).whole_game
+    assert shape({"event": "baked", "at_most": 1}, rules).whole_game
+    assert not shape({"event": "baked", "at_least": 2}, rules).whole_game
+    got = prove_or_find({"not": {"event": "baked"}}, 2, rules, {"rounds": 1}, budget=5)
+    assert got.verdict == "unknown" and "whole games" in got.detail
+
+
+def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
+    rules = make_rules({})
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"event": "baked", "where": {"used": "2 olive"}}, "field used"),
+        ({"event": "failed", "rule": "oven.fail"}, "which rule"),
+        ({"event": "named_kind"}, "named_kind"),
+        ({"state": {"count": "hand", "at": "round_end", "at_least": 1}}, "round's end")]
+    for cond, why in cases:
+        with pytest.raises(Unsupported, match=why):
+            shape(cond, rules)
+    got = prove_or_find({"event": "baked"}, 2, make_rules({"leftovers": "table"}), {}, 5)
+    assert got.verdict == "unknown" and "does not implement leftovers=table" in got.detail
