@@ -13,13 +13,14 @@ import jsonschema
 from mammamia_ref.cli.app import main
 from mammamia_ref.cli.query import resolve_id
 from mammamia_ref.formats.safeyaml import load_file
-from mammamia_ref.queries.ask import answer_cell, holds, playout
+from mammamia_ref.queries.ask import answer_cell, holds, playout, replay_witness
 from mammamia_ref.queries.common import load_catalogue
 from mammamia_ref.queries.questions import (
     EVENTS,
     MEASURES,
     SCHEMA,
     STATE_KEYS,
+    Question,
     QuestionError,
     load_question,
 )
@@ -152,7 +153,7 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
     """Q05 (the most orders one opening bakes, all players together): at every player
     count a game from a new deal that the reference replays, its value measured on that
     game, under the card count's proved bound (8, 10, 12, 14)."""
-    from mammamia_ref.queries.ask import measure, replay_witness
+    from mammamia_ref.queries.ask import measure
 
     query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
     seen = {}
@@ -221,3 +222,67 @@ def test_the_event_fields_are_the_keys_the_reference_gives() -> None:
         assert all(k <= EVENTS[name] for k in keys), (name, keys)
         assert set().union(*keys) == EVENTS[name], (name, keys)
     assert set(seen) == set(EVENTS)
+
+
+def _question(tmp_path: Path, text: str) -> Question:
+    path = tmp_path / "q.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_question(path)
+
+
+def test_none_within_the_bound_comes_from_z3_and_names_the_bound(tmp_path: Path) -> None:
+    """Two orders cannot bake in the first three turns of a two-player game: the search
+    finds none (it judges only the part of each game within the bound), and z3 proves
+    it over every schedule of the bound."""
+    question = _question(tmp_path, "question: two-early\nfind: {event: baked, at_least: 2}\n"
+                         "players: [2]\nbound: {rounds: 1, turns: 3}\n")
+    got = answer_cell(question, 2, {}, budget=10)
+    assert got.answer == "none within the bound", got.tried
+    assert got.judged_on == "the first 1 round(s) of a game and its first 3 turns"
+    assert "every one of the" in got.detail and "seeded games" in got.tried
+    assert got.witness_file is None and got.as_json()["judged_on"] == got.judged_on
+
+
+def test_a_search_judges_only_the_part_of_a_game_within_the_bound() -> None:
+    """:func:`within` cuts a game where the turn after the bound begins; a condition
+    judged on whole games is judged only on a game that fits the bound."""
+    from mammamia_ref.queries.ask import within
+
+    game = playout(make_config(2), 0, "random")
+    turns = sum(1 for _a, evs, _s in game.steps for e in evs if e.name == "turn_begins")
+    part = within(game, {"turns": 3})
+    assert part is not None
+    assert sum(1 for _a, evs, _s in part.steps for e in evs if e.name == "turn_begins") == 3
+    assert within(game, {"turns": turns}) == game
+    assert within(game, {"turns": turns - 1}, whole=True) is None
+    first = within(game, {"rounds": 1})
+    assert first is not None and len(first.steps) < len(game.steps)
+    assert {e.get("round") for _a, evs, _s in first.steps for e in evs
+            if e.name in ("turn_begins", "round_ended")} == {1}
+
+
+def test_z3_finds_what_the_search_does_not(tmp_path: Path) -> None:
+    """A first round ending by the stall rule after the Mamma Mia! card was drawn:
+    no seeded game of a short search has it, the game model finds one, which the
+    reference replays and on which the condition holds."""
+    question = _question(tmp_path, "question: stall-after-draw\nfind:\n  all:\n"
+                         "    - {event: round_ended, rule: round_end.stall, where: {round: 1}}\n"
+                         "    - {event: mamma_mia_drawn}\nplayers: [2]\nbound: {rounds: 1}\n")
+    got = answer_cell(question, 2, {}, budget=10)
+    assert got.answer == "found" and got.reference == "agrees", got.tried
+    assert "z3 game model, schedule" in got.tried and got.condition_holds
+    assert got.scenario is not None and "z3 game model" in got.scenario["description"]
+    assert holds(question.condition or {}, replay_witness(got.scenario))
+
+
+def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -> None:
+    """The climb plays the best game again from a point along it: the game it keeps
+    is one game from a new deal, every shuffle explicit, whose measure is the value."""
+    from mammamia_ref.queries.ask import measure
+
+    question = load_question(QUESTIONS / "new-longest-round.yaml")
+    got = answer_cell(question, 2, {"stall": "cut"}, budget=4)
+    assert got.answer == "value" and got.reference == "agrees" and got.scenario is not None
+    assert "a directed search from the game of" in got.tried
+    assert measure("longest_round", replay_witness(got.scenario)) == got.value
+    assert got.upper is not None and got.value is not None and got.value <= got.upper

@@ -128,9 +128,9 @@ def test_every_state_count_between_turns_is_the_references(
 def test_a_found_condition_holds_on_the_references_game() -> None:
     """prove_or_find keeps a run only when the reference's game meets the condition."""
     rules = make_rules({})
-    cond = {"all": [{"event": "baked", "where": {"seat": "red"}, "at_least": 2},
-                    {"event": "passed", "at_least": 1}]}
-    got = prove_or_find(cond, 2, rules, {}, budget=60)
+    cond = {"all": [{"event": "baked", "where": {"seat": "red"}},
+                    {"event": "baked", "where": {"seat": "yellow"}}]}
+    got = prove_or_find(cond, 2, rules, {"rounds": 1}, budget=60)
     assert got.verdict == "found", got.detail
     assert holds(cond, got.game)
 
@@ -141,11 +141,11 @@ def test_none_within_the_bound_is_proved_over_every_schedule() -> None:
     a game."""
     rules = make_rules({})
     cond = {"event": "baked", "at_least": 2}
-    got = prove_or_find(cond, 2, rules, {"turns": 3}, budget=60)
+    got = prove_or_find(cond, 2, rules, {"rounds": 1, "turns": 3}, budget=60)
     assert got.verdict == "none", got.detail
-    assert "at most 3 turns" in got.detail
+    assert "the first 1 round(s) of a game and its first 3 turns" in got.detail
     assert 0 < got.schedules <= sum(1 for _ in schedules(2, rules, 1, 3, False))
-    assert prove_or_find(cond, 2, rules, {"turns": 4}, budget=60).verdict == "found"
+    assert prove_or_find(cond, 2, rules, {"rounds": 1, "turns": 4}, budget=60).verdict == "found"
 
 
 def test_a_condition_kept_only_once_met_needs_whole_games() -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule, house_rules
-from mammamia_ref.queries.questions import SEAT_FIELDS, Question, rules_in_force
+from mammamia_ref.queries.questions import SEAT_FIELDS, Question, kept_once_met, rules_in_force
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
@@ -68,6 +68,7 @@ class AskAnswer:
     cpu: float = 0.0
     in_force: dict[str, Any] = field(default_factory=dict)
     condition_holds: bool | None = None   # the question's condition on the witness
+    judged_on: str = ""                   # the part of a game the condition is judged on
     scenario: dict[str, Any] | None = field(default=None, repr=False)
 
     def as_json(self) -> dict[str, Any]:
@@ -76,7 +77,8 @@ class AskAnswer:
                 "upper_evidence": self.upper_evidence, "lower": self.lower,
                 "lower_evidence": self.lower_evidence, "exact": self.exact,
                 "witness": self.witness_file, "reference": self.reference,
-                "condition_holds_on_witness": self.condition_holds, "detail": self.detail,
+                "condition_holds_on_witness": self.condition_holds,
+                "judged_on": self.judged_on or None, "detail": self.detail,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters":
                 self.in_force.get("parameters"), "parameters_from":
@@ -96,6 +98,8 @@ class AskAnswer:
             else:
                 head += ", no proved bound"
         lines = [head + f"  [{self.cpu:.1f} s CPU]"]
+        if self.judged_on:
+            lines.append(f"  judged on {self.judged_on}")
         if self.detail:
             lines.append(f"  {self.detail}")
         if self.witness_file:
@@ -125,6 +129,39 @@ def states_at(played: Played, at: str) -> list[GameState]:
         return [s for _a, events, s in played.steps
                 if any(e.name == "round_ended" for e in events)]
     return [s for _a, _e, s in played.steps]
+
+
+def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Played | None:
+    """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
+    turns (the opening a last turn starts included), cut where the next turn begins;
+    with ``whole`` (a condition judged on whole games), the game itself if it fits,
+    else None."""
+    from dataclasses import replace
+
+    rounds, turns = bound.get("rounds"), bound.get("turns")
+    begun = 0
+    for i, (action, events, state) in enumerate(game.steps):
+        for j, e in enumerate(events):
+            if e.name != "turn_begins":
+                continue
+            begun += 1
+            if (turns is not None and begun > turns) or \
+                    (rounds is not None and e.get("round") > rounds):
+                if whole:
+                    return None
+                return replace(game, steps=(*game.steps[:i], (action, events[:j], state)))
+    return game
+
+
+def judged_on(bound: Mapping[str, int], rules: Rules, whole: bool) -> str:
+    """The part of a game :func:`within` keeps, in words."""
+    rounds, turns = bound.get("rounds", rules.parameters.rounds), bound.get("turns")
+    if whole:
+        return "whole games" + (f" of at most {turns} turns" if turns else "")
+    if rounds >= rules.parameters.rounds and not turns:
+        return "whole games (a condition kept once met: any part of the game)"
+    return f"the first {rounds} round(s) of a game" + (f" and its first {turns} turns"
+                                                       if turns else "")
 
 
 def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
@@ -266,25 +303,67 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
 
 
 def search(question: Question, players: int, rules: Rules, budget: float,
-           judge: Callable[[Played], float | None]) -> tuple[Played | None, int, float]:
+           judge: Callable[[Played], float | None], *, directed: bool = False,
+           enough: float = float("inf")) -> tuple[Played | None, int, float]:
     """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
     or the bound's game count: the best game by ``judge`` (None: not a candidate; a
-    larger number is better; ``inf`` stops at once), the games played and its score."""
+    larger number is better; ``enough`` or more stops at once: a proved bound met),
+    the games played and its score. ``directed`` (a measure: a judge with degrees)
+    gives the seeded games a part of the budget and then climbs (:func:`climb`)."""
     config = make_config(players, variants=rules)
     games = question.bound.get("games", 10_000)
     start, best, score, played = time.process_time(), None, float("-inf"), 0
+    share = budget * (SEEDED_SHARE if directed else 1.0)
     for seed in range(games):
         for policy in POLICIES:
-            if time.process_time() - start > budget:
-                return best, played, score
+            if time.process_time() - start > share or played >= games:
+                break
             game = playout(config, seed, policy)
             played += 1
             got = judge(game)
             if got is not None and got > score:
                 best, score = game, got
-                if got == float("inf"):
+                if got >= enough:
                     return best, played, score
+        else:
+            continue
+        break
+    if directed and best is not None and score < enough:
+        best, score, more = climb(question, best, score, judge,
+                                  budget - (time.process_time() - start), games - played,
+                                  enough)
+        played += more
     return best, played, score
+
+
+SEEDED_SHARE = 0.6
+"""The part of a measure's search budget the seeded games have before the climb."""
+
+
+def climb(question: Question, best: Played, score: float,
+          judge: Callable[[Played], float | None], budget: float, games: int,
+          enough: float) -> tuple[Played, float, int]:
+    """A directed search: the best game so far is played again from a point along it
+    (a seeded choice), on from there by another seed and policy, and kept when it
+    scores as well or better; every shuffle stays explicit, so each game replays."""
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(f"mammamia-ask-climb:{question.id}:{best.config.players}")
+    start, played, better = time.process_time(), 0, 0
+    origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
+    while played < games and time.process_time() - start < budget and score < enough:
+        cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
+        game = playout(best.config, f"climb-{played}", rng.choice(POLICIES),
+                       after=replace(best, steps=best.steps[:cut]))
+        played += 1
+        got = judge(game)
+        if got is not None and got >= score:
+            better += got > score
+            best, score = game, got
+    found_by = (f"a directed search from the game of {origin}: {played} games played on "
+                f"from a point of the best so far, {better} better")
+    return replace(best, found_by=found_by), score, played
 
 
 def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
@@ -421,17 +500,23 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             got = measure(name, g, goal)
             return None if got is None else sign * got
 
-        game, played, score = search(question, players, rules, budget, judge)
+        # the proved bound first: a search that meets it stops (the value is exact)
+        if goal == "most":
+            out.upper, out.upper_evidence = upper_bound(name, players, rules)
+            known = out.upper
+        else:
+            out.lower, out.lower_evidence = lower_bound(name, players, rules)
+            known = out.lower
+        left = max(budget - (time.process_time() - cpu), budget / 4)   # the search's share
+        game, played, score = search(question, players, rules, left, judge, directed=True,
+                                     enough=float("inf") if known is None else sign * known)
         if game is not None:
             _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
             out.value = int(sign * score)
-            out.tried = f"the best of {played} seeded games in {budget:g} s of CPU"
-            if goal == "most":
-                out.upper, out.upper_evidence = upper_bound(name, players, rules)
-                out.exact = out.upper is not None and out.upper == out.value
-            else:
-                out.lower, out.lower_evidence = lower_bound(name, players, rules)
-                out.exact = out.lower is not None and out.lower == out.value
+            out.exact = known is not None and known == out.value
+            out.tried = (f"the best of {played} games ({game.found_by or 'seeded'}), a "
+                         f"budget of {left:.1f} s of CPU" + ("; stopped at the proved bound"
+                                                            if out.exact else ""))
         else:
             out.tried = f"{played} seeded games in {budget:g} s of CPU; none has the measure"
     if question.restates and not restated:
@@ -461,8 +546,14 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     except Unsupported:
         share = 1.0
     start = time.process_time()
-    game, played, _score = search(question, players, rules, budget * share,
-                                  lambda g: float("inf") if holds(condition, g) else None)
+    whole = not kept_once_met(condition)
+    out.judged_on = judged_on(question.bound, rules, whole)
+
+    def judge(g: Played) -> float | None:
+        part = within(g, question.bound, whole)
+        return float("inf") if part is not None and holds(condition, part) else None
+
+    game, played, _score = search(question, players, rules, budget * share, judge)
     searched = f"{played} seeded games ({', '.join(POLICIES)} policies)"
     if game is not None:
         _keep(question, game, out, "found", question.title)

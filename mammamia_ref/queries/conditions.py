@@ -13,8 +13,8 @@ A field or a rule the model cannot tell apart raises :class:`Unsupported` with t
 reason, before any model is built, and the question is then only searched.
 
 :func:`shape` says what a term over a *part* of a game proves: a condition that, once
-met, stays met (no ``not:``, no ``at_most:`` or ``equals:`` on an event, no state at the
-game's end) can be judged on the first rounds of a game; any other only on whole games.
+met, stays met (:func:`.questions.kept_once_met`) can be judged on the first rounds of
+a game; any other only on whole games.
 State counts at ``any_step`` are judged at the states between two turns (the
 reference has more: inside a turn, partway into an opening), so they serve a search
 for a game but never a proof that none exists. ``tests/test_conditions.py`` holds
@@ -33,6 +33,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import DELIVERED, HAND, IN_OVEN, NO, SUPPLY, GameModel
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import T_BOMBASTICA
+from mammamia_ref.queries.questions import kept_once_met
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS, ORDERS_OF
 
@@ -75,31 +76,35 @@ STATE_COUNTS = frozenset({"supply", "oven", "used", "table", "hand", "delivered"
 class Shape:
     """What a term over a run proves of a game.
 
-    ``monotone``: once met by the first steps of a game, met by every longer part;
-    ``whole_game``: must be judged on a whole game (the game's end, or not monotone);
+    ``whole_game``: the condition is judged on whole games only
+    (:func:`.questions.kept_once_met` fails);
     ``exact``: z3 sees every state the condition judges, so an unsat run is a proof."""
 
-    monotone: bool
     whole_game: bool
     exact: bool
-
-    def __and__(self, other: Shape) -> Shape:
-        return Shape(self.monotone and other.monotone, self.whole_game or other.whole_game,
-                     self.exact and other.exact)
 
 
 def shape(cond: Mapping[str, Any], rules: Rules) -> Shape:
     """The shape of ``cond``; :class:`Unsupported` where the model cannot express it."""
+    _check(cond, rules)
+    return Shape(not kept_once_met(cond), _exact(cond))
+
+
+def _exact(cond: Mapping[str, Any]) -> bool:
+    """No state count at ``any_step``: z3 sees only the states between two turns."""
     if "all" in cond or "any" in cond:
-        parts = [shape(c, rules) for c in cond.get("all") or cond.get("any") or ()]
-        out = parts[0]
-        for part in parts[1:]:
-            out = out & part
-        return out
+        return all(_exact(c) for c in cond.get("all") or cond.get("any") or ())
     if "not" in cond:
-        inner = shape(cond["not"], rules)
-        return Shape(False, True, inner.exact)
-    if "event" in cond:
+        return _exact(cond["not"])
+    return "event" in cond or cond["state"].get("at") == "game_end"
+
+
+def _check(cond: Mapping[str, Any], rules: Rules) -> None:
+    for part in cond.get("all") or cond.get("any") or ():
+        _check(part, rules)
+    if "not" in cond:
+        _check(cond["not"], rules)
+    elif "event" in cond:
         name = cond["event"]
         if name not in FIELDS:
             raise Unsupported(f"the game model does not tell the event {name}")
@@ -108,14 +113,9 @@ def shape(cond: Mapping[str, Any], rules: Rules) -> Shape:
                 raise Unsupported(f"the game model does not tell {name}'s field {key}")
         if "rule" in cond and name not in RULED:
             raise Unsupported(f"the game model does not tell which rule decided {name}")
-        grows = "at_most" not in cond and "equals" not in cond
-        return Shape(grows, not grows or name == "game_ended", True)
-    state = cond["state"]
-    at = state.get("at", "any_step")
-    if at == "round_end":
+    elif "state" in cond and cond["state"].get("at") == "round_end":
         raise Unsupported("a state at a round's end is judged partway into the opening, "
                           "which the game model does not step through")
-    return Shape(True, at == "game_end", at == "game_end")
 
 
 # ------------------------------------------------------------------- the terms

@@ -120,6 +120,20 @@ class Question:
         return replace(self, house=house) if house is not None else self
 
 
+def kept_once_met(cond: Mapping[str, Any]) -> bool:
+    """Whether a condition, once met by the first steps of a game, is met by every
+    longer part of it: no ``not:``, no ``at_most:`` or ``equals:`` on an event, no state
+    at the game's end, no ``game_ended``. Any other condition is judged on whole games
+    only (the bound must hold a whole game)."""
+    if "all" in cond or "any" in cond:
+        return all(kept_once_met(c) for c in cond.get("all") or cond.get("any") or ())
+    if "not" in cond:
+        return False
+    if "event" in cond:
+        return "at_most" not in cond and "equals" not in cond and cond["event"] != "game_ended"
+    return bool(cond["state"].get("at") != "game_end")
+
+
 def rules_in_force(rules: Rules, house: HouseRule | None = None) -> dict[str, Any]:
     """What an answer reports of its rules: every flag value and every parameter, and
     where the parameters came from."""
@@ -341,4 +355,5 @@ def load_questions(paths: Sequence[str | Path]) -> list[Question]:
 
 
 __all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "check_question",
+           "kept_once_met",
            "load_question", "load_questions", "rules_in_force"]
