@@ -13,18 +13,19 @@ import jsonschema
 from mammamia_ref.cli.app import main
 from mammamia_ref.cli.query import resolve_id
 from mammamia_ref.formats.safeyaml import load_file
-from mammamia_ref.queries.ask import answer_cell, holds, playout, replay_witness
+from mammamia_ref.queries.ask import answer_cell, replay_witness
 from mammamia_ref.queries.common import load_catalogue
+from mammamia_ref.queries.judging import holds
 from mammamia_ref.queries.questions import (
     EVENTS,
     MEASURES,
     SCHEMA,
     STATE_KEYS,
-    Question,
     QuestionError,
     load_question,
 )
 from mammamia_ref.queries.runner import answer_query
+from mammamia_ref.queries.searching import playout
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import make_config, variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
@@ -76,6 +77,15 @@ def test_a_bad_question_is_one_error_with_file_and_line(case: str, tmp_path: Pat
     assert main(["ask", str(path)]) == 2   # before any solving: one line, no traceback
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{path}:{line}" in err[0]
+
+
+def test_the_schema_is_written_from_the_spec() -> None:
+    """spec/schemas/question.schema.json is what tools/question_schema.py makes of the
+    spec (run ``python -m mammamia_ref.tools.question_schema`` after changing it)."""
+    from mammamia_ref.tools.question_schema import text
+
+    assert specdata.spec_path(f"schemas/{SCHEMA}").read_text(encoding="utf-8") == text(), \
+        "stale: python -m mammamia_ref.tools.question_schema"
 
 
 def test_the_schema_mirrors_the_vocabulary_of_the_code() -> None:
@@ -153,7 +163,7 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
     """Q05 (the most orders one opening bakes, all players together): at every player
     count a game from a new deal that the reference replays, its value measured on that
     game, under the card count's proved bound (8, 10, 12, 14)."""
-    from mammamia_ref.queries.ask import measure
+    from mammamia_ref.queries.judging import measure
 
     query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
     seen = {}
@@ -204,7 +214,7 @@ def test_the_event_fields_are_the_keys_the_reference_gives() -> None:
     rules (and the last-ingredient round end, where the Mamma Mia! card is taken), has
     exactly the fields the vocabulary names (an ingredient's ``revealed`` has only
     ``card``), and every event of the vocabulary occurs (so no name is a dead one)."""
-    from mammamia_ref.queries.ask import playout
+    from mammamia_ref.queries.searching import playout
     from mammamia_ref.rules.state import make_config
 
     seen: dict[str, set[frozenset[str]]] = {}
@@ -224,18 +234,11 @@ def test_the_event_fields_are_the_keys_the_reference_gives() -> None:
     assert set(seen) == set(EVENTS)
 
 
-def _question(tmp_path: Path, text: str) -> Question:
-    path = tmp_path / "q.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_question(path)
-
-
-def test_none_within_the_bound_comes_from_z3_and_names_the_bound(tmp_path: Path) -> None:
+def test_none_within_the_bound_comes_from_z3_and_names_the_bound() -> None:
     """Two orders cannot bake in the first three turns of a two-player game: the search
     finds none (it judges only the part of each game within the bound), and z3 proves
     it over every schedule of the bound."""
-    question = _question(tmp_path, "question: two-early\nfind: {event: baked, at_least: 2}\n"
-                         "players: [2]\nbound: {rounds: 1, turns: 3}\n")
+    question = load_question(QUESTIONS / "new-two-bakes-early.yaml")
     got = answer_cell(question, 2, {}, budget=10)
     assert got.answer == "none within the bound", got.tried
     assert got.judged_on == "the first 1 round(s) of a game and its first 3 turns"
@@ -246,7 +249,7 @@ def test_none_within_the_bound_comes_from_z3_and_names_the_bound(tmp_path: Path)
 def test_a_search_judges_only_the_part_of_a_game_within_the_bound() -> None:
     """:func:`within` cuts a game where the turn after the bound begins; a condition
     judged on whole games is judged only on a game that fits the bound."""
-    from mammamia_ref.queries.ask import within
+    from mammamia_ref.queries.judging import within
 
     game = playout(make_config(2), 0, "random")
     turns = sum(1 for _a, evs, _s in game.steps for e in evs if e.name == "turn_begins")
@@ -261,13 +264,11 @@ def test_a_search_judges_only_the_part_of_a_game_within_the_bound() -> None:
             if e.name in ("turn_begins", "round_ended")} == {1}
 
 
-def test_z3_finds_what_the_search_does_not(tmp_path: Path) -> None:
+def test_z3_finds_what_the_search_does_not() -> None:
     """A first round ending by the stall rule after the Mamma Mia! card was drawn:
     no seeded game of a short search has it, the game model finds one, which the
     reference replays and on which the condition holds."""
-    question = _question(tmp_path, "question: stall-after-draw\nfind:\n  all:\n"
-                         "    - {event: round_ended, rule: round_end.stall, where: {round: 1}}\n"
-                         "    - {event: mamma_mia_drawn}\nplayers: [2]\nbound: {rounds: 1}\n")
+    question = load_question(QUESTIONS / "new-stall-after-the-draw.yaml")
     got = answer_cell(question, 2, {}, budget=10)
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "z3 game model, schedule" in got.tried and got.condition_holds
@@ -278,7 +279,7 @@ def test_z3_finds_what_the_search_does_not(tmp_path: Path) -> None:
 def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -> None:
     """The climb plays the best game again from a point along it: the game it keeps
     is one game from a new deal, every shuffle explicit, whose measure is the value."""
-    from mammamia_ref.queries.ask import measure
+    from mammamia_ref.queries.judging import measure
 
     question = load_question(QUESTIONS / "new-longest-round.yaml")
     got = answer_cell(question, 2, {"stall": "cut"}, budget=4)

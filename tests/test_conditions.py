@@ -13,7 +13,6 @@ import pytest
 pytest.importorskip("z3")
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.ask import Played, event_matches, holds, state_count
 from mammamia_ref.queries.bounded import prove_or_find, schedules
 from mammamia_ref.queries.conditions import (
     FIELDS,
@@ -29,6 +28,7 @@ from mammamia_ref.queries.conditions import (
 )
 from mammamia_ref.queries.decode import decode, replay
 from mammamia_ref.queries.game_model import GameModel
+from mammamia_ref.queries.judging import Played, event_matches, holds, state_count
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
@@ -169,3 +169,9 @@ def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
             shape(cond, rules)
     got = prove_or_find({"event": "baked"}, 2, make_rules({"leftovers": "table"}), {}, 5)
     assert got.verdict == "unknown" and "does not implement leftovers=table" in got.detail
+
+
+def test_what_the_model_tells_is_in_the_question_vocabulary() -> None:
+    from mammamia_ref.queries.questions import EVENTS
+
+    assert all(name in EVENTS and fields <= EVENTS[name] for name, fields in FIELDS.items())

@@ -35,7 +35,6 @@ z3 = pytest.importorskip("z3")
 pytestmark = pytest.mark.z3
 
 from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.ask import Played, playout  # noqa: E402
 from mammamia_ref.queries.common import _v  # noqa: E402
 from mammamia_ref.queries.game_model import (  # noqa: E402
     DELIVERED,
@@ -46,6 +45,8 @@ from mammamia_ref.queries.game_model import (  # noqa: E402
     GameModel,
     State,
 )
+from mammamia_ref.queries.judging import Played  # noqa: E402
+from mammamia_ref.queries.searching import playout  # noqa: E402
 from mammamia_ref.rules.state import GameState, make_config  # noqa: E402
 from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS_OF  # noqa: E402
 

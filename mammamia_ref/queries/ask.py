@@ -4,47 +4,41 @@ Each (players, flag values) cell gets one of
 
 - **found**: a witness game from a new deal (explicit shuffles), written as a scenario
   and replayed by the reference;
-- **none within the bound**: only from a z3 proof (a restated catalogue query's); a
-  search never answers "none";
+- **none within the bound**: only from a z3 proof (a restated catalogue query's, or the
+  game model over every schedule of the bound, :mod:`.bounded`); a search never answers
+  "none";
 - **value**: for ``most:`` / ``fewest:``, the best game found, with the proved bound where
   one is known ("exact" only when the two meet);
 - **unknown**: the budget spent and what was tried.
 
-Two routes: a question that ``restates:`` a catalogue query is answered by that query's
+The routes: a question that ``restates:`` a catalogue query is answered by that query's
 z3 model (the same verdict, value and witness game), and its own condition is then
-checked on the witness; every other question by a directed search: seeded games under
-the policies, on the reference engine, each judged by the question's condition or
-measure, kept only when the reference replays the scenario written from it.
+checked on the witness; a ``find:`` by a seeded search (:mod:`.searching`), then the
+z3 game model; a ``most:`` / ``fewest:`` by its proved bound and a directed search. A
+game is judged by :mod:`.judging` and kept only when the reference replays the
+scenario written from it.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule, house_rules
-from mammamia_ref.queries.questions import SEAT_FIELDS, Question, kept_once_met, rules_in_force
-from mammamia_ref.rules.actions import Action
-from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
+from mammamia_ref.queries.judging import (
+    Played,
+    holds,
+    judged_on,
+    measure,
+    within,
+)
+from mammamia_ref.queries.questions import Question, kept_once_met, rules_in_force
+from mammamia_ref.queries.searching import POLICIES, search
+from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
-from mammamia_ref.rules.state import GameConfig, GameState, make_config
-
-POLICIES = ("random", "simple", "careful")
-
-
-@dataclass(frozen=True)
-class Played:
-    """A game as the reference played it: each action, its events, the state after."""
-
-    config: GameConfig
-    steps: tuple[tuple[Action, tuple[Event, ...], GameState], ...]
-    seed: int | str = 0
-    policy: str = ""
-    found_by: str = ""     # how the game was found, where not by a seeded search
 
 
 @dataclass
@@ -115,255 +109,6 @@ class AskAnswer:
         lines.append("  not the spec's: " + (", ".join(f"{k}={v}" for k, v in differs.items())
                                              if differs else "nothing"))
         return "\n".join(lines)
-
-
-# --------------------------------------------------------------- judging a game
-
-
-def states_at(played: Played, at: str) -> list[GameState]:
-    """The states a condition ``at`` looks at: after every step, after each step that
-    ends a round, or the last."""
-    if at == "game_end":
-        return [played.steps[-1][2]] if played.steps else []
-    if at == "round_end":
-        return [s for _a, events, s in played.steps
-                if any(e.name == "round_ended" for e in events)]
-    return [s for _a, _e, s in played.steps]
-
-
-def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Played | None:
-    """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
-    turns (the opening a last turn starts included), cut where the next turn begins;
-    with ``whole`` (a condition judged on whole games), the game itself if it fits,
-    else None."""
-    from dataclasses import replace
-
-    rounds, turns = bound.get("rounds"), bound.get("turns")
-    begun = 0
-    for i, (action, events, state) in enumerate(game.steps):
-        for j, e in enumerate(events):
-            if e.name != "turn_begins":
-                continue
-            begun += 1
-            if (turns is not None and begun > turns) or \
-                    (rounds is not None and e.get("round") > rounds):
-                if whole:
-                    return None
-                return replace(game, steps=(*game.steps[:i], (action, events[:j], state)))
-    return game
-
-
-def judged_on(bound: Mapping[str, int], rules: Rules, whole: bool) -> str:
-    """The part of a game :func:`within` keeps, in words."""
-    rounds, turns = bound.get("rounds", rules.parameters.rounds), bound.get("turns")
-    if whole:
-        return "whole games" + (f" of at most {turns} turns" if turns else "")
-    if rounds >= rules.parameters.rounds and not turns:
-        return "whole games (a condition kept once met: any part of the game)"
-    return f"the first {rounds} round(s) of a game" + (f" and its first {turns} turns"
-                                                       if turns else "")
-
-
-def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
-    """The counts a state condition compares: one per seat for hand and delivered."""
-    from mammamia_ref.rules.vocabulary import KINDS
-
-    what, kind = cond["count"], cond.get("kind")
-
-    def cards(pile: Sequence[str]) -> int:     # the supply and the oven: cards in order
-        return sum(1 for c in pile if kind is None or c == kind)
-
-    def counts(pile: Sequence[int]) -> int:    # the table and the used pile: per kind
-        return pile[KINDS.index(kind)] if kind else sum(pile)
-
-    if what == "round":
-        return [state.round]
-    if what in ("supply", "oven"):
-        return [cards(getattr(state, what))]
-    if what in ("used", "table"):
-        return [counts(getattr(state, what))]
-    per_seat = [len(d) for d in state.delivered] if what == "delivered" else \
-        [h.ingredients[KINDS.index(kind)] if kind else h.size for h in state.hands]
-    seat = cond.get("seat", "any")
-    if seat in ("any", "all"):
-        return per_seat
-    colours = state.config.colours   # a colour not in play holds nothing to compare
-    return [per_seat[colours.index(seat)]] if seat in colours else []
-
-
-def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
-    """Whether ``n`` meets a condition's ``at_least`` / ``at_most`` / ``equals``."""
-    if "equals" in cond:
-        return n == int(cond["equals"])
-    return int(cond.get("at_least", default_least)) <= n <= int(cond.get("at_most", n))
-
-
-def holds(cond: Mapping[str, Any], played: Played) -> bool:
-    """Whether a game meets a condition (:mod:`.questions`' grammar)."""
-    if "all" in cond:
-        return all(holds(c, played) for c in cond["all"])
-    if "any" in cond:
-        return any(holds(c, played) for c in cond["any"])
-    if "not" in cond:
-        return not holds(cond["not"], played)
-    if "event" in cond:
-        return compare(sum(1 for _a, events, _s in played.steps for e in events
-                           if event_matches(e, cond, played.config)), cond, 1)
-    state = cond["state"]
-    every = state.get("seat") == "all"
-    for s in states_at(played, state.get("at", "any_step")):
-        counts = [compare(n, state) for n in state_count(s, state)]
-        if (all(counts) if every else any(counts)):
-            return True
-    return False
-
-
-def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
-    if event.name != cond["event"] or cond.get("rule", event.rule) != event.rule:
-        return False
-    for key, want in (cond.get("where") or {}).items():
-        got = event.get(key)
-        if key in SEAT_FIELDS and isinstance(got, int):
-            got = config.colours[got]
-        if got != want:
-            return False
-    return True
-
-
-def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
-    """Each oven opening's ``baked`` events, with the step of each, in the game's order."""
-    openings: list[list[tuple[int, Event]]] = []
-    for i, (_action, events, _state) in enumerate(played.steps):
-        for e in events:
-            if e.name == "oven_opened":
-                openings.append([])
-            elif e.name == "baked" and openings:
-                openings[-1].append((i, e))
-    return openings
-
-
-def measure(name: str, played: Played, goal: str = "most") -> int | None:
-    """A question's number for one game (:data:`.questions.MEASURES`); None where the
-    game has none (no Pizza Bombastica baked), so that it is no candidate."""
-    events = [(e, s) for _a, evs, s in played.steps for e in evs]
-    if name == "turns":
-        return sum(1 for e, _s in events if e.name == "turn_begins")
-    if name == "longest_round":
-        rounds: dict[int, int] = {}
-        for e, s in events:
-            if e.name == "turn_begins":
-                rounds[s.round] = rounds.get(s.round, 0) + 1
-        return max(rounds.values(), default=0)
-    if name == "baked":
-        return sum(1 for e, _s in events if e.name == "baked")
-    if name == "baked_one_opening":
-        return max((len(baked) for baked in baked_by_opening(played)), default=0)
-    if name == "delivered":
-        return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
-    if name == "largest_hand":
-        return max((h.size for _a, _e, s in played.steps for h in s.hands), default=0)
-    if name == "bombastica_cards":
-        from mammamia_ref.rules.vocabulary import ORDERS
-
-        taken = [sum(e.get("used").values()) for e, _s in events
-                 if e.name == "baked" and ORDERS[e.get("order")].type == "bombastica"]
-        return (max(taken) if goal == "most" else min(taken)) if taken else None
-    raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
-
-
-# --------------------------------------------------------------- the search
-
-
-def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int = 20_000,
-            after: Played | None = None) -> Played:
-    """One seeded game on the reference under ``policy`` (the stall=letter repetition
-    cut off as :func:`mammamia_ref.sim.play.play_game` does); with ``after``, that game
-    played on to its end (every later shuffle from ``seed``)."""
-    import random
-
-    from mammamia_ref.rules.chance import ChanceSource
-    from mammamia_ref.sim.policies import get_policy
-
-    chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
-        get_policy(policy)
-    steps = list(after.steps) if after is not None else []
-    state = steps[-1][2] if steps else new_game(config)
-    for _ in range(max_steps):
-        if is_over(state) or (state.flags.stall == "letter"
-                              and state.quiet_turns >= state.players):
-            break
-        action = chance.shuffle(state) if is_chance(state) else \
-            choose(state, legal_actions(state), rng)
-        state, events = apply(state, action)
-        steps.append((action, tuple(events), state))
-    if after is not None:
-        return Played(config, tuple(steps), after.seed, after.policy,
-                      f"{after.found_by}, played on to its end ({policy} policy, seed {seed})")
-    return Played(config, tuple(steps), seed, policy)
-
-
-def search(question: Question, players: int, rules: Rules, budget: float,
-           judge: Callable[[Played], float | None], *, directed: bool = False,
-           enough: float = float("inf")) -> tuple[Played | None, int, float]:
-    """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
-    or the bound's game count: the best game by ``judge`` (None: not a candidate; a
-    larger number is better; ``enough`` or more stops at once: a proved bound met),
-    the games played and its score. ``directed`` (a measure: a judge with degrees)
-    gives the seeded games a part of the budget and then climbs (:func:`climb`)."""
-    config = make_config(players, variants=rules)
-    games = question.bound.get("games", 10_000)
-    start, best, score, played = time.process_time(), None, float("-inf"), 0
-    share = budget * (SEEDED_SHARE if directed else 1.0)
-    for seed in range(games):
-        for policy in POLICIES:
-            if time.process_time() - start > share or played >= games:
-                break
-            game = playout(config, seed, policy)
-            played += 1
-            got = judge(game)
-            if got is not None and got > score:
-                best, score = game, got
-                if got >= enough:
-                    return best, played, score
-        else:
-            continue
-        break
-    if directed and best is not None and score < enough:
-        best, score, more = climb(question, best, score, judge,
-                                  budget - (time.process_time() - start), games - played,
-                                  enough)
-        played += more
-    return best, played, score
-
-
-SEEDED_SHARE = 0.6
-"""The part of a measure's search budget the seeded games have before the climb."""
-
-
-def climb(question: Question, best: Played, score: float,
-          judge: Callable[[Played], float | None], budget: float, games: int,
-          enough: float) -> tuple[Played, float, int]:
-    """A directed search: the best game so far is played again from a point along it
-    (a seeded choice), on from there by another seed and policy, and kept when it
-    scores as well or better; every shuffle stays explicit, so each game replays."""
-    import random
-    from dataclasses import replace
-
-    rng = random.Random(f"mammamia-ask-climb:{question.id}:{best.config.players}")
-    start, played, better = time.process_time(), 0, 0
-    origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
-    while played < games and time.process_time() - start < budget and score < enough:
-        cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
-        game = playout(best.config, f"climb-{played}", rng.choice(POLICIES),
-                       after=replace(best, steps=best.steps[:cut]))
-        played += 1
-        got = judge(game)
-        if got is not None and got >= score:
-            better += got > score
-            best, score = game, got
-    found_by = (f"a directed search from the game of {origin}: {played} games played on "
-                f"from a point of the best so far, {better} better")
-    return replace(best, found_by=found_by), score, played
 
 
 def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
@@ -640,5 +385,13 @@ def ask(questions: Sequence[Question], budget: float,
             for q in questions for n, v in q.cells()]
 
 
-__all__ = ["AskAnswer", "Played", "answer_cell", "ask", "baked_by_opening", "holds", "lower_bound",
-           "measure", "playout", "upper_bound"]
+__all__ = [
+    "SEARCH_SHARE",
+    "AskAnswer",
+    "answer_cell",
+    "ask",
+    "lower_bound",
+    "replay_witness",
+    "upper_bound",
+    "witness_doc",
+]

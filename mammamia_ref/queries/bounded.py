@@ -143,8 +143,9 @@ def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, z
            schedule: tuple[int, ...], open_last: bool, tried: int) -> Bounded:
     """The run as a reference game, played on to its end, judged again by the
     reference's events and states within the bound."""
-    from mammamia_ref.queries.ask import Played, holds, playout, within
     from mammamia_ref.queries.decode import decode, replay
+    from mammamia_ref.queries.judging import Played, holds, within
+    from mammamia_ref.queries.searching import playout
 
     how = f"z3 game model, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
     try:

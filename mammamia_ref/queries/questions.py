@@ -41,50 +41,29 @@ class QuestionError(MalformedError):
         self.file, self.line = file, line
 
 
-# The vocabulary of conditions and measures (the names the scenario expectations use).
-EVENTS: dict[str, frozenset[str]] = {
-    "baked": frozenset({"order", "seat", "used"}),
-    "failed": frozenset({"order", "seat", "why"}),
-    "revealed": frozenset({"card", "owner"}),
-    "placed_order": frozenset({"order", "seat"}),
-    "played": frozenset({"kind", "count", "seat"}),
-    "passed": frozenset({"seat"}),
-    "drew": frozenset({"seat", "source", "count", "cards"}),
-    "round_ended": frozenset({"round"}),
-    "oven_opened": frozenset({"seat", "cards"}),
-    "mamma_mia_drawn": frozenset({"seat"}),
-    "mamma_mia_taken": frozenset({"seat"}),
-    "completed_from_hand": frozenset({"order", "seat", "cards"}),
-    "named_kind": frozenset({"order", "kind"}),
-    "leftovers_to_oven": frozenset({"cards"}),
-    "game_ended": frozenset({"resolutions"}),
-}
+# The vocabulary of conditions and measures: spec/question_vocabulary.yaml, read once.
+_VOCABULARY: dict[str, Any] = specdata.load_yaml("question_vocabulary.yaml")
+
+EVENTS: dict[str, frozenset[str]] = {name: frozenset(fields)
+                                     for name, fields in _VOCABULARY["events"].items()}
 """The events a condition may name and the fields it may test (their ``rule`` too):
 the keys the reference gives each event (docs/state-format.md's table), which
 ``tests/test_ask.py`` checks on the events of played games. A seat field (``seat``,
 ``owner``) is written as the seat's colour."""
 
-SEAT_FIELDS = frozenset({"seat", "owner"})
+SEAT_FIELDS = frozenset(_VOCABULARY["seat_fields"])
 """The event fields that hold a seat: a condition names it by colour."""
 
-STATE_KEYS = frozenset({"supply", "oven", "used", "table", "hand", "delivered", "round"})
+STATE_KEYS = frozenset(_VOCABULARY["state_counts"])
 """What a state condition may count: cards by place (``kind`` narrows to one kind; a hand
 or delivered count is per seat, ``seat: any`` by default, or ``all``)."""
 
-AT = ("any_step", "round_end", "game_end")
+AT: tuple[str, ...] = tuple(_VOCABULARY["at"])
 
-MEASURES = {"turns": "the turns of the whole game",
-            "longest_round": "the turns of the game's longest round",
-            "baked": "the orders baked in the whole game",
-            "baked_one_opening": "the most orders baked at one opening of the game",
-            "delivered": "the orders delivered at the game's end, all players together",
-            "largest_hand": "the most cards (ingredients and orders) a hand holds at any "
-                            "step",
-            "bombastica_cards": "the ingredient cards a baked Pizza Bombastica takes (the "
-                                "largest in the game for most:, the smallest for fewest:)"}
+MEASURES: dict[str, str] = dict(_VOCABULARY["measures"])
 """The numbers a ``most:`` or ``fewest:`` may be over."""
 
-COMPARE = ("at_least", "at_most", "equals")
+COMPARE: tuple[str, ...] = tuple(_VOCABULARY["comparisons"])
 
 
 @dataclass(frozen=True)
@@ -160,8 +139,8 @@ def _fail(loaded: Loaded, pointer: str, message: str) -> QuestionError:
 
 SCHEMA = "question.schema.json"
 """The question format's schema (``spec/schemas/question.schema.json``): every file is
-checked against it; its vocabulary mirrors :data:`EVENTS`, :data:`MEASURES`, the kinds,
-the seats and the flags' values (``tests/test_ask.py`` checks)."""
+checked against it; it is written from the same vocabulary by
+:mod:`mammamia_ref.tools.question_schema` (``tests/test_ask.py`` fails when stale)."""
 
 
 def check_question(loaded: Loaded) -> Question:

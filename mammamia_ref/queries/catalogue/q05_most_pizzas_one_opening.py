@@ -106,7 +106,8 @@ def cheapest_needs(shapes: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
 
 def baked_at_one_opening(doc: Mapping[str, Any]) -> int:
     """The most orders a witness game bakes at one opening, as the reference plays it."""
-    from mammamia_ref.queries.ask import measure, replay_witness
+    from mammamia_ref.queries.ask import replay_witness
+    from mammamia_ref.queries.judging import measure
 
     return measure("baked_one_opening", replay_witness(doc)) or 0
 
@@ -180,8 +181,9 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
             cards: int) -> dict[str, Any] | None:
     """The seeded game of :data:`SEEDED` for the answer's player count, as a witness
     from a new deal whose expectations are the orders its best opening bakes."""
-    from mammamia_ref.queries.ask import baked_by_opening, playout
     from mammamia_ref.queries.common import _base_doc
+    from mammamia_ref.queries.judging import baked_by_opening
+    from mammamia_ref.queries.searching import playout
     from mammamia_ref.queries.witness import action_steps
     from mammamia_ref.rules.state import make_config
 

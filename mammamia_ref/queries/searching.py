@@ -1,0 +1,111 @@
+"""``ask``'s search: seeded games on the reference under the players' policies, and for
+a measure a directed search (the best game so far played on again from a point along
+it). Every game is one explicit run: its shuffles are actions, so it replays exactly."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from mammamia_ref.queries.judging import Played
+from mammamia_ref.queries.questions import Question
+from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.state import GameConfig, make_config
+
+POLICIES = ("random", "simple", "careful")
+
+
+def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int = 20_000,
+            after: Played | None = None) -> Played:
+    """One seeded game on the reference under ``policy`` (the stall=letter repetition
+    cut off as :func:`mammamia_ref.sim.play.play_game` does); with ``after``, that game
+    played on to its end (every later shuffle from ``seed``)."""
+    import random
+
+    from mammamia_ref.rules.chance import ChanceSource
+    from mammamia_ref.sim.policies import get_policy
+
+    chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
+        get_policy(policy)
+    steps = list(after.steps) if after is not None else []
+    state = steps[-1][2] if steps else new_game(config)
+    for _ in range(max_steps):
+        if is_over(state) or (state.flags.stall == "letter"
+                              and state.quiet_turns >= state.players):
+            break
+        action = chance.shuffle(state) if is_chance(state) else \
+            choose(state, legal_actions(state), rng)
+        state, events = apply(state, action)
+        steps.append((action, tuple(events), state))
+    if after is not None:
+        return Played(config, tuple(steps), after.seed, after.policy,
+                      f"{after.found_by}, played on to its end ({policy} policy, seed {seed})")
+    return Played(config, tuple(steps), seed, policy)
+
+
+def search(question: Question, players: int, rules: Rules, budget: float,
+           judge: Callable[[Played], float | None], *, directed: bool = False,
+           enough: float = float("inf")) -> tuple[Played | None, int, float]:
+    """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
+    or the bound's game count: the best game by ``judge`` (None: not a candidate; a
+    larger number is better; ``enough`` or more stops at once: a proved bound met),
+    the games played and its score. ``directed`` (a measure: a judge with degrees)
+    gives the seeded games a part of the budget and then climbs (:func:`climb`)."""
+    config = make_config(players, variants=rules)
+    games = question.bound.get("games", 10_000)
+    start, best, score, played = time.process_time(), None, float("-inf"), 0
+    share = budget * (SEEDED_SHARE if directed else 1.0)
+    for seed in range(games):
+        for policy in POLICIES:
+            if time.process_time() - start > share or played >= games:
+                break
+            game = playout(config, seed, policy)
+            played += 1
+            got = judge(game)
+            if got is not None and got > score:
+                best, score = game, got
+                if got >= enough:
+                    return best, played, score
+        else:
+            continue
+        break
+    if directed and best is not None and score < enough:
+        best, score, more = climb(question, best, score, judge,
+                                  budget - (time.process_time() - start), games - played,
+                                  enough)
+        played += more
+    return best, played, score
+
+
+SEEDED_SHARE = 0.6
+"""The part of a measure's search budget the seeded games have before the climb."""
+
+
+def climb(question: Question, best: Played, score: float,
+          judge: Callable[[Played], float | None], budget: float, games: int,
+          enough: float) -> tuple[Played, float, int]:
+    """A directed search: the best game so far is played again from a point along it
+    (a seeded choice), on from there by another seed and policy, and kept when it
+    scores as well or better; every shuffle stays explicit, so each game replays."""
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(f"mammamia-ask-climb:{question.id}:{best.config.players}")
+    start, played, better = time.process_time(), 0, 0
+    origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
+    while played < games and time.process_time() - start < budget and score < enough:
+        cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
+        game = playout(best.config, f"climb-{played}", rng.choice(POLICIES),
+                       after=replace(best, steps=best.steps[:cut]))
+        played += 1
+        got = judge(game)
+        if got is not None and got >= score:
+            better += got > score
+            best, score = game, got
+    found_by = (f"a directed search from the game of {origin}: {played} games played on "
+                f"from a point of the best so far, {better} better")
+    return replace(best, found_by=found_by), score, played
+
+
+__all__ = ["POLICIES", "SEEDED_SHARE", "climb", "playout", "search"]

@@ -1,0 +1,159 @@
+"""Writes ``spec/schemas/question.schema.json``, the JSON Schema of question files, from
+the spec: the question vocabulary (``spec/question_vocabulary.yaml``: events and their
+fields, state counts, measures), the rules (``spec/rules.yaml``), the kinds and seats
+(``spec/cards.yaml``) and the flags with their values (``spec/disputes.yaml``, house
+flags too). Only the shape of a question file is written here; nothing of the
+vocabulary is. ``tests/test_ask.py`` fails when the committed schema differs from what
+the spec gives, and
+
+    python -m mammamia_ref.tools.question_schema
+
+writes it again after an event, a field, a measure, a rule or a flag value is added.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.state import variant_values
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS
+
+SCHEMA = "question.schema.json"
+
+
+def vocabulary() -> dict[str, Any]:
+    """``spec/question_vocabulary.yaml``."""
+    data: dict[str, Any] = specdata.load_yaml("question_vocabulary.yaml")
+    return data
+
+
+def _field(fragment: dict[str, Any]) -> dict[str, Any]:
+    """A field's type, ``enum: colours`` / ``enum: kinds`` spelt out."""
+    lists = {"colours": list(COLOURS), "kinds": list(KINDS)}
+    enum = fragment.get("enum")
+    if isinstance(enum, str):
+        return {**fragment, "enum": lists[enum]}
+    return dict(fragment)
+
+
+def _one_or_list(values: list[str]) -> dict[str, Any]:
+    return {"oneOf": [{"enum": values}, {"type": "array", "minItems": 1, "uniqueItems": True,
+                                          "items": {"enum": values}}]}
+
+
+def build() -> dict[str, Any]:
+    """The schema, as the spec gives it."""
+    vocab = vocabulary()
+    comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
+                   for key, text in vocab["comparisons"].items()}
+    events = vocab["events"]
+    types = vocab["field_types"]
+    per_event = [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},
+                  "then": {"properties": {"where": {
+                      "type": "object", "additionalProperties": False,
+                      "properties": {f: _field(types[f]) for f in sorted(fields)}}}}}
+                 for name, fields in events.items()]
+    measures = vocab["measures"]
+    condition = {
+        "type": "object", "description": "One of all:, any:, not:, event:, state:.",
+        "oneOf": [{"required": [key]} for key in ("all", "any", "not", "event", "state")],
+        "properties": {
+            "all": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/condition"}},
+            "any": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/condition"}},
+            "not": {"$ref": "#/$defs/condition"},
+            "event": {"enum": list(events)},
+            "rule": {"enum": sorted(r["id"] for r in specdata.rules())},
+            "where": {"type": "object"},
+            **comparisons,
+            "state": {"$ref": "#/$defs/state"}},
+        "allOf": [{"if": {"required": ["event"]},
+                   "then": {"propertyNames": {"enum": ["event", "rule", "where",
+                                                       *comparisons]}},
+                   "else": {"propertyNames": {"enum": ["all", "any", "not", "state"]}}},
+                  *per_event]}
+    state = {"type": "object", "additionalProperties": False, "required": ["count"],
+             "properties": {"count": {"enum": sorted(vocab["state_counts"])},
+                            "at": {"enum": list(vocab["at"])},
+                            "kind": {"enum": list(KINDS)},
+                            "seat": {"enum": ["any", "all", *COLOURS]},
+                            **comparisons}}
+    measure = {"enum": list(measures), "description": "A number of a game: " + "; ".join(
+        f"{name}: {text}" for name, text in measures.items()) + "."}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Mamma Mia! question",
+        "description": (
+            "A designer's question about what the rules make possible, answered by "
+            "`mammamia ask` (docs/questions.md): what to find (find:, a condition on a "
+            "game's events and states) or what to optimise (most: / fewest:, a measure), "
+            "for which player counts, flag values and house rules, within which bound. "
+            "Written as YAML restricted to the JSON-compatible subset. The loader "
+            "(mammamia_ref/queries/questions.py) checks every file against this schema, "
+            "and then what a schema cannot say (a contradictory bound or count, a "
+            "catalogue query that exists). Generated from spec/question_vocabulary.yaml, "
+            "spec/rules.yaml, spec/cards.yaml and spec/disputes.yaml by `python -m "
+            "mammamia_ref.tools.question_schema`; tests/test_ask.py fails when it is stale."),
+        "type": "object", "additionalProperties": False, "required": ["question"],
+        "oneOf": [{"required": [goal]} for goal in ("find", "most", "fewest")],
+        "properties": {
+            "question": {"type": "string", "minLength": 1,
+                         "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+                         "description": "The question's ID."},
+            "title": {"type": "string", "minLength": 1},
+            "text": {"type": "string", "description": "The question in words."},
+            "find": {"$ref": "#/$defs/condition",
+                     "description": "A game on which this condition holds."},
+            "most": {"$ref": "#/$defs/measure"},
+            "fewest": {"$ref": "#/$defs/measure"},
+            "players": {"type": "array", "minItems": 1, "uniqueItems": True,
+                        "items": {"type": "integer", "minimum": 2, "maximum": 5},
+                        "description": "One answer a player count (default [2])."},
+            "variants": {"type": "object", "additionalProperties": False,
+                         "description": "Flag (spec/disputes.yaml variants:, house flags "
+                         "too) to a value or a list of values: one answer a combination.",
+                         "properties": {flag: _one_or_list(list(values))
+                                        for flag, values in variant_values().items()}},
+            "house": {"type": "string", "minLength": 1, "description": (
+                "A house-rule file (spec/schemas/house-rule.schema.json), its path relative "
+                "to the question file: every cell is answered under its flags and numbers, "
+                "and every answer names it.")},
+            "bound": {"type": "object", "additionalProperties": False, "description": (
+                "The part of a game a find: condition is judged on: its first rounds "
+                "rounds (the game's, unless given) and its first turns turns, all rounds "
+                "together (no limit unless given); games: the most seeded games a search "
+                "plays."),
+                "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 3},
+                               "turns": {"type": "integer", "minimum": 1},
+                               "games": {"type": "integer", "minimum": 1,
+                                         "description": "The most seeded games a search "
+                                                        "plays."}}},
+            "restates": {"type": "string", "pattern": "^Q[0-9]{2}-",
+                         "description": "The catalogue query (spec/queries.yaml) whose z3 "
+                                        "model answers it."},
+            "whatever_the_others_do": {
+                "type": "boolean", "description": "A question about what a player can "
+                "force: beyond existential models, refused when true."}},
+        "$defs": {"measure": measure, "condition": condition, "state": state}}
+
+
+def text() -> str:
+    """The schema file's text."""
+    return json.dumps(build(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    path = specdata.spec_path(f"schemas/{SCHEMA}")
+    new = text()
+    if path.read_text(encoding="utf-8") == new:
+        print(f"{path}: up to date")
+        return 0
+    path.write_text(new, encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
