@@ -287,3 +287,19 @@ def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -
     assert "a directed search from the game of" in got.tried
     assert measure("longest_round", replay_witness(got.scenario)) == got.value
     assert got.upper is not None and got.value is not None and got.value <= got.upper
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_fast_screen_measures_the_games_the_reference_plays(players: int) -> None:
+    """The fast engine's measure of a seeded random game is the reference's measure of
+    the game of the same seed and policy, which is the one reported."""
+    from mammamia_ref.queries.judging import measure
+    from mammamia_ref.queries.searching import FAST_MEASURES
+    from mammamia_ref.sim.fast import play_random_game
+
+    config = make_config(players)
+    for seed in range(12):
+        fast = play_random_game(config, f"fast-{seed}")
+        game = playout(config, f"fast-{seed}", "random")
+        for name, of in FAST_MEASURES.items():
+            assert of(fast) == measure(name, game), (name, seed)

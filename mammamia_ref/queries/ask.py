@@ -253,15 +253,17 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             out.lower, out.lower_evidence = lower_bound(name, players, rules)
             known = out.lower
         left = max(budget - (time.process_time() - cpu), budget / 4)   # the search's share
-        game, played, score = search(question, players, rules, left, judge, directed=True,
-                                     enough=float("inf") if known is None else sign * known)
+        enough = float("inf") if known is None else sign * known
+        game, played, score, screened = search(question, players, rules, left, judge,
+                                               directed=True, enough=enough)
         if game is not None:
             _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
             out.value = int(sign * score)
             out.exact = known is not None and known == out.value
-            out.tried = (f"the best of {played} games ({game.found_by or 'seeded'}), a "
-                         f"budget of {left:.1f} s of CPU" + ("; stopped at the proved bound"
-                                                            if out.exact else ""))
+            fast = f" and {screened} on the fast engine" if screened else ""
+            out.tried = (f"the best of {played} games on the reference{fast} "
+                         f"({game.found_by or 'seeded'}), a budget of {left:.1f} s of CPU"
+                         + ("; stopped at the proved bound" if out.exact else ""))
         else:
             out.tried = f"{played} seeded games in {budget:g} s of CPU; none has the measure"
     if question.restates and not restated:
@@ -298,7 +300,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         part = within(g, question.bound, whole)
         return float("inf") if part is not None and holds(condition, part) else None
 
-    game, played, _score = search(question, players, rules, budget * share, judge)
+    game, played, _score, _screened = search(question, players, rules, budget * share, judge)
     searched = f"{played} seeded games ({', '.join(POLICIES)} policies)"
     if game is not None:
         _keep(question, game, out, "found", question.title)

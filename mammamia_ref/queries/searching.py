@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from mammamia_ref.queries.judging import Played
 from mammamia_ref.queries.questions import Question
@@ -14,6 +15,19 @@ from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, make_config
 
 POLICIES = ("random", "simple", "careful")
+
+FAST_MEASURES: dict[str, Callable[[Any], int]] = {
+    "turns": lambda result: int(result.turns),
+    "baked": lambda result: sum(len(d) for d in result.state.delivered),
+    "delivered": lambda result: sum(len(d) for d in result.state.delivered),
+}
+"""The measures the fast engine (:mod:`mammamia_ref.sim.fast`, no events) gives of a
+whole game under the random policy, from its result: the screen of :func:`screen`.
+The reference's :func:`.judging.measure` of the same seed's game is the one reported
+(``tests/test_ask.py`` holds the two to each other)."""
+
+FAST_SHARE = 0.3
+"""The part of a measure's search budget the fast engine's screen has."""
 
 
 def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int = 20_000,
@@ -46,15 +60,23 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
 
 def search(question: Question, players: int, rules: Rules, budget: float,
            judge: Callable[[Played], float | None], *, directed: bool = False,
-           enough: float = float("inf")) -> tuple[Played | None, int, float]:
+           enough: float = float("inf")) -> tuple[Played | None, int, float, int]:
     """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
     or the bound's game count: the best game by ``judge`` (None: not a candidate; a
     larger number is better; ``enough`` or more stops at once: a proved bound met),
-    the games played and its score. ``directed`` (a measure: a judge with degrees)
-    gives the seeded games a part of the budget and then climbs (:func:`climb`)."""
+    the reference's games played, its score and the games the fast engine screened.
+    ``directed`` (a measure: a judge with degrees) screens on the fast engine where it
+    gives the measure (:func:`screen`), gives the seeded games a part of the budget
+    and then climbs (:func:`climb`)."""
     config = make_config(players, variants=rules)
     games = question.bound.get("games", 10_000)
-    start, best, score, played = time.process_time(), None, float("-inf"), 0
+    start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
+    fast = FAST_MEASURES.get(question.measure or "") if directed else None
+    if fast is not None:
+        best, score, played, screened = screen(config, fast, judge, budget * FAST_SHARE,
+                                               10 * games, question.goal)
+        if score >= enough:
+            return best, played, score, screened
     share = budget * (SEEDED_SHARE if directed else 1.0)
     for seed in range(games):
         for policy in POLICIES:
@@ -66,7 +88,7 @@ def search(question: Question, players: int, rules: Rules, budget: float,
             if got is not None and got > score:
                 best, score = game, got
                 if got >= enough:
-                    return best, played, score
+                    return best, played, score, screened
         else:
             continue
         break
@@ -75,11 +97,41 @@ def search(question: Question, players: int, rules: Rules, budget: float,
                                   budget - (time.process_time() - start), games - played,
                                   enough)
         played += more
-    return best, played, score
+    return best, played, score, screened
 
 
 SEEDED_SHARE = 0.6
-"""The part of a measure's search budget the seeded games have before the climb."""
+"""The part of a measure's search budget the seeded games (the fast screen's
+included) have before the climb."""
+
+
+def screen(config: GameConfig, fast_measure: Callable[[Any], int],
+           judge: Callable[[Played], float | None], budget: float, games: int,
+           goal: str) -> tuple[Played | None, float, int, int]:
+    """Seeded random games on the fast engine, many times quicker than the reference,
+    until ``budget`` CPU seconds (or ``games``): the best seeds by ``fast_measure``, each
+    then played by the reference (the same game: the same seed and policy) and judged
+    by ``judge``. The best of those, its score, the reference's games and the fast
+    engine's."""
+    from dataclasses import replace
+
+    from mammamia_ref.sim.fast import play_random_game
+
+    start, sign, scored = time.process_time(), 1 if goal == "most" else -1, []
+    seed = 0
+    while seed < games and time.process_time() - start < budget * 0.8:
+        scored.append((sign * fast_measure(play_random_game(config, f"fast-{seed}")), seed))
+        seed += 1
+    best, score, top = None, float("-inf"), sorted(scored, reverse=True)[:5]
+    for _value, chosen in top:
+        game = playout(config, f"fast-{chosen}", "random")
+        got = judge(game)
+        if got is not None and got > score:
+            best, score = game, got
+    if best is not None:
+        best = replace(best, found_by=f"random policy, seed {best.seed}: the best of {seed} "
+                       f"games the fast engine screened, {len(top)} played by the reference")
+    return best, score, len(top), seed
 
 
 def climb(question: Question, best: Played, score: float,
