@@ -252,7 +252,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         else:
             out.lower, out.lower_evidence = lower_bound(name, players, rules)
             known = out.lower
-        left = max(budget - (time.process_time() - cpu), budget / 4)   # the search's share
+        left = max(budget * SPENDABLE - (time.process_time() - cpu), budget / 4)
         enough = float("inf") if known is None else sign * known
         game, played, score, screened = search(question, players, rules, left, judge,
                                                directed=True, enough=enough)
@@ -277,6 +277,10 @@ SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
 of it when z3 cannot express the condition)."""
 
+SPENDABLE = 0.97
+"""The part of a cell's budget the search and z3 may spend: the rest is for writing the
+game found as a scenario and replaying it (0.1 to 0.3 s), so that a cell keeps to it."""
+
 
 def _find(question: Question, players: int, rules: Rules, budget: float,
           out: AskAnswer) -> None:
@@ -291,7 +295,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         shape(condition, rules)
         share = SEARCH_SHARE
     except Unsupported:
-        share = 1.0
+        share = SPENDABLE
     start = time.process_time()
     whole = not kept_once_met(condition)
     out.judged_on = judged_on(question.bound, rules, whole)
@@ -307,7 +311,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         out.condition_holds = True
         return
     bounded = prove_or_find(condition, players, rules, question.bound,
-                            budget - (time.process_time() - start))
+                            budget * SPENDABLE - (time.process_time() - start))
     if bounded.verdict == "found":
         _keep(question, bounded.game, out, "found", question.title)
         out.condition_holds = True
