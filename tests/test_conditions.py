@@ -148,17 +148,16 @@ def test_none_within_the_bound_is_proved_over_every_schedule() -> None:
     assert prove_or_find(cond, 2, rules, {"rounds": 1, "turns": 4}, budget=60).verdict == "found"
 
 
-def test_a_condition_kept_only_once_met_needs_whole_games() -> None:
+def test_a_condition_not_kept_once_met_is_judged_on_whole_games() -> None:
     rules = make_rules({})
-    assert shape({"not": {"event": "baked"}}, rules).whole_game
-    assert shape({"event": "baked", "at_most": 1}, rules).whole_game
-    assert not shape({"event": "baked", "at_least": 2}, rules).whole_game
+    assert shape({"not": {"event": "baked"}}).whole_game
+    assert shape({"event": "baked", "at_most": 1}).whole_game
+    assert not shape({"event": "baked", "at_least": 2}).whole_game
     got = prove_or_find({"not": {"event": "baked"}}, 2, rules, {"rounds": 1}, budget=5)
     assert got.verdict == "unknown" and "whole games" in got.detail
 
 
 def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
-    rules = make_rules({})
     cases: list[tuple[dict[str, Any], str]] = [
         ({"event": "baked", "where": {"used": "2 olive"}}, "field used"),
         ({"event": "failed", "rule": "oven.fail"}, "which rule"),
@@ -166,7 +165,7 @@ def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
         ({"state": {"count": "hand", "at": "round_end", "at_least": 1}}, "round's end")]
     for cond, why in cases:
         with pytest.raises(Unsupported, match=why):
-            shape(cond, rules)
+            shape(cond)
     got = prove_or_find({"event": "baked"}, 2, make_rules({"leftovers": "table"}), {}, 5)
     assert got.verdict == "unknown" and "does not implement leftovers=table" in got.detail
 

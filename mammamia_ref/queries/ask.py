@@ -292,7 +292,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     condition = question.condition
     assert condition is not None
     try:
-        shape(condition, rules)
+        shape(condition)
         share = SEARCH_SHARE
     except Unsupported:
         share = SPENDABLE
@@ -312,7 +312,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         return
     bounded = prove_or_find(condition, players, rules, question.bound,
                             budget * SPENDABLE - (time.process_time() - start))
-    if bounded.verdict == "found":
+    if bounded.game is not None:   # found
         _keep(question, bounded.game, out, "found", question.title)
         out.condition_holds = True
         out.tried = f"{searched}: none; then {bounded.detail}"

@@ -35,7 +35,10 @@ import z3
 from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.conditions import Unsupported, encode, shape
+from mammamia_ref.queries.decode import decode, replay
+from mammamia_ref.queries.judging import Played, holds, within
 from mammamia_ref.queries.questions import kept_once_met
+from mammamia_ref.queries.searching import playout
 from mammamia_ref.rules.ruleset import Rules
 
 
@@ -45,7 +48,7 @@ class Bounded:
 
     verdict: str                      # "found", "none", "unknown"
     detail: str
-    game: Any = None                  # the game found (an :class:`.ask.Played`)
+    game: Played | None = None        # the game found
     schedules: int = 0
 
 
@@ -81,7 +84,7 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     start = time.process_time()
     try:
         model_rules("game_model", rules)
-        form = shape(condition, rules)
+        form = shape(condition)
     except Unsupported as exc:
         return Bounded("unknown", f"no z3 encoding: {exc.reason}")
     except VariantError as exc:
@@ -143,10 +146,6 @@ def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, z
            schedule: tuple[int, ...], open_last: bool, tried: int) -> Bounded:
     """The run as a reference game, played on to its end, judged again by the
     reference's events and states within the bound."""
-    from mammamia_ref.queries.decode import decode, replay
-    from mammamia_ref.queries.judging import Played, holds, within
-    from mammamia_ref.queries.searching import playout
-
     how = f"z3 game model, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
     try:
         run = replay(decode(model, zm))

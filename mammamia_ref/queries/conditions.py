@@ -34,7 +34,6 @@ from mammamia_ref.queries.game_model import DELIVERED, HAND, IN_OVEN, NO, SUPPLY
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import T_BOMBASTICA
 from mammamia_ref.queries.questions import kept_once_met
-from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS, ORDERS_OF
 
 
@@ -69,9 +68,6 @@ RULED = frozenset(FIELDS) - {"failed", "completed_from_hand"}
 """The events whose rule the model tells (the others' rule depends on the path through
 the oven rules that decided them)."""
 
-STATE_COUNTS = frozenset({"supply", "oven", "used", "table", "hand", "delivered", "round"})
-
-
 @dataclass(frozen=True)
 class Shape:
     """What a term over a run proves of a game.
@@ -84,9 +80,9 @@ class Shape:
     exact: bool
 
 
-def shape(cond: Mapping[str, Any], rules: Rules) -> Shape:
+def shape(cond: Mapping[str, Any]) -> Shape:
     """The shape of ``cond``; :class:`Unsupported` where the model cannot express it."""
-    _check(cond, rules)
+    _check(cond)
     return Shape(not kept_once_met(cond), _exact(cond))
 
 
@@ -99,11 +95,11 @@ def _exact(cond: Mapping[str, Any]) -> bool:
     return "event" in cond or cond["state"].get("at") == "game_end"
 
 
-def _check(cond: Mapping[str, Any], rules: Rules) -> None:
+def _check(cond: Mapping[str, Any]) -> None:
     for part in cond.get("all") or cond.get("any") or ():
-        _check(part, rules)
+        _check(part)
     if "not" in cond:
-        _check(cond["not"], rules)
+        _check(cond["not"])
     elif "event" in cond:
         name = cond["event"]
         if name not in FIELDS:
