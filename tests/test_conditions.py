@@ -174,3 +174,25 @@ def test_what_the_model_tells_is_in_the_question_vocabulary() -> None:
     from mammamia_ref.queries.questions import EVENTS
 
     assert all(name in EVENTS and fields <= EVENTS[name] for name, fields in FIELDS.items())
+
+
+@pytest.mark.parametrize("name", ["Q03-bombastica-round-one", "Q16-round-ends-by-stall"])
+def test_a_restated_question_gets_the_catalogues_verdict_from_its_own_condition(
+        name: str) -> None:
+    """The file's condition through the generic encoding, not the catalogue's own
+    model: the same verdict, a game the reference replays."""
+    from pathlib import Path
+
+    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.questions import load_question
+
+    question = load_question(Path(__file__).resolve().parent.parent / "spec" / "questions"
+                             / f"{name}.yaml")
+    assert question.condition is not None
+    query = next(q for q in load_catalogue() if q["id"] == question.restates)
+    default = make_rules({}).as_dict()
+    answer = next(a for a in query["answers"] if int(a.get("players", 2)) == 2
+                  and make_rules(a.get("variants", {})).as_dict() == default)
+    assert answer["expected"]["verdict"] == "sat"
+    got = prove_or_find(question.condition, 2, make_rules({}), question.bound, budget=60)
+    assert got.verdict == "found", got.detail

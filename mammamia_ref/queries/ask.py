@@ -365,8 +365,12 @@ def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) ->
         out.detail += f"; bound: {' '.join(found.bound.split())}"
     if found.scenario is not None and "setup" in found.scenario["given"]:
         game = replay_witness(found.scenario)
-        out.condition_holds = holds(question.condition, game) if question.condition \
-            is not None else measure(str(question.measure), game, question.goal) == found.value
+        if question.condition is None:
+            out.condition_holds = measure(str(question.measure), game, question.goal) \
+                == found.value
+        else:   # within the file's bound, as for any other question
+            part = within(game, question.bound, not kept_once_met(question.condition))
+            out.condition_holds = part is not None and holds(question.condition, part)
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:
