@@ -39,6 +39,7 @@ RUNS = [
     (2, {}, (4,), False, {"event": "round_ended", "rule": "round_end.stall"}),
     (2, {}, (3,), True, {"event": "drew", "where": {"source": "waiter"}}),
     (2, {}, (4, 1, 1), False, {"event": "completed_from_hand"}),
+    (2, {}, (4, 3), True, {"event": "baked"}),
     (3, {}, (6,), False, {"event": "mamma_mia_drawn"}),
     (2, {"round_end": "last_ingredient"}, (5,), False,
      {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"}),
