@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -292,14 +293,41 @@ def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_the_fast_screen_measures_the_games_the_reference_plays(players: int) -> None:
     """The fast engine's measure of a seeded random game is the reference's measure of
-    the game of the same seed and policy, which is the one reported."""
+    the game of the same seed and policy, which is the one reported; and the fast
+    engine plays the same game as its benchmark loop."""
     from mammamia_ref.queries.judging import measure
-    from mammamia_ref.queries.searching import FAST_MEASURES
+    from mammamia_ref.queries.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.rules.game import new_game
+    from mammamia_ref.rules.ruleset import make_rules
     from mammamia_ref.sim.fast import play_random_game
 
-    config = make_config(players)
-    for seed in range(12):
-        fast = play_random_game(config, f"fast-{seed}")
-        game = playout(config, f"fast-{seed}", "random")
-        for name, of in FAST_MEASURES.items():
-            assert of(fast) == measure(name, game), (name, seed)
+    for flags in ({}, {"round_end": "last_ingredient"}):
+        config = make_config(players, variants=make_rules(flags))
+        for seed in range(12):
+            state, turns = fast_on(new_game(config), f"fast-{seed}")
+            game = playout(config, f"fast-{seed}", "random")
+            for name, of in FAST_MEASURES.items():
+                assert of(state, turns) == measure(name, game), (flags, name, seed)
+            assert state.delivered == play_random_game(config, f"fast-{seed}").state.delivered
+
+
+@pytest.mark.parametrize("flags", [{}, {"round_end": "last_ingredient"}, {"stall": "letter"}])
+def test_a_fast_continuation_is_the_references(flags: dict[str, str]) -> None:
+    """The climb's fast continuation from a point of a game is the game the reference
+    plays on from there with the same seed: the same measures of the whole game."""
+    from mammamia_ref.queries.judging import measure
+    from mammamia_ref.queries.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.rules.ruleset import make_rules
+
+    for players in (2, 4):
+        config = make_config(players, variants=make_rules(flags))
+        for seed in range(6):
+            base = playout(config, seed, ("random", "careful")[seed % 2])
+            for cut in (1, len(base.steps) // 3, len(base.steps) // 2):
+                prefix = dataclasses.replace(base, steps=base.steps[:cut])
+                before = sum(1 for _a, evs, _s in prefix.steps for e in evs
+                             if e.name == "turn_begins")
+                state, after = fast_on(prefix.steps[-1][2], f"c{seed}")
+                game = playout(config, f"c{seed}", "random", after=prefix)
+                for name, of in FAST_MEASURES.items():
+                    assert of(state, before + after) == measure(name, game), (name, seed, cut)

@@ -12,19 +12,19 @@ from mammamia_ref.queries.judging import Played
 from mammamia_ref.queries.questions import Question
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.ruleset import Rules
-from mammamia_ref.rules.state import GameConfig, make_config
+from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
 
 POLICIES = ("random", "simple", "careful")
 
-FAST_MEASURES: dict[str, Callable[[Any], int]] = {
-    "turns": lambda result: int(result.turns),
-    "baked": lambda result: sum(len(d) for d in result.state.delivered),
-    "delivered": lambda result: sum(len(d) for d in result.state.delivered),
+FAST_MEASURES: dict[str, Callable[[Any, int], int]] = {
+    "turns": lambda _state, turns: turns,
+    "baked": lambda state, _turns: sum(len(d) for d in state.delivered),
+    "delivered": lambda state, _turns: sum(len(d) for d in state.delivered),
 }
 """The measures the fast engine (:mod:`mammamia_ref.sim.fast`, no events) gives of a
-whole game under the random policy, from its result: the screen of :func:`screen`.
-The reference's :func:`.judging.measure` of the same seed's game is the one reported
-(``tests/test_ask.py`` holds the two to each other)."""
+whole game, from its last state and its turns: for :func:`screen` and the climb's
+fast continuations (:func:`fast_on`). The reference's :func:`.judging.measure` of the
+same game is the one reported (``tests/test_ask.py`` holds the two to each other)."""
 
 FAST_SHARE = 0.3
 """The part of a measure's search budget the fast engine's screen has."""
@@ -105,7 +105,7 @@ SEEDED_SHARE = 0.6
 included) have before the climb."""
 
 
-def screen(config: GameConfig, fast_measure: Callable[[Any], int],
+def screen(config: GameConfig, fast_measure: Callable[[Any, int], int],
            judge: Callable[[Played], float | None], budget: float, games: int,
            goal: str) -> tuple[Played | None, float, int, int]:
     """Seeded random games on the fast engine, many times quicker than the reference,
@@ -115,12 +115,10 @@ def screen(config: GameConfig, fast_measure: Callable[[Any], int],
     engine's."""
     from dataclasses import replace
 
-    from mammamia_ref.sim.fast import play_random_game
-
     start, sign, scored = time.process_time(), 1 if goal == "most" else -1, []
-    seed = 0
+    seed, setup = 0, new_game(config)
     while seed < games and time.process_time() - start < budget * 0.8:
-        scored.append((sign * fast_measure(play_random_game(config, f"fast-{seed}")), seed))
+        scored.append((sign * fast_measure(*fast_on(setup, f"fast-{seed}")), seed))
         seed += 1
     best, score, top = None, float("-inf"), sorted(scored, reverse=True)[:5]
     for _value, chosen in top:
@@ -134,30 +132,72 @@ def screen(config: GameConfig, fast_measure: Callable[[Any], int],
     return best, score, len(top), seed
 
 
+def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple[Any, int]:
+    """The game from ``state`` played on to its end on the fast engine as
+    :func:`playout` plays it on the reference under the random policy with ``seed``
+    (the same shuffles, the same choices): its last state and the turns begun after
+    ``state``."""
+    import random
+
+    from mammamia_ref.sim import fast
+
+    game, chance = fast.from_state(state), fast.FastChance(seed)
+    rng, letter = random.Random(f"mammamia-policy:{seed}"), state.flags.stall == "letter"
+    # the turns begun, as the reference's turn_begins events count them: a turn that
+    # follows a turn, and each round's first (after the shuffles that start it, even a
+    # round that ends at once): one is pending while the state awaits a shuffle
+    turns, round_now = int(game.phase == Phase.SHUFFLE), game.round
+    for _ in range(max_steps):
+        if fast.is_over(game) or (letter and game.quiet_turns >= game.players):
+            break
+        if fast.is_chance(game):
+            fast.apply_shuffle(game, chance.shuffle(game))
+            continue
+        fast.apply(game, fast.benchmark_choice(game, fast.legal_actions(game), rng))
+        turns += game.phase == Phase.TURN and game.step == Step.PLAY
+        if game.round != round_now:   # the next round is prepared: its first turn follows
+            turns, round_now = turns + 1, game.round
+    return game, turns
+
+
 def climb(question: Question, best: Played, score: float,
           judge: Callable[[Played], float | None], budget: float, games: int,
           enough: float) -> tuple[Played, float, int]:
     """A directed search: the best game so far is played again from a point along it
     (a seeded choice), on from there by another seed and policy, and kept when it
-    scores as well or better; every shuffle stays explicit, so each game replays."""
+    scores as well or better; every shuffle stays explicit, so each game replays. For a
+    measure the fast engine gives, every other try is played on it first (random
+    policy) and only a continuation that scores as well goes to the reference."""
     import random
     from dataclasses import replace
 
     rng = random.Random(f"mammamia-ask-climb:{question.id}:{best.config.players}")
-    start, played, better = time.process_time(), 0, 0
+    start, played, better, screened = time.process_time(), 0, 0, 0
     origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
+    fast = FAST_MEASURES.get(question.measure or "")
+    sign = 1 if question.goal == "most" else -1
     while played < games and time.process_time() - start < budget and score < enough:
         cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
-        game = playout(best.config, f"climb-{played}", rng.choice(POLICIES),
-                       after=replace(best, steps=best.steps[:cut]))
+        seed, policy = f"climb-{played + screened}", rng.choice(POLICIES)
+        prefix = replace(best, steps=best.steps[:cut])
+        if fast is not None and policy == "random":
+            state, after = fast_on(prefix.steps[-1][2], seed)
+            screened += 1
+            before = sum(1 for _a, evs, _s in prefix.steps for e in evs
+                         if e.name == "turn_begins")
+            if sign * fast(state, before + after) < score:
+                continue
+        game = playout(best.config, seed, policy, after=prefix)
         played += 1
         got = judge(game)
         if got is not None and got >= score:
             better += got > score
             best, score = game, got
+    fast_part = f" ({screened} tried on the fast engine first)" if screened else ""
     found_by = (f"a directed search from the game of {origin}: {played} games played on "
-                f"from a point of the best so far, {better} better")
+                f"from a point of the best so far{fast_part}, {better} better")
     return replace(best, found_by=found_by), score, played
 
 
-__all__ = ["POLICIES", "SEEDED_SHARE", "climb", "playout", "search"]
+__all__ = ["FAST_MEASURES", "POLICIES", "SEEDED_SHARE", "climb", "fast_on", "playout",
+           "screen", "search"]
