@@ -71,7 +71,8 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     config = make_config(players, variants=rules)
     games = question.bound.get("games", 10_000)
     start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
-    fast = FAST_MEASURES.get(question.measure or "") if directed else None
+    fast = FAST_MEASURES.get(question.measure or "") if directed and fast_plays(rules) \
+        else None
     if fast is not None:
         best, score, played, screened = screen(config, fast, judge, budget * FAST_SHARE,
                                                10 * games, question.goal)
@@ -95,7 +96,7 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     if directed and best is not None and score < enough:
         best, score, more = climb(question, best, score, judge,
                                   budget - (time.process_time() - start), games - played,
-                                  enough)
+                                  enough, fast)
         played += more
     return best, played, score, screened
 
@@ -132,6 +133,19 @@ def screen(config: GameConfig, fast_measure: Callable[[Any, int], int],
     return best, score, len(top), seed
 
 
+def fast_plays(rules: Rules) -> bool:
+    """Whether the fast engine plays games under ``rules`` (its ``models:`` claims; the
+    information flags change what players see, not the game)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.rules.state import refuse_unclaimed
+
+    try:
+        refuse_unclaimed("fast", rules, carries_information=True)
+    except VariantError:
+        return False
+    return True
+
+
 def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple[Any, int]:
     """The game from ``state`` played on to its end on the fast engine as
     :func:`playout` plays it on the reference under the random policy with ``seed``
@@ -162,19 +176,19 @@ def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple
 
 def climb(question: Question, best: Played, score: float,
           judge: Callable[[Played], float | None], budget: float, games: int,
-          enough: float) -> tuple[Played, float, int]:
+          enough: float, fast: Callable[[Any, int], int] | None = None
+          ) -> tuple[Played, float, int]:
     """A directed search: the best game so far is played again from a point along it
     (a seeded choice), on from there by another seed and policy, and kept when it
-    scores as well or better; every shuffle stays explicit, so each game replays. For a
-    measure the fast engine gives, every other try is played on it first (random
-    policy) and only a continuation that scores as well goes to the reference."""
+    scores as well or better; every shuffle stays explicit, so each game replays. With
+    ``fast`` (the measure on the fast engine), a try under the random policy is played
+    on it first and goes to the reference only if it scores as well."""
     import random
     from dataclasses import replace
 
     rng = random.Random(f"mammamia-ask-climb:{question.id}:{best.config.players}")
     start, played, better, screened = time.process_time(), 0, 0, 0
     origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
-    fast = FAST_MEASURES.get(question.measure or "")
     sign = 1 if question.goal == "most" else -1
     while played < games and time.process_time() - start < budget and score < enough:
         cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
@@ -199,5 +213,5 @@ def climb(question: Question, best: Played, score: float,
     return replace(best, found_by=found_by), score, played
 
 
-__all__ = ["FAST_MEASURES", "POLICIES", "SEEDED_SHARE", "climb", "fast_on", "playout",
-           "screen", "search"]
+__all__ = ["FAST_MEASURES", "POLICIES", "SEEDED_SHARE", "climb", "fast_on", "fast_plays",
+           "playout", "screen", "search"]
