@@ -163,11 +163,16 @@ def whole_game(model: GameModel) -> bool:
 
 def between_turns(model: GameModel) -> list[tuple[Any, Any]]:
     """The states between two turns, which the reference also stops at, each with the
-    condition that it is one: the setup's, and after each turn that does not end its
-    round (the next player's turn begins)."""
+    condition that it is one: the setup's, after each turn that does not end its round
+    (the next player's turn begins), and after each round's preparation that starts a
+    round (not the game's end, not a round that ends at once)."""
     out = [(model.S[0], N.BoolVal(True))]
-    return out + [(model.S[step.after], z3.Not(step.facts["round_end"]))
-                  for step in model.of("turn")]
+    for step in model.steps:
+        if step.what == "turn":
+            out.append((model.S[step.after], z3.Not(step.facts["round_end"])))
+        elif step.what == "transition" and step.round < model.rounds:
+            out.append((model.S[step.after], z3.Not(step.facts["ends_at_once"])))
+    return out
 
 
 def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
