@@ -331,3 +331,34 @@ def test_a_fast_continuation_is_the_references(flags: dict[str, str]) -> None:
                 game = playout(config, f"c{seed}", "random", after=prefix)
                 for name, of in FAST_MEASURES.items():
                     assert of(state, before + after) == measure(name, game), (name, seed, cut)
+
+
+WITNESSES = Path(__file__).resolve().parent.parent / "docs" / "ask"
+
+
+@pytest.mark.parametrize("path", sorted(WITNESSES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_committed_witness_of_a_designer_question_replays_with_its_answer(
+        path: Path) -> None:
+    """docs/ask/ holds the games ``ask --write-witnesses`` found for the designer
+    questions (the closing notes cite them): each replays on the reference from a new
+    deal, and its question's condition holds on it within the bound, or its measure is
+    the value its title gives."""
+    from mammamia_ref.queries.common import reference_replay
+    from mammamia_ref.queries.judging import measure, within
+    from mammamia_ref.queries.questions import kept_once_met
+
+    doc = load_file(path).data
+    passed, failure, _fired = reference_replay(doc, path.name)
+    assert passed, failure
+    qid = doc["tags"][1]
+    files = [*QUESTIONS.glob("*.yaml"), *(QUESTIONS.parent.parent / "examples" /
+                                         "questions").glob("*.yaml")]
+    question = next(q for q in map(load_question, files) if q.id == qid)
+    game = replay_witness(doc)
+    assert game.config.players == doc["given"]["setup"]["players"]
+    if question.condition is not None:
+        part = within(game, question.bound, not kept_once_met(question.condition))
+        assert part is not None and holds(question.condition, part)
+    else:
+        value = int(doc["title"].rsplit(": ", 1)[1])
+        assert measure(str(question.measure), game, question.goal) == value

@@ -53,12 +53,12 @@ def run_ask(args: argparse.Namespace) -> int:
         check_destination(Path("scenarios") / "ask" / "witness.yaml")
     answers = ask(questions, args.budget, house)
     if args.write_witnesses:
-        from mammamia_ref.queries.witness import write_scenario
+        from mammamia_ref.queries.witness import ASK_HEADER, write_scenario
 
         for a in answers:
             if a.scenario is not None and a.witness_file and \
                     a.witness_file.startswith("scenarios/ask/") and a.reference == "agrees":
-                write_scenario(Path(a.witness_file), a.scenario)
+                write_scenario(Path(a.witness_file), a.scenario, ASK_HEADER)
     if args.json:
         print(json.dumps([a.as_json() for a in answers], indent=2))
     else:
