@@ -362,3 +362,17 @@ def test_a_committed_witness_of_a_designer_question_replays_with_its_answer(
     else:
         value = int(doc["title"].rsplit(": ", 1)[1])
         assert measure(str(question.measure), game, question.goal) == value
+
+
+def test_verify_says_which_scenarios_it_ran(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``ask --write-witnesses`` the current folder has a scenarios/ folder, which
+    ``verify`` then reads by default: its line says so, and names the package's suite
+    otherwise."""
+    from mammamia_ref.formats.scenario import packaged_suite
+    from mammamia_ref.tools.verify import _where
+
+    assert _where([str(packaged_suite())]) == "the suite shipped with the package"
+    monkeypatch.chdir(tmp_path)
+    assert "the current folder's scenarios/" in _where(["scenarios"])
+    assert _where(["mine", "theirs.yaml"]) == "from mine, theirs.yaml"

@@ -27,8 +27,9 @@ def add_parser(commands: Commands) -> None:
                      help="ask every question under this house rule (docs/house-rules.md) "
                           "instead of the one its house: names, if any")
     ask.add_argument("--write-witnesses", action="store_true",
-                     help="write each witness game a search finds as a scenario file (in the "
-                          "folder ask of the scenarios folder, under the current folder)")
+                     help="write each witness game found as a scenario file, in the folder "
+                          "ask of the current folder's scenarios folder (`mammamia verify` "
+                          "run there then reads that scenarios folder, not the package's)")
     ask.set_defaults(handler=run_ask)
 
 

@@ -93,6 +93,7 @@ class Report:
     load_errors: list[str] = field(default_factory=list)
     results: list[RunResult] = field(default_factory=list)
     scenarios: list[Scenario] = field(default_factory=list)
+    scenario_paths: list[str] = field(default_factory=list)   # where they were read from
     queries: list[dict[str, Any]] = field(default_factory=list)  # one per answer
     queries_left_out: int = 0  # the answers marked slow, left to `mammamia query run`
     seconds: float = 0.0
@@ -186,6 +187,7 @@ class Report:
             "spec_problems": self.spec_problems,
             "games": {"played": len(self.games), "failed": self.failed_games},
             "scenarios": {
+                "from": self.scenario_paths,
                 "files": len(self.scenarios) + len(self.load_errors),
                 "runs": len(self.results),
                 "passed": sum(r.passed for r in self.results),
@@ -280,7 +282,7 @@ def _checks(scenario_paths: list[str], report: Report, progress: Progress) -> No
     report.stage = "loading the scenarios"
     progress(report.stage, 0, 0)
     scenarios, errors = load_all(scenario_paths)
-    report.scenarios = scenarios
+    report.scenarios, report.scenario_paths = scenarios, list(scenario_paths)
     report.load_errors = [str(e) for e in errors]
     report.stage, report.runs_total = "the scenario runs", sum(len(s.runs) for s in scenarios)
     for scenario in scenarios:
@@ -398,7 +400,8 @@ def print_report(report: Report) -> None:
     for game in report.failed_games:
         print(f"  {game}")
     scen = summary["scenarios"]
-    print(f"scenarios: {scen['passed']} of {scen['runs']} runs passed in {scen['files']} files")
+    print(f"scenarios: {scen['passed']} of {scen['runs']} runs passed in {scen['files']} files "
+          f"({_where(report.scenario_paths)})")
     for error in report.load_errors:
         print(f"  {error}")
     for failed in scen["failed"]:
@@ -439,6 +442,18 @@ def print_report(report: Report) -> None:
                   f"{failed.get('detail', '')}")
     print(compiled.core_line())
     print(f"verify: {mark} ({report.seconds:.1f} s)")
+
+
+def _where(paths: list[str]) -> str:
+    """Where the scenarios came from, in words: the suite shipped with the package, or
+    the paths (``./scenarios`` by default when the current folder has one)."""
+    from mammamia_ref.formats.scenario import packaged_suite
+
+    if [Path(p).resolve() for p in paths] == [packaged_suite().resolve()]:
+        return "the suite shipped with the package"
+    if [Path(p) for p in paths] == [Path("scenarios")]:
+        return "the current folder's scenarios/, not the package's: --scenarios PATH chooses"
+    return "from " + ", ".join(paths)
 
 
 def run_verify(*, as_json: bool, scenario_paths: list[str] | None = None,
