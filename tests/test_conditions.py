@@ -5,6 +5,7 @@ state count between turns and at the game's end is the reference's."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 pytest.importorskip("z3")
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.bounded import prove_or_find, schedules
+from mammamia_ref.queries.bounded import played_of, prove_or_find, schedules
 from mammamia_ref.queries.conditions import (
     FIELDS,
     RULED,
@@ -62,9 +63,8 @@ def _run(players: int, flags: Mapping[str, str], schedule: Sequence[int], open_l
     # the modelled part: up to the last action of a model step (the replay goes on to
     # shuffle the next round's supply, and a round that ends at once ends within that)
     last = max(i for i, p in enumerate(run.played) if p.model_step is not None)
-    steps = tuple((p.action, p.events, p.state) for p in run.played)
-    return model, zm, Played(run.trace.config(), steps[:last + 1]), \
-        Played(run.trace.config(), steps)
+    whole = played_of(run)
+    return model, zm, dataclasses.replace(whole, steps=whole.steps[:last + 1]), whole
 
 
 def _reference_count(cond: Mapping[str, Any], played: Played) -> int:

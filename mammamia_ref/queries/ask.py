@@ -28,14 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule, house_rules
-from mammamia_ref.queries.judging import (
-    Played,
-    holds,
-    judged_on,
-    measure,
-    within,
-)
-from mammamia_ref.queries.questions import Question, kept_once_met, rules_in_force
+from mammamia_ref.queries.judging import Played, judged_on, measure, meets
+from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.queries.searching import POLICIES, search
 from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
@@ -297,12 +291,10 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     except Unsupported:
         share = SPENDABLE
     start = time.process_time()
-    whole = not kept_once_met(condition)
-    out.judged_on = judged_on(question.bound, rules, whole)
+    out.judged_on = judged_on(question.bound, rules, condition)
 
     def judge(g: Played) -> float | None:
-        part = within(g, question.bound, whole)
-        return float("inf") if part is not None and holds(condition, part) else None
+        return float("inf") if meets(condition, g, question.bound) else None
 
     game, played, _score, _screened = search(question, players, rules, budget * share, judge)
     searched = f"{played} seeded games ({', '.join(POLICIES)} policies)"
@@ -369,8 +361,7 @@ def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) ->
             out.condition_holds = measure(str(question.measure), game, question.goal) \
                 == found.value
         else:   # within the file's bound, as for any other question
-            part = within(game, question.bound, not kept_once_met(question.condition))
-            out.condition_holds = part is not None and holds(question.condition, part)
+            out.condition_holds = meets(question.condition, game, question.bound)
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:

@@ -4,7 +4,7 @@
 A run of the game model follows a schedule (the turns of each round,
 :mod:`.game_model`). A question's bound is ``rounds`` (the game's, unless given) and
 ``turns`` (all rounds together; none unless given), and a condition is judged on the
-part of a game within it (:func:`.ask.within`):
+part of a game within it (:func:`.judging.within`):
 
 - a condition kept once met (:func:`.questions.kept_once_met`) on the first rounds of
   a game: every schedule of 1 to ``rounds`` rounds whose rounds end, and every one
@@ -35,9 +35,8 @@ import z3
 from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.conditions import Unsupported, encode, shape
-from mammamia_ref.queries.decode import decode, replay
-from mammamia_ref.queries.judging import Played, holds, within
-from mammamia_ref.queries.questions import kept_once_met
+from mammamia_ref.queries.decode import Replay, decode, replay
+from mammamia_ref.queries.judging import Played, meets
 from mammamia_ref.queries.searching import playout
 from mammamia_ref.rules.ruleset import Rules
 
@@ -152,16 +151,18 @@ def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, z
     except (MammamiaError, InternalError) as exc:   # the encoding or the reference is wrong
         return Bounded("unknown", f"the game model and the reference disagree on the run "
                        f"of {how}: {exc}", schedules=tried)
-    config = run.trace.config()
-    part = Played(config, tuple((p.action, p.events, p.state) for p in run.played),
-                  found_by=how)
-    game = playout(config, "ask-z3", "random", after=part)
-    judged = within(game, bound, not kept_once_met(condition))
-    if judged is None or not holds(condition, judged):
+    game = playout(run.trace.config(), "ask-z3", "random", after=played_of(run, how))
+    if not meets(condition, game, bound):
         return Bounded("unknown", f"z3's run of {how} meets the condition, the reference's "
                        "game does not: the encoding (mammamia_ref/queries/conditions.py) "
                        "and the reference differ", schedules=tried)
     return Bounded("found", how, game, tried)
 
 
-__all__ = ["Bounded", "prove_or_find", "schedules"]
+def played_of(run: Replay, found_by: str = "") -> Played:
+    """A run of the game model as the reference replayed it (:func:`.decode.replay`)."""
+    return Played(run.trace.config(), tuple((p.action, p.events, p.state)
+                                            for p in run.played), found_by=found_by)
+
+
+__all__ = ["Bounded", "played_of", "prove_or_find", "schedules"]

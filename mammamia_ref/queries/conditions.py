@@ -34,7 +34,8 @@ from mammamia_ref.queries.game_model import DELIVERED, HAND, IN_OVEN, NO, SUPPLY
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import T_BOMBASTICA
 from mammamia_ref.queries.questions import kept_once_met
-from mammamia_ref.rules.vocabulary import KINDS, ORDERS, ORDERS_OF
+from mammamia_ref.rules.turn import draw_rule
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS, ORDERS_OF
 
 
 class Unsupported(Exception):
@@ -148,7 +149,7 @@ def _encode(cond: Mapping[str, Any], model: GameModel) -> Any:
 
 
 def _compare(n: Any, cond: Mapping[str, Any], least: int) -> Any:
-    """The grammar's ``at_least`` / ``at_most`` / ``equals`` (see :func:`.ask.compare`)."""
+    """The grammar's ``at_least`` / ``at_most`` / ``equals`` (see :func:`.judging.compare`)."""
     if "equals" in cond:
         return n == int(cond["equals"])
     out = n >= int(cond.get("at_least", least))
@@ -178,7 +179,7 @@ def between_turns(model: GameModel) -> list[tuple[Any, Any]]:
 def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
                  in_round: bool = True) -> list[Any]:
     """The counts a state condition compares, one per seat for hand and delivered (see
-    :func:`.ask.state_count`): the Mamma Mia! card is a card of the supply while it lies
+    :func:`.judging.state_count`): the Mamma Mia! card is a card of the supply while it lies
     there; the oven holds the orders placed as well as the ingredients. Under
     ``leftovers=oven`` a round's leftovers lie in the oven during the next round
     (``next_round.oven``) where the model keeps them on the table (``in_round``: a state
@@ -239,6 +240,14 @@ def _order_is(seat: Any, index: Any, order: str, model: GameModel) -> Any:
 
 def _one(*conditions: Any) -> Any:
     return N.If(N.And(*conditions), 1, 0)
+
+
+def _either(rule: str, when: Any, other: str, otherwise: Any) -> dict[str, Any]:
+    """The rule of an event that follows ``rule`` when ``when`` holds, else ``other``
+    (the two may be one rule)."""
+    if rule == other:
+        return {rule: N.BoolVal(True)}
+    return {rule: when, other: otherwise}
 
 
 def _rule(want: str | None, rule: Any) -> Any:
@@ -310,7 +319,6 @@ def _round_is(where: Mapping[str, Any], r: int) -> list[Any]:
 def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: Step,
                  model: GameModel) -> list[Any]:
     f, a, v = step.facts, step.sel, model.v
-    by_rule: dict[str, Any]   # an event's rule where the run decides it: rule -> condition
     who = f["who"]
     seat = _seat_where(where, "seat", who, model)
     is_pass = a.kind == NO
@@ -325,7 +333,8 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
         return [_one(is_pass, _rule(rule, "turn.pass"), *seat)]
     if name == "placed_order":
         with_pass = N.And(is_pass, N.BoolVal(v.pass_order == "allowed"))
-        by_rule = {"turn.pass_with_order": with_pass, "turn.place_order": z3.Not(with_pass)}
+        by_rule = _either("turn.pass_with_order", with_pass, "turn.place_order",
+                          z3.Not(with_pass))
         out = [a.order >= 0, _rule(rule, by_rule), *seat]
         if "order" in where:
             out.append(_order_is(who, a.order, where["order"], model))
@@ -334,12 +343,8 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
         supply = a.source == SUPPLY
         pop = N.If(a.mm_pop, 1, 0)
         got = N.If(supply, f["moved"] - pop, f["took"])
-        wanted = f["wanted"]
-        if v.draw_amount == "any":
-            by_rule = {"turn.draw_fewer": N.BoolVal(True)}
-        else:
-            plain = "turn.draw_as_played" if v.refill == "as_many_as_played" else "turn.draw"
-            by_rule = {"turn.draw_short": got < wanted, plain: got >= wanted}
+        short = got < f["wanted"]
+        by_rule = _either(draw_rule(v, True), short, draw_rule(v, False), z3.Not(short))
         out = [_rule(rule, by_rule), *seat]
         if "source" in where:
             out.append(supply if where["source"] == "supply" else z3.Not(supply))
@@ -351,7 +356,7 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
     ends = f["round_end"]
     if name == "round_ended":
         cause = f"round_end.{v.round_end}"
-        by_rule = {"round_end.stall": f["stall"], cause: z3.Not(f["stall"])}
+        by_rule = _either("round_end.stall", f["stall"], cause, z3.Not(f["stall"]))
         return [_one(ends, _rule(rule, by_rule), *_round_is(where, step.round))]
     if name == "oven_opened":
         holder = model.S[step.after].mm
@@ -398,7 +403,7 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         return out
     if name == "baked":
         bomb = f["type"] == T_BOMBASTICA
-        by_rule = {"oven.bombastica": bomb, "oven.bake": z3.Not(bomb)}
+        by_rule = _either("oven.bombastica", bomb, "oven.bake", z3.Not(bomb))
         return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
     if name == "failed":
         return [_one(has_order, z3.Not(f["baked"]), *seat, *which)]
@@ -411,8 +416,6 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
     """Every single-field ``where:`` of an event the model tells, with each value the
     field can take in a game of ``players`` (and one beyond it): the cases the
     encoding is held to the reference on."""
-    from mammamia_ref.rules.vocabulary import COLOURS
-
     values: dict[str, list[Any]] = {
         "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
         "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mammamia_ref.queries.questions import SEAT_FIELDS
+from mammamia_ref.queries.questions import SEAT_FIELDS, kept_once_met
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.ruleset import Rules
@@ -25,7 +25,6 @@ class Played:
     seed: int | str = 0
     policy: str = ""
     found_by: str = ""     # how the game was found, where not by a seeded search
-
 
 
 def states_at(played: Played, at: str) -> list[GameState]:
@@ -61,8 +60,17 @@ def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Playe
     return game
 
 
-def judged_on(bound: Mapping[str, int], rules: Rules, whole: bool) -> str:
-    """The part of a game :func:`within` keeps, in words."""
+def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bool:
+    """Whether ``game`` meets a ``find:`` condition within a question's bound: on the part
+    :func:`within` keeps, a whole game for a condition not kept once met
+    (:func:`.questions.kept_once_met`)."""
+    part = within(game, bound, not kept_once_met(cond))
+    return part is not None and holds(cond, part)
+
+
+def judged_on(bound: Mapping[str, int], rules: Rules, cond: Mapping[str, Any]) -> str:
+    """The part of a game :func:`meets` judges ``cond`` on, in words."""
+    whole = not kept_once_met(cond)
     rounds, turns = bound.get("rounds", rules.parameters.rounds), bound.get("turns")
     if whole:
         return "whole games" + (f" of at most {turns} turns" if turns else "")
@@ -180,4 +188,4 @@ def measure(name: str, played: Played, goal: str = "most") -> int | None:
 
 
 __all__ = ["Played", "baked_by_opening", "compare", "event_matches", "holds", "judged_on",
-           "measure", "state_count", "states_at", "within"]
+           "measure", "meets", "state_count", "states_at", "within"]

@@ -4,6 +4,7 @@ it). Every game is one explicit run: its shuffles are actions, so it replays exa
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,11 +17,14 @@ from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_co
 
 POLICIES = ("random", "simple", "careful")
 
+def _delivered(state: Any, _turns: int) -> int:
+    """The orders delivered, all seats together: a baked order stays delivered, so in a
+    whole game it is also the orders baked."""
+    return sum(len(d) for d in state.delivered)
+
+
 FAST_MEASURES: dict[str, Callable[[Any, int], int]] = {
-    "turns": lambda _state, turns: turns,
-    "baked": lambda state, _turns: sum(len(d) for d in state.delivered),
-    "delivered": lambda state, _turns: sum(len(d) for d in state.delivered),
-}
+    "turns": lambda _state, turns: turns, "baked": _delivered, "delivered": _delivered}
 """The measures the fast engine (:mod:`mammamia_ref.sim.fast`, no events) gives of a
 whole game, from its last state and its turns: for :func:`screen` and the climb's
 fast continuations (:func:`fast_on`). The reference's :func:`.judging.measure` of the
@@ -79,20 +83,16 @@ def search(question: Question, players: int, rules: Rules, budget: float,
         if score >= enough:
             return best, played, score, screened
     share = budget * (SEEDED_SHARE if directed else 1.0)
-    for seed in range(games):
-        for policy in POLICIES:
-            if time.process_time() - start > share or played >= games:
-                break
-            game = playout(config, seed, policy)
-            played += 1
-            got = judge(game)
-            if got is not None and got > score:
-                best, score = game, got
-                if got >= enough:
-                    return best, played, score, screened
-        else:
-            continue
-        break
+    for seed, policy in itertools.product(range(games), POLICIES):
+        if time.process_time() - start > share or played >= games:
+            break
+        game = playout(config, seed, policy)
+        played += 1
+        got = judge(game)
+        if got is not None and got > score:
+            best, score = game, got
+            if got >= enough:
+                return best, played, score, screened
     if directed and best is not None and score < enough:
         best, score, more = climb(question, best, score, judge,
                                   budget - (time.process_time() - start), games - played,

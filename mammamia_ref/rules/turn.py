@@ -18,7 +18,7 @@ from mammamia_ref.rules.round import (
     supply_exhausted,
     take_last_mamma_mia,
 )
-from mammamia_ref.rules.state import GameState, Hand, Phase, Step, replace
+from mammamia_ref.rules.state import Flags, GameState, Hand, Phase, Step, replace
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -161,12 +161,16 @@ def orders_before_supply(draw_piles: str, wanted: int, waiter_size: int) -> int:
     return 1 if draw_piles == "both" and wanted > 0 and waiter_size > 0 else 0
 
 
-def _draw_rule(state: GameState, wanted: int, got: int, fewer: bool) -> str:
-    if fewer:
+def draw_rule(flags: Flags, short: bool) -> str:
+    """The rule a draw follows: ``turn.draw_fewer`` under ``draw_amount=any`` (the drawer
+    names the count), ``turn.draw_short`` when the source gave fewer cards than wanted,
+    else ``turn.draw_as_played`` or ``turn.draw`` by the refill. The z3 encoding of
+    designers' conditions (``queries/conditions.py``) derives a draw's rule from it."""
+    if flags.draw_amount == "any":
         return "turn.draw_fewer"
-    if got < wanted:
+    if short:
         return "turn.draw_short"
-    return "turn.draw_as_played" if state.flags.refill == "as_many_as_played" else "turn.draw"
+    return "turn.draw_as_played" if flags.refill == "as_many_as_played" else "turn.draw"
 
 
 def _draw_from_waiter(state: GameState, wanted: int, *, rule: str | None = None
@@ -175,7 +179,7 @@ def _draw_from_waiter(state: GameState, wanted: int, *, rule: str | None = None
     taken = waiter[:wanted]
     hand = replace(hand, orders=tuple(sorted(hand.orders + taken)))
     state = state.with_waiter(seat, waiter[len(taken):]).with_hand(seat, hand)
-    rule = rule or _draw_rule(state, wanted, len(taken), state.flags.draw_amount == "any")
+    rule = rule or draw_rule(state.flags, len(taken) < wanted)
     return state, (event("drew", rule, seat=seat, source="waiter", count=len(taken)),), len(taken)
 
 
@@ -200,7 +204,7 @@ def _draw_from_supply(state: GameState, wanted: int) -> tuple[GameState, tuple[E
     drawn = tuple(k for k in state.supply[:moved] if k != MAMMA_MIA)
     hand = Hand(ingredients, state.hands[seat].orders)
     state = replace(state.with_hand(seat, hand), supply=tuple(supply), mamma_mia=holder)
-    rule = _draw_rule(state, wanted, got, state.flags.draw_amount == "any")
+    rule = draw_rule(state.flags, got < wanted)
     events.insert(0, event("drew", rule, seat=seat, source="supply", count=got,
                            cards=format_counts(counts_of(drawn))))
     if supply_exhausted(state.rules, state.supply):
