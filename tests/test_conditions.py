@@ -29,7 +29,8 @@ from mammamia_ref.queries.conditions import (
 )
 from mammamia_ref.queries.decode import decode, replay
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.judging import Played, event_matches, holds, state_count
+from mammamia_ref.queries import judging
+from mammamia_ref.queries.judging import Played, annotate, holds, state_count
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import Phase
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
@@ -68,8 +69,9 @@ def _run(players: int, flags: Mapping[str, str], schedule: Sequence[int], open_l
 
 
 def _reference_count(cond: Mapping[str, Any], played: Played) -> int:
-    return sum(1 for _a, events, _s in played.steps for e in events
-               if event_matches(e, cond, played.config))
+    """The reference's count, its events given the language's derived fields (and each
+    action split into its parts where the state right after an event counts)."""
+    return judging.event_count(cond, annotate(played, parts="then" in cond))
 
 
 @pytest.fixture(scope="module", params=range(len(RUNS)), ids=[
@@ -108,16 +110,17 @@ def test_every_state_count_between_turns_is_the_references(
     # does not end its round, when a round starts: not a round that ends at once), and
     # the last state of a whole game
     with N.building(model.ctx):
-        ours = [s for s, guard in between_turns(model) if N.truth(zm, guard)]
+        ours = [s for s, guard, _step in between_turns(model) if N.truth(zm, guard)]
     theirs = [s for _a, events, s in played.steps
               if any(e.name == "turn_begins" for e in events) and s.phase == Phase.TURN]
     pairs = [(mine, ref, True) for mine, ref in zip(ours, theirs, strict=True)]
     if whole_game(model):   # and the game's last state
         pairs.append((model.S[-1], played.steps[-1][2], False))
     assert len(ours) == len(theirs) > 1
-    for count in ("supply", "oven", "used", "table", "hand", "delivered", "round"):
+    for count in ("supply", "oven", "used", "table", "hand", "delivered", "waiter",
+                  "mamma_mia", "round"):
         for kind in (None, *KINDS):
-            if count == "round" and kind:
+            if count in ("round", "waiter", "mamma_mia") and kind:
                 continue
             for seat in ("any", *COLOURS[:model.n]):
                 cond = {"count": count, "seat": seat, **({"kind": kind} if kind else {})}
@@ -164,7 +167,10 @@ def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"event": "baked", "where": {"used": "2 olive"}}, "field used"),
         ({"event": "failed", "rule": "oven.fail"}, "which rule"),
-        ({"event": "named_kind"}, "named_kind"),
+        ({"event": "mamma_mia_drawn", "where": {"first_card_of_round": True}},
+         "first_card_of_round"),
+        ({"event": "played", "then": {"count": "hand", "at_least": 1}}, "inside a turn"),
+        ({"within": {"after": {"event": "baked"}}, "holds": {"event": "baked"}}, "span after"),
         ({"state": {"count": "hand", "at": "round_end", "at_least": 1}}, "round's end")]
     for cond, why in cases:
         with pytest.raises(Unsupported, match=why):
@@ -199,3 +205,127 @@ def test_a_restated_question_gets_the_catalogues_verdict_from_its_own_condition(
     assert answer["expected"]["verdict"] == "sat"
     got = prove_or_find(question.condition, 2, make_rules({}), question.bound, budget=60)
     assert got.verdict == "found", got.detail
+
+
+# -- the question language's constructs, held to the reference --------------------------
+
+THEN_STATES: list[dict[str, Any]] = [
+    {"count": "table", "at_least": 1}, {"count": "supply", "equals": 0},
+    {"count": "hand", "seat": "all", "at_most": 6}, {"count": "mamma_mia", "seat": "all",
+                                                       "equals": 0},
+    {"count": "delivered", "at_least": 1}, {"count": "oven", "at_least": 2},
+    {"count": "waiter", "seat": "red", "at_most": 6}]
+
+
+def test_the_state_right_after_an_event_is_the_references(
+        run: tuple[GameModel, Any, Played, Played]) -> None:
+    """``then:``: for every event the model tells it of and a spread of states, the
+    events whose step leaves such a state are counted alike."""
+    from mammamia_ref.queries.conditions import THEN_EXACT
+
+    model, zm, played, _whole = run
+    checked = 0
+    for name in sorted(THEN_EXACT & set(FIELDS)):
+        for then in THEN_STATES:
+            cond = {"event": name, "then": then}
+            with N.building(model.ctx):
+                got = N.value(zm, event_count(cond, model))
+            want = _reference_count(cond, played)
+            assert got == want, f"{cond}: the encoding counts {got}, the reference {want}"
+            checked += 1
+    assert checked > 50
+
+
+SPANS: list[dict[str, Any]] = [{"round": 1}, {"round": 2}, {"from_round": 2},
+                               {"to_round": 1}, {"turns": 2}, {"turns": 5},
+                               {"round": 1, "turns": 3}]
+
+
+def test_a_span_holds_the_references_events_and_states(
+        run: tuple[GameModel, Any, Played, Played]) -> None:
+    """``within:``: the events and the states between turns of a round, of the rounds
+    from or up to one, of the first turns, are the reference's."""
+    from mammamia_ref.queries.conditions import Part, span_part, states_of
+
+    model, zm, played, whole = run
+    annotated, replayed = annotate(played), annotate(whole)
+    for where in SPANS:
+        part = span_part(where, model, Part())
+        theirs = judging.span(annotated, where)
+        for name in ("played", "drew", "baked", "failed", "revealed", "round_ended",
+                     "oven_opened", "mamma_mia_drawn", "placed_order"):
+            cond = {"event": name}
+            with N.building(model.ctx):
+                got = 0 if part is None else N.value(zm, event_count(cond, model, part))
+            want = 0 if theirs is None else judging.event_count(cond, theirs)
+            assert got == want, f"{where} {name}: the encoding {got}, the reference {want}"
+        # the rounds of the states between turns the span holds
+        with N.building(model.ctx):
+            ours = [] if part is None else [
+                N.value(zm, s.rnd) for s, guard, in_round in states_of(model, part, "any_step")
+                if N.truth(zm, guard) and in_round]   # the game's end is not between turns
+        states = judging.span(replayed, where)   # the replay holds the next round's start
+        ref = [] if states is None else [
+            s.round for _a, _events, s in states.steps if s is not None and _turn_begins(s)]
+        assert ours == ref, f"{where}: states in rounds {ours}, the reference's {ref}"
+
+
+def _turn_begins(state: Any) -> bool:
+    """A state between two turns: a turn begins, no card of it played yet."""
+    from mammamia_ref.rules.state import Step
+
+    return bool(state.phase == Phase.TURN and state.step == Step.PLAY and state.played == 0)
+
+
+RELATED: list[dict[str, Any]] = [
+    {"count": "hand", "seat": "red", "more_than": {"seat": "yellow"}},
+    {"count": "hand", "seat": "red", "fewer_than": {"seat": "yellow"}},
+    {"count": "delivered", "seat": "yellow", "same_as": {"seat": "red"}},
+    {"count": "table", "more_than": {"count": "used"}},
+    {"count": "hand", "kind": "olive", "seat": "red", "same_as": {"kind": "pepper"}},
+    {"count": "hand", "same_for_every_seat": True},
+    {"count": "delivered", "same_for_every_seat": True},
+    {"count": "waiter", "same_for_every_seat": True}]
+
+
+def test_a_relation_between_two_counts_is_the_references(
+        run: tuple[GameModel, Any, Played, Played]) -> None:
+    """A count compared with another (another seat's, kind's, count's) and the same
+    count for every seat, at each state between turns and the game's end."""
+    from mammamia_ref.queries.conditions import Part, state_term, states_of
+
+    model, zm, _modelled, played = run
+    with N.building(model.ctx):
+        ours = [(s, in_round) for s, guard, in_round in states_of(model, Part(), "any_step")
+                if N.truth(zm, guard)]
+    theirs = [s for _a, events, s in played.steps
+              if any(e.name == "turn_begins" for e in events) and s.phase == Phase.TURN]
+    if whole_game(model):
+        theirs.append(played.steps[-1][2])
+    assert len(ours) == len(theirs)
+    for state in RELATED:
+        for i, ((mine, in_round), ref) in enumerate(zip(ours, theirs, strict=True)):
+            with N.building(model.ctx):
+                got = N.truth(zm, state_term(state, mine, model, in_round))
+            assert got == judging.state_holds(state, ref), f"{state} at state {i}"
+
+
+def test_the_result_is_the_references() -> None:
+    """``result:``: the winners and the rule that decided, scored by z3 at the end of a
+    whole game, are the reference's (under both values of final_tie, on games whose
+    result the condition forces to each rule)."""
+    for flags, schedule, goal in [
+            ({}, (4, 1, 1), {"result": {"decided_by": "game_end.tie_break"}}),
+            ({}, (4, 4, 4), {"result": {"decided_by": "game_end.shared_win"}}),
+            ({"final_tie": "seat_order"}, (4, 4, 4),
+             {"result": {"decided_by": "game_end.seat_order_win"}}),
+            ({}, (4, 1, 1), {"result": {"decided_by": "game_end.most_delivered",
+                                        "winner": "yellow"}})]:
+        model, zm, _played, whole = _run(2, flags, schedule, False, goal)
+        for result in [{"winner": c} for c in COLOURS[:2]] + \
+                [{"decided_by": r} for r in ("game_end.most_delivered", "game_end.tie_break",
+                                             "game_end.shared_win", "game_end.seat_order_win")] \
+                + [{"winners": {"equals": k}} for k in (1, 2)]:
+            with N.building(model.ctx):
+                got = N.truth(zm, encode({"result": result}, model))
+            assert got == judging.result_holds(result, whole), (flags, goal, result)

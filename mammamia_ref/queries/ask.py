@@ -74,7 +74,8 @@ class AskAnswer:
                 "not_the_spec": self.in_force.get("non_default")}
 
     def text(self) -> str:
-        head = f"{self.question} ({self.players} players): {self.answer}"
+        cell = "".join(f", {k}={v}" for k, v in sorted(self.variants.items()))
+        head = f"{self.question} ({self.players} players{cell}): {self.answer}"
         if self.value is not None:
             head += f" {self.value}"
             if self.exact:
@@ -282,16 +283,25 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     alone may answer "none within the bound"."""
     from mammamia_ref.queries.bounded import prove_or_find
     from mammamia_ref.queries.conditions import Unsupported, shape
+    from mammamia_ref.queries.language import expand
+    from mammamia_ref.queries.unbounded import prove_never
+    from mammamia_ref.rules.vocabulary import COLOURS
 
     condition = question.condition
     assert condition is not None
     try:
-        shape(condition)
+        shape(expand(condition, tuple(COLOURS[:players]), rules.parameters.rounds))
         share = SEARCH_SHARE
     except Unsupported:
         share = SPENDABLE
     start = time.process_time()
     out.judged_on = judged_on(question.bound, rules, condition)
+    never = prove_never(condition, players, rules)
+    if never.proved:
+        out.answer, out.detail = "none in any game", never.how
+        out.judged_on = "games of every length, every seating"
+        out.tried = f"the unbounded proof: {len(never.cases)} cases, {never.cpu:.1f} s of CPU"
+        return
 
     def judge(g: Played) -> float | None:
         return float("inf") if meets(condition, g, question.bound) else None
@@ -308,11 +318,13 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         _keep(question, bounded.game, out, "found", question.title)
         out.condition_holds = True
         out.tried = f"{searched}: none; then {bounded.detail}"
+        if not never.proved:
+            out.tried = f"{never.how}; " + out.tried
     elif bounded.verdict == "none":
         out.answer, out.detail = "none within the bound", bounded.detail
-        out.tried = f"{searched}: none"
+        out.tried = f"{never.how}; {searched}: none"
     else:
-        out.tried = f"{searched}: none; {bounded.detail}"
+        out.tried = f"{never.how}; {searched}: none; {bounded.detail}"
 
 
 def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:

@@ -34,7 +34,7 @@ import z3
 
 from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.conditions import Unsupported, encode, shape
+from mammamia_ref.queries.conditions import Shape, Unsupported, encode, shape
 from mammamia_ref.queries.decode import Replay, decode, replay
 from mammamia_ref.queries.judging import Played, meets
 from mammamia_ref.queries.searching import playout
@@ -80,14 +80,19 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     from mammamia_ref.queries.flags import model_rules
     from mammamia_ref.queries.game_model import GameModel
 
+    from mammamia_ref.queries.language import expand, seatings
+
     start = time.process_time()
+    seated = seatings(players, condition)
+    cores = [expand(condition, colours, rules.parameters.rounds) for colours in seated]
     try:
         model_rules("game_model", rules)
-        form = shape(condition)
+        forms = [shape(each) for each in cores]
     except Unsupported as exc:
         return Bounded("unknown", f"no z3 encoding: {exc.reason}")
     except VariantError as exc:
         return Bounded("unknown", f"no z3 encoding: {exc}")
+    form = Shape(forms[0].whole_game, all(f.exact for f in forms))
     game_rounds = rules.parameters.rounds
     rounds, turns = bound.get("rounds", game_rounds), bound.get("turns")
     if form.whole_game and rounds < game_rounds:
@@ -106,18 +111,37 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
         if prechecked and not (open_last and len(schedule) == 1) and \
                 not can_end(players, rules, schedule[0]):
             continue
-        with N.building():
-            model = GameModel(players, rules, schedule=schedule, open_last=open_last)
-            goal = encode(condition, model)
-            result, zm = N.check([*model.constraints, goal], timeout=left)
-        tried += 1
-        if zm is not None:
-            return _found(condition, bound, model, zm, schedule, open_last, tried)
-        if result != z3.unsat:
+        outcome = None
+        for colours, each in zip(seated, cores, strict=True):
+            left = budget - (time.process_time() - start)
+            with N.building():
+                model = GameModel(players, rules, schedule=schedule, open_last=open_last,
+                                  colours=colours)
+                goal = encode(each, model)
+                result, zm = N.check([*model.constraints, goal], timeout=max(left, 0.01))
+            tried += 1
+            if zm is not None:
+                return _found(condition, bound, model, zm, schedule, open_last, tried)
+            if result != z3.unsat:
+                outcome = result
+                break
+        if outcome is not None:
             break
     else:
-        return _none(turns, where, tried, form.exact)
-    return Bounded("unknown", _spent(budget, covered, where, tried, form.exact), schedules=tried)
+        return _seated(_none(turns, where, tried, form.exact), seated)
+    return _seated(Bounded("unknown", _spent(budget, covered, where, tried, form.exact),
+                           schedules=tried), seated)
+
+
+def _seated(answer: Bounded, seated: list[tuple[str, ...]]) -> Bounded:
+    """An answer that says which seatings it covered (:func:`.language.seatings`)."""
+    if len(seated) == 1:
+        answer.detail += "; every seating alike (the condition names no colour)"
+    else:
+        answer.detail += (f"; each schedule under the {len(seated)} seatings the condition "
+                          "tells apart (turn order from the starting player): "
+                          + ", ".join("-".join(c) for c in seated))
+    return answer
 
 
 def _none(turns: int | None, where: str, tried: int, exact: bool) -> Bounded:
@@ -130,8 +154,8 @@ def _none(turns: int | None, where: str, tried: int, exact: bool) -> Bounded:
                        "the reference judges the states inside a turn too, so no bound is "
                        "claimed", schedules=tried)
     return Bounded("none", f"z3 (the game model): no game meets it within "
-                   f"{where.format(t=turns)}; every one of the {tried} schedules of the "
-                   f"bound unsatisfiable", schedules=tried)
+                   f"{where.format(t=turns)}; every one of the {tried} runs (a schedule under a "
+                   f"seating) of the bound unsatisfiable", schedules=tried)
 
 
 def _spent(budget: float, covered: int, where: str, tried: int, exact: bool) -> str:

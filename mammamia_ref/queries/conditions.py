@@ -30,9 +30,20 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.game_model import DELIVERED, HAND, IN_OVEN, NO, SUPPLY, GameModel
+from mammamia_ref.queries.game_model import (
+    DELIVERED,
+    HAND,
+    IN_OVEN,
+    NO,
+    SUPPLY,
+    UNDER,
+    WAITER,
+    GameModel,
+)
+from mammamia_ref.queries.language import RELATIONS
 from mammamia_ref.queries.game_terms import Step
-from mammamia_ref.queries.oven_rules import T_BOMBASTICA
+from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
+from mammamia_ref.rules.vocabulary import ORDER_TYPE_CODES
 from mammamia_ref.queries.questions import kept_once_met
 from mammamia_ref.rules.turn import draw_rule
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS, ORDERS_OF
@@ -49,25 +60,35 @@ class Unsupported(Exception):
 FIELDS: dict[str, frozenset[str]] = {
     "played": frozenset({"kind", "count", "seat"}),
     "passed": frozenset({"seat"}),
-    "placed_order": frozenset({"order", "seat"}),
+    "placed_order": frozenset({"order", "seat", "order_type"}),
     "drew": frozenset({"seat", "source", "count"}),
-    "mamma_mia_drawn": frozenset({"seat"}),
+    "mamma_mia_drawn": frozenset({"seat", "last_card"}),
     "mamma_mia_taken": frozenset({"seat"}),
     "round_ended": frozenset({"round"}),
     "oven_opened": frozenset({"seat"}),
     "revealed": frozenset({"card", "owner"}),
-    "baked": frozenset({"order", "seat"}),
-    "failed": frozenset({"order", "seat"}),
-    "completed_from_hand": frozenset({"order", "seat"}),
+    "baked": frozenset({"order", "seat", "order_type"}),
+    "failed": frozenset({"order", "seat", "order_type"}),
+    "completed_from_hand": frozenset({"order", "seat", "order_type"}),
+    "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
     "game_ended": frozenset(),
 }
-"""The events the model tells, and the fields of each it can test (a condition testing
-another field is only searched)."""
+"""The events the model tells, and the fields of each it can test (the language's
+derived fields among them; a condition testing another field is only searched)."""
 
 RULED = frozenset(FIELDS) - {"failed", "completed_from_hand"}
 """The events whose rule the model tells (the others' rule depends on the path through
 the oven rules that decided them)."""
+
+THEN_EXACT = frozenset({"drew", "mamma_mia_drawn", "mamma_mia_taken", "round_ended",
+                        "oven_opened", "baked", "failed", "completed_from_hand",
+                        "game_ended"})
+"""The events whose part of an action (:func:`mammamia_ref.rules.game.apply_in_parts`)
+leaves the state a model step leaves (a turn's draw, an order's judgement, the game's
+end): ``then:`` is told only for these. (A kind named may still await the owner's
+decision to complete from hand; a card revealed, a card played and an order placed lie
+inside a step.)"""
 
 @dataclass(frozen=True)
 class Shape:
@@ -93,7 +114,9 @@ def _exact(cond: Mapping[str, Any]) -> bool:
         return all(_exact(c) for c in cond.get("all") or cond.get("any") or ())
     if "not" in cond:
         return _exact(cond["not"])
-    return "event" in cond or cond["state"].get("at") == "game_end"
+    if "within" in cond:
+        return _exact(cond["holds"])
+    return "event" in cond or "result" in cond or cond["state"].get("at") == "game_end"
 
 
 def _check(cond: Mapping[str, Any]) -> None:
@@ -101,51 +124,220 @@ def _check(cond: Mapping[str, Any]) -> None:
         _check(part)
     if "not" in cond:
         _check(cond["not"])
+    elif "within" in cond:
+        for key in ("after", "before"):
+            if key in cond["within"]:
+                raise Unsupported(f"a span {key} an event: the game model orders the events "
+                                  "of one turn only as a whole")
+        _check(cond["holds"])
     elif "event" in cond:
         name = cond["event"]
         if name not in FIELDS:
             raise Unsupported(f"the game model does not tell the event {name}")
-        for key in cond.get("where") or {}:
-            if key not in FIELDS[name]:
-                raise Unsupported(f"the game model does not tell {name}'s field {key}")
-        if "rule" in cond and name not in RULED:
+        wheres = [cond.get("where") or {}] + [cond[r].get("where") or {}
+                                              for r in RELATIONS if r in cond]
+        for where in wheres:
+            for key in where:
+                if key not in FIELDS[name]:
+                    raise Unsupported(f"the game model does not tell {name}'s field {key}")
+        if ("rule" in cond or any("rule" in cond[r] for r in RELATIONS if r in cond)) \
+                and name not in RULED:
             raise Unsupported(f"the game model does not tell which rule decided {name}")
-    elif "state" in cond and cond["state"].get("at") == "round_end":
-        raise Unsupported("a state at a round's end is judged partway into the opening, "
-                          "which the game model does not step through")
+        if "then" in cond:
+            if name not in THEN_EXACT:
+                raise Unsupported(f"the state right after {name} lies inside a turn or an "
+                                  "opening, which the game model steps over")
+            _check_state(cond["then"])
+    elif "state" in cond:
+        _check_state(cond["state"])
+
+
+def _check_state(state: Mapping[str, Any]) -> None:
+    """Every state count is told (at a round's end: the state in which the oven opens)."""
 
 
 # ------------------------------------------------------------------- the terms
 
 
+@dataclass(frozen=True)
+class Part:
+    """The part of a run a condition is judged on: the steps in it (all when None) and
+    whether the setup's state belongs to it (see :func:`.judging.span`)."""
+
+    steps: frozenset[int] | None = None
+    setup: bool = True
+
+    def has(self, index: int) -> bool:
+        return self.steps is None or index in self.steps
+
+
 def encode(cond: Mapping[str, Any], model: GameModel) -> Any:
-    """``cond`` as a z3 Boolean over ``model``'s run (call :func:`shape` first)."""
+    """``cond`` (the core grammar: :func:`.language.expand` first) as a z3 Boolean over
+    ``model``'s run (call :func:`shape` first)."""
     with N.building(model.ctx):
-        return _encode(cond, model)
+        return _encode(cond, model, Part())
 
 
-def _encode(cond: Mapping[str, Any], model: GameModel) -> Any:
+def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
     if "all" in cond:
-        return N.And(*[_encode(c, model) for c in cond["all"]])
+        return N.And(*[_encode(c, model, part) for c in cond["all"]])
     if "any" in cond:
-        return z3.Or(*[_encode(c, model) for c in cond["any"]])
+        return z3.Or(*[_encode(c, model, part) for c in cond["any"]])
     if "not" in cond:
-        return z3.Not(_encode(cond["not"], model))
+        return z3.Not(_encode(cond["not"], model, part))
+    if "within" in cond:
+        inner = span_part(cond["within"], model, part)
+        if inner is None:
+            return N.BoolVal(False)
+        return _encode(cond["holds"], model, inner)
+    if "result" in cond:
+        return _result(cond["result"], model, part)
     if "event" in cond:
-        return _compare(event_count(cond, model), cond, 1)
+        n = event_count(cond, model, part)
+        rel = next((r for r in RELATIONS if r in cond), None)
+        if rel is None:
+            return _compare(n, cond, 1)
+        other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
+                                                 **(cond[rel].get("where") or {})}}
+        return _related(n, event_count(other, model, part), rel)
     state = cond["state"]
-    true = N.BoolVal(True)
-    end = [(model.S[-1], true, False)] if whole_game(model) else []
-    states = end if state.get("at") == "game_end" else \
-        [(s, guard, True) for s, guard in between_turns(model)] + end
-    every = state.get("seat") == "all"
-    options = []
-    for s, guard, in_round in states:
-        counts = [_compare(n, state, 0)
-                  for n in state_counts(s, state, model, in_round=in_round)]
-        if counts:
-            options.append(N.And(guard, N.And(*counts) if every else z3.Or(*counts)))
+    options = [N.And(guard, state_term(state, s, model, in_round))
+               for s, guard, in_round in states_of(model, part, state.get("at", "any_step"))]
     return z3.Or(*options) if options else N.BoolVal(False)
+
+
+def _related(a: Any, b: Any, rel: str) -> Any:
+    return a > b if rel == "more_than" else a < b if rel == "fewer_than" else a == b
+
+
+def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, bool]]:
+    """The states of the part a state condition ``at`` looks at, each with the condition
+    that it is one and whether it lies inside a round (see :func:`state_counts`)."""
+    final = final_step(model)
+    end = [(model.S[-1], N.BoolVal(True), False)] if final is not None and part.has(final) \
+        else []
+    if at == "game_end":
+        return end
+    if at == "round_end":   # the state in which the oven opens: after the round's last turn
+        out = []
+        for step in model.steps:
+            if not part.has(step.index):
+                continue
+            if step.what == "turn":
+                out.append((model.S[step.after], step.facts["round_end"], True))
+            elif step.what == "transition" and step.round < model.rounds:
+                out.append((model.S[step.after], step.facts["ends_at_once"], True))
+        return out
+    inner = [(s, guard, True) for s, guard, index in between_turns(model)
+             if (part.setup if index is None else part.has(index))]
+    return inner + end
+
+
+def final_step(model: GameModel) -> int | None:
+    """The index of the step that ends the game, where the run is a whole game."""
+    return model.steps[-1].index if whole_game(model) else None
+
+
+def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | None:
+    """The steps of a span (its rounds, its first turns) within ``part``: the same part
+    :func:`.judging.span` cuts from the reference's game. A round holds the steps that
+    leave the game in it: its turns and its opening, and the preparation that starts
+    it (the one after the game's last opening ends the game in the last round)."""
+    steps = set(range(len(model.steps))) if part.steps is None else set(part.steps)
+    setup = part.setup
+    if "turns" in where:
+        turns = [st.index for st in model.steps if st.what == "turn"]
+        limit = int(where["turns"])
+        if len(turns) > limit:
+            cut = turns[limit]
+            steps = {i for i in steps if i < cut}
+    low = where.get("round", where.get("from_round", 1))
+    high = where.get("round", where.get("to_round"))
+    if any(k in where for k in ("round", "from_round", "to_round")):
+        def round_of(st: Step) -> int:
+            if st.what == "transition" and st.round < model.rounds:
+                return st.round + 1
+            return st.round
+
+        steps = {i for i in steps if low <= round_of(model.steps[i])
+                 and (high is None or round_of(model.steps[i]) <= high)}
+        setup = setup and low <= 1
+    if not steps and not setup:
+        return None
+    return Part(frozenset(steps), setup)
+
+
+def state_term(state: Mapping[str, Any], s: Any, model: GameModel, in_round: bool) -> Any:
+    """Whether one state of the run meets a state condition (its ``at`` aside)."""
+    if state.get("same_for_every_seat"):
+        counts = per_seat(s, state["count"], state.get("kind"), model)
+        return N.And(*[c == counts[0] for c in counts[1:]])
+    rel = next((r for r in RELATIONS if r in state), None)
+    if rel is not None:
+        other = {**state, **state[rel]}
+        mine = state_counts(s, state, model, in_round=in_round)
+        theirs = state_counts(s, other, model, in_round=in_round)
+        return z3.Or(*[_related(a, b, rel) for a in mine for b in theirs]) \
+            if mine and theirs else N.BoolVal(False)
+    counts = [_compare(n, state, 0) for n in state_counts(s, state, model, in_round=in_round)]
+    if not counts:
+        return N.BoolVal(False)
+    return N.And(*counts) if state.get("seat") == "all" else z3.Or(*counts)
+
+
+def _result(result: Mapping[str, Any], model: GameModel, part: Part) -> Any:
+    """The game's result at its end (``game_end.*``, :func:`.scoring_terms`)."""
+    final = final_step(model)
+    if final is None or not part.has(final):
+        return N.BoolVal(False)
+    wins, rule = scoring_terms(model.S[-1], model)
+    out = []
+    if "winner" in result:
+        out.append(_seat_in(result["winner"], wins, model))
+    if "decided_by" in result:
+        out.append(rule[result["decided_by"]])
+    if "winners" in result:
+        out.append(_compare(N.Sum([N.If(w, 1, 0) for w in wins]), result["winners"], 0))
+    return N.And(*out)
+
+
+def _seat_in(colour: str, wins: Sequence[Any], model: GameModel) -> Any:
+    return wins[model.colours.index(colour)] if colour in model.colours else N.BoolVal(False)
+
+
+def scoring_terms(s: Any, model: GameModel) -> tuple[list[Any], dict[str, Any]]:
+    """The winners at the game's end (one Boolean per seat) and, per rule, whether it
+    decided them: ``game_end.most_delivered``; among tied players
+    ``game_end.tie_break`` (most ingredient cards in hand); a tie that survives shared
+    (``game_end.shared_win``) or, under ``final_tie=seat_order``, the tied player first
+    in turn order from the last Mamma Mia! holder (``game_end.seat_order_win``), as
+    :func:`mammamia_ref.rules.scoring.winning_seats` decides."""
+    n = model.n
+    delivered = [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(n)]
+    cards = [N.Sum(s.hand[p]) for p in range(n)]
+    most = delivered[0]
+    for d in delivered[1:]:
+        most = N.If(d > most, d, most)
+    leader = [d == most for d in delivered]
+    alone = N.Sum([N.If(x, 1, 0) for x in leader]) == 1
+    best = N.Val(-1)
+    for p in range(n):
+        best = N.If(N.And(leader[p], cards[p] > best), cards[p], best)
+    second = [N.And(leader[p], cards[p] == best) for p in range(n)]
+    broken = N.Sum([N.If(x, 1, 0) for x in second]) == 1
+    start = N.If(s.mm >= 0, s.mm, s.cur)
+    # the tied player first in turn order from the start: nobody tied sits before them
+    first = [N.And(second[p], *[z3.Not(N.And(second[q], (q - start + n) % n < (p - start + n) % n))
+                               for q in range(n) if q != p]) for p in range(n)]
+    shared = model.v.final_tie == "shared"
+    wins = [N.If(alone, leader[p], N.If(broken, second[p], second[p] if shared else first[p]))
+            for p in range(n)]
+    tie = z3.Not(alone)
+    rule = {"game_end.most_delivered": alone,
+            "game_end.tie_break": N.And(tie, broken),
+            "game_end.shared_win": N.And(tie, z3.Not(broken), N.BoolVal(shared)),
+            "game_end.seat_order_win": N.And(tie, z3.Not(broken), N.BoolVal(not shared))}
+    return wins, rule
 
 
 def _compare(n: Any, cond: Mapping[str, Any], least: int) -> Any:
@@ -162,28 +354,45 @@ def whole_game(model: GameModel) -> bool:
         model.rounds == model.R and not model.open_last
 
 
-def between_turns(model: GameModel) -> list[tuple[Any, Any]]:
+def between_turns(model: GameModel) -> list[tuple[Any, Any, int | None]]:
     """The states between two turns, which the reference also stops at, each with the
-    condition that it is one: the setup's, after each turn that does not end its round
-    (the next player's turn begins), and after each round's preparation that starts a
-    round (not the game's end, not a round that ends at once)."""
-    out = [(model.S[0], N.BoolVal(True))]
+    condition that it is one and the step that leaves it (None for the setup's): the
+    setup's, after each turn that does not end its round (the next player's turn
+    begins), and after each round's preparation that starts a round (not the game's end,
+    not a round that ends at once)."""
+    out: list[tuple[Any, Any, int | None]] = [(model.S[0], N.BoolVal(True), None)]
     for step in model.steps:
         if step.what == "turn":
-            out.append((model.S[step.after], z3.Not(step.facts["round_end"])))
+            out.append((model.S[step.after], z3.Not(step.facts["round_end"]), step.index))
         elif step.what == "transition" and step.round < model.rounds:
-            out.append((model.S[step.after], z3.Not(step.facts["ends_at_once"])))
+            out.append((model.S[step.after], z3.Not(step.facts["ends_at_once"]), step.index))
     return out
+
+
+def per_seat(s: Any, what: str, kind: str | None, model: GameModel) -> list[Any]:
+    """A count per seat (see :func:`.judging.per_seat_counts`)."""
+    k = KINDS.index(kind) if kind else None
+    if what == "delivered":
+        return [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(model.n)]
+    if what == "waiter":
+        return [N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0) for x in s.loc[p]])
+                for p in range(model.n)]
+    if what == "mamma_mia":
+        return [N.If(s.mm == p, 1, 0) for p in range(model.n)]
+    return [s.hand[p][k] if k is not None else
+            N.Sum(s.hand[p]) + N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
+            for p in range(model.n)]
 
 
 def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
                  in_round: bool = True) -> list[Any]:
-    """The counts a state condition compares, one per seat for hand and delivered (see
-    :func:`.judging.state_count`): the Mamma Mia! card is a card of the supply while it lies
-    there; the oven holds the orders placed as well as the ingredients. Under
-    ``leftovers=oven`` a round's leftovers lie in the oven during the next round
-    (``next_round.oven``) where the model keeps them on the table (``in_round``: a state
-    between two turns; at the game's end they are on the table)."""
+    """The counts a state condition compares, one per seat for hand, delivered, waiter
+    and mamma_mia (see :func:`.judging.state_count`): the Mamma Mia! card is a card of
+    the supply while it lies there; the oven holds the orders placed as well as the
+    ingredients. Under ``leftovers=oven`` a round's leftovers lie in the oven during the
+    next round (``next_round.oven``) where the model keeps them on the table
+    (``in_round``: a state between two turns; at the game's end they are on the
+    table)."""
     what, kind = cond["count"], cond.get("kind")
     k = KINDS.index(kind) if kind else None
 
@@ -202,12 +411,7 @@ def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
         return [N.Val(0) if moved else pile(s.table)]
     if what == "used":
         return [pile(s.used)]
-    if what == "delivered":
-        per = [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(model.n)]
-    else:
-        per = [s.hand[p][k] if k is not None else
-               N.Sum(s.hand[p]) + N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
-               for p in range(model.n)]
+    per = per_seat(s, what, kind, model)
     seat = cond.get("seat", "any")
     if seat not in ("any", "all"):
         return [per[model.colours.index(seat)]] if seat in model.colours else []
@@ -217,11 +421,32 @@ def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
 # ------------------------------------------------------------------- the events
 
 
-def event_count(cond: Mapping[str, Any], model: GameModel) -> Any:
-    """How many events of ``cond``'s name, rule and fields the run has."""
+def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = None) -> Any:
+    """How many events of ``cond``'s name, rule and fields the run (its ``part``) has;
+    with ``then:``, those whose step leaves a state that meets it."""
     name, where, rule = cond["event"], dict(cond.get("where") or {}), cond.get("rule")
-    terms = [t for step in model.steps for t in _occurrences(name, where, rule, step, model)]
+    part = part or Part()
+    then = cond.get("then")
+    terms = []
+    for step in model.steps:
+        if not part.has(step.index):
+            continue
+        found = _occurrences(name, where, rule, step, model)
+        if then is not None and found:
+            after = then_term(then, step, model)
+            found = [N.If(after, t, 0) for t in found]
+        terms += found
     return N.Sum(terms) if terms else N.Val(0)
+
+
+def then_term(then: Mapping[str, Any], step: Step, model: GameModel) -> Any:
+    """Whether the state right after an event of ``step`` meets ``then``: the state the
+    step leaves, which is the reference's state after the part of an action that
+    emitted the event (:func:`mammamia_ref.rules.game.apply_in_parts`) for the events of
+    :data:`THEN_EXACT`."""
+    final = step.what == "transition" and step.round == model.rounds
+    return state_term(then, model.S[step.after], model,
+                      in_round=step.what != "reveal" and not final)
 
 
 def _seat_is(who: Any, colour: Any, model: GameModel) -> Any:
@@ -338,6 +563,9 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
         out = [a.order >= 0, _rule(rule, by_rule), *seat]
         if "order" in where:
             out.append(_order_is(who, a.order, where["order"], model))
+        if "order_type" in where:
+            placed = select_order(model.colours, who, a.order).type
+            out.append(placed == ORDER_TYPE_CODES[where["order_type"]])
         return [_one(*out)]
     if name == "drew":
         supply = a.source == SUPPLY
@@ -352,7 +580,12 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
             out.append(got == int(where["count"]))
         return [_one(*out)]
     if name == "mamma_mia_drawn":
-        return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"), *seat)]
+        # the supply's last card: drawn after the draw's ingredient cards, or alone,
+        # and the supply exhausted (``round_end.last_card``)
+        lay_last = N.And(f["exhausted"], N.Or(a.mm_last, f["moved"] == 1))
+        last = [lay_last == N.BoolVal(bool(where["last_card"]))] \
+            if "last_card" in where else []
+        return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"), *seat, *last)]
     ends = f["round_end"]
     if name == "round_ended":
         cause = f"round_end.{v.round_end}"
@@ -384,6 +617,8 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
     owner, order, has_order = block.owner, block.order, f["has_order"]
     seat = _seat_where(where, "seat", owner, model)
     which = [_order_is(owner, order, where["order"], model)] if "order" in where else []
+    if "order_type" in where:
+        which.append(f["type"] == ORDER_TYPE_CODES[where["order_type"]])
     if name == "revealed":
         card = where.get("card")
         orders = card is None or card in ORDERS
@@ -409,7 +644,33 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         return [_one(has_order, z3.Not(f["baked"]), *seat, *which)]
     if name == "completed_from_hand":
         return [_one(f["baked"], N.Sum(f["from_hand"]) > 0, *seat, *which)]
+    if name == "named_kind":
+        return [_one(*_named_kind(where, rule, step, model), *which)]
     return []
+
+
+def _named_kind(where: Mapping[str, Any], rule: str | None, step: Step,
+                model: GameModel) -> list[Any]:
+    """``oven.monotoni`` / ``oven.minimale`` (or their variants' rules): a revealed
+    Monotoni or Minimale for which some kind may be named has the kind its owner names
+    (:func:`.oven_rules.resolve_order`: ``named`` is no kind exactly when none may be)."""
+    f, v = step.facts, model.v
+    named = step.sel.decision.named
+    out = [f["has_order"], named != NO_KIND]
+    if rule is not None:
+        mono = "oven.monotoni_on_table" if v.monotoni_kind == "on_table" else "oven.monotoni"
+        mini = "oven.minimale_all_kinds" if v.minimale_lowest == "all_kinds" \
+            else "oven.minimale"
+        typ = f["type"]
+        out.append(N.Or(N.And(typ == ORDER_TYPE_CODES["monotoni"], N.BoolVal(rule == mono)),
+                        N.And(typ == ORDER_TYPE_CODES["minimale"], N.BoolVal(rule == mini))))
+    if "kind" in where:
+        out.append(named == KINDS.index(where["kind"]))
+    if "on_table" in where:
+        table = f["table"]
+        out.append(z3.Or(*[N.And(named == k, table[k] == int(where["on_table"]))
+                           for k in range(len(KINDS))]))
+    return out
 
 
 def where_values(name: str, players: int) -> list[dict[str, Any]]:
@@ -421,7 +682,9 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
         "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
         "round": [1, 2, 3], "cards": [0, 1, 2, 3, 5],
         "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
-        "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]]}
+        "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
+        "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
+        "last_card": [True, False]}
     out: list[dict[str, Any]] = [{}]
     for key in sorted(FIELDS[name]):
         out += [{key: value} for value in values[key]]

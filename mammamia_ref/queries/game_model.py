@@ -527,14 +527,16 @@ class GameModel:
         return solver
 
 
-def stub(players: int, variants: FlagValues, name: str = "free") -> GameModel:
-    """A model with no unrolling: its rules and helpers, for one-step statements."""
+def stub(players: int, variants: FlagValues, name: str = "free",
+         colours: Sequence[str] | None = None) -> GameModel:
+    """A model with no unrolling: its rules and helpers, for one-step statements (the
+    seats coloured ``colours``, the manifest's first by default)."""
     model = GameModel.__new__(GameModel)
     model.ctx = N.current()
     model.n = players
     model._rules_of(variants)
     model.schedule, model.R, model.first, model.open_last, model.end_last = (), 0, 0, False, False
-    model.colours, model.p, model.allowed = tuple(COLOURS[:players]), name, None
+    model.colours, model.p, model.allowed = tuple(colours or COLOURS[:players]), name, None
     model.fixed_starts, model.plan = None, {}
     model.constraints, model.S, model.steps, model.starts = [], [], [], []
     return model
@@ -550,14 +552,15 @@ def setup_state(players: int, variants: FlagValues,
 
 
 def free_step(players: int, variants: FlagValues, what: str, name: str = "free",
-              contract: Any = None, who: int | None = None
+              contract: Any = None, who: int | None = None,
+              colours: Sequence[str] | None = None
               ) -> tuple[GameModel, State, State, dict[str, Any], list[Any]]:
     """One step of kind ``what`` ("turn", "reveal" or "transition") from an arbitrary
     well-formed state (and, for a reveal, an arbitrary turn's cards): the transition
     relation that induction proofs quantify over (a turn of seat ``who``, if given).
     Returns the model (for its helpers),
     the states before and after, the step's facts and the constraints."""
-    model = stub(players, variants, name)
+    model = stub(players, variants, name, colours)
     s = State.fresh(f"{name}_before", players)
     a = Selectors.fresh(f"{name}_a")
     constraints = model.domain(s) + model.well_formed(s)
@@ -588,6 +591,9 @@ def free_step(players: int, variants: FlagValues, what: str, name: str = "free",
         active = s.ph == OVEN
         new, facts, legal = model.transition(s)
     facts["selectors"] = a
+    facts["who"] = s.cur if who is None else who
+    if what == "reveal":
+        facts["block"] = block
     after = State.fresh(f"{name}_after", players)
     constraints += [active, legal]
     constraints += [x == y for x, y in zip(after.fields(), new.fields(), strict=True)]

@@ -54,6 +54,14 @@ the keys the reference gives each event (docs/state-format.md's table), which
 SEAT_FIELDS = frozenset(_VOCABULARY["seat_fields"])
 """The event fields that hold a seat: a condition names it by colour."""
 
+DERIVED: dict[str, frozenset[str]] = {name: frozenset(fields) for name, fields
+                                      in _VOCABULARY["derived_fields"].items()}
+"""Fields the language works out from the game (the reference's event does not carry
+them): the order's type, the named kind's cards on the table, where the Mamma Mia! card
+lay."""
+
+PER_SEAT: tuple[str, ...] = tuple(_VOCABULARY["per_seat_counts"])
+
 STATE_KEYS = frozenset(_VOCABULARY["state_counts"])
 """What a state condition may count: cards by place (``kind`` narrows to one kind; a hand
 or delivered count is per seat, ``seat: any`` by default, or ``all``)."""
@@ -65,6 +73,10 @@ MEASURES: dict[str, str] = dict(_VOCABULARY["measures"])
 
 COMPARE: tuple[str, ...] = tuple(_VOCABULARY["comparisons"])
 
+MEASURE_FORMS: dict[str, str] = dict(_VOCABULARY["measure_forms"])
+"""The measures written as a mapping: the turns until a condition first holds, a seat's
+own turns (until a condition holds, or in the whole game)."""
+
 
 @dataclass(frozen=True)
 class Question:
@@ -75,7 +87,7 @@ class Question:
     title: str
     goal: str                              # "find", "most" or "fewest"
     condition: Mapping[str, Any] | None    # for find
-    measure: str | None                    # for most / fewest
+    measure: Any                           # for most / fewest: a name or a mapping
     players: tuple[int, ...]
     variants: dict[str, tuple[str, ...]]
     house: HouseRule | None                # read from house: (beside the question file)
@@ -101,15 +113,22 @@ class Question:
 
 def kept_once_met(cond: Mapping[str, Any]) -> bool:
     """Whether a condition, once met by the first steps of a game, is met by every
-    longer part of it: no ``not:``, no ``at_most:`` or ``equals:`` on an event, no state
-    at the game's end, no ``game_ended``. Any other condition is judged on whole games
-    only (the bound must hold a whole game)."""
+    longer part of it: no ``not:``, no ``at_most:``, ``equals:`` or relation on an
+    event, no state at the game's end, no ``game_ended``, no result. A quantifier or a
+    span keeps what its condition keeps (a span's part only grows as the game goes on).
+    Any other condition is judged on whole games only (the bound must hold a whole
+    game)."""
+    from mammamia_ref.queries.language import QUANTIFIERS, RELATIONS
+
     if "all" in cond or "any" in cond:
         return all(kept_once_met(c) for c in cond.get("all") or cond.get("any") or ())
-    if "not" in cond:
+    if "not" in cond or "result" in cond:
         return False
+    if "within" in cond or any(q in cond for q in QUANTIFIERS):
+        return kept_once_met(cond["holds"])
     if "event" in cond:
-        return "at_most" not in cond and "equals" not in cond and cond["event"] != "game_ended"
+        return "at_most" not in cond and "equals" not in cond and \
+            not any(r in cond for r in RELATIONS) and cond["event"] != "game_ended"
     return bool(cond["state"].get("at") != "game_end")
 
 
@@ -189,9 +208,12 @@ def _check_question(loaded: Loaded) -> Question:
         condition = doc["find"]
     else:
         measure = doc[goal]
-        if not isinstance(measure, str) or measure not in MEASURES:
+        if isinstance(measure, dict):
+            _check_measure(loaded, measure, f"/{goal}")
+        elif not isinstance(measure, str) or measure not in MEASURES:
             raise _fail(loaded, f"/{goal}", f"{goal}: {measure!r} is not a number ask can "
-                        "measure; the measures: " + ", ".join(MEASURES))
+                        "measure; the measures: " + ", ".join(MEASURES) + ", or "
+                        + ", ".join(f"{k}:" for k in MEASURE_FORMS))
     players = doc.get("players", [2])
     if not isinstance(players, list) or not players or \
             any(type(p) is not int or not 2 <= p <= 5 for p in players):
@@ -260,59 +282,254 @@ def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
     return dict(bound)
 
 
-def _check_condition(loaded: Loaded, cond: Any, pointer: str) -> None:
-    """A condition: all / any (a list), not (one), an event, or a state count."""
-    if not isinstance(cond, dict) or len(set(cond) & {"all", "any", "not", "event",
-                                                      "state"}) != 1:
-        raise _fail(loaded, pointer, "a condition is one of all:, any:, not:, event:, state:")
+@dataclass(frozen=True)
+class Scope:
+    """The variables bound where a condition stands: seat and kind variables."""
+
+    seats: frozenset[str] = frozenset()
+    kinds: frozenset[str] = frozenset()
+
+    def bind(self, loaded: Loaded, pointer: str, key: str, names: Any) -> Scope:
+        from mammamia_ref.queries.language import RESERVED, SEAT_QUANTIFIERS, VARIABLE
+
+        two = key == "two_seats"
+        if two and not (isinstance(names, list) and len(names) == 2 and names[0] != names[1]):
+            raise _fail(loaded, f"{pointer}/{key}", "two_seats: a list of two different "
+                        "variable names, for example [a, b]")
+        for name in (names if two else [names]):
+            if not isinstance(name, str) or not VARIABLE.match(name) or name in RESERVED:
+                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {name!r} is not a variable "
+                            "name (lower-case letters, digits and _, not a colour, a kind "
+                            "or any/all/every)")
+            if name in self.seats or name in self.kinds:
+                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {name!r} is bound already")
+        if key in SEAT_QUANTIFIERS:
+            return Scope(self.seats | set(names if two else [names]), self.kinds)
+        return Scope(self.seats, self.kinds | {names})
+
+    def seat(self, value: Any) -> bool:
+        return value in COLOURS or value in self.seats
+
+    def kind(self, value: Any) -> bool:
+        if value in KINDS or value in self.kinds:
+            return True
+        var, _, thing = str(value).partition(".")
+        return var in self.seats and thing == "personal"
+
+    def order(self, value: Any) -> bool:
+        from mammamia_ref.queries.language import ORDER_KEYS
+        from mammamia_ref.rules.vocabulary import ORDERS
+
+        if value in ORDERS:
+            return True
+        var, _, thing = str(value).partition(".")
+        return var in self.seats and thing in ORDER_KEYS
+
+
+CONDITION_KEYS = ("all", "any", "not", "event", "state", "result", "within",
+                  "some_seat", "every_seat", "two_seats", "some_kind", "every_kind")
+
+
+def _check_condition(loaded: Loaded, cond: Any, pointer: str, scope: Scope = Scope()) -> None:
+    """A condition: all / any (a list), not (one), a quantifier or a span over a
+    condition (holds:), an event, a state count or the game's result."""
+    from mammamia_ref.queries.language import QUANTIFIERS
+
+    if not isinstance(cond, dict) or len(set(cond) & set(CONDITION_KEYS)) != 1:
+        raise _fail(loaded, pointer, "a condition is one of " + ", ".join(
+            f"{k}:" for k in CONDITION_KEYS))
     for key in ("all", "any"):
         if key in cond:
             if not isinstance(cond[key], list) or not cond[key]:
                 raise _fail(loaded, f"{pointer}/{key}", f"{key}: a list of conditions")
             for i, c in enumerate(cond[key]):
-                _check_condition(loaded, c, f"{pointer}/{key}/{i}")
+                _check_condition(loaded, c, f"{pointer}/{key}/{i}", scope)
             return
     if "not" in cond:
-        _check_condition(loaded, cond["not"], f"{pointer}/not")
+        _check_condition(loaded, cond["not"], f"{pointer}/not", scope)
+        return
+    for key in QUANTIFIERS:
+        if key in cond:
+            _only(loaded, cond, pointer, (key, "holds"), f"{key}: binds a variable over "
+                  "the condition under holds:")
+            inner = scope.bind(loaded, pointer, key, cond[key])
+            if "holds" not in cond:
+                raise _fail(loaded, pointer, f"{key}: needs holds: (the condition)")
+            _check_condition(loaded, cond["holds"], f"{pointer}/holds", inner)
+            return
+    if "within" in cond:
+        _check_span(loaded, cond, pointer, scope)
+        return
+    if "result" in cond:
+        _check_result(loaded, cond["result"], f"{pointer}/result", scope)
         return
     if "event" in cond:
-        name = cond["event"]
-        if name not in EVENTS:
-            raise _fail(loaded, f"{pointer}/event", f"unknown event {name!r}; the events: "
-                        + ", ".join(EVENTS))
-        for key in cond:
-            if key not in ("event", "rule", "where", *COMPARE):
-                raise _fail(loaded, f"{pointer}/{key}", f"an event condition has event:, "
-                            f"rule:, where: and a count ({', '.join(COMPARE)}), not {key!r}")
-        rule = cond.get("rule")
-        if rule is not None and rule not in {r["id"] for r in specdata.rules()}:
-            raise _fail(loaded, f"{pointer}/rule", f"unknown rule {rule!r}")
-        for fieldname, value in (cond.get("where") or {}).items():
-            if fieldname not in EVENTS[name]:
-                raise _fail(loaded, f"{pointer}/where/{fieldname}", f"event {name} has no "
-                            f"field {fieldname!r}; its fields: " + ", ".join(sorted(EVENTS[name])))
-            if fieldname == "kind" and value not in KINDS:
-                raise _fail(loaded, f"{pointer}/where/kind", f"unknown kind {value!r}")
-            if fieldname in SEAT_FIELDS and value not in COLOURS:
-                raise _fail(loaded, f"{pointer}/where/{fieldname}",
-                            f"unknown seat colour {value!r}")
-        _check_count(loaded, cond, pointer)
+        _check_event(loaded, cond, pointer, scope)
         return
-    state = cond["state"]
+    _check_state(loaded, cond["state"], f"{pointer}/state", scope, then=False)
+
+
+def _only(loaded: Loaded, cond: Mapping[str, Any], pointer: str, keys: Sequence[str],
+          what: str) -> None:
+    for key in cond:
+        if key not in keys:
+            raise _fail(loaded, f"{pointer}/{key}", f"{what}; it has " + ", ".join(
+                f"{k}:" for k in keys) + f", not {key!r}")
+
+
+SPAN_KEYS = tuple(_VOCABULARY["spans"])
+
+
+def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Scope) -> None:
+    _only(loaded, cond, pointer, ("within", "holds"), "within: judges the condition under "
+          "holds: on a part of the game")
+    span, here = cond["within"], f"{pointer}/within"
+    if not isinstance(span, dict) or not span:
+        raise _fail(loaded, here, "within: a span (" + ", ".join(SPAN_KEYS) + ")")
+    for key, value in span.items():
+        if key not in SPAN_KEYS:
+            raise _fail(loaded, f"{here}/{key}", f"unknown span {key!r}; the spans: "
+                        + ", ".join(SPAN_KEYS))
+        if key in ("after", "before"):
+            if not isinstance(value, dict) or "event" not in value:
+                raise _fail(loaded, f"{here}/{key}", f"{key}: an event condition "
+                            "({event: NAME, where: ...}); its first occurrence bounds the span")
+            _check_event(loaded, value, f"{here}/{key}", scope)
+        elif key == "round" and value in ("any", "every"):
+            continue
+        elif type(value) is not int or value < 1:
+            raise _fail(loaded, f"{here}/{key}", f"{key}: a whole number above 0"
+                        + (", or any / every" if key == "round" else ""))
+    if "round" in span and ("from_round" in span or "to_round" in span):
+        raise _fail(loaded, f"{here}/round", "round: is one round; from_round: / to_round: "
+                    "a range, not both")
+    if "holds" not in cond:
+        raise _fail(loaded, pointer, "within: needs holds: (the condition judged there)")
+    _check_condition(loaded, cond["holds"], f"{pointer}/holds", scope)
+
+
+DECIDED_BY = tuple(_VOCABULARY["decided_by"])
+
+
+def _check_result(loaded: Loaded, result: Any, pointer: str, scope: Scope) -> None:
+    keys = tuple(_VOCABULARY["result"])
+    if not isinstance(result, dict) or not result:
+        raise _fail(loaded, pointer, "result: one or more of " + ", ".join(keys))
+    for key, value in result.items():
+        if key not in keys:
+            raise _fail(loaded, f"{pointer}/{key}", f"result has {', '.join(keys)}, not "
+                        f"{key!r}")
+        if key == "winner" and not scope.seat(value):
+            raise _fail(loaded, f"{pointer}/winner", f"winner: {value!r} is neither a seat "
+                        "colour nor a seat variable in scope")
+        if key == "decided_by" and value not in DECIDED_BY:
+            raise _fail(loaded, f"{pointer}/decided_by", "decided_by: one of "
+                        + ", ".join(DECIDED_BY))
+        if key == "winners":
+            if not isinstance(value, dict) or not value:
+                raise _fail(loaded, f"{pointer}/winners", "winners: a count ({at_least: 2})")
+            _only(loaded, value, f"{pointer}/winners", COMPARE, "winners: a count")
+            _check_count(loaded, value, f"{pointer}/winners")
+
+
+def _check_event(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Scope) -> None:
+    from mammamia_ref.queries.language import RELATIONS
+
+    name = cond["event"]
+    if name not in EVENTS:
+        raise _fail(loaded, f"{pointer}/event", f"unknown event {name!r}; the events: "
+                    + ", ".join(EVENTS))
+    _only(loaded, cond, pointer, ("event", "rule", "where", "then", *COMPARE, *RELATIONS),
+          "an event condition has event:, rule:, where:, then:, a count or a relation")
+    rule = cond.get("rule")
+    if rule is not None and rule not in {r["id"] for r in specdata.rules()}:
+        raise _fail(loaded, f"{pointer}/rule", f"unknown rule {rule!r}")
+    _check_where(loaded, name, cond.get("where"), f"{pointer}/where", scope)
+    relations = [r for r in RELATIONS if r in cond]
+    if relations and any(k in cond for k in COMPARE):
+        raise _fail(loaded, f"{pointer}/{relations[0]}", "a count is compared with a number "
+                    "or with another count, not both")
+    for rel in relations:
+        other = cond[rel]
+        if not isinstance(other, dict) or not other or set(other) - {"where", "rule"}:
+            raise _fail(loaded, f"{pointer}/{rel}", f"{rel}: the other count, as the keys "
+                        "that differ (where:, rule:)")
+        _check_where(loaded, name, other.get("where"), f"{pointer}/{rel}/where", scope)
+    if "then" in cond:
+        _check_state(loaded, cond["then"], f"{pointer}/then", scope, then=True)
+    _check_count(loaded, cond, pointer)
+
+
+def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Scope) -> None:
+    if where is None:
+        return
+    if not isinstance(where, dict):
+        raise _fail(loaded, pointer, "where: a map of field to value")
+    fields = EVENTS[name] | DERIVED.get(name, frozenset())
+    for fieldname, value in where.items():
+        here = f"{pointer}/{fieldname}"
+        if fieldname not in fields:
+            raise _fail(loaded, here, f"event {name} has no field {fieldname!r}; its "
+                        "fields: " + ", ".join(sorted(fields)))
+        if fieldname == "kind" and not scope.kind(value):
+            raise _fail(loaded, here, f"unknown kind {value!r}")
+        if fieldname in SEAT_FIELDS and not scope.seat(value):
+            raise _fail(loaded, here, f"unknown seat colour {value!r}")
+        if fieldname == "order" and not scope.order(value):
+            raise _fail(loaded, here, f"unknown order {value!r} (an order ID such as "
+                        "red.minimale, or s.minimale for a seat variable s)")
+
+
+def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
+                 then: bool) -> None:
+    from mammamia_ref.queries.language import RELATIONS
+
     if not isinstance(state, dict) or state.get("count") not in STATE_KEYS:
-        raise _fail(loaded, f"{pointer}/state", "state: {count: one of "
+        raise _fail(loaded, pointer, "state: {count: one of "
                     + ", ".join(sorted(STATE_KEYS)) + ", at:, kind:, seat:, and a comparison}")
+    allowed = ("count", "kind", "seat", *COMPARE, *RELATIONS, "same_for_every_seat",
+               *(() if then else ("at",)))
     for key in state:
-        if key not in ("count", "at", "kind", "seat", *COMPARE):
-            raise _fail(loaded, f"{pointer}/state/{key}", f"a state condition has count:, "
-                        f"at:, kind:, seat: and a comparison, not {key!r}")
+        if key not in allowed:
+            raise _fail(loaded, f"{pointer}/{key}", f"a state condition has "
+                        + ", ".join(f"{k}:" for k in allowed) + f" not {key!r}"
+                        + (" (then: is the state right after the event)" if key == "at"
+                           else ""))
     if state.get("at", "any_step") not in AT:
-        raise _fail(loaded, f"{pointer}/state/at", "at: one of " + ", ".join(AT))
-    if "kind" in state and state["kind"] not in KINDS:
-        raise _fail(loaded, f"{pointer}/state/kind", f"unknown kind {state['kind']!r}")
-    if "seat" in state and state["seat"] not in ("any", "all", *COLOURS):
-        raise _fail(loaded, f"{pointer}/state/seat", f"unknown seat {state['seat']!r}")
-    _check_count(loaded, state, f"{pointer}/state")
+        raise _fail(loaded, f"{pointer}/at", "at: one of " + ", ".join(AT))
+    if "kind" in state and not scope.kind(state["kind"]):
+        raise _fail(loaded, f"{pointer}/kind", f"unknown kind {state['kind']!r}")
+    if "seat" in state and state["seat"] not in ("any", "all") and not scope.seat(state["seat"]):
+        raise _fail(loaded, f"{pointer}/seat", f"unknown seat {state['seat']!r}")
+    relations = [r for r in RELATIONS if r in state]
+    if state.get("same_for_every_seat") not in (None, True):
+        raise _fail(loaded, f"{pointer}/same_for_every_seat", "same_for_every_seat: true")
+    if "same_for_every_seat" in state:
+        relations.append("same_for_every_seat")
+        if state["count"] not in PER_SEAT:
+            raise _fail(loaded, f"{pointer}/same_for_every_seat", "same_for_every_seat: "
+                        "a count per seat (" + ", ".join(PER_SEAT) + ")")
+    if len(relations) > 1 or (relations and any(k in state for k in COMPARE)):
+        raise _fail(loaded, f"{pointer}/{relations[-1]}", "a count is compared with a "
+                    "number or with one other count, not both")
+    for rel in relations[:1]:
+        if rel == "same_for_every_seat":
+            continue
+        other = state[rel]
+        if not isinstance(other, dict) or not other or set(other) - {"seat", "kind", "count"}:
+            raise _fail(loaded, f"{pointer}/{rel}", f"{rel}: the other count, as the keys "
+                        "that differ (seat:, kind:, count:)")
+        if "seat" in other and not scope.seat(other["seat"]):
+            raise _fail(loaded, f"{pointer}/{rel}/seat", f"unknown seat {other['seat']!r}")
+        if "kind" in other and not scope.kind(other["kind"]):
+            raise _fail(loaded, f"{pointer}/{rel}/kind", f"unknown kind {other['kind']!r}")
+        if other.get("count", state["count"]) not in STATE_KEYS:
+            raise _fail(loaded, f"{pointer}/{rel}/count", f"unknown count {other['count']!r}")
+        if state.get("seat", "any") in ("any", "all") and \
+                state["count"] in PER_SEAT and "seat" in other:
+            raise _fail(loaded, f"{pointer}/seat", "a count of one seat compared with "
+                        "another's names its own seat (seat: a colour or a variable)")
+    _check_count(loaded, state, pointer)
 
 
 def _check_count(loaded: Loaded, cond: Mapping[str, Any], pointer: str) -> None:
@@ -326,6 +543,31 @@ def _check_count(loaded: Loaded, cond: Mapping[str, Any], pointer: str) -> None:
     if high is not None and low > high:   # at the second of the two
         raise _fail(loaded, f"{pointer}/{'at_most' if 'at_most' in cond else 'equals'}",
                     f"contradictory count: at least {low} and at most {high}")
+
+
+def _check_measure(loaded: Loaded, measure: Mapping[str, Any], pointer: str) -> None:
+    """``turns_until: C``, or ``some_seat: s`` with ``own_turns_until: C`` or
+    ``own_turns: true``."""
+    forms = [k for k in MEASURE_FORMS if k in measure]
+    if len(forms) != 1:
+        raise _fail(loaded, pointer, "a measure mapping has one of " + ", ".join(
+            f"{k}:" for k in MEASURE_FORMS))
+    form = forms[0]
+    scope = Scope()
+    if form == "turns_until":
+        _only(loaded, measure, pointer, ("turns_until",), "turns_until: a condition")
+    else:
+        _only(loaded, measure, pointer, ("some_seat", form), f"{form}: counts the turns of "
+              "the seat some_seat: binds")
+        if "some_seat" not in measure:
+            raise _fail(loaded, pointer, f"{form}: needs some_seat: (the seat whose turns "
+                        "count)")
+        scope = scope.bind(loaded, pointer, "some_seat", measure["some_seat"])
+    if form == "own_turns":
+        if measure[form] is not True:
+            raise _fail(loaded, f"{pointer}/own_turns", "own_turns: true")
+        return
+    _check_condition(loaded, measure[form], f"{pointer}/{form}", scope)
 
 
 def load_questions(paths: Sequence[str | Path]) -> list[Question]:

@@ -72,11 +72,16 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     ``directed`` (a measure: a judge with degrees) screens on the fast engine where it
     gives the measure (:func:`screen`), gives the seeded games a part of the budget
     and then climbs (:func:`climb`)."""
+    from mammamia_ref.queries.language import seatings
+
     config = make_config(players, variants=rules)
+    # every seating the question tells apart, in turn (:func:`.language.seatings`)
+    seated = [make_config(players, colours=colours, variants=rules) for colours
+              in seatings(players, question.condition or question.measure)]
     games = question.bound.get("games", 10_000)
     start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
-    fast = FAST_MEASURES.get(question.measure or "") if directed and fast_plays(rules) \
-        else None
+    fast = FAST_MEASURES.get(question.measure) \
+        if directed and fast_plays(rules) and isinstance(question.measure, str) else None
     if fast is not None:
         best, score, played, screened = screen(config, fast, judge, budget * FAST_SHARE,
                                                10 * games, question.goal)
@@ -86,7 +91,7 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     for seed, policy in itertools.product(range(games), POLICIES):
         if time.process_time() - start > share or played >= games:
             break
-        game = playout(config, seed, policy)
+        game = playout(seated[seed % len(seated)], seed, policy)
         played += 1
         got = judge(game)
         if got is not None and got > score:

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules import oven, round, scoring, setup, turn
 from mammamia_ref.rules.actions import (
@@ -79,6 +81,16 @@ def apply(state: GameState, action: Action) -> Transition:
     check_action(action)
     state, events = _route(state, action)
     return _settle(state, events)
+
+
+def apply_in_parts(state: GameState, action: Action) -> tuple[Transition, ...]:
+    """:func:`apply`, part by part: the action's own transition, then each step that
+    needs no decision (:func:`_settling`), each with the state it leaves and the events
+    it caused. Their events together are :func:`apply`'s, the last state its state; the
+    question language reads the state right after an event from them."""
+    check_action(action)
+    first = _route(state, action)
+    return (first, *_settling(first[0]))
 
 
 def _route(state: GameState, action: Action) -> Transition:
@@ -165,11 +177,19 @@ def shuffle(state: GameState, action: Shuffle) -> Transition:
 
 def _settle(state: GameState, events: tuple[Event, ...]) -> Transition:
     """Run the steps that need no decision (reveals, the round's end, the next supply)."""
+    for state, more in _settling(state):
+        events += more
+    return state, events
+
+
+def _settling(state: GameState) -> Iterator[Transition]:
+    """The steps that need no decision, one by one: the oven opened at a round's end, a
+    card revealed, the next round prepared."""
     while True:
         if state.phase == Phase.ROUND_END:
             state, more = round.open_the_oven(state)
         elif state.phase == Phase.OVEN and state.reveal is None:
             state, more = oven.reveal_next(state) if state.oven else round.after_resolution(state)
         else:
-            return state, events
-        events += more
+            return
+        yield state, more

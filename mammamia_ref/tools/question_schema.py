@@ -44,22 +44,44 @@ def _one_or_list(values: list[str]) -> dict[str, Any]:
                                           "items": {"enum": values}}]}
 
 
+_VARIABLE = "^[a-z][a-z0-9_]{0,15}$"
+_SEAT_THING = "^[a-z][a-z0-9_]{0,15}[.][a-z0-9_]+$"
+
+
+def _or_variable(fragment: dict[str, Any], field: str) -> dict[str, Any]:
+    """A field that may hold a variable (a seat's colour, a kind, an order) instead."""
+    if field in ("seat", "owner", "winner", "kind", "order"):
+        pattern = _VARIABLE if field != "order" else _SEAT_THING
+        extra = [{"type": "string", "pattern": pattern}]
+        if field == "kind":
+            extra.append({"type": "string", "pattern": _SEAT_THING})
+        return {"anyOf": [fragment, *extra]}
+    return fragment
+
+
 def build() -> dict[str, Any]:
     """The schema, as the spec gives it."""
     vocab = vocabulary()
     comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
                    for key, text in vocab["comparisons"].items()}
     events = vocab["events"]
-    types = vocab["field_types"]
+    types = {**vocab["field_types"], **vocab["derived_types"]}
+    derived = vocab["derived_fields"]
+    relations = list(vocab["relations"])
+    quantifiers = vocab["quantifiers"]
     per_event = [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},
                   "then": {"properties": {"where": {
                       "type": "object", "additionalProperties": False,
-                      "properties": {f: _field(types[f]) for f in sorted(fields)}}}}}
+                      "properties": {f: _or_variable(_field(types[f]), f)
+                                     for f in sorted({*fields, *derived.get(name, [])})}}}}}
                  for name, fields in events.items()]
     measures = vocab["measures"]
+    keys = ["all", "any", "not", "event", "state", "result", "within", *quantifiers]
+    variable = {"type": "string", "pattern": _VARIABLE}
+    relation = {"type": "object", "minProperties": 1}
     condition = {
-        "type": "object", "description": "One of all:, any:, not:, event:, state:.",
-        "oneOf": [{"required": [key]} for key in ("all", "any", "not", "event", "state")],
+        "type": "object", "description": "One of " + ", ".join(f"{k}:" for k in keys) + ".",
+        "oneOf": [{"required": [key]} for key in keys],
         "properties": {
             "all": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/condition"}},
             "any": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/condition"}},
@@ -67,21 +89,55 @@ def build() -> dict[str, Any]:
             "event": {"enum": list(events)},
             "rule": {"enum": sorted(r["id"] for r in specdata.rules())},
             "where": {"type": "object"},
+            "then": {"$ref": "#/$defs/state"},
             **comparisons,
-            "state": {"$ref": "#/$defs/state"}},
+            **{rel: relation for rel in relations},
+            "state": {"$ref": "#/$defs/state"},
+            "result": {"$ref": "#/$defs/result"},
+            "within": {"$ref": "#/$defs/span"},
+            "holds": {"$ref": "#/$defs/condition"},
+            **{q: ({"type": "array", "minItems": 2, "maxItems": 2, "items": variable}
+                   if q == "two_seats" else variable) | {"description": text}
+               for q, text in quantifiers.items()}},
         "allOf": [{"if": {"required": ["event"]},
-                   "then": {"propertyNames": {"enum": ["event", "rule", "where",
-                                                       *comparisons]}},
-                   "else": {"propertyNames": {"enum": ["all", "any", "not", "state"]}}},
+                   "then": {"propertyNames": {"enum": ["event", "rule", "where", "then",
+                                                       *comparisons, *relations]}},
+                   "else": {"propertyNames": {"enum": [k for k in keys if k != "event"]
+                                              + ["holds"]}}},
                   *per_event]}
+    seat_value = _or_variable({"enum": ["any", "all", *COLOURS]}, "seat")
     state = {"type": "object", "additionalProperties": False, "required": ["count"],
              "properties": {"count": {"enum": sorted(vocab["state_counts"])},
                             "at": {"enum": list(vocab["at"])},
-                            "kind": {"enum": list(KINDS)},
-                            "seat": {"enum": ["any", "all", *COLOURS]},
+                            "kind": _or_variable({"enum": list(KINDS)}, "kind"),
+                            "seat": seat_value,
+                            "same_for_every_seat": {"const": True},
+                            **{rel: relation for rel in relations},
                             **comparisons}}
-    measure = {"enum": list(measures), "description": "A number of a game: " + "; ".join(
-        f"{name}: {text}" for name, text in measures.items()) + "."}
+    result = {"type": "object", "additionalProperties": False, "minProperties": 1,
+              "properties": {"winner": _or_variable({"enum": list(COLOURS)}, "winner"),
+                             "decided_by": {"enum": list(vocab["decided_by"])},
+                             "winners": {"type": "object", "additionalProperties": False,
+                                         "minProperties": 1, "properties": comparisons}}}
+    span = {"type": "object", "additionalProperties": False, "minProperties": 1,
+            "properties": {
+                "round": {"anyOf": [{"type": "integer", "minimum": 1},
+                                    {"enum": ["any", "every"]}]},
+                "from_round": {"type": "integer", "minimum": 1},
+                "to_round": {"type": "integer", "minimum": 1},
+                "turns": {"type": "integer", "minimum": 1},
+                "after": {"$ref": "#/$defs/condition"},
+                "before": {"$ref": "#/$defs/condition"}}}
+    forms = vocab["measure_forms"]
+    measure = {"oneOf": [
+        {"enum": list(measures), "description": "A number of a game: " + "; ".join(
+            f"{name}: {text}" for name, text in measures.items()) + "."},
+        {"type": "object", "additionalProperties": False,
+         "description": "; ".join(f"{k}: {t}" for k, t in forms.items()) + ".",
+         "properties": {"some_seat": variable,
+                        "turns_until": {"$ref": "#/$defs/condition"},
+                        "own_turns_until": {"$ref": "#/$defs/condition"},
+                        "own_turns": {"const": True}}}]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mamma Mia! question",
@@ -136,7 +192,8 @@ def build() -> dict[str, Any]:
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
                 "force: beyond existential models, refused when true."}},
-        "$defs": {"measure": measure, "condition": condition, "state": state}}
+        "$defs": {"measure": measure, "condition": condition, "state": state,
+                  "result": result, "span": span}}
 
 
 def text() -> str:

@@ -1,0 +1,231 @@
+""""None in any game": a ``find:`` condition proved unreachable in games of every length.
+
+The bounded route (:mod:`.bounded`) can only say "none within the bound". This route
+proves more, by induction over the game model's transition relation
+(:func:`.game_model.free_step`: one turn, one opening's reveal or one round's
+preparation, from *any* well-formed state), relative to what is already proved for every
+reachable state: the model's well-formedness and the hand limit
+(:func:`.proofs.prove_invariant`, itself a 1-induction from the setup). Why induction
+and not a Horn-clause engine (z3's Spacer): the game model's step relation is large
+(over a hundred integers a state) and its invariants are known and few; a 1-induction
+over each step is a handful of unsatisfiability checks that finish in seconds, where
+Spacer on the whole relation ran out of any budget we could give an answer. Conditions
+whose proof needs a stronger invariant than these are not claimed: the answer says so
+and the bounded route goes on.
+
+Which conditions (the core grammar, after :func:`.language.expand`, for every seating
+of :func:`.language.seatings`):
+
+- **an event** (with ``where:``, ``rule:`` and ``then:``) happening at least once: no
+  step of any kind that can emit it does, from any well-formed state where the
+  invariants hold. The reference stops inside a step (after a play, between two
+  revealed cards), but an event is emitted by one step and ``then:`` is told only at the
+  states a model step ends in (:data:`.conditions.THEN_EXACT`), so the step covers it;
+- **a count per seat** (``hand``, ``delivered``, ``waiter``) or the round reaching a
+  number (``at_least``): the count staying below it is proved an invariant, at every
+  ``at``. The states inside a step lie between the model's: a hand shrinks while cards
+  are played and grows only by the draw (or the deal, whose last state is the setup's),
+  and the other counts change by one action each;
+- ``any:`` when each part is never met, ``all:`` when one is, a span (``within:``) when
+  its condition is never met anywhere.
+
+Anything else (a ``not:``, a relation, a result, a count compared ``at_most`` or
+``equals``) is not claimed here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import z3
+
+from mammamia_ref.queries import num as N
+from mammamia_ref.queries.conditions import RELATIONS, THEN_EXACT, state_term
+from mammamia_ref.queries.game_terms import Step
+from mammamia_ref.queries.language import expand, seatings
+from mammamia_ref.rules.ruleset import Rules
+
+STEP_KINDS = ("turn", "reveal", "transition")
+
+PROVED_COUNTS = ("hand", "delivered", "waiter", "round")
+"""The state counts whose invariant covers the reference's states inside a step."""
+
+
+class NotProvable(Exception):
+    """A condition this route does not prove: ``reason`` says which part."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Never:
+    """What the route made of a condition: ``proved`` with how, or the reason it is not."""
+
+    proved: bool
+    how: str
+    cases: dict[str, str] = field(default_factory=dict)
+    cpu: float = 0.0
+
+
+def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Never:
+    """Try to prove that no game of ``players`` under ``rules``, of any length and any
+    seating, meets ``condition`` (the question's own, variables and all)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.flags import model_rules
+
+    start = time.process_time()
+    try:
+        model_rules("game_model", rules)
+    except VariantError as exc:
+        return Never(False, f"not proved for every game: {exc}")
+    seated = seatings(players, condition)
+    cases: dict[str, str] = {}
+    reasons: list[str] = []
+    try:
+        for colours in seated:
+            core = expand(condition, colours, rules.parameters.rounds)
+            with N.building():
+                _never(core, players, rules, colours, cases, reasons)
+    except NotProvable as exc:
+        return Never(False, f"not proved for every game: {exc.reason}", cases,
+                     time.process_time() - start)
+    seats = "every seating alike" if len(seated) == 1 else \
+        f"each of the {len(seated)} seatings the condition tells apart"
+    how = "; ".join(dict.fromkeys(reasons))
+    return Never(True, f"proved by induction over every step of the game model ({how}; "
+                 f"{seats})", cases, time.process_time() - start)
+
+
+def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
+           cases: dict[str, str], reasons: list[str]) -> None:
+    """Raise :class:`NotProvable` unless ``cond`` is proved never met."""
+    if "any" in cond:
+        for part in cond["any"]:
+            _never(part, players, rules, colours, cases, reasons)
+        return
+    if "all" in cond:
+        why = []
+        for part in cond["all"]:
+            try:
+                _never(part, players, rules, colours, cases, reasons)
+                return
+            except NotProvable as exc:
+                why.append(exc.reason)
+        raise NotProvable("no part of all: is proved never met (" + "; ".join(why) + ")")
+    if "within" in cond:
+        _never(cond["holds"], players, rules, colours, cases, reasons)
+        return
+    if "not" in cond:
+        raise NotProvable("a not: is met by games that lack something; induction proves "
+                          "that something never happens")
+    if "result" in cond:
+        raise NotProvable("a game's result needs the whole game, which one step does not see")
+    if "event" in cond:
+        _event_never(cond, players, rules, colours, cases)
+        reasons.append(f"no step emits {cond['event']}" +
+                       (" with the state right after it as asked" if "then" in cond else ""))
+        return
+    _count_never(cond["state"], players, rules, cases)
+    reasons.append(f"the {cond['state']['count']} count stays below "
+                   f"{cond['state']['at_least']} in every state, by 1-induction")
+
+
+def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
+                 colours: tuple[str, ...], cases: dict[str, str]) -> None:
+    from mammamia_ref.queries.conditions import _occurrences, shape
+    from mammamia_ref.queries.game_model import free_step
+
+    name = cond["event"]
+    if any(r in cond for r in RELATIONS) or "at_most" in cond or "equals" in cond:
+        raise NotProvable(f"a count of {name} compared other than 'at least'")
+    if int(cond.get("at_least", 1)) < 1:
+        raise NotProvable(f"at least 0 {name} events: every game has that")
+    shape(cond)   # what the model tells (conditions.Unsupported otherwise)
+    where, rule = dict(cond.get("where") or {}), cond.get("rule")
+    v = rules.flags
+    if name in ("game_ended", "leftovers_to_oven") or "round" in where:
+        raise NotProvable(f"{name} with these fields is told by the model only on an "
+                          "unrolled run (the round it belongs to)")
+    if v.round_end == "last_ingredient" and name in ("round_ended", "oven_opened",
+                                                     "mamma_mia_taken", "revealed"):
+        raise NotProvable(f"under round_end=last_ingredient a round's preparation may emit "
+                          f"{name}, which the model tells only on an unrolled run")
+    if v.leftovers == "oven" and name == "revealed":
+        raise NotProvable("under leftovers=oven an opening first reveals the last round's "
+                          "leftovers, which the model tells only on an unrolled run")
+    hypotheses = _invariants(players, rules)
+    for what in STEP_KINDS:
+        label = f"{'-'.join(colours)} {what} emits {name}"
+        model, before, after, facts, constraints = free_step(
+            players, rules, what, f"u_{what}", colours=colours)
+        model.S = [before, after]
+        step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
+        found = _occurrences(name, where, rule, step, model)
+        if not found:
+            cases[label] = "none (this step never emits it)"
+            continue
+        if "then" in cond:
+            then = state_term(cond["then"], after, model, in_round=what == "turn")
+            found = [N.If(then, t, 0) for t in found]
+        goal = z3.Or(*[t > 0 for t in found])
+        result, _zm = N.check([*constraints, *hypotheses(model, before), goal])
+        cases[label] = str(result)
+        if result != z3.unsat:
+            raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
+                              f"as asked ({result}): the invariants proved do not rule it "
+                              "out, so only the bounded search may answer")
+
+
+def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
+                 cases: dict[str, str]) -> None:
+    from mammamia_ref.queries.conditions import per_seat
+    from mammamia_ref.queries.proofs import prove_invariant
+
+    what = state["count"]
+    keys = set(state) - {"count", "at", "seat", "at_least", "kind"}
+    if what not in PROVED_COUNTS or keys or "at_least" not in state or \
+            (what != "hand" and "kind" in state):
+        raise NotProvable("a state count other than a hand, delivered, waiter or round count "
+                          "reaching a number (at_least), whose states inside a step "
+                          "induction does not cover")
+    limit = int(state["at_least"]) - 1
+
+    def below(model: Any, s: Any) -> list[Any]:
+        if what == "round":
+            return [s.rnd <= limit]
+        return [c <= limit for c in per_seat(s, what, state.get("kind"), model)]
+
+    proof = prove_invariant(players, rules, below, counts=what == "hand")
+    for case, result in proof.cases.items():
+        cases[f"{what} <= {limit}: {case}"] = result
+    if not proof.holds:
+        raise NotProvable(f"{what} <= {limit} is not inductive ({proof.counterexample}): a "
+                          "game may reach it, or it needs a stronger invariant")
+
+
+def _invariants(players: int, rules: Rules) -> Any:
+    """The invariants proved for every reachable state, as hypotheses on a step's state
+    before it: the hand limit where its proof holds (with the model's well-formedness,
+    which the free step assumes)."""
+    from mammamia_ref.queries.proofs import hand_limit
+
+    if _hand_limit_holds(players, rules):
+        return hand_limit
+    return lambda _model, _s: []
+
+
+@lru_cache(maxsize=64)
+def _hand_limit_holds(players: int, rules: Rules) -> bool:
+    from mammamia_ref.queries.proofs import hand_limit, prove_invariant
+
+    with N.building():
+        return prove_invariant(players, rules, hand_limit, counts=True).holds
+
+
+__all__ = ["Never", "NotProvable", "PROVED_COUNTS", "prove_never"]
