@@ -16,7 +16,8 @@ Environment (for tests and for work in progress):
 The hook hands the ``mammamia`` argument parser to the generator for the command line
 page: the site package sits below the command line and does not import it. It also puts
 the package's version after the site's name in the header, writes the pages without the
-theme's indentation (``mammamia_ref.site.compact``) and logs each stage of the build as
+theme's indentation (``mammamia_ref.site.compact``) and with break points in the
+identifiers of inline code (``mammamia_ref.site.layout``) and logs each stage of the build as
 it ends, with its time ("mammamia: ... 3.2 s"), so that a reader sees the build go on.
 """
 
@@ -133,7 +134,7 @@ def on_env(env: Any, config: Any, files: Files) -> Any:
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
     _state["written"] = _state.get("written", 0) + 1
-    return compact_html(output)
+    return site.identifier_breaks(compact_html(output))
 
 
 def on_post_build(config: Any) -> None:

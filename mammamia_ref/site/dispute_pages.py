@@ -236,8 +236,8 @@ def ruling_labels(spec: Spec, found: Any) -> list[str]:
 
 def _labelled(label: str, cell: str) -> str:
     """A cell with its column's heading before it, shown only on a phone, where the
-    table's rows are stacked (the stylesheet's ``mm-label``)."""
-    return f'<span class="mm-label">{label}: </span>{cell}'
+    table's rows are stacked (the stylesheet's ``mm-col``)."""
+    return f'<span class="mm-col">{label}: </span>{cell}'
 
 
 def _final_md(found: Any, labels: list[str]) -> list[str]:
@@ -385,7 +385,14 @@ def _by_players(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
         out.append("|" + (f" `{md(ruling)}` |" if several else "") + f" {md(LABELS[key])} | "
                    + " | ".join(shown) + " |")
     return out + ["", "</div>", "", "Made by " + "; ".join(
-        f"`{md(by_count[n][0]['command'])}`" for n in counts) + ".", ""]
+        f"`{md(by_count[n][0]['command'])}` ({impact_data_link(by_count[n][0])})"
+        for n in counts) + ".", ""]
+
+
+def impact_data_link(sweep: dict[str, Any], folder: str = "impact") -> str:
+    """A link from a dispute page to the recorded sweep its figures come from (the JSON
+    file the site ships beside the page: nothing is shipped that no page links)."""
+    return f"[{md(sweep['file'])}](../{folder}/{sweep['file']})"
 
 
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
@@ -452,7 +459,7 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
            f"default), paired over the same games; the bar is its 95% interval, the line "
            f"zero, each measure on its own scale. Made by `{md(sweep['command'])}` "
            f"(mammamia {md(sweep['version'])}, {sweep['wall_seconds']:,.0f} s for the whole "
-           f"sweep, file `docs/impact/{md(sweep['file'])}`); the test suite replays the "
+           f"sweep, data {impact_data_link(sweep)}); the test suite replays the "
            f"first games of every ruling to check that these figures still describe the "
            f"code.", ""]
     pairs = list(contrasts(found))
