@@ -32,13 +32,13 @@ from mammamia_ref.site.home_page import home_page
 from mammamia_ref.site.house_pages import house_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
 from mammamia_ref.site.layout import FIT_TABLES_JS, FIT_TABLES_PATH, identifier_breaks
-from mammamia_ref.site.link_check import broken_links
+from mammamia_ref.site.link_check import broken_links, unlinked_files
 from mammamia_ref.site.links import HOUSE_PAGE, dispute_page, rel
 from mammamia_ref.site.porting_pages import by_audience, handwritten_pages, porting_page
 from mammamia_ref.site.ports_page import ports_nav, ports_pages
 from mammamia_ref.site.queries_page import queries_page
 from mammamia_ref.site.quick_reference import quick_reference_page
-from mammamia_ref.site.rule_pages import chapter_page, rules_index_page
+from mammamia_ref.site.rule_pages import chapter_page, rank_variants_in_search, rules_index_page
 from mammamia_ref.site.scenario_pages import (
     group_page,
     group_title,
@@ -134,7 +134,8 @@ def _query_ids(corpus: Corpus) -> set[str]:
     return {str(q["id"]) for q in doc.get("queries") or [] if isinstance(q, dict) and "id" in q}
 
 
-DESIGNER_GUIDES = {"house-rules.md": "Writing a house rule", "questions.md": "Ask your own questions"}
+DESIGNER_GUIDES = {"house-rules.md": "Writing a house rule",
+                   "questions.md": "Ask your own questions"}
 """The designers' hand-written guides the navigation places by name: the house rules
 guide under the House rules section, Ask beside the Queries."""
 
@@ -177,6 +178,26 @@ def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
     ]
 
 
+def rank_search_index(site_dir: str | Path, spec: Spec) -> int:
+    """Rank each variant rule's section below its default's in the built site's search
+    index (the JSON, and the script the offline plugin made of it); returns how many
+    sections were ranked down."""
+    import json
+
+    folder = Path(site_dir) / "search"
+    path = folder / "search_index.json"
+    if not path.exists():
+        return 0
+    index = json.loads(path.read_text(encoding="utf-8"))
+    ranked = rank_variants_in_search(index, spec)
+    text = json.dumps(ranked, ensure_ascii=False, separators=(",", ":"))
+    path.write_text(text, encoding="utf-8")
+    script = folder / "search_index.js"
+    if script.exists():
+        script.write_text("var __index = " + text, encoding="utf-8")
+    return sum(a is not b for a, b in zip(index["docs"], ranked["docs"], strict=True))
+
+
 def write_pages(pages: dict[str, str], out_dir: str | Path) -> None:
     """Write generated pages to a folder (for looking at them without MkDocs)."""
     for name, content in pages.items():
@@ -186,5 +207,5 @@ def write_pages(pages: dict[str, str], out_dir: str | Path) -> None:
 
 
 __all__ = ["Corpus", "Problem", "ScenarioView", "Spec", "broken_links", "generate",
-           "handwritten_pages", "identifier_breaks", "load_corpus", "nav", "problems", "queries_page", "rel",
-           "write_pages"]
+           "handwritten_pages", "identifier_breaks", "load_corpus", "nav", "problems",
+           "queries_page", "rank_search_index", "rel", "unlinked_files", "write_pages"]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from html import escape
 from typing import Any
 
+from mammamia_ref.site import pictures as pic
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
 from mammamia_ref.site.links import (
     HOUSE_PAGE,
@@ -18,7 +20,7 @@ from mammamia_ref.site.links import (
     rule_link,
     scenario_link,
 )
-from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, md, search_meta
+from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, html_block, md, search_meta
 
 
 def disputes_index_page(corpus: Corpus) -> str:
@@ -273,7 +275,7 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
     out = [f"{scenario_link(source, view, title=True)}{run}, replayed from its starting "
            f"position under {len(found.traces)} rulings"
            + (f" ({same} of its {len(found.steps)} steps play out the same):"
-              if found.steps else ":"), ""]
+              if found.steps else ":"), "", *situation_md(view, found.run)]
     if diverging:
         out += ['<div class="mm-side" markdown>', "",
                 "| Step | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
@@ -289,7 +291,7 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
         out += ["", "</div>", ""]
     final = _final_md(found, labels)
     if final:
-        out += final
+        out += final + final_boards_md(spec, found)
     elif any(t.final is None for t in found.traces):
         out += ["Under a ruling whose column reads *not played*, the scenario stops at the "
                 "refused action, so its final position is not compared.", ""]
@@ -301,6 +303,38 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
             f"--rulings {found.disputes[0]}"
             + (f" --run {found.run}" if len(view.runs) > 1 else ""), "```", ""]
     return out
+
+
+def situation_md(view: ScenarioView, run_name: str) -> list[str]:
+    """The starting position drawn as cards, as the scenario's own page draws it; a new
+    game (its shuffles are steps) in words."""
+    run = next((r for r in view.runs if r.name == run_name), view.runs[0])
+    if "setup" in view.scenario.given or run.start is None:
+        return ["The situation: a new game, its shuffles given as steps.", ""]
+    return ["The situation, before the first step:",
+            html_block(pic.board_html(run.start), search=False)]
+
+
+def final_boards_md(spec: Spec | None, found: Any) -> list[str]:
+    """The position after the last step under each ruling, drawn as cards side by side
+    (each under its ruling's name), as a scenario's page draws its runs."""
+    from mammamia_ref.formats.jsonform import parse_state
+
+    boards = []
+    for trace in found.traces:
+        if trace.final is None:
+            continue
+        state = parse_state({k: v for k, v in trace.final.items()
+                             if not k.startswith("what ")})
+        ours = spec is not None and all(spec.flags.get(f, {}).get("default") == v
+                                        for f, v in trace.variants.items())
+        mark = f" (<strong>{OUR_RULING}</strong>)" if ours else ""
+        boards.append(f'<div class="mm-run"><p><code>{escape(trace.label)}</code>{mark}</p>'
+                      f"{pic.board_html(state)}</div>")
+    if not boards:
+        return []
+    return ["The position after the last step, under each ruling:",
+            html_block(f'<div class="mm-runs">{"".join(boards)}</div>', search=False)]
 
 
 def decimals_for(*values: float) -> int:

@@ -14,8 +14,8 @@ from typing import Any
 
 from mammamia_ref.site.dispute_pages import impact_data_link
 from mammamia_ref.site.inputs import Corpus
-from mammamia_ref.site.scenario_pages import display_path
 from mammamia_ref.site.links import HOUSE_PAGE, prose, rule_link
+from mammamia_ref.site.scenario_pages import display_path
 from mammamia_ref.site.text import md
 
 SHOWN = ("pizzas_per_player", "turns_per_game", "orders_placed", "first_seat_wins",

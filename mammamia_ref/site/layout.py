@@ -4,9 +4,10 @@ own joints, and a table too wide for its column is read as stacked rows.
 - The theme lets inline code break anywhere (``word-break: break-word``), so a rule ID
   or a flag value in a table cell was cut mid-word (``oven.minimal|e``). The stylesheet
   forbids that; :func:`identifier_breaks` adds a break opportunity (``<wbr>``) after each
-  ``.``, ``_``, ``=``, ``/`` and ``-`` between a letter or digit and a letter in inline code, so ``oven.minimale_all_kinds``
-  wraps as ``oven.minimale_`` / ``all_kinds`` when it must. It runs on the finished page
-  (after the search has read it), so the search index and copied text are unchanged.
+  ``.``, ``_``, ``=``, ``/`` and ``-`` of inline code that a letter follows, so
+  ``oven.minimale_all_kinds`` wraps as ``oven.minimale_`` / ``all_kinds`` when it must.
+  It runs on the finished page (after the search has read it), so the search index and
+  copied text are unchanged.
 - A table wider than the box that holds it (the theme scrolls it sideways, cutting off
   its right-hand columns) is made a list of stacked rows by :data:`FIT_TABLES_JS`, each
   cell under its column's heading; a table that fits stays a table.

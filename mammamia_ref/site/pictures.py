@@ -539,6 +539,8 @@ _CSS = """
 .mm-card-grid figure { margin: 0; text-align: center; }
 .mm-card-grid figcaption { font-size: .65rem; color: var(--md-default-fg-color--light);
   max-width: 150px; margin: .2rem auto 0; }
+.mm-card-grid.mm-rule-cards svg.mm-order-card { width: 105px; height: 147px; }
+.md-typeset .mm-queries td:first-child { font-weight: normal; }
 .mm-card-link:hover svg { filter: drop-shadow(0 2px 4px rgba(0,0,0,.35)); }
 .mm-card, .mm-ocard, .mm-back, .mm-mm { display: inline-flex; align-items: center;
   justify-content: center; gap: 1px; box-sizing: border-box; border-radius: 4px;
