@@ -856,7 +856,9 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
 
 # The pages a designer and a reader see first, each looked at on a laptop and a phone.
 READERS_PAGES = {"home": "index.html", "queries": "queries.html", "ask": "questions.html",
-                 "dispute": "disputes/D3.html", "rule": "rules/oven.html",
+                 "dispute": "disputes/D3.html", "rule": "rules/oven.html#oven.minimale",
+                 # an anchor of the page before would be no new page load: not next to it
+                 "dispute-situation": "disputes/D3.html#one-situation-under-each-ruling",
                  "house-rules": "house/index.html", "house-rules-guide": "house-rules.html",
                  "ports": "porting/ports.html", "cards": "cards.html",
                  "rules-index": "rules/index.html", "disputes-index": "disputes/index.html",
@@ -895,8 +897,9 @@ def test_the_pages_fit_a_laptop_and_a_phone(built_site: Path, tmp_path: Path) ->
             if width < 600:
                 browser.navigate(f"{disk}/rules/index.html")
                 browser.wait_for("document.readyState === 'complete'")
-                assert browser.evaluate("document.querySelectorAll('.mm-stacked "
-                                        "td[data-label]').length") > 20
+                if browser.evaluate("document.querySelectorAll('.mm-stacked "
+                                    "td[data-label]').length") <= 20:
+                    problems.append("rules/index.html: its tables are not stacked on a phone")
 
         # the search: the ruling's rule first, its variant marked as a variant
         browser.send("Emulation.setDeviceMetricsOverride",

@@ -31,8 +31,8 @@ def identifier_breaks(html: str) -> str:
 
     >>> identifier_breaks("<p><code>oven.minimale_all_kinds</code> a.b</p>")
     '<p><code>oven.<wbr>minimale_<wbr>all_<wbr>kinds</code> a.b</p>'
-    >>> identifier_breaks("<pre><code>a.b</code></pre><code>x=1</code>")
-    '<pre><code>a.b</code></pre><code>x=<wbr>1</code>'
+    >>> identifier_breaks("<pre><code>a.b</code></pre><code>x=one</code>")
+    '<pre><code>a.b</code></pre><code>x=<wbr>one</code>'
     >>> identifier_breaks("<code>-4.5</code> <code>turns=400</code>")
     '<code>-4.5</code> <code>turns=400</code>'
     """
