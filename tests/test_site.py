@@ -947,6 +947,9 @@ def test_the_queries_page_has_a_row_per_question_in_words() -> None:
     assert "**2 players:** impossible under `minimale_lowest=eligible_kinds` (ours); " \
            "possible under [`minimale_lowest=all_kinds`](" in q01
     assert "| query | ruling | answer | evidence |" not in page
+    # each query's details folded under its question: the page is the questions first
+    details = page[page.index("## Each query in detail"):page.index("## Question files")]
+    assert details.count("<details markdown>") == len(catalogue)
     files = page[page.index("## Question files"):]
     assert "| Can a whole game pass, three rounds, without a single order baked? |" in files
 

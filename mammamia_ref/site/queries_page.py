@@ -56,7 +56,7 @@ def queries_page(corpus: Corpus) -> str:
     out += ["## Each query in detail", "",
             "The rules and flags each query touches, how it is answered, its bound, and "
             "every answer with its evidence.", "",
-            *["#" + s.rstrip("\n") + "\n" for s in details]]  # under "Each query in detail"
+            *[folded(s) for s in details]]
     return "\n".join(out).rstrip("\n") + "\n\n" + question_files(ROOT / "spec" / "questions")
 
 
@@ -65,6 +65,33 @@ def _sections(text: str) -> tuple[str, list[str]]:
     section from its heading on."""
     parts = ("\n" + text).split("\n## ")
     return parts[0].lstrip("\n"), ["## " + part for part in parts[1:]]
+
+
+def folded(section: str) -> str:
+    r"""A query's section under "Each query in detail" (a level down): its heading and
+    question shown, the rest (rules, method, bound, every answer) folded away, so that
+    the page is the questions and their answers, with the details a click away.
+
+    >>> print(folded("## Q01-x\n\nCan it?\n\n- Rules: a\n- Bound: b\n"), end="")
+    ### Q01-x
+    <BLANKLINE>
+    Can it?
+    <BLANKLINE>
+    <details markdown>
+    <summary>Rules, method, bound and every answer</summary>
+    <BLANKLINE>
+    - Rules: a
+    - Bound: b
+    <BLANKLINE>
+    </details>
+    """
+    heading, _, body = section.strip("\n").partition("\n\n")
+    question, _, rest = body.partition("\n\n")
+    if not rest.strip():
+        return "#" + section.rstrip("\n") + "\n"
+    return (f"#{heading}\n\n{question}\n\n<details markdown>\n"
+            "<summary>Rules, method, bound and every answer</summary>\n\n"
+            f"{rest.strip(chr(10))}\n\n</details>\n")
 
 
 def witness_file(root: Path, query: Mapping[str, Any], answer: Mapping[str, Any]) -> Path:
