@@ -141,9 +141,10 @@ def _tables(html: str) -> list[str]:
 
 
 def _text(html: str) -> str:
+    """The text of some HTML, a space for each tag but a break point's (``<wbr>``)."""
     from html import unescape
 
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html.replace("<wbr>", ""))))
 
 
 def test_dispute_pages_speak_the_games_words(built_site: Path) -> None:
@@ -244,7 +245,11 @@ def test_the_navigation_is_grouped_by_audience() -> None:
     assert {"mutation.md", "performance.md", "reliability.md"} <= {
         page for entry in maintainers for page in entry.values()}
     designers = tabs[1]["Players and designers"]
-    assert {"House rules": "house/index.md"} in designers
+    # the house rules and asking a question are a designer's, not a porter's
+    assert {"House rules": ["house/index.md", {"Writing a house rule": "house-rules.md"}]} \
+        in designers
+    assert {"Ask your own questions": "questions.md"} in designers
+    assert "questions.md" not in titles(porters) and "questions.md" not in str(porters)
 
 
 def test_the_api_reference_has_a_page_per_public_module(built_site: Path) -> None:
@@ -313,6 +318,120 @@ def test_every_scenario_has_a_page(built_site: Path) -> None:
 
 def test_the_built_site_has_no_broken_links(built_site: Path) -> None:
     assert site.broken_links(built_site) == []
+
+
+def _shipped_text(path: Path) -> str:
+    import gzip
+
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    return data.decode("utf-8", errors="replace")
+
+
+def test_no_machine_path_anywhere_in_the_built_site(built_site: Path) -> None:
+    """No page, search index, sitemap or data file names the folder the site was built
+    from or into (the House rules page once listed its scenarios by absolute path)."""
+    folders = {str(ROOT), str(ROOT.resolve()), str(built_site), str(built_site.resolve())}
+    files = [p for p in built_site.rglob("*") if p.is_file()]
+    assert len(files) > 200 and any(p.name == "search_index.json" for p in files)
+    found = [f"{p.relative_to(built_site)}: {folder}" for p in files
+             for folder in folders if folder in _shipped_text(p)]
+    assert found == []
+
+
+def test_nothing_unlinked_is_shipped(built_site: Path, tmp_path: Path) -> None:
+    """Every file of docs/ the build copies is linked from a page (the sweeps behind the
+    figures); the games of docs/ask/ stay out of the site."""
+    assert site.unlinked_files(built_site, ROOT / "docs") == []
+    assert not (built_site / "ask").exists()
+    for folder in ("impact", "house-rules"):
+        shipped = sorted(p.name for p in (built_site / folder).glob("*.json"))
+        assert shipped == sorted(p.name for p in (ROOT / "docs" / folder).glob("*.json"))
+    # the check itself, on a site of two files
+    (tmp_path / "docs" / "data").mkdir(parents=True)
+    (tmp_path / "site" / "data").mkdir(parents=True)
+    for name in ("a.json", "b.json"):
+        (tmp_path / "docs" / "data" / name).write_text("{}", encoding="utf-8")
+        (tmp_path / "site" / "data" / name).write_text("{}", encoding="utf-8")
+    (tmp_path / "site" / "index.html").write_text('<a href="data/a.json">a</a>',
+                                                  encoding="utf-8")
+    assert site.unlinked_files(tmp_path / "site", tmp_path / "docs") == [
+        "data/b.json: shipped from docs/ but no page links to it"]
+
+
+def test_the_home_page_leads_designers_to_house_rules_and_ask(built_site: Path) -> None:
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    article = html[html.index("<article"):]
+    table = _tables(article)[0]
+    heads = re.findall(r"<th[^>]*>(.*?)</th>", table, flags=re.S)
+    assert heads and all(_text(h).strip() for h in heads), heads   # no empty header row
+    assert 'href="house/index.html"' in table and 'href="questions.html"' in table
+
+
+def test_the_ask_page_opens_with_a_question_and_its_answer(built_site: Path) -> None:
+    html = (built_site / "questions.html").read_text(encoding="utf-8")
+    text = _text(html[html.index("<article"):])
+    question = text.index("Can a whole game pass")
+    answer = text.index("Yes, at every table size")
+    run = text.index("$ mammamia ask spec/questions/new-no-pizza-bakes.yaml")
+    errors = text.index("mammamia: error:")
+    assert question < answer < run < errors
+    assert text.index("The format") < errors   # the error messages come after the format
+
+
+def test_rule_pages_draw_the_order_card_and_mark_variants(built_site: Path) -> None:
+    from mammamia_ref.site.card_pages import ORDER_TYPE_RULES
+
+    oven = (built_site / "rules" / "oven.html").read_text(encoding="utf-8")
+
+    def section(rule_id: str) -> str:
+        start = oven.index(f'id="{rule_id}"')
+        return oven[start:oven.find("<h2", start + 10)]
+
+    for kind, rule_id in ORDER_TYPE_RULES.items():
+        cards = re.findall(r'<svg class="mm-order-card"[^>]*aria-label="([^"]*)"',
+                           section(rule_id))
+        of_kind = [o for o in ORDERS.values() if o.type == kind]
+        assert len(cards) == (4 if kind == "standard" else len(of_kind)), (rule_id, cards)
+    assert "mm-order-card" not in section("oven.open")
+    heading = re.search(r'<h2 id="oven.minimale_all_kinds">(.*?)</h2>', oven, flags=re.S)
+    assert heading and "(variant)" in heading.group(1)
+    heading = re.search(r'<h2 id="oven.minimale">(.*?)</h2>', oven, flags=re.S)
+    assert heading and "variant" not in heading.group(1)
+
+
+def test_the_search_ranks_a_default_rule_above_its_variant(built_site: Path) -> None:
+    import json
+
+    docs = {d["location"]: d for d in json.loads((built_site / "search" / "search_index.json")
+                                                  .read_text(encoding="utf-8"))["docs"]}
+    default, variant = (docs[f"rules/oven.html#{r}"] for r in ("oven.minimale",
+                                                                "oven.minimale_all_kinds"))
+    assert variant["boost"] < default["boost"]
+    assert "(variant)" in variant["title"] and "variant" not in default["title"]
+    script = (built_site / "search" / "search_index.js").read_text(encoding="utf-8")
+    assert json.loads(script.removeprefix("var __index = "))["docs"] == list(docs.values())
+
+
+def test_dispute_pages_draw_the_situation_as_cards(built_site: Path) -> None:
+    """The situation replayed under each ruling is drawn as the scenario pages draw a
+    position: before the first step, and after the last under each ruling."""
+    for dispute in specdata.disputes():
+        if not dispute.get("flags"):
+            continue
+        html = (built_site / "disputes" / f"{dispute['id']}.html").read_text(encoding="utf-8")
+        start = html.index('id="one-situation-under-each-ruling"')
+        section = html[start:html.index("<h2", start + 10)]
+        if "<table>" not in section:
+            continue
+        assert "mm-board" in section or "a new game" in section, dispute["id"]
+    d3 = (built_site / "disputes" / "D3.html").read_text(encoding="utf-8")
+    section = d3[d3.index('id="one-situation-under-each-ruling"'):
+                 d3.index('id="what-the-ruling-does-to-play"')]
+    assert section.count('class="mm-board"') == 3   # the start, then under both rulings
+    assert "The position after the last step, under each ruling" in section
+    assert section.count('class="mm-card mm-k-') > 20
 
 
 # --- the checks, on fixtures ----------------------------------------------------------------
@@ -522,9 +641,14 @@ def served_site(built_site: Path) -> Iterator[str]:
         patience.communicate(server, 10)
 
 
+SCREENSHOTS = ROOT / "build" / "screenshots"
+"""Where the browser tests keep their screenshots, to be looked at after a run (build/
+is not committed); $MAMMAMIA_SCREENSHOTS names another folder."""
+
+
 def _screenshot_dir(tmp_path: Path) -> Path:
-    """Screenshots go to $MAMMAMIA_SCREENSHOTS if set (to look at them), else tmp."""
-    folder = Path(os.environ.get("MAMMAMIA_SCREENSHOTS") or tmp_path / "screenshots")
+    """The folder the screenshots are kept in: $MAMMAMIA_SCREENSHOTS, or build/screenshots."""
+    folder = Path(os.environ.get("MAMMAMIA_SCREENSHOTS") or SCREENSHOTS)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -728,6 +852,106 @@ def test_the_site_from_disk_in_headless_chromium(built_site: Path, tmp_path: Pat
         _check_png(browser.screenshot(shots / "dispute-phone-players.png"))
 
         assert browser.errors == [], browser.errors
+
+
+# The pages a designer and a reader see first, each looked at on a laptop and a phone.
+READERS_PAGES = {"home": "index.html", "queries": "queries.html", "ask": "questions.html",
+                 "dispute": "disputes/D3.html", "rule": "rules/oven.html#oven.minimale",
+                 # an anchor of the page before would be no new page load: not next to it
+                 "dispute-situation": "disputes/D3.html#one-situation-under-each-ruling",
+                 "house-rules": "house/index.html", "house-rules-guide": "house-rules.html",
+                 "ports": "porting/ports.html", "cards": "cards.html",
+                 "rules-index": "rules/index.html", "disputes-index": "disputes/index.html",
+                 "dispute-d4": "disputes/D4.html"}
+SCREENS = ((1280, 800), (390, 844))
+
+
+@pytest.mark.browser
+def test_the_pages_fit_a_laptop_and_a_phone(built_site: Path, tmp_path: Path) -> None:
+    """At 1280x800 and 390x844 (a phone): no word or identifier broken mid-word, no table
+    cut off (wider than its box), no page wider than the screen, no flag value in
+    capitals (tests/site_layout.py measures them); the search finds a rule's default
+    before its variant, which says it is one. Screenshots of each page at each size:
+    NAME-1280x800.png, NAME-390x844.png (and search-minimale-1280x800.png)."""
+    from site_layout import layout_problems
+
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    shots = _screenshot_dir(tmp_path)
+    disk = built_site.resolve().as_uri()
+    problems: list[str] = []
+    with Browser(binary, tmp_path / "profile", width=1280, height=800) as browser:
+        for width, height in SCREENS:
+            browser.send("Emulation.setDeviceMetricsOverride",
+                         {"width": width, "height": height, "deviceScaleFactor": 1,
+                          "mobile": width < 600}, session=True)
+            for name, page in READERS_PAGES.items():
+                browser.navigate(f"{disk}/{page}")
+                browser.wait_for("document.readyState === 'complete'")
+                assert browser.evaluate("innerWidth") == width
+                problems += layout_problems(browser, f"{page} at {width}x{height}")
+                time.sleep(0.3)
+                _check_png(browser.screenshot(shots / f"{name}-{width}x{height}.png"))
+            # the stacked tables really are stacked on a phone, labelled by their heads
+            if width < 600:
+                browser.navigate(f"{disk}/rules/index.html")
+                browser.wait_for("document.readyState === 'complete'")
+                if browser.evaluate("document.querySelectorAll('.mm-stacked "
+                                    "td[data-label]').length") <= 20:
+                    problems.append("rules/index.html: its tables are not stacked on a phone")
+
+        # the search: the ruling's rule first, its variant marked as a variant
+        browser.send("Emulation.setDeviceMetricsOverride",
+                     {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+                     session=True)
+        browser.navigate(f"{disk}/index.html")
+        browser.click("input.md-search__input")
+        browser.type_text("minimale")
+        browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0",
+                         idle_seconds=30)
+        time.sleep(0.5)
+        # the rules page's result: its sections in the order shown, the first visible
+        sections = browser.evaluate(
+            "[...[...document.querySelectorAll('.md-search-result__item')].find(li => "
+            "li.querySelector('a').href.includes('/rules/oven.html'))"
+            ".querySelectorAll('a.md-search-result__link')].slice(1).map(a => ({href: "
+            "new URL(a.href).hash, title: (a.querySelector('h2') || a).textContent,"
+            " shown: a.getClientRects().length > 0}))")
+        assert sections[0]["href"] == "#oven.minimale" and sections[0]["shown"], sections
+        variants = [s for s in sections if s["href"] == "#oven.minimale_all_kinds"]
+        assert variants and all("(variant)" in s["title"] for s in variants), sections
+        _check_png(browser.screenshot(shots / "search-minimale-1280x800.png"))
+        assert browser.errors == [], browser.errors
+    assert problems == []
+
+
+def test_the_queries_page_has_a_row_per_question_in_words() -> None:
+    """A row per query, its question in words and its answers grouped by player count,
+    not a row per answer named by its slug; each question file by its question too."""
+    corpus = site.load_corpus([ROOT / "scenarios" / "queries"])
+    page = site.queries_page(corpus)
+    catalogue = specdata.load_yaml("queries.yaml")["queries"]
+    summary = page[page.index("## Questions"):page.index("## Each query in detail")]
+    rows = [line for line in summary.splitlines() if line.startswith("| [Q")]
+    assert len(rows) == len(catalogue)
+    for query, row in zip(sorted(catalogue, key=lambda q: q.get("kind", "question") !=
+                                 "question"), rows, strict=True):
+        assert " ".join(query["question"].split())[:60] in row.replace("\\", ""), query["id"]
+        counts = sorted({int(a.get("players", 2)) for a in query["answers"]})
+        assert re.findall(r"\*\*(\d) players:\*\*", row) == [str(n) for n in counts]
+    q05 = next(r for r in rows if "(#q05-most-pizzas-one-opening)" in r)
+    assert "**2 players:** 8 (exact) under [our rulings](" in q05
+    assert "**4 players:** 10 (at most 12) under" in q05
+    q01 = next(r for r in rows if "(#q01-minimale-impossible)" in r)
+    assert "**2 players:** impossible under `minimale_lowest=eligible_kinds` (ours); " \
+           "possible under [`minimale_lowest=all_kinds`](" in q01
+    assert "| query | ruling | answer | evidence |" not in page
+    # each query's details folded under its question: the page is the questions first
+    details = page[page.index("## Each query in detail"):page.index("## Question files")]
+    assert details.count("<details markdown>") == len(catalogue)
+    files = page[page.index("## Question files"):]
+    assert "| Can a whole game pass, three rounds, without a single order baked? |" in files
 
 
 def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:

@@ -2,8 +2,8 @@
 
 The pages never exist in docs/: they are added to the build as generated files. What
 must fail the build (an unknown rule ID, a scenario that does not load or diverges, a
-rule that no scenario exercises, a broken link in the built HTML) is logged as an
-error, so that ``mkdocs build --strict`` fails.
+rule that no scenario exercises, a broken link in the built HTML, a file of docs/ shipped
+that no page links) is logged as an error, so that ``mkdocs build --strict`` fails.
 
 Environment (for tests and for work in progress):
 
@@ -16,7 +16,8 @@ Environment (for tests and for work in progress):
 The hook hands the ``mammamia`` argument parser to the generator for the command line
 page: the site package sits below the command line and does not import it. It also puts
 the package's version after the site's name in the header, writes the pages without the
-theme's indentation (``mammamia_ref.site.compact``) and logs each stage of the build as
+theme's indentation (``mammamia_ref.site.compact``) and with break points in the
+identifiers of inline code (``mammamia_ref.site.layout``) and logs each stage of the build as
 it ends, with its time ("mammamia: ... 3.2 s"), so that a reader sees the build go on.
 """
 
@@ -133,15 +134,22 @@ def on_env(env: Any, config: Any, files: Files) -> Any:
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
     _state["written"] = _state.get("written", 0) + 1
-    return compact_html(output)
+    return site.identifier_breaks(compact_html(output))
 
 
 def on_post_build(config: Any) -> None:
-    _stage(f"pages written: {_state.get('written', 0)} (theme, search index, static files)")
+    # hooks run after the plugins: the search and offline plugins have written the index
+    ranked = site.rank_search_index(config["site_dir"], _state["corpus"].spec)
+    _stage(f"pages written: {_state.get('written', 0)} (theme, search index, static files); "
+           f"{ranked} variant rules ranked below their defaults in the search")
     broken = site.broken_links(config["site_dir"])
     for problem in broken:
         log.error("mammamia: broken link: %s", problem)
-    _stage(f"link check: {len(broken)} broken link{'' if len(broken) == 1 else 's'}")
+    unlinked = site.unlinked_files(config["site_dir"], config["docs_dir"])
+    for problem in unlinked:
+        log.error("mammamia: %s (link it from a page, or add it to exclude_docs)", problem)
+    _stage(f"link check: {len(broken)} broken link{'' if len(broken) == 1 else 's'}, "
+           f"{len(unlinked)} file{'' if len(unlinked) == 1 else 's'} of docs/ unlinked")
 
 
 def on_serve(server: Any, config: Any, builder: Any) -> Any:

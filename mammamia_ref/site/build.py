@@ -31,13 +31,14 @@ from mammamia_ref.site.file_worker import FILE_WORKER_JS, FILE_WORKER_PATH
 from mammamia_ref.site.home_page import home_page
 from mammamia_ref.site.house_pages import house_page
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec, load_corpus
-from mammamia_ref.site.link_check import broken_links
+from mammamia_ref.site.layout import FIT_TABLES_JS, FIT_TABLES_PATH, identifier_breaks
+from mammamia_ref.site.link_check import broken_links, unlinked_files
 from mammamia_ref.site.links import HOUSE_PAGE, dispute_page, rel
 from mammamia_ref.site.porting_pages import by_audience, handwritten_pages, porting_page
 from mammamia_ref.site.ports_page import ports_nav, ports_pages
 from mammamia_ref.site.queries_page import queries_page
 from mammamia_ref.site.quick_reference import quick_reference_page
-from mammamia_ref.site.rule_pages import chapter_page, rules_index_page
+from mammamia_ref.site.rule_pages import chapter_page, rank_variants_in_search, rules_index_page
 from mammamia_ref.site.scenario_pages import (
     group_page,
     group_title,
@@ -54,6 +55,7 @@ def _fixed_pages(corpus: Corpus, handwritten: dict[str, str],
         "index.md": home_page(corpus),
         "assets/mammamia.css": pic.stylesheet(),
         FILE_WORKER_PATH: FILE_WORKER_JS,
+        FIT_TABLES_PATH: FIT_TABLES_JS,
         "rules/index.md": rules_index_page(corpus),
         "rules/quick-reference.md": quick_reference_page(corpus),
         "disputes/index.md": disputes_index_page(corpus),
@@ -132,14 +134,27 @@ def _query_ids(corpus: Corpus) -> set[str]:
     return {str(q["id"]) for q in doc.get("queries") or [] if isinstance(q, dict) and "id" in q}
 
 
+DESIGNER_GUIDES = {"house-rules.md": "Writing a house rule",
+                   "questions.md": "Ask your own questions"}
+"""The designers' hand-written guides the navigation places by name: the house rules
+guide under the House rules section, Ask beside the Queries."""
+
+
 def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
     """The navigation by audience, a tab each: players and designers (the rules, the
-    disputes, the cards, the scenarios, the queries, what a ruling does to play),
+    disputes, the house rules and how to write one, the cards, the scenarios, the
+    queries, asking one's own questions, what a ruling does to play),
     porters (the porting guide, the formats, the ports, the command line and the API)
     and maintainers (how the project tests and measures itself). Hand-written pages go
     where :data:`AUDIENCES` says."""
     spec = corpus.spec
     pages = by_audience(handwritten or {})
+    placed = {page: title for entry in pages["designers"] for title, page in entry.items()
+              if page in DESIGNER_GUIDES}
+    designers = [entry for entry in pages["designers"] if not set(entry.values()) & set(placed)]
+    house: list[Any] = [HOUSE_PAGE]
+    if "house-rules.md" in placed:
+        house.append({DESIGNER_GUIDES["house-rules.md"]: "house-rules.md"})
     return [
         {"Home": "index.md"},
         {"Players and designers": [
@@ -148,17 +163,39 @@ def nav(corpus: Corpus, handwritten: dict[str, str] | None = None) -> list[Any]:
             {"Disputes": ["disputes/index.md",
                           *[{f"{d['id']}: {d['title']}": dispute_page(d["id"])}
                             for d in spec.disputes]]},
-            {"House rules": HOUSE_PAGE},
+            {"House rules": house},
             {"Cards": "cards.md"},
             {"Scenarios": _scenario_nav(corpus)},
             {"Queries": "queries.md"},
-            *pages["designers"]]},
+            *([{DESIGNER_GUIDES["questions.md"]: "questions.md"}] if "questions.md" in placed
+              else []),
+            *designers]},
         {"Porters": ["porting/index.md", *pages["porters"], ports_nav(),
                      {"Command line": "porting/cli.md"},
                      {"Python API": ["porting/api.md",
                                      *[{m: api_page_path(m)} for m in PUBLIC_MODULES]]}]},
         *([{"Maintainers": pages["maintainers"]}] if pages["maintainers"] else []),
     ]
+
+
+def rank_search_index(site_dir: str | Path, spec: Spec) -> int:
+    """Rank each variant rule's section below its default's in the built site's search
+    index (the JSON, and the script the offline plugin made of it); returns how many
+    sections were ranked down."""
+    import json
+
+    folder = Path(site_dir) / "search"
+    path = folder / "search_index.json"
+    if not path.exists():
+        return 0
+    index = json.loads(path.read_text(encoding="utf-8"))
+    ranked = rank_variants_in_search(index, spec)
+    text = json.dumps(ranked, ensure_ascii=False, separators=(",", ":"))
+    path.write_text(text, encoding="utf-8")
+    script = folder / "search_index.js"
+    if script.exists():
+        script.write_text("var __index = " + text, encoding="utf-8")
+    return sum(a is not b for a, b in zip(index["docs"], ranked["docs"], strict=True))
 
 
 def write_pages(pages: dict[str, str], out_dir: str | Path) -> None:
@@ -170,5 +207,5 @@ def write_pages(pages: dict[str, str], out_dir: str | Path) -> None:
 
 
 __all__ = ["Corpus", "Problem", "ScenarioView", "Spec", "broken_links", "generate",
-           "handwritten_pages", "load_corpus", "nav", "problems", "queries_page", "rel",
-           "write_pages"]
+           "handwritten_pages", "identifier_breaks", "load_corpus", "nav", "problems",
+           "queries_page", "rank_search_index", "rel", "unlinked_files", "write_pages"]

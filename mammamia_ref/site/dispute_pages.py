@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from html import escape
 from typing import Any
 
+from mammamia_ref.site import pictures as pic
 from mammamia_ref.site.inputs import Corpus, ScenarioView, Spec
 from mammamia_ref.site.links import (
     HOUSE_PAGE,
@@ -18,7 +20,7 @@ from mammamia_ref.site.links import (
     rule_link,
     scenario_link,
 )
-from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, md, search_meta
+from mammamia_ref.site.text import SEARCH_BOOST, first_sentence, html_block, md, search_meta
 
 
 def disputes_index_page(corpus: Corpus) -> str:
@@ -236,8 +238,8 @@ def ruling_labels(spec: Spec, found: Any) -> list[str]:
 
 def _labelled(label: str, cell: str) -> str:
     """A cell with its column's heading before it, shown only on a phone, where the
-    table's rows are stacked (the stylesheet's ``mm-label``)."""
-    return f'<span class="mm-label">{label}: </span>{cell}'
+    table's rows are stacked (the stylesheet's ``mm-col``)."""
+    return f'<span class="mm-col">{label}: </span>{cell}'
 
 
 def _final_md(found: Any, labels: list[str]) -> list[str]:
@@ -273,7 +275,7 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
     out = [f"{scenario_link(source, view, title=True)}{run}, replayed from its starting "
            f"position under {len(found.traces)} rulings"
            + (f" ({same} of its {len(found.steps)} steps play out the same):"
-              if found.steps else ":"), ""]
+              if found.steps else ":"), "", *situation_md(view, found.run)]
     if diverging:
         out += ['<div class="mm-side" markdown>', "",
                 "| Step | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
@@ -289,7 +291,7 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
         out += ["", "</div>", ""]
     final = _final_md(found, labels)
     if final:
-        out += final
+        out += final + final_boards_md(spec, found)
     elif any(t.final is None for t in found.traces):
         out += ["Under a ruling whose column reads *not played*, the scenario stops at the "
                 "refused action, so its final position is not compared.", ""]
@@ -301,6 +303,38 @@ def comparison_md(source: str, view: ScenarioView, found: Any,
             f"--rulings {found.disputes[0]}"
             + (f" --run {found.run}" if len(view.runs) > 1 else ""), "```", ""]
     return out
+
+
+def situation_md(view: ScenarioView, run_name: str) -> list[str]:
+    """The starting position drawn as cards, as the scenario's own page draws it; a new
+    game (its shuffles are steps) in words."""
+    run = next((r for r in view.runs if r.name == run_name), view.runs[0])
+    if "setup" in view.scenario.given or run.start is None:
+        return ["The situation: a new game, its shuffles given as steps.", ""]
+    return ["The situation, before the first step:",
+            html_block(pic.board_html(run.start), search=False)]
+
+
+def final_boards_md(spec: Spec | None, found: Any) -> list[str]:
+    """The position after the last step under each ruling, drawn as cards side by side
+    (each under its ruling's name), as a scenario's page draws its runs."""
+    from mammamia_ref.formats.jsonform import parse_state
+
+    boards = []
+    for trace in found.traces:
+        if trace.final is None:
+            continue
+        state = parse_state({k: v for k, v in trace.final.items()
+                             if not k.startswith("what ")})
+        ours = spec is not None and all(spec.flags.get(f, {}).get("default") == v
+                                        for f, v in trace.variants.items())
+        mark = f" (<strong>{OUR_RULING}</strong>)" if ours else ""
+        boards.append(f'<div class="mm-run"><p><code>{escape(trace.label)}</code>{mark}</p>'
+                      f"{pic.board_html(state)}</div>")
+    if not boards:
+        return []
+    return ["The position after the last step, under each ruling:",
+            html_block(f'<div class="mm-runs">{"".join(boards)}</div>', search=False)]
 
 
 def decimals_for(*values: float) -> int:
@@ -385,7 +419,14 @@ def _by_players(sweeps: list[dict[str, Any]], dispute_id: str) -> list[str]:
         out.append("|" + (f" `{md(ruling)}` |" if several else "") + f" {md(LABELS[key])} | "
                    + " | ".join(shown) + " |")
     return out + ["", "</div>", "", "Made by " + "; ".join(
-        f"`{md(by_count[n][0]['command'])}`" for n in counts) + ".", ""]
+        f"`{md(by_count[n][0]['command'])}` ({impact_data_link(by_count[n][0])})"
+        for n in counts) + ".", ""]
+
+
+def impact_data_link(sweep: dict[str, Any], folder: str = "impact") -> str:
+    """A link from a dispute page to the recorded sweep its figures come from (the JSON
+    file the site ships beside the page: nothing is shipped that no page links)."""
+    return f"[{md(sweep['file'])}](../{folder}/{sweep['file']})"
 
 
 def impact_section(corpus: Corpus, dispute_id: str) -> list[str]:
@@ -452,7 +493,7 @@ def _impact_of(sweep: dict[str, Any], found: dict[str, Any]) -> list[str]:
            f"default), paired over the same games; the bar is its 95% interval, the line "
            f"zero, each measure on its own scale. Made by `{md(sweep['command'])}` "
            f"(mammamia {md(sweep['version'])}, {sweep['wall_seconds']:,.0f} s for the whole "
-           f"sweep, file `docs/impact/{md(sweep['file'])}`); the test suite replays the "
+           f"sweep, data {impact_data_link(sweep)}); the test suite replays the "
            f"first games of every ruling to check that these figures still describe the "
            f"code.", ""]
     pairs = list(contrasts(found))

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mammamia_ref.site.dispute_pages import impact_data_link
 from mammamia_ref.site.inputs import Corpus
 from mammamia_ref.site.links import HOUSE_PAGE, prose, rule_link
+from mammamia_ref.site.scenario_pages import display_path
 from mammamia_ref.site.text import md
 
 SHOWN = ("pizzas_per_player", "turns_per_game", "orders_placed", "first_seat_wins",
@@ -62,7 +64,8 @@ def _scenarios(corpus: Corpus, name: str) -> list[str]:
     views = [v for v in corpus.scenarios if "house-rule" in (v.doc.get("tags") or [])
              and any(name in (run.parameters or {}) or name in run.variants
                      for run in v.scenario.runs)]
-    return [f"- [{md(v.scenario.title)}](../{v.page}) (`{v.scenario.file}`)" for v in views]
+    return [f"- [{md(v.scenario.title)}](../{v.page}) (`{md(display_path(v.scenario.file))}`)"
+            for v in views]
 
 
 def house_page(corpus: Corpus, sweeps: Sequence[dict[str, Any]]) -> str:
@@ -108,8 +111,8 @@ def house_page(corpus: Corpus, sweeps: Sequence[dict[str, Any]]) -> str:
             out += [f"### {players} players, {md(policies)} players, {games:,} games a value",
                     "", *_table(comparison), "",
                     f"<small>Made by `{md(sweep.get('command') or '')}` "
-                    f"({sweep.get('wall_seconds', 0):,.0f} s, {md(sweep.get('machine') or '')})"
-                    "</small>", ""]
+                    f"({sweep.get('wall_seconds', 0):,.0f} s, {md(sweep.get('machine') or '')}; "
+                    f"data {impact_data_link(sweep, 'house-rules')})</small>", ""]
         shown = _scenarios(corpus, name)
         if shown:
             out += ["Scenarios under each value:", "", *shown, ""]

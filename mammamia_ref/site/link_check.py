@@ -149,3 +149,25 @@ def broken_links(site_dir: str | Path) -> list[str]:
                 broken.append(f"{name}: link to missing anchor {link}")
     return broken
 
+
+
+def unlinked_files(site_dir: str | Path, docs_dir: str | Path) -> list[str]:
+    """The files of ``docs/`` (data, pictures: not the pages) that the build copied into
+    the site and that no page links to: shipped, but no reader finds them. A file of
+    the site is one of ``docs/`` when ``docs/`` holds it at the same path."""
+    site, docs = Path(site_dir), Path(docs_dir)
+    files, _ = _listing(site)
+    copied = sorted(f for f in files if not f.endswith((".html", ".md"))
+                    and (docs / f).is_file())
+    if not copied:
+        return []
+    pages = sorted(site.rglob("*.html"))
+    linked: set[str] = set()
+    for page, (_, links) in zip(pages, _read_all([str(p) for p in pages]), strict=True):
+        folder = posixpath.dirname(page.relative_to(site).as_posix())
+        for link in links:
+            parts = urlsplit(link)
+            if parts.path and not (parts.scheme or parts.netloc or link.startswith("/")):
+                linked.add(posixpath.normpath(posixpath.join(folder, unquote(parts.path))))
+    return [f"{f}: shipped from docs/ but no page links to it" for f in copied
+            if f not in linked]

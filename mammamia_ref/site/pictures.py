@@ -539,6 +539,8 @@ _CSS = """
 .mm-card-grid figure { margin: 0; text-align: center; }
 .mm-card-grid figcaption { font-size: .65rem; color: var(--md-default-fg-color--light);
   max-width: 150px; margin: .2rem auto 0; }
+.mm-card-grid.mm-rule-cards svg.mm-order-card { width: 105px; height: 147px; }
+.md-typeset .mm-queries td:first-child { font-weight: normal; }
 .mm-card-link:hover svg { filter: drop-shadow(0 2px 4px rgba(0,0,0,.35)); }
 .mm-card, .mm-ocard, .mm-back, .mm-mm { display: inline-flex; align-items: center;
   justify-content: center; gap: 1px; box-sizing: border-box; border-radius: 4px;
@@ -604,15 +606,12 @@ _CSS = """
 .md-typeset .mm-impact table:not([class]) td:first-child { min-width: 8rem; }
 .md-typeset .mm-side table:not([class]) td { vertical-align: top; min-width: 12rem;
   font-size: .7rem; }
-/* Tables on a phone: cells keep a readable width and the table scrolls sideways
-   (Material wraps every table in a scrolling box) instead of wrapping a word a line. */
-.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { min-width: 6rem; }
-.md-typeset table:not([class]) td:first-child { min-width: 4rem; }
-/* a cell's column heading, shown only where the rows are stacked (on a phone) */
-.mm-label { display: none; }
+/* a cell's column heading, shown only where the rows are stacked (on a phone); in the
+   case it is written in, as flag values are */
+.mm-col { display: none; }
 @media screen and (max-width: 44em) {
   /* the editions' positions, and the rulings side by side, read as stacked cards: the
-     row's first cell, then each column's cell under its heading (mm-label) */
+     row's first cell, then each column's cell under its heading (mm-col) */
   .mm-positions table, .mm-positions tbody, .mm-positions tr, .mm-positions td,
   .mm-side table, .mm-side tbody, .mm-side tr, .mm-side td,
   .mm-stack table, .mm-stack tbody, .mm-stack tr, .mm-stack td {
@@ -626,7 +625,7 @@ _CSS = """
   .md-typeset .mm-stack table:not([class]) td { min-width: 0; }
   .mm-positions td:first-child, .mm-side td:first-child, .mm-stack td:first-child {
     font-weight: bold; }
-  .mm-side .mm-label, .mm-stack .mm-label { display: inline; font-weight: bold;
+  .mm-side .mm-col, .mm-stack .mm-col { display: inline; font-weight: bold;
     color: var(--md-default-fg-color--light); }
   .mm-side td:empty, .mm-stack td:empty { display: none; }
 }
@@ -634,8 +633,11 @@ _CSS = """
 
 
 def stylesheet() -> str:
-    """The site's CSS: the layout above plus one class per kind and per colour."""
-    rules = [_CSS, *_icon_css()]
+    """The site's CSS: the layout above (and :mod:`mammamia_ref.site.layout`'s) plus one
+    class per kind and per colour."""
+    from mammamia_ref.site.layout import LAYOUT_CSS
+
+    rules = [_CSS, LAYOUT_CSS, *_icon_css()]
     for kind in KINDS:
         fill, line = kind_colour(kind)
         rules.append(f".mm-k-{kind} {{ border-color: {line}; background: {fill}22; }}")

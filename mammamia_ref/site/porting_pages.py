@@ -32,7 +32,7 @@ def short_title(title: str) -> str:
 # Who each hand-written page is for (its tab in the navigation); a page not listed here
 # goes to the porters. The Ports page (generated) is listed with the porters.
 AUDIENCES: dict[str, str] = {
-    "simulation.md": "designers", "house-rules.md": "designers",
+    "simulation.md": "designers", "house-rules.md": "designers", "questions.md": "designers",
     "porting.md": "porters", "scenario-format.md": "porters", "state-format.md": "porters",
     "observation.md": "porters", "strategies.md": "porters",
     "mutation.md": "maintainers", "performance.md": "maintainers",

@@ -240,7 +240,7 @@ def _header_md(spec: Spec, view: ScenarioView) -> list[str]:
     doc = view.doc
     front = ["---", "hide:", "  - toc", "---", ""] if len(view.runs) > 1 else []
     out = [*front, f"# {md(view.scenario.title)}", "",
-           f"Scenario `{view.id}`, file `{md(_display_path(view.scenario.file))}`.", ""]
+           f"Scenario `{view.id}`, file `{md(display_path(view.scenario.file))}`.", ""]
     if doc.get("description"):
         out += [prose(spec, source, doc["description"]), ""]
     meta = ["**Rules:** " + ", ".join(rule_link(spec, source, r) for r in view.scenario.rules)
@@ -305,7 +305,7 @@ def scenario_page(corpus: Corpus, view: ScenarioView) -> str:
                              *_start_md(view), *_runs_md(corpus, view)])
 
 
-def _display_path(file: str) -> str:
+def display_path(file: str) -> str:
     """The scenario file from its ``scenarios/`` folder on, not the builder's full path."""
     path = Path(file)
     parts = path.parts
