@@ -30,6 +30,7 @@ from mammamia_ref.rules.state import (
     make_config,
     variant_defaults,
 )
+from mammamia_ref.rules.typed_spec import MammaMiaShuffle
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -453,7 +454,7 @@ def _check_orders(state: GameState) -> None:
 def _check_mamma_mia(state: GameState) -> None:
     count = state.supply.count(MAMMA_MIA) + (state.mamma_mia is not None)
     aside = state.phase == "shuffle" and state.step == "ingredients" and \
-        state.flags.mamma_mia_shuffle == "after_deal"
+        state.flags.mamma_mia_shuffle == MammaMiaShuffle.AFTER_DEAL
     if count != (0 if aside else 1):
         raise InvalidStateError("the Mamma Mia! card must lie in exactly one place",
                                 rule="setup.components", where="/mamma_mia")

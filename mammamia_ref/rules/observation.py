@@ -37,6 +37,7 @@ from mammamia_ref.rules.state import (
     Rules,
     make_config,
 )
+from mammamia_ref.rules.typed_spec import CardCounts, OvenMemory, UsedPile
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -139,9 +140,9 @@ def observation(state: GameState, player: int | None) -> Observation:
         raise MalformedError(f"player must be a seat from 0 to {state.players - 1} or None",
                              where="player", value=player)
     variants = state.rules
-    counted = variants.flags.card_counts == "public"      # information.counts
-    used_open = variants.flags.used_pile == "open"        # information.used_open
-    remembered = variants.flags.oven_memory == "seen"     # information.oven_seen
+    counted = variants.flags.card_counts == CardCounts.PUBLIC      # information.counts
+    used_open = variants.flags.used_pile == UsedPile.OPEN        # information.used_open
+    remembered = variants.flags.oven_memory == OvenMemory.SEEN     # information.oven_seen
     mine = None if player is None else state.colour(player)
     on_view = state.phase != Phase.OVEN and bool(state.oven)  # information.oven_announced
     oven, size = state.oven, len(state.oven)

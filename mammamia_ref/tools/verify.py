@@ -28,6 +28,7 @@ from mammamia_ref.formats.scenario import (
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from mammamia_ref.sim import compiled
 from mammamia_ref.sim.play import play_game
@@ -230,7 +231,7 @@ def play_checks(games: list[dict[str, Any]] | None = None,
             final = record.final
             ok = final is not None and (
                 (final.phase == "over" and final.resolutions == rules.parameters.rounds)
-                or (record.stalled and rules.flags.stall == "letter"))
+                or (record.stalled and rules.flags.stall == Stall.LETTER))
             games.append({"players": players, "variants": variants, "policy": policy,
                           "turns": record.turns, "stalled": record.stalled, "ok": ok})
     return games
