@@ -17,12 +17,10 @@ from typing import Any
 from mammamia_ref.errors import MammamiaError, NoSuchPathError
 from mammamia_ref.formats.house import HouseRule, house_rules, load_house
 from mammamia_ref.formats.scenario import (
-    RunResult,
     Scenario,
     default_suite,
     load_all,
     require_cases,
-    run_one,
     scenario_files,
 )
 from mammamia_ref.rules import specdata
@@ -33,6 +31,7 @@ from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from mammamia_ref.sim import compiled
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.sim.scenario_run import RunResult, run_one
 from mammamia_ref.tools.machine import usable_cpus
 
 
