@@ -44,8 +44,8 @@ def _one_or_list(values: list[str]) -> dict[str, Any]:
                                           "items": {"enum": values}}]}
 
 
-def build() -> dict[str, Any]:
-    """The schema, as the spec gives it."""
+def _defs() -> dict[str, Any]:
+    """The schema's ``$defs``: a condition on a game, a count of its state, a measure."""
     vocab = vocabulary()
     comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
                    for key, text in vocab["comparisons"].items()}
@@ -82,6 +82,11 @@ def build() -> dict[str, Any]:
                             **comparisons}}
     measure = {"enum": list(measures), "description": "A number of a game: " + "; ".join(
         f"{name}: {text}" for name, text in measures.items()) + "."}
+    return {"measure": measure, "condition": condition, "state": state}
+
+
+def build() -> dict[str, Any]:
+    """The schema, as the spec gives it (a table: the question format's fields)."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mamma Mia! question",
@@ -136,7 +141,7 @@ def build() -> dict[str, Any]:
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
                 "force: beyond existential models, refused when true."}},
-        "$defs": {"measure": measure, "condition": condition, "state": state}}
+        "$defs": _defs()}
 
 
 def text() -> str:
