@@ -113,19 +113,9 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
     if "events" in expect:
         problems += events_diff([format_event(e) for e in events], expect["events"])
     if "events_exact" in expect:
-        actual = [format_event(e) for e in events]
-        wanted = expect["events_exact"]
-        if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
-                                             zip(actual, wanted, strict=False)):
-            got = "; ".join(json.dumps(e) for e in actual) or "no events"
-            problems.append(f"events_exact: expected {json.dumps(wanted)}; got: {got}")
+        problems += _exact_events_diff([format_event(e) for e in events], expect["events_exact"])
     if "legal" in expect:
-        legal = {_key(format_action(a)) for a in legal_actions(state)}
-        listed = {_key(format_action(parse_action(a))) for a in expect["legal"]}
-        for extra in sorted(legal - listed):
-            problems.append(f"legal: {extra} is legal but not expected")
-        for missing in sorted(listed - legal):
-            problems.append(f"legal: {missing} is expected but not legal")
+        problems += _legal_diff(state, expect["legal"])
     for item in expect.get("observation", []):
         problems += observation_diff(state, item)
     if "to_move" in expect:
@@ -134,15 +124,39 @@ def check_expectation(state: GameState, events: tuple[Event, ...],
         if actual_mover != expect["to_move"]:
             problems.append(f"to_move: expected {expect['to_move']}, got {actual_mover}")
     if "winners" in expect or "winner_rule" in expect:
-        if not is_over(state):
-            problems.append("winners: the game has not ended")
-        else:
-            seats, rule = winners(state)
-            won = [state.colour(s) for s in seats]
-            if "winners" in expect and sorted(won) != sorted(expect["winners"]):
-                problems.append(f"winners: expected {expect['winners']}, got {won}")
-            if "winner_rule" in expect and rule != expect["winner_rule"]:
-                problems.append(f"winner_rule: expected {expect['winner_rule']}, got {rule}")
+        problems += _winners_diff(state, expect)
+    return problems
+
+
+def _exact_events_diff(actual: list[dict[str, Any]], wanted: list[dict[str, Any]]
+                       ) -> list[str]:
+    """``events_exact``: every event, in order, each compared on the keys it names."""
+    if len(actual) != len(wanted) or any(project_diff(a, w) for a, w in
+                                         zip(actual, wanted, strict=False)):
+        got = "; ".join(json.dumps(e) for e in actual) or "no events"
+        return [f"events_exact: expected {json.dumps(wanted)}; got: {got}"]
+    return []
+
+
+def _legal_diff(state: GameState, expected: list[Any]) -> list[str]:
+    """``legal``: the legal actions, all of them and no other."""
+    legal = {_key(format_action(a)) for a in legal_actions(state)}
+    listed = {_key(format_action(parse_action(a))) for a in expected}
+    return [f"legal: {extra} is legal but not expected" for extra in sorted(legal - listed)] \
+        + [f"legal: {missing} is expected but not legal" for missing in sorted(listed - legal)]
+
+
+def _winners_diff(state: GameState, expect: dict[str, Any]) -> list[str]:
+    """``winners`` and ``winner_rule``: who won the game over, and by which rule."""
+    if not is_over(state):
+        return ["winners: the game has not ended"]
+    problems = []
+    seats, rule = winners(state)
+    won = [state.colour(s) for s in seats]
+    if "winners" in expect and sorted(won) != sorted(expect["winners"]):
+        problems.append(f"winners: expected {expect['winners']}, got {won}")
+    if "winner_rule" in expect and rule != expect["winner_rule"]:
+        problems.append(f"winner_rule: expected {expect['winner_rule']}, got {rule}")
     return problems
 
 
