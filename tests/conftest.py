@@ -41,7 +41,8 @@ from hypothesis.errors import HypothesisException
 
 if TYPE_CHECKING:
     from mammamia_ref.errors import MalformedError
-    from mammamia_ref.formats.scenario import RunResult, Scenario
+    from mammamia_ref.formats.scenario import Scenario
+    from mammamia_ref.sim.scenario_run import RunResult
 
 # Whole games are large and slow by nature; that is not a strategy defect.
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
@@ -235,7 +236,8 @@ class Corpus:
 def scenario_corpus() -> Corpus:
     """``scenarios/`` loaded and every run replayed by the reference, once per worker;
     the tests that read it share one worker (``xdist_group("corpus")``)."""
-    from mammamia_ref.formats.scenario import load_all, run_one
+    from mammamia_ref.formats.scenario import load_all
+    from mammamia_ref.sim.scenario_run import run_one
 
     scenarios, errors = load_all([Path(__file__).resolve().parent.parent / "scenarios"])
     results = {(s.id, run.name): run_one(s, run) for s in scenarios for run in s.runs}

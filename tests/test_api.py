@@ -46,8 +46,9 @@ from mammamia_ref import (
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.chance import ChanceSource
+from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import variant_defaults, variant_values
-from mammamia_ref.rules.vocabulary import COLOURS, COPIES, KINDS, MAMMA_MIA, ORDERS_OF, TRIMMING
+from mammamia_ref.rules.vocabulary import COLOURS, COPIES, KINDS, MAMMA_MIA, ORDERS_OF
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
 from mammamia_ref.tools.verify import spec_problems
@@ -169,7 +170,7 @@ def test_new_game_starts_at_the_ingredient_shuffle(players: int) -> None:
     assert legal_actions(state) == ()
     pile, cards = chance_pile(state)
     assert pile == "ingredients"
-    trimmed = TRIMMING[players]
+    trimmed = default_rules().parameters.trimming[players]
     assert len(cards) == sum(COPIES) - trimmed * len(KINDS)
     assert MAMMA_MIA not in cards  # default: shuffled into the supply after the deal
     assert state.box == (trimmed,) * len(KINDS)

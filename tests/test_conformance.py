@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.formats.scenario import load_all, load_scenario, run_scenario
+from mammamia_ref.formats.scenario import load_all, load_scenario
 from mammamia_ref.rules.state import variant_defaults, variant_values
+from mammamia_ref.sim.scenario_run import run_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import patience

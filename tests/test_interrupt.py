@@ -40,15 +40,15 @@ CPU_AFTER_SIGNAL = 1.0
 PRELUDE = """
 import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from mammamia_ref.formats import scenario
+from mammamia_ref.sim import scenario_run
 from mammamia_ref.tools import verify
-_run_one = scenario.run_one
+_run_one = scenario_run.run_one
 def run_one(*args):
     time.sleep(0.05)
     with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
         progress.write("run\\n")
     return _run_one(*args)
-scenario.run_one = verify.run_one = run_one
+scenario_run.run_one = verify.run_one = run_one
 """
 MAIN = "\nfrom mammamia_ref.cli.app import main\nsys.exit(main(sys.argv[1:]))\n"
 QUICK_VERIFY = """

@@ -60,17 +60,17 @@ from mammamia_ref import (
     winners,
 )
 from mammamia_ref.formats.jsonform import format_state, parse_state
-from mammamia_ref.formats.regression import write_regression_scenario
 from mammamia_ref.formats.scenario import (
     complete_state,
     given_state,
     load_scenario,
-    run_scenario,
 )
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.sim.regression import write_regression_scenario
+from mammamia_ref.sim.scenario_run import run_scenario
 from mammamia_ref.tools.strategies import (
     actions,
     configs,
@@ -1253,7 +1253,7 @@ def test_strategies_module_is_optional() -> None:
                 if isinstance(node, ast.ImportFrom) else []
             assert not any("strategies" in n or n.startswith("hypothesis") for n in names), path
     code = ("import sys; sys.modules['hypothesis'] = None; import mammamia_ref, "
-            "mammamia_ref.formats.regression, mammamia_ref.sim.play, mammamia_ref.formats.scenario")
+            "mammamia_ref.sim.regression, mammamia_ref.sim.play, mammamia_ref.formats.scenario")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 

@@ -354,7 +354,7 @@ def test_the_kinds_are_in_manifest_order() -> None:
 
 
 def test_information_scenarios_pass_and_cover_every_flag_value() -> None:
-    from mammamia_ref.formats.scenario import run_scenario
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     scenarios, errors = load_all([ROOT / "scenarios" / "information"])
     assert not errors
@@ -371,7 +371,8 @@ def test_information_scenarios_pass_and_cover_every_flag_value() -> None:
 
 
 def test_a_wrong_observation_expectation_fails_with_its_pointer(tmp_path: Path) -> None:
-    from mammamia_ref.formats.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     source = (ROOT / "scenarios" / "information" / "covered-order.yaml").read_text("utf-8")
     broken = source.replace("stack: [{kind: salami, count: 3}, {colour: green, order: null},\n"
@@ -389,7 +390,8 @@ def test_a_wrong_observation_expectation_fails_with_its_pointer(tmp_path: Path) 
 
 
 def test_an_unknown_colour_in_an_observation_expectation_is_a_failure(tmp_path: Path) -> None:
-    from mammamia_ref.formats.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     path = tmp_path / "purple-eyes.yaml"
     path.write_text("id: purple-eyes\ntitle: t\nrules: [information.hands]\n"

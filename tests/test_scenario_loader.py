@@ -12,8 +12,9 @@ import pytest
 from mammamia_ref.cli.app import main
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.safeyaml import YamlInputError
-from mammamia_ref.formats.scenario import ScenarioError, load_all, load_scenario, run_scenario
+from mammamia_ref.formats.scenario import ScenarioError, load_all, load_scenario
 from mammamia_ref.rules import specdata
+from mammamia_ref.sim.scenario_run import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 ALBERTO = ROOT / "scenarios" / "rulebook" / "alberto-turn.yaml"

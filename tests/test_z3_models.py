@@ -50,6 +50,7 @@ from mammamia_ref.rules.oven import (  # noqa: E402
     ways_to_take,
 )
 from mammamia_ref.rules.round import supply_exhausted  # noqa: E402
+from mammamia_ref.rules.ruleset import default_rules  # noqa: E402
 from mammamia_ref.rules.state import make_variants, variant_defaults, variant_values  # noqa: E402
 from mammamia_ref.rules.vocabulary import (  # noqa: E402
     COLOURS,
@@ -61,7 +62,6 @@ from mammamia_ref.rules.vocabulary import (  # noqa: E402
     ORDERS,
     ORDERS_OF,
     PERSONAL,
-    TRIMMING,
     covers,
 )
 from mammamia_ref.rules.vocabulary import shortfall as plain_shortfall  # noqa: E402
@@ -298,7 +298,7 @@ def _turns(*turns: tuple[str, int]) -> list[tuple[str, int]]:
 
 def _trimming_probe(model_name: str, variants: dict[str, str]) -> bool:
     """Can one kind have more cards in play than a trimmed two-player game keeps?"""
-    over = COPIES[0] - TRIMMING[2] + 1
+    over = COPIES[0] - default_rules().parameters.trimming[2] + 1
     if model_name == "oven_model":
         m = OvenModel(2, variants, turns=3, orders={0: [], 1: []})
         in_oven = N.Sum([N.If(m.kind[t] == 0, m.count[t], 0) for t in range(3)])

@@ -14,8 +14,9 @@ from mammamia_ref.cli.style import paint
 from mammamia_ref.errors import MalformedError, NoSuchPathError
 
 if TYPE_CHECKING:  # the scenario loader (and jsonschema) loads when a command runs
-    from mammamia_ref.formats.scenario import RunResult, Scenario
+    from mammamia_ref.formats.scenario import Scenario
     from mammamia_ref.sim.rulings import Comparison
+    from mammamia_ref.sim.scenario_run import RunResult
 
 
 def add_parser(commands: Commands) -> None:
@@ -55,8 +56,8 @@ def run_scenario_command(args: argparse.Namespace) -> int:
         found_files,
         load_all,
         require_cases,
-        run_one,
     )
+    from mammamia_ref.sim.scenario_run import run_one
 
     if not args.paths:  # `check` requires paths; run and export default to the suite
         args.paths = [str(default_suite())]

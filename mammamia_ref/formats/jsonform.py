@@ -30,6 +30,7 @@ from mammamia_ref.rules.state import (
     make_config,
     variant_defaults,
 )
+from mammamia_ref.rules.typed_spec import MammaMiaShuffle
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -388,19 +389,7 @@ def _check_progress(state: GameState) -> None:
     elif state.step not in steps[state.phase]:
         raise InvalidStateError(f"{state.step!r} is not a step of phase {state.phase}",
                                 rule="turn.play", where="/step", value=state.step)
-    if (state.reveal is not None) != (state.phase == "oven"):
-        raise InvalidStateError("a revealed order awaits a decision exactly in the oven phase",
-                                rule="oven.open", where="/reveal", value=state.reveal)
-    if state.reveal is not None:
-        order = ORDERS[state.reveal.order]
-        if order.colour not in state.config.colours or \
-                state.seat_of(order.colour) != state.current:
-            raise InvalidStateError("the owner of the revealed order must be the one deciding",
-                                    rule="oven.complete_from_hand", where="/reveal")
-        if state.step == "complete" and order.type in ("monotoni", "minimale") and \
-                state.reveal.kind is None:
-            raise InvalidStateError("a Monotoni or Minimale is completed only once named",
-                                    rule=f"oven.{order.type}", where="/reveal/kind")
+    _check_reveal(state)
     limit = largest_hand(state.parameters)
     for seat, hand in enumerate(state.hands):
         if hand.size > limit:
@@ -411,6 +400,25 @@ def _check_progress(state: GameState) -> None:
         raise InvalidStateError(f"round {state.round} after {state.resolutions} openings, in a "
                                 f"game of {state.parameters.rounds} rounds",
                                 rule="game_end.three_resolutions", where="/round")
+
+
+def _check_reveal(state: GameState) -> None:
+    """A revealed order exactly in the oven phase, its owner deciding, named before it is
+    completed if it must be."""
+    if (state.reveal is not None) != (state.phase == "oven"):
+        raise InvalidStateError("a revealed order awaits a decision exactly in the oven phase",
+                                rule="oven.open", where="/reveal", value=state.reveal)
+    if state.reveal is None:
+        return
+    order = ORDERS[state.reveal.order]
+    if order.colour not in state.config.colours or \
+            state.seat_of(order.colour) != state.current:
+        raise InvalidStateError("the owner of the revealed order must be the one deciding",
+                                rule="oven.complete_from_hand", where="/reveal")
+    if state.step == "complete" and order.type in ("monotoni", "minimale") and \
+            state.reveal.kind is None:
+        raise InvalidStateError("a Monotoni or Minimale is completed only once named",
+                                rule=f"oven.{order.type}", where="/reveal/kind")
 
 
 def _check_ingredients(state: GameState) -> None:
@@ -453,7 +461,7 @@ def _check_orders(state: GameState) -> None:
 def _check_mamma_mia(state: GameState) -> None:
     count = state.supply.count(MAMMA_MIA) + (state.mamma_mia is not None)
     aside = state.phase == "shuffle" and state.step == "ingredients" and \
-        state.flags.mamma_mia_shuffle == "after_deal"
+        state.flags.mamma_mia_shuffle == MammaMiaShuffle.AFTER_DEAL
     if count != (0 if aside else 1):
         raise InvalidStateError("the Mamma Mia! card must lie in exactly one place",
                                 rule="setup.components", where="/mamma_mia")

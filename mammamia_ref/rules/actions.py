@@ -134,9 +134,34 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type: (required keys, optio
 
 def parse_action(data: Any, where: str = "action") -> Action:
     """An action from its JSON form, with a clear error for anything malformed."""
+    match _action_type(data, where):
+        case "shuffle":
+            return _shuffle(data, where)
+        case "play":
+            kind_index(data["kind"], f"{where}/kind")
+            return Play(data["kind"], _count(data["count"], f"{where}/count"))
+        case "pass":
+            return Pass()
+        case "place_order":
+            return PlaceOrder(_order_id(data["order"], f"{where}/order"))
+        case "no_order":
+            return NoOrder()
+        case "draw":
+            return _draw(data, where)
+        case "name_kind":
+            kind_index(data["kind"], f"{where}/kind")
+            return NameKind(data["kind"])
+        case "complete":
+            return Complete(parse_counts(data["cards"], f"{where}/cards"))
+        case _:
+            return Decline()
+
+
+def _action_type(data: Any, where: str) -> str:
+    """The type of an action whose keys are those its type takes."""
     if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
         raise MalformedError("an action is a map with a string 'type'", where=where, value=data)
-    kind_of = data["type"]
+    kind_of: str = data["type"]
     if kind_of not in _FIELDS:
         raise MalformedError(f"unknown action type {kind_of!r}; expected one of "
                              f"{', '.join(_FIELDS)}", where=f"{where}/type", value=kind_of)
@@ -148,37 +173,25 @@ def parse_action(data: Any, where: str = "action") -> Action:
     if extra := keys - required - optional:
         raise MalformedError(f"{kind_of} takes no {', '.join(sorted(extra))}", where=where,
                              value=data)
-    match kind_of:
-        case "shuffle":
-            order = data["order"]
-            if not isinstance(data["pile"], str) or not isinstance(order, list) or not all(
-                    isinstance(card, str) and (card in ORDERS or card in KINDS or card == MAMMA_MIA)
-                    for card in order):
-                raise MalformedError("a shuffle names a pile and lists known card IDs",
-                                     where=where, value=data)
-            return Shuffle(data["pile"], tuple(order))
-        case "play":
-            kind_index(data["kind"], f"{where}/kind")
-            return Play(data["kind"], _count(data["count"], f"{where}/count"))
-        case "pass":
-            return Pass()
-        case "place_order":
-            return PlaceOrder(_order_id(data["order"], f"{where}/order"))
-        case "no_order":
-            return NoOrder()
-        case "draw":
-            if data["source"] not in DRAW_SOURCES:
-                raise MalformedError("the draw source is 'supply' or 'waiter'",
-                                     where=f"{where}/source", value=data["source"])
-            count = _count(data["count"], f"{where}/count") if "count" in data else None
-            return Draw(data["source"], count)
-        case "name_kind":
-            kind_index(data["kind"], f"{where}/kind")
-            return NameKind(data["kind"])
-        case "complete":
-            return Complete(parse_counts(data["cards"], f"{where}/cards"))
-        case _:
-            return Decline()
+    return kind_of
+
+
+def _shuffle(data: Mapping[str, Any], where: str) -> Shuffle:
+    order = data["order"]
+    if not isinstance(data["pile"], str) or not isinstance(order, list) or not all(
+            isinstance(card, str) and (card in ORDERS or card in KINDS or card == MAMMA_MIA)
+            for card in order):
+        raise MalformedError("a shuffle names a pile and lists known card IDs",
+                             where=where, value=data)
+    return Shuffle(data["pile"], tuple(order))
+
+
+def _draw(data: Mapping[str, Any], where: str) -> Draw:
+    if data["source"] not in DRAW_SOURCES:
+        raise MalformedError("the draw source is 'supply' or 'waiter'",
+                             where=f"{where}/source", value=data["source"])
+    count = _count(data["count"], f"{where}/count") if "count" in data else None
+    return Draw(data["source"], count)
 
 
 def check_action(action: Action) -> None:

@@ -37,6 +37,7 @@ from mammamia_ref.rules.state import (
     Rules,
     make_config,
 )
+from mammamia_ref.rules.typed_spec import CardCounts, OvenMemory, UsedPile
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -139,9 +140,9 @@ def observation(state: GameState, player: int | None) -> Observation:
         raise MalformedError(f"player must be a seat from 0 to {state.players - 1} or None",
                              where="player", value=player)
     variants = state.rules
-    counted = variants.flags.card_counts == "public"      # information.counts
-    used_open = variants.flags.used_pile == "open"        # information.used_open
-    remembered = variants.flags.oven_memory == "seen"     # information.oven_seen
+    counted = variants.flags.card_counts == CardCounts.PUBLIC      # information.counts
+    used_open = variants.flags.used_pile == UsedPile.OPEN        # information.used_open
+    remembered = variants.flags.oven_memory == OvenMemory.SEEN     # information.oven_seen
     mine = None if player is None else state.colour(player)
     on_view = state.phase != Phase.OVEN and bool(state.oven)  # information.oven_announced
     oven, size = state.oven, len(state.oven)
@@ -271,19 +272,7 @@ def observation_from_json(doc: Any) -> Observation:
         if any(order not in own for order in player["delivered"]):
             raise MalformedError("a delivered order of another colour",
                                  where=f"/players/{seat}/delivered")
-    stack: list[OvenEntry] = []
-    for i, raw in enumerate(doc["oven"]["stack"]):
-        if "kind" in raw:
-            if stack and isinstance(stack[-1], IngredientRun) and stack[-1].kind == raw["kind"]:
-                raise MalformedError("adjacent runs of one kind must be merged",
-                                     where=f"/oven/stack/{i}")
-            stack.append(IngredientRun(raw["kind"], raw["count"]))
-        else:
-            if raw["colour"] not in colours or (raw["order"] is not None and
-                                                ORDERS[raw["order"]].colour != raw["colour"]):
-                raise MalformedError("an order of no seat, or of another colour",
-                                     where=f"/oven/stack/{i}")
-            stack.append(OvenOrder(raw["colour"], raw["order"]))
+    stack = _oven_stack(doc["oven"]["stack"], colours)
     hand = doc["hand"]
     reveal = doc["reveal"]
     return Observation(
@@ -298,10 +287,30 @@ def observation_from_json(doc: Any) -> Observation:
                              (p["hand_size"]["ingredients"], p["hand_size"]["orders"]),
                              p["waiter_size"], tuple(p["delivered"]))
                     for p in doc["players"]),
-        supply_size=doc["supply_size"], oven_top=doc["oven"]["top"], oven=tuple(stack),
+        supply_size=doc["supply_size"], oven_top=doc["oven"]["top"], oven=stack,
         table=parse_counts(doc["table"], "/table"),
         used=None if doc["used"] is None else parse_counts(doc["used"], "/used"),
         used_size=doc["used_size"], box=parse_counts(doc["box"], "/box"))
+
+
+def _oven_stack(raw_stack: list[dict[str, Any]], colours: tuple[str, ...]
+                ) -> tuple[OvenEntry, ...]:
+    """The oven as announced: ingredient runs (adjacent ones of a kind merged) and orders
+    of a seat's colour."""
+    stack: list[OvenEntry] = []
+    for i, raw in enumerate(raw_stack):
+        if "kind" in raw:
+            if stack and isinstance(stack[-1], IngredientRun) and stack[-1].kind == raw["kind"]:
+                raise MalformedError("adjacent runs of one kind must be merged",
+                                     where=f"/oven/stack/{i}")
+            stack.append(IngredientRun(raw["kind"], raw["count"]))
+        else:
+            if raw["colour"] not in colours or (raw["order"] is not None and
+                                                ORDERS[raw["order"]].colour != raw["colour"]):
+                raise MalformedError("an order of no seat, or of another colour",
+                                     where=f"/oven/stack/{i}")
+            stack.append(OvenOrder(raw["colour"], raw["order"]))
+    return tuple(stack)
 
 
 __all__ = ["OBSERVATION_FORMAT", "IngredientRun", "Observation", "OvenEntry", "OvenOrder",

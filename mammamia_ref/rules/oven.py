@@ -18,6 +18,7 @@ from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.state import GameState, Parameters, Reveal, Step, holder, replace, revealed
+from mammamia_ref.rules.typed_spec import BombasticaHand, Completion, MinimaleLowest, MonotoniKind
 from mammamia_ref.rules.vocabulary import (
     KIND_INDEX,
     KINDS,
@@ -107,7 +108,7 @@ def nameable_kinds(order_type: str, table: Sequence[int], personal: int, hand: S
         kinds = monotoni_kinds(table, personal, monotoni_kind)
     else:
         kinds = minimale_kinds(table, personal, minimale_lowest)
-    if completion == "mandatory" and kinds:
+    if completion == _MANDATORY and kinds:
         have = tuple(map(operator.add, table, hand))
         makeable = tuple(kind for kind in kinds if covers(have, needs[kind]))
         return makeable or kinds
@@ -128,6 +129,9 @@ def ever_nameable(personal: int) -> tuple[int, ...]:
 
 _EVER_NAMEABLE = tuple(tuple(kind for kind in range(len(KINDS)) if kind != personal)
                        for personal in range(len(KINDS)))
+# The flag values the fast engine's judging compares with, looked up once (see _BAKE).
+_ANY_OTHER, _ALL_KINDS = MonotoniKind.ANY_OTHER, MinimaleLowest.ALL_KINDS
+_MANDATORY = Completion.MANDATORY
 
 
 def monotoni_kinds(table: Sequence[int], personal: int, monotoni_kind: str) -> tuple[int, ...]:
@@ -135,7 +139,7 @@ def monotoni_kinds(table: Sequence[int], personal: int, monotoni_kind: str) -> t
     under ``monotoni_kind=on_table`` (``oven.monotoni_on_table``) only kinds on the
     table."""
     return tuple(kind for kind in _EVER_NAMEABLE[personal]
-                 if monotoni_kind == "any_other" or table[kind] > 0)
+                 if monotoni_kind == _ANY_OTHER or table[kind] > 0)
 
 
 def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) -> tuple[int, ...]:
@@ -144,11 +148,11 @@ def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) ->
     ``minimale_lowest=all_kinds`` (``oven.minimale_all_kinds``) over every kind present,
     so a personal kind alone at the lowest count leaves no choice.
 
-    >>> minimale_kinds((2, 3, 2, 2, 0), 3, "eligible_kinds")
+    >>> minimale_kinds((2, 3, 2, 2, 0), 3, MinimaleLowest.ELIGIBLE_KINDS)
     (0, 2)
     """
     eligible = [kind for kind in _EVER_NAMEABLE[personal] if table[kind] > 0]
-    candidates = eligible if minimale_lowest != "all_kinds" \
+    candidates = eligible if minimale_lowest != _ALL_KINDS \
         else [kind for kind in range(len(table)) if table[kind] > 0]
     if not candidates:
         return ()
@@ -156,15 +160,17 @@ def minimale_kinds(table: Sequence[int], personal: int, minimale_lowest: str) ->
     return tuple(kind for kind in eligible if table[kind] == lowest)
 
 
-def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: str) -> tuple[str, ...]:
+def pizza_monotoni_kinds(table: Counts, personal: str, rule_variant: MonotoniKind
+                         ) -> tuple[str, ...]:
     """:func:`monotoni_kinds` by kind name."""
     return tuple(KINDS[k] for k in monotoni_kinds(table, KIND_INDEX[personal], rule_variant))
 
 
-def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tuple[str, ...]:
+def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: MinimaleLowest
+                         ) -> tuple[str, ...]:
     """:func:`minimale_kinds` by kind name.
 
-    >>> pizza_minimale_kinds((2, 3, 2, 2, 0), "pepper", "eligible_kinds")
+    >>> pizza_minimale_kinds((2, 3, 2, 2, 0), "pepper", MinimaleLowest.ELIGIBLE_KINDS)
     ('salami', 'mushroom')
     """
     return tuple(KINDS[k] for k in minimale_kinds(table, KIND_INDEX[personal], lowest_over))
@@ -173,9 +179,9 @@ def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: str) -> tupl
 def kind_rule(state: GameState) -> str:
     order = ORDERS[revealed(state).order]
     if order.type == "monotoni":
-        return "oven.monotoni_on_table" if state.flags.monotoni_kind == "on_table" \
+        return "oven.monotoni_on_table" if state.flags.monotoni_kind == MonotoniKind.ON_TABLE \
             else "oven.monotoni"
-    return "oven.minimale_all_kinds" if state.flags.minimale_lowest == "all_kinds" \
+    return "oven.minimale_all_kinds" if state.flags.minimale_lowest == _ALL_KINDS \
         else "oven.minimale"
 
 
@@ -227,7 +233,7 @@ def fixed_order_outcome(need: Sequence[int], table: Sequence[int], hand: Sequenc
         return _BAKE
     if not covers(map(operator.add, table, hand), need):
         return _FAIL
-    return _FORCED if completion == "mandatory" else _ASK
+    return _FORCED if completion == _MANDATORY else _ASK
 
 
 def bombastica_shortfall(table: Sequence[int], total: int) -> int:
@@ -245,11 +251,11 @@ def bombastica_outcome(table: Sequence[int], hand: Counts, total: int, bombastic
     short = bombastica_shortfall(table, total)
     if not short:
         return _BAKE
-    if bombastica_hand == "forbidden":
+    if bombastica_hand == BombasticaHand.FORBIDDEN:
         return _FAIL_TABLE_ONLY
     if sum(hand) < short:
         return _FAIL
-    if completion == "mandatory" and len(ways_to_take(hand, short)) == 1:
+    if completion == _MANDATORY and len(ways_to_take(hand, short)) == 1:
         return _FORCED
     return _ASK
 
@@ -343,7 +349,7 @@ def complete(state: GameState, action: Complete | Decline) -> Transition:
     if action.cards not in completions(state):
         raise IllegalActionError("these hand cards do not complete the order exactly",
                                  rule="oven.bombastica" if bombastica else rule, action=action)
-    if state.flags.completion == "mandatory":
+    if state.flags.completion == _MANDATORY:
         rule = "oven.complete_mandatory"
     if bombastica:
         return bake(state, from_table=state.table, from_hand=action.cards, completion_rule=rule)
@@ -351,10 +357,10 @@ def complete(state: GameState, action: Complete | Decline) -> Transition:
                 from_hand=action.cards, completion_rule=rule)
 
 
-def may_decline(completion: str) -> bool:
+def may_decline(completion: Completion) -> bool:
     """``oven.complete_from_hand``: the owner may decline to complete from hand, and the
     order fails; not under ``completion=mandatory`` (``oven.complete_mandatory``)."""
-    return completion != "mandatory"
+    return completion != _MANDATORY
 
 
 def bake(state: GameState, *, from_table: Counts, from_hand: Counts,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.scoring import end_game
 from mammamia_ref.rules.state import GameState, Phase, Rules, Step, holder, replace
+from mammamia_ref.rules.typed_spec import Leftovers, RoundEnd, Stall
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
     NO_CARDS,
@@ -28,7 +29,7 @@ def supply_runs_out(round_end: str, cards: int, ingredients: int) -> bool:
     """Whether a supply of ``cards`` cards, ``ingredients`` of them ingredient cards, ends
     the round: empty (``round_end.last_card``), or holding no ingredient card
     (``round_end.last_ingredient``)."""
-    return cards == 0 if round_end == "last_card" else ingredients == 0
+    return cards == 0 if round_end == RoundEnd.LAST_CARD else ingredients == 0
 
 
 def supply_exhausted(variants: Rules, supply: tuple[str, ...]) -> bool:
@@ -43,10 +44,10 @@ def quiet_turns_after(quiet: bool, quiet_turns: int, players: int) -> int:
     return min(players, quiet_turns + 1) if quiet else 0
 
 
-def stalls(stall: str, quiet_turns: int, players: int) -> bool:
+def stalls(stall: Stall, quiet_turns: int, players: int) -> bool:
     """``round_end.stall``: a full cycle of quiet turns ends the round (``stall=cut``);
     under ``stall=letter`` nothing does."""
-    return stall == "cut" and quiet_turns >= players
+    return stall == Stall.CUT and quiet_turns >= players
 
 
 def game_ends(resolutions: int, rounds: int) -> bool:
@@ -55,10 +56,10 @@ def game_ends(resolutions: int, rounds: int) -> bool:
     return resolutions >= rounds
 
 
-def leftovers_to_oven(leftovers: str) -> bool:
+def leftovers_to_oven(leftovers: Leftovers) -> bool:
     """``next_round.oven``: the table's leftovers go back into the oven for the next
     round; under ``leftovers=table`` (``next_round.leftovers_on_table``) they stay."""
-    return leftovers == "oven"
+    return leftovers == Leftovers.OVEN
 
 
 def next_supply(used: Counts, supply_left: Counts) -> Counts:

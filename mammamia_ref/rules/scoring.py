@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mammamia_ref.rules.events import Event, event
 from mammamia_ref.rules.state import GameState, Phase, Step, replace
+from mammamia_ref.rules.typed_spec import FinalTie
 
 
 def end_game(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
@@ -46,7 +47,7 @@ def winning_seats(delivered: tuple[int, ...], hand_cards: tuple[int, ...], final
     leaders = [seat for seat in leaders if hand_cards[seat] == best]
     if len(leaders) == 1:
         return tuple(leaders), "game_end.tie_break"
-    if final_tie == "shared":
+    if final_tie == FinalTie.SHARED:
         return tuple(leaders), "game_end.shared_win"
     first = min(leaders, key=lambda seat: (seat - start) % players)
     return (first,), "game_end.seat_order_win"

@@ -19,6 +19,7 @@ from mammamia_ref.rules.state import (
     replace,
     waiter_pile,
 )
+from mammamia_ref.rules.typed_spec import MammaMiaShuffle, Trimming
 from mammamia_ref.rules.vocabulary import (
     COPIES,
     KINDS,
@@ -59,14 +60,14 @@ def trimmed_per_kind(removed: tuple[int, ...], players: int, trimming: str) -> i
     """``setup.trim``: how many cards of each kind go back to the box for this many
     players (``removed``, the game's trimming by player count; none under
     ``trimming=off``, ``setup.full_deck``)."""
-    return removed[players] if trimming == "on" else 0
+    return removed[players] if trimming == Trimming.ON else 0
 
 
-def mamma_mia_dealt_with_deck(mamma_mia_shuffle: str) -> bool:
+def mamma_mia_dealt_with_deck(mamma_mia_shuffle: MammaMiaShuffle) -> bool:
     """``setup.supply_before_deal``: the Mamma Mia! card is shuffled into the deck before
     the deal (``mamma_mia_shuffle=before_deal``); by default (``setup.supply``) it joins
     the undealt cards after it."""
-    return mamma_mia_shuffle == "before_deal"
+    return mamma_mia_shuffle == MammaMiaShuffle.BEFORE_DEAL
 
 
 def deal_order(first_player: int, players: int) -> list[int]:

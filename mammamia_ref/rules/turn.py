@@ -19,6 +19,7 @@ from mammamia_ref.rules.round import (
     take_last_mamma_mia,
 )
 from mammamia_ref.rules.state import Flags, GameState, Hand, Phase, Step, replace
+from mammamia_ref.rules.typed_spec import DrawAmount, DrawPiles, PassOrder, Refill
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -42,7 +43,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return tuple(Play(KINDS[kind], count) for kind, count in play_options(hand.ingredients))
     if state.step == Step.ORDER:
         return (*(PlaceOrder(order) for order in hand.orders), NoOrder())
-    if state.flags.draw_amount == "fill":
+    if state.flags.draw_amount == DrawAmount.FILL:
         return (Draw("supply"), Draw("waiter"))
     return tuple(Draw(source, count) for source in ("supply", "waiter")
                  for count in range(refill_allowance(state) + 1))
@@ -83,7 +84,7 @@ def place_order(state: GameState, action: PlaceOrder | NoOrder) -> Transition:
                                  action=action)
     orders = list(hand.orders)
     orders.remove(action.order)
-    rule = "turn.place_order" if state.played or state.flags.pass_order == "forbidden" \
+    rule = "turn.place_order" if state.played or state.flags.pass_order == PassOrder.FORBIDDEN \
         else "turn.pass_with_order"
     state = replace(state.with_hand(seat, replace(hand, orders=tuple(orders))),
                     oven=state.oven + (action.order,), played=state.played + 1, step=Step.DRAW)
@@ -96,7 +97,9 @@ def play_options(hand: Counts) -> tuple[tuple[int, int], ...]:
     return tuple((kind, count) for kind, held in enumerate(hand) for count in range(1, held + 1))
 
 
-_ORDER, _DRAW = Step.ORDER, Step.DRAW  # looked up once: the fast engine calls these often
+# looked up once: the fast engine calls these often
+_ORDER, _DRAW = Step.ORDER, Step.DRAW
+_PASS_ALLOWED, _AS_PLAYED, _BOTH = PassOrder.ALLOWED, Refill.AS_MANY_AS_PLAYED, DrawPiles.BOTH
 
 
 def step_after_play(holds_orders: bool) -> Step:
@@ -105,16 +108,16 @@ def step_after_play(holds_orders: bool) -> Step:
     return _ORDER if holds_orders else _DRAW
 
 
-def step_after_pass(pass_order: str, holds_orders: bool) -> Step:
+def step_after_pass(pass_order: PassOrder, holds_orders: bool) -> Step:
     """``turn.pass``: the draw follows; under ``pass_order=allowed``
     (``turn.pass_with_order``) an order may be placed first by a player holding one."""
-    return _ORDER if pass_order == "allowed" and holds_orders else _DRAW
+    return _ORDER if pass_order == _PASS_ALLOWED and holds_orders else _DRAW
 
 
 def cards_to_draw(refill: str, hand_limit: int, hand_size: int, played: int) -> int:
     """How many cards the draw may take: up to the hand limit, seven (``turn.draw``), or
     as many as were put on the oven this turn (``turn.draw_as_played``)."""
-    if refill == "as_many_as_played":
+    if refill == _AS_PLAYED:
         return played
     return max(0, hand_limit - hand_size)
 
@@ -129,7 +132,7 @@ def draw(state: GameState, action: Draw) -> Transition:
     """``turn.draw``: refill from one source only; a short source gives what it has
     (``turn.draw_short``). Ends the turn, and perhaps the round."""
     allowance = refill_allowance(state)
-    fewer = state.flags.draw_amount == "any"
+    fewer = state.flags.draw_amount == DrawAmount.ANY
     if fewer and action.count is None:
         raise IllegalActionError("under draw_amount=any the draw names its count",
                                  rule="turn.draw_fewer", action=action)
@@ -158,7 +161,7 @@ def orders_before_supply(draw_piles: str, wanted: int, waiter_size: int) -> int:
     none by the rules (``turn.draw``: one pile only), one under the house rule
     ``draw_piles=both`` (``turn.draw_both``) when the waiter holds one and the draw is
     for a card at least (it is one of the cards the refill allows)."""
-    return 1 if draw_piles == "both" and wanted > 0 and waiter_size > 0 else 0
+    return 1 if draw_piles == _BOTH and wanted > 0 and waiter_size > 0 else 0
 
 
 def draw_rule(flags: Flags, short: bool) -> str:
@@ -166,11 +169,11 @@ def draw_rule(flags: Flags, short: bool) -> str:
     names the count), ``turn.draw_short`` when the source gave fewer cards than wanted,
     else ``turn.draw_as_played`` or ``turn.draw`` by the refill. The z3 encoding of
     designers' conditions (``queries/conditions.py``) derives a draw's rule from it."""
-    if flags.draw_amount == "any":
+    if flags.draw_amount == DrawAmount.ANY:
         return "turn.draw_fewer"
     if short:
         return "turn.draw_short"
-    return "turn.draw_as_played" if flags.refill == "as_many_as_played" else "turn.draw"
+    return "turn.draw_as_played" if flags.refill == _AS_PLAYED else "turn.draw"
 
 
 def _draw_from_waiter(state: GameState, wanted: int, *, rule: str | None = None

@@ -39,11 +39,6 @@ ORDER_TYPES: dict[str, dict[str, int]] = _CARDS["order_types"]
 ORDER_TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(ORDER_TYPES)}
 """A code per order type, in the order of ``spec/cards.yaml``: the engines' and the z3
 models' integer for a type."""
-TRIMMING: dict[int, int] = {int(n): int(k) for n, k in _CARDS["trimming"].items()}
-HAND_LIMIT: int = int(_CARDS["hand_limit"])
-STARTING_INGREDIENTS: int = int(_CARDS["starting_ingredients"])
-STARTING_ORDERS: int = int(_CARDS["starting_orders"])
-ROUNDS: int = int(_CARDS["rounds"])
 MIN_PLAYERS: int = int(_CARDS["players"]["min"])
 MAX_PLAYERS: int = int(_CARDS["players"]["max"])
 MAMMA_MIA: str = _CARDS["mamma_mia_card"]

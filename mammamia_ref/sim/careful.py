@@ -39,6 +39,7 @@ from mammamia_ref.rules.oven import (
 )
 from mammamia_ref.rules.ruleset import default_parameters, order_shapes
 from mammamia_ref.rules.state import Phase, Rules, Step, refuse_unclaimed
+from mammamia_ref.rules.typed_spec import OvenMemory
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
@@ -142,7 +143,7 @@ class Judgement:
             refuse_unclaimed("policies", variants, carries_information=True)
             found = _JUDGEMENTS[variants] = Judgement(
                 variants.flags.monotoni_kind, variants.flags.minimale_lowest,
-                variants.flags.bombastica_hand, variants.flags.oven_memory == "seen",
+                variants.flags.bombastica_hand, variants.flags.oven_memory == OvenMemory.SEEN,
                 variants.parameters.bombastica_total)
         return found
 

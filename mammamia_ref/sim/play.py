@@ -11,6 +11,7 @@ from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game, winners
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.sim.policies import POLICIES, Policy
 
 
@@ -45,7 +46,7 @@ def play_game(config: GameConfig, seed: int | str, policies: list[Policy] | None
     for _ in range(max_steps):
         if is_over(state):
             break
-        if state.flags.stall == "letter" and state.quiet_turns >= state.players:
+        if state.flags.stall == Stall.LETTER and state.quiet_turns >= state.players:
             record.stalled = True
             break
         action: Action

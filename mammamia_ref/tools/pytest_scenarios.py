@@ -50,7 +50,7 @@ class ScenarioItem(pytest.Item):
         self.run = run
 
     def runtest(self) -> None:
-        from mammamia_ref.formats.scenario import run_one
+        from mammamia_ref.sim.scenario_run import run_one
 
         result = run_one(self.scenario, self.run)
         if not result.passed:
@@ -111,7 +111,7 @@ def looks_like_scenario(path: Path) -> bool:
 
 def collect_file(parent: pytest.Collector, file_path: Path) -> ScenarioFile | None:
     """A scenario file as a pytest collector; anything else is not ours (None)."""
-    from mammamia_ref.formats.scenario import _is_scenario_file
+    from mammamia_ref.formats.scenario import is_scenario_file
 
     if file_path.suffix != ".yaml":
         return None
@@ -119,7 +119,7 @@ def collect_file(parent: pytest.Collector, file_path: Path) -> ScenarioFile | No
         relative = file_path.relative_to(parent.config.rootpath)
     except ValueError:  # a file outside the project, named on the command line
         relative = Path(file_path.name)
-    if _is_scenario_file(relative) and looks_like_scenario(file_path):
+    if is_scenario_file(relative) and looks_like_scenario(file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 

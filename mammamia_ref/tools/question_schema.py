@@ -59,8 +59,9 @@ def _or_variable(fragment: dict[str, Any], field: str) -> dict[str, Any]:
     return fragment
 
 
-def build() -> dict[str, Any]:
-    """The schema, as the spec gives it."""
+def _defs() -> dict[str, Any]:
+    """The schema's ``$defs``: a condition on a game, a count of its state, the result, a
+    span, a measure."""
     vocab = vocabulary()
     comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
                    for key, text in vocab["comparisons"].items()}
@@ -138,6 +139,12 @@ def build() -> dict[str, Any]:
                         "turns_until": {"$ref": "#/$defs/condition"},
                         "own_turns_until": {"$ref": "#/$defs/condition"},
                         "own_turns": {"const": True}}}]}
+    return {"measure": measure, "condition": condition, "state": state, "result": result,
+            "span": span}
+
+
+def build() -> dict[str, Any]:
+    """The schema, as the spec gives it (a table: the question format's fields)."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mamma Mia! question",
@@ -192,8 +199,7 @@ def build() -> dict[str, Any]:
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
                 "force: beyond existential models, refused when true."}},
-        "$defs": {"measure": measure, "condition": condition, "state": state,
-                  "result": result, "span": span}}
+        "$defs": _defs()}
 
 
 def text() -> str:

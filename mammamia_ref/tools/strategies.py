@@ -44,6 +44,7 @@ from mammamia_ref.rules.actions import (
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.game import apply, chance_pile, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.state import GameConfig, GameState, make_config, variant_values
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KINDS,
@@ -255,7 +256,7 @@ def _config_strategy(config: GameConfig | st.SearchStrategy[GameConfig] | None
 
 def _stopped(state: GameState) -> bool:
     """Over, or stalled for good under ``stall=letter``."""
-    return is_over(state) or (state.flags.stall == "letter"
+    return is_over(state) or (state.flags.stall == Stall.LETTER
                               and state.quiet_turns >= state.players)
 
 

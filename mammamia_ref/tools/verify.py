@@ -17,21 +17,21 @@ from typing import Any
 from mammamia_ref.errors import MammamiaError, NoSuchPathError
 from mammamia_ref.formats.house import HouseRule, house_rules, load_house
 from mammamia_ref.formats.scenario import (
-    RunResult,
     Scenario,
     default_suite,
     load_all,
     require_cases,
-    run_one,
     scenario_files,
 )
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from mammamia_ref.sim import compiled
 from mammamia_ref.sim.play import play_game
 from mammamia_ref.sim.policies import POLICIES
+from mammamia_ref.sim.scenario_run import RunResult, run_one
 from mammamia_ref.tools.machine import usable_cpus
 
 
@@ -43,46 +43,55 @@ def _rule_literal() -> re.Pattern[str]:
 
 def spec_problems() -> list[str]:
     """Cross-reference problems between rules.yaml, disputes.yaml and the code."""
-    problems: list[str] = []
     rules = specdata.rules()
     ids = [rule["id"] for rule in rules]
     known = set(ids)
-    if len(known) != len(ids):
-        problems.append("rules.yaml: a rule ID is used twice")
-    chapters = {c["id"] for c in specdata.load_yaml("rules.yaml")["chapters"]}
     disputes = {d["id"]: d for d in specdata.disputes()}
-    values = variant_values()
-    for rule in rules:
-        if rule["chapter"] not in chapters or not rule["id"].startswith(rule["chapter"] + "."):
-            problems.append(f"rules.yaml: {rule['id']} is not in chapter {rule['chapter']}")
-        for dispute in rule.get("disputes") or []:
-            if dispute not in disputes:
-                problems.append(f"rules.yaml: {rule['id']} cites unknown dispute {dispute}")
-        for flag, value in (rule.get("when") or {}).items():
-            if value not in values.get(flag, ()):
-                problems.append(f"rules.yaml: {rule['id']} applies when {flag}={value}, "
-                                "which is no variant value")
-        if not rule.get("sources") and not rule.get("ruling") and not rule.get("house_rule"):
-            problems.append(f"rules.yaml: {rule['id']} has neither a source, a ruling nor a "
-                            "house rule's reason")
-    for dispute in disputes.values():
-        for rule_id in dispute.get("rules") or []:
-            if rule_id not in known:
-                problems.append(f"disputes.yaml: {dispute['id']} cites unknown rule {rule_id}")
-        for flag in dispute.get("flags") or []:
-            if flag not in values:
-                problems.append(f"disputes.yaml: {dispute['id']} names unknown flag {flag}")
-    for entry in specdata.variant_flags():
-        if entry["dispute"] is not None and entry["dispute"] not in disputes:  # None: a house rule
-            problems.append(f"disputes.yaml: flag {entry['flag']} cites unknown dispute")
-        for value in entry["values"]:
-            if value.get("rule") is not None and value["rule"] not in known:
-                problems.append(f"disputes.yaml: {entry['flag']}={value['value']} names unknown "
-                                f"rule {value['rule']}")
+    problems = ["rules.yaml: a rule ID is used twice"] if len(known) != len(ids) else []
+    problems += _rule_problems(rules, disputes)
+    problems += _dispute_problems(disputes, known)
     for path in sorted(Path(__file__).parent.parent.rglob("*.py")):
         for match in _rule_literal().finditer(path.read_text(encoding="utf-8")):
             if match.group(1) not in known:
                 problems.append(f"{path.name}: cites {match.group(1)}, which the register lacks")
+    return problems
+
+
+def _rule_problems(rules: list[dict[str, Any]], disputes: dict[str, Any]) -> list[str]:
+    """rules.yaml: each rule in its chapter, citing known disputes and variant values,
+    with a source, a ruling or a house rule's reason."""
+    problems = []
+    chapters = {c["id"] for c in specdata.load_yaml("rules.yaml")["chapters"]}
+    values = variant_values()
+    for rule in rules:
+        if rule["chapter"] not in chapters or not rule["id"].startswith(rule["chapter"] + "."):
+            problems.append(f"rules.yaml: {rule['id']} is not in chapter {rule['chapter']}")
+        problems += [f"rules.yaml: {rule['id']} cites unknown dispute {dispute}"
+                     for dispute in rule.get("disputes") or [] if dispute not in disputes]
+        problems += [f"rules.yaml: {rule['id']} applies when {flag}={value}, which is no "
+                     "variant value" for flag, value in (rule.get("when") or {}).items()
+                     if value not in values.get(flag, ())]
+        if not rule.get("sources") and not rule.get("ruling") and not rule.get("house_rule"):
+            problems.append(f"rules.yaml: {rule['id']} has neither a source, a ruling nor a "
+                            "house rule's reason")
+    return problems
+
+
+def _dispute_problems(disputes: dict[str, Any], known: set[str]) -> list[str]:
+    """disputes.yaml: each dispute and flag citing known rules, flags and disputes."""
+    problems = []
+    values = variant_values()
+    for dispute in disputes.values():
+        problems += [f"disputes.yaml: {dispute['id']} cites unknown rule {rule_id}"
+                     for rule_id in dispute.get("rules") or [] if rule_id not in known]
+        problems += [f"disputes.yaml: {dispute['id']} names unknown flag {flag}"
+                     for flag in dispute.get("flags") or [] if flag not in values]
+    for entry in specdata.variant_flags():
+        if entry["dispute"] is not None and entry["dispute"] not in disputes:  # None: a house rule
+            problems.append(f"disputes.yaml: flag {entry['flag']} cites unknown dispute")
+        problems += [f"disputes.yaml: {entry['flag']}={value['value']} names unknown rule "
+                     f"{value['rule']}" for value in entry["values"]
+                     if value.get("rule") is not None and value["rule"] not in known]
     return problems
 
 
@@ -230,7 +239,7 @@ def play_checks(games: list[dict[str, Any]] | None = None,
             final = record.final
             ok = final is not None and (
                 (final.phase == "over" and final.resolutions == rules.parameters.rounds)
-                or (record.stalled and rules.flags.stall == "letter"))
+                or (record.stalled and rules.flags.stall == Stall.LETTER))
             games.append({"players": players, "variants": variants, "policy": policy,
                           "turns": record.turns, "stalled": record.stalled, "ok": ok})
     return games
@@ -404,11 +413,7 @@ def print_report(report: Report) -> None:
           f"({_where(report.scenario_paths)})")
     for error in report.load_errors:
         print(f"  {error}")
-    for failed in scen["failed"]:
-        where = f"{failed['file']}:{failed['line']}" if failed["line"] else failed["file"]
-        print(f"  FAIL {failed['scenario']} ({where}, step {failed['step']}):")
-        for line in (failed["failure"] or "").splitlines():
-            print(f"    {line}")
+    _print_failed_runs(scen["failed"])
     rules = summary["rules"]
     print(f"rules covered by passing scenarios: {rules['covered']} of {rules['total']}")
     if rules["uncovered"]:
@@ -424,24 +429,36 @@ def print_report(report: Report) -> None:
         print(f"  {differing['query']} [{differing['answer']}]: verdict {differing['verdict']}")
     for flag, missing in variants['uncovered'].items():
         print(f"  {flag}: no passing run with {', '.join(missing)}")
-    house = summary["house"]
-    if house is not None:
-        print(f"{house['rules']} ({house['file']}; {', '.join(map(str, house['players']))} "
-              f"players): {'ok' if house['ok'] else 'FAILED'}")
-        games = house["games"]
-        print(f"  games under it: {games['played']} played (every variant value laid over "
-              f"it), {len(games['failed'])} failed")
-        for game in games["failed"]:
-            print(f"    {game}")
-        asked = house["queries"]
-        print(f"  z3 queries under it: {asked['answered']} of {asked['answers']} answers given, "
-              f"{len(asked['refused'])} refused (they rest on the spec's numbers or a rule a "
-              "model does not follow); the catalogue's expectations are not compared")
-        for failed in asked["failed"]:
-            print(f"    {failed['query']} [{failed['answer']}]: {failed['verdict']} "
-                  f"{failed.get('detail', '')}")
+    if summary["house"] is not None:
+        _print_house(summary["house"])
     print(compiled.core_line())
     print(f"verify: {mark} ({report.seconds:.1f} s)")
+
+
+def _print_failed_runs(failed_runs: list[dict[str, Any]]) -> None:
+    for failed in failed_runs:
+        where = f"{failed['file']}:{failed['line']}" if failed["line"] else failed["file"]
+        print(f"  FAIL {failed['scenario']} ({where}, step {failed['step']}):")
+        for line in (failed["failure"] or "").splitlines():
+            print(f"    {line}")
+
+
+def _print_house(house: dict[str, Any]) -> None:
+    """The house rule's part of the report: its games and the z3 answers under it."""
+    print(f"{house['rules']} ({house['file']}; {', '.join(map(str, house['players']))} "
+          f"players): {'ok' if house['ok'] else 'FAILED'}")
+    games = house["games"]
+    print(f"  games under it: {games['played']} played (every variant value laid over "
+          f"it), {len(games['failed'])} failed")
+    for game in games["failed"]:
+        print(f"    {game}")
+    asked = house["queries"]
+    print(f"  z3 queries under it: {asked['answered']} of {asked['answers']} answers given, "
+          f"{len(asked['refused'])} refused (they rest on the spec's numbers or a rule a "
+          "model does not follow); the catalogue's expectations are not compared")
+    for failed in asked["failed"]:
+        print(f"    {failed['query']} [{failed['answer']}]: {failed['verdict']} "
+              f"{failed.get('detail', '')}")
 
 
 def _where(paths: list[str]) -> str:

@@ -5,7 +5,8 @@ naming the file."""
 from __future__ import annotations
 
 from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_bytes
-from mammamia_ref.formats.scenario import ScenarioError, parse_scenario, run_scenario
+from mammamia_ref.formats.scenario import ScenarioError, parse_scenario
+from mammamia_ref.sim.scenario_run import run_scenario
 
 from . import corpus
 

@@ -214,74 +214,115 @@ def _have(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+@dataclass(frozen=True)
+class _Loop:
+    """What every measure of one loop run needs: where and how commands run."""
+
+    root: Path
+    cwd: Path
+    runner: Runner
+    say: Callable[[str], None]
+    runs: int
+
+    @property
+    def mammamia(self) -> list[str]:
+        return [sys.executable, "-m", "mammamia_ref"]
+
+    @property
+    def pytest(self) -> list[str]:
+        return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+    @property
+    def checkout(self) -> bool:
+        return (self.root / "pyproject.toml").is_file()
+
+
+def _startup_rows(loop: _Loop) -> list[dict[str, Any]]:
+    rows = []
+    for flag in ("--version", "--help"):
+        loop.say(f"loop: mammamia {flag} ({loop.runs} runs after a warm-up)")
+        rows.append(startup([*loop.mammamia, flag], f"mammamia {flag}", loop.cwd, loop.runner,
+                            loop.runs))
+    return rows
+
+
+def _verify_rows(loop: _Loop) -> list[dict[str, Any]]:
+    loop.say("loop: mammamia verify")
+    return [_timed("verify", "mammamia verify", [*loop.mammamia, "verify"], loop.cwd,
+                   loop.runner, summary=_last_line)]
+
+
+def _site_rows(loop: _Loop) -> list[dict[str, Any]]:
+    name = "mkdocs build --strict"
+    if not (loop.root / "mkdocs.yml").is_file():
+        return [_skipped("site", name, "no mkdocs.yml here (not a source checkout)")]
+    if not _have("mkdocs"):
+        return [_skipped("site", name, "mkdocs is not installed (pip install -e '.[docs]')")]
+    loop.say("loop: mkdocs build --strict")
+    with tempfile.TemporaryDirectory(prefix="mammamia-site-") as site:
+        return [_timed("site", name, [sys.executable, "-m", "mkdocs", "build", "--strict",
+                                      "-d", site], loop.cwd, loop.runner)]
+
+
+def _tests_reason(loop: _Loop) -> str | None:
+    """Why the test measures cannot run here, or None."""
+    if not loop.checkout or not (loop.root / "tests").is_dir():
+        return "no tests/ folder here (an installed copy, not a source checkout)"
+    if not _have("pytest"):
+        return "pytest is not installed (pip install -e '.[test]')"
+    return None
+
+
+def _quick_rows(loop: _Loop) -> list[dict[str, Any]]:
+    name = "pytest -m quick"
+    if reason := _tests_reason(loop):
+        return [_skipped("quick", name, reason)]
+    loop.say("loop: the quick tier, pytest -m quick")
+    return [_timed("quick", name, [*loop.pytest, "-m", "quick"], loop.cwd, loop.runner,
+                   summary=pytest_summary)]
+
+
+def _suite_rows(loop: _Loop) -> list[dict[str, Any]]:
+    rows = []
+    for workers in SUITE_WORKERS:
+        name = f"pytest -n {workers}"
+        reason = _tests_reason(loop) or (None if _have("xdist") else
+                                         "pytest-xdist is not installed (pip install -e "
+                                         "'.[test]')")
+        if reason:
+            rows.append(_skipped("suite", name, reason))
+            continue
+        loop.say(f"loop: the whole suite, pytest -n {workers} (minutes)")
+        row = _timed("suite", name, [*loop.pytest, "-n", str(workers)], loop.cwd, loop.runner,
+                     summary=pytest_summary)
+        rows.append({**row, "workers": workers})
+    return rows
+
+
+_MEASURE_ROWS: dict[str, Callable[[_Loop], list[dict[str, Any]]]] = {
+    "startup": _startup_rows, "verify": _verify_rows, "site": _site_rows,
+    "quick": _quick_rows, "suite": _suite_rows}
+"""How each measure of :data:`MEASURES` is taken."""
+
+
 def run_loop(measures: Sequence[str] = tuple(MEASURES), runs: int = STARTUP_RUNS,
              runner: Runner | None = None, root: Path = ROOT,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The chosen ``measures`` (names of :data:`MEASURES`, run in that table's order), as
     one JSON-ready dict: the machine, and one row per command (``runner``: how commands
     run, :func:`run_command` by default; ``root``: the source checkout, if it is one)."""
-    runner = runner or run_command
     unknown = [name for name in measures if name not in MEASURES]
     if unknown:
         raise ValueError(f"unknown loop measure {', '.join(map(repr, unknown))} "
                          f"(the measures: {', '.join(MEASURES)})")
-    say = progress or (lambda message: None)
     chosen = [name for name in MEASURES if name in measures]
-    checkout = (root / "pyproject.toml").is_file()
-    python = sys.executable
-    mammamia = [python, "-m", "mammamia_ref"]
-    pytest_command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     rows: list[dict[str, Any]] = []
     with _workdir(root) as cwd:
-        if "startup" in chosen:
-            for flag in ("--version", "--help"):
-                say(f"loop: mammamia {flag} ({runs} runs after a warm-up)")
-                rows.append(startup([*mammamia, flag], f"mammamia {flag}", cwd, runner, runs))
-        if "verify" in chosen:
-            say("loop: mammamia verify")
-            rows.append(_timed("verify", "mammamia verify", [*mammamia, "verify"], cwd, runner,
-                               summary=_last_line))
-        if "site" in chosen:
-            name = "mkdocs build --strict"
-            if not (root / "mkdocs.yml").is_file():
-                rows.append(_skipped("site", name, "no mkdocs.yml here (not a source "
-                                                   "checkout)"))
-            elif not _have("mkdocs"):
-                rows.append(_skipped("site", name, "mkdocs is not installed (pip install "
-                                                   "-e '.[docs]')"))
-            else:
-                say("loop: mkdocs build --strict")
-                with tempfile.TemporaryDirectory(prefix="mammamia-site-") as site:
-                    rows.append(_timed("site", name, [python, "-m", "mkdocs", "build",
-                                                      "--strict", "-d", site], cwd, runner))
-        tests_reason = None
-        if not checkout or not (root / "tests").is_dir():
-            tests_reason = "no tests/ folder here (an installed copy, not a source checkout)"
-        elif not _have("pytest"):
-            tests_reason = "pytest is not installed (pip install -e '.[test]')"
-        if "quick" in chosen:
-            name = "pytest -m quick"
-            if tests_reason:
-                rows.append(_skipped("quick", name, tests_reason))
-            else:
-                say("loop: the quick tier, pytest -m quick")
-                rows.append(_timed("quick", name, [*pytest_command, "-m", "quick"], cwd,
-                                   runner, summary=pytest_summary))
-        if "suite" in chosen:
-            for workers in SUITE_WORKERS:
-                name = f"pytest -n {workers}"
-                reason = tests_reason or (None if _have("xdist") else
-                                          "pytest-xdist is not installed (pip install -e "
-                                          "'.[test]')")
-                if reason:
-                    rows.append(_skipped("suite", name, reason))
-                    continue
-                say(f"loop: the whole suite, pytest -n {workers} (minutes)")
-                row = _timed("suite", name, [*pytest_command, "-n", str(workers)], cwd,
-                             runner, summary=pytest_summary)
-                rows.append({**row, "workers": workers})
+        loop = _Loop(root, cwd, runner or run_command, progress or (lambda message: None), runs)
+        for name in chosen:
+            rows += _MEASURE_ROWS[name](loop)
     return {"loop": True, "measures": chosen, "machine": machine(),
-            "checkout": str(root) if checkout else None,
+            "checkout": str(root) if loop.checkout else None,
             "timing": "whole-process wall seconds; cpu_seconds: user + system of the command "
                       "and its children; startup: the median of its runs",
             "rows": rows, "measured": sum(row["status"] == "ok" for row in rows),
@@ -302,26 +343,29 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def _detail(row: dict[str, Any]) -> str:
+    """The last column of a loop row: why it was skipped or failed, or what it said."""
+    if row["status"] == "skipped":
+        return f"skipped: {row['reason']}"
+    if row["status"] == "failed":
+        if row.get("summary"):
+            return f"{row['reason']}: {row['summary']}"
+        return str(row["reason"]) + (f": {row['error']}" if row.get("error") else "")
+    if row["measure"] == "startup":
+        return (f"median of {row['runs']} (min {row['min_seconds']:.3f}, "
+                f"max {row['max_seconds']:.3f})")
+    return str(row.get("summary") or "")
+
+
 def format_loop_table(results: dict[str, Any]) -> str:
     """The loop's rows as a plain-text table (what ``mammamia bench --loop`` prints)."""
     rows = []
     for row in results["rows"]:
-        if row["status"] == "skipped":
-            detail = f"skipped: {row['reason']}"
-        elif row["status"] == "failed":
-            detail = row["reason"] + (f": {row['error']}" if row.get("error") else "")
-            if row.get("summary"):
-                detail = f"{row['reason']}: {row['summary']}"
-        elif row["measure"] == "startup":
-            detail = (f"median of {row['runs']} (min {row['min_seconds']:.3f}, "
-                      f"max {row['max_seconds']:.3f})")
-        else:
-            detail = row.get("summary") or ""
         load = row["load_before"][0] if row.get("load_before") else None
         rows.append((row["name"], {"ok": "ok", "failed": "FAILED"}.get(row["status"],
                                                                         row["status"]),
                      _seconds(row["wall_seconds"]), _seconds(row["cpu_seconds"]),
-                     "-" if load is None else f"{load:.2f}", detail))
+                     "-" if load is None else f"{load:.2f}", _detail(row)))
     header = ("loop measure", "status", "wall s", "cpu s", "load", "")
     width = max(len(row[0]) for row in [header, *rows])
     lines = [f"{header[0]:<{width}}  {header[1]:<7}  {header[2]:>9}  {header[3]:>9}  "

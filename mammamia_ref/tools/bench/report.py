@@ -69,6 +69,31 @@ def _num(value: Any, digits: int = 0) -> str:
 
 def format_table(results: dict[str, Any]) -> str:
     """The figures as a plain-text table (what ``mammamia bench`` prints)."""
+    rows = _measure_rows(results)
+    width = max(len(row[0]) for row in rows)
+    header = ("measure", "reference", "fast", "python-chess")
+    core = results.get("machine", {}).get("fast_core")
+    lines = [f"fast core: {core}"] if core else []
+    lines += [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
+              "-" * (width + 42)]
+    lines += [f"{a:<{width}}  {b:>12}  {c:>12}  {d:>12}" for a, b, c, d in rows]
+    lines += ["", *_player_notes(results.get("players", {})), *_service_notes(results)]
+    lines += ["", *format_queries(results), "", *_chess_and_scaling(results), ""]
+    for name, goal in results.get("goals", {}).items():
+        met = {True: "met", False: "NOT met", None: "not measured"}[goal["met"]]
+        lines.append(f"goal {name}: {met} ({_num(goal['value'], 2)} against {goal['target']}): "
+                     f"{GOALS[name]}")
+    machine = results["machine"]
+    lines.append("")
+    lines.append(f"Python {machine['python']} on {machine['platform']}, {machine['cpu_count']} "
+                 f"CPUs, load average {machine['load_average']}; "
+                 + ("quick run: rough figures" if results.get("quick") else "full run"))
+    return "\n".join(lines)
+
+
+def _measure_rows(results: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The table's rows: a measure, then the reference's, the fast engine's and
+    python-chess's figure."""
     chess = results.get("chess", {})
     games = results["games"]
     rows: list[tuple[str, str, str, str]] = []
@@ -107,14 +132,12 @@ def format_table(results: dict[str, Any]) -> str:
         rows.append(("4-player games/s, simulation loop: careful",
                      _num(players["careful_reference"]["games_per_s"], 1),
                      _num(players["careful"]["games_per_s"], 1), ""))
-    width = max(len(row[0]) for row in rows)
-    header = ("measure", "reference", "fast", "python-chess")
-    core = results.get("machine", {}).get("fast_core")
-    lines = [f"fast core: {core}"] if core else []
-    lines += [f"{header[0]:<{width}}  {header[1]:>12}  {header[2]:>12}  {header[3]:>12}",
-             "-" * (width + 42)]
-    lines += [f"{a:<{width}}  {b:>12}  {c:>12}  {d:>12}" for a, b, c, d in rows]
-    lines.append("")
+    return rows
+
+
+def _player_notes(players: dict[str, Any]) -> list[str]:
+    """What the careful and the search player cost."""
+    lines = []
     if "careful" in players:
         lines.append(f"careful player: a game costs {players['careful_in_random_games']} random "
                      f"games of the simulation loop ({players['careful_in_engine_loop_games']} of "
@@ -128,6 +151,12 @@ def format_table(results: dict[str, Any]) -> str:
                      f"{found['cpu_ms_per_decision']:.1f} ms per decision, "
                      f"{found['cpu_seconds_per_game']:.2f} s per game "
                      f"({found['games']} games)")
+    return lines
+
+
+def _service_notes(results: dict[str, Any]) -> list[str]:
+    """The scenario suite's and the conformance protocol's figures."""
+    lines = []
     scenarios = results.get("scenarios", {})
     if scenarios.get("available"):
         lines.append(f"scenario suite: {scenarios['scenarios']} scenarios, {scenarios['runs']} "
@@ -140,29 +169,24 @@ def format_table(results: dict[str, Any]) -> str:
                      f"`{conformance['command']}`)")
     else:
         lines.append(f"conformance protocol: not available ({conformance.get('reason')})")
-    lines += ["", *format_queries(results), ""]
+    return lines
+
+
+def _chess_and_scaling(results: dict[str, Any]) -> list[str]:
+    """The yardstick's own figures, and what --jobs gave."""
+    chess = results.get("chess", {})
     if not chess.get("available"):
-        lines.append(f"python-chess: not available ({chess.get('reason')})")
+        lines = [f"python-chess: not available ({chess.get('reason')})"]
     else:
-        lines.append(f"python-chess {chess['version']}: {chess['random_moves']} moves in "
-                     f"{chess['random_games']} random games; {chess['perft_nodes']} perft nodes "
-                     f"at depth {chess['perft_depth']}")
+        lines = [f"python-chess {chess['version']}: {chess['random_moves']} moves in "
+                 f"{chess['random_games']} random games; {chess['perft_nodes']} perft nodes "
+                 f"at depth {chess['perft_depth']}"]
     for row in results.get("scaling", {}).get("rows", []):
         lines.append(f"--jobs {row['jobs']}: {_num(row['games_per_s'], 1)} games/s "
                      f"(x{row['games_speedup']}), {_num(row['perft_nodes_per_s'])} perft nodes/s "
                      f"(x{row['perft_speedup']}), wall clock; a plain Python loop: "
                      f"x{row['machine_speedup']}; work per CPU second x{row['cpu_efficiency']}")
-    lines.append("")
-    for name, goal in results.get("goals", {}).items():
-        met = {True: "met", False: "NOT met", None: "not measured"}[goal["met"]]
-        lines.append(f"goal {name}: {met} ({_num(goal['value'], 2)} against {goal['target']}): "
-                     f"{GOALS[name]}")
-    machine = results["machine"]
-    lines.append("")
-    lines.append(f"Python {machine['python']} on {machine['platform']}, {machine['cpu_count']} "
-                 f"CPUs, load average {machine['load_average']}; "
-                 + ("quick run: rough figures" if results.get("quick") else "full run"))
-    return "\n".join(lines)
+    return lines
 
 
 def format_queries(results: dict[str, Any]) -> list[str]:

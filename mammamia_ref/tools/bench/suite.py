@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.formats.scenario import load_all, run_scenario
+from mammamia_ref.formats.scenario import load_all
 from mammamia_ref.kit.client import Implementation
+from mammamia_ref.sim.scenario_run import run_scenario
 from mammamia_ref.tools.bench.measure import PLAYER_COUNTS, ROOT, Meter
 
 

@@ -5,7 +5,8 @@ The reference is the oracle: the sequence is replayed from a new game, and every
 records what the reference did (its events, or the rule it rejected the action under);
 the last step also records the whole final state, who is to move, the legal actions and,
 if the game is over, the winners. A scenario written here loads with
-:func:`mammamia_ref.formats.scenario.load_scenario` and passes :func:`run_scenario` against the
+:func:`mammamia_ref.formats.scenario.load_scenario` and passes
+:func:`mammamia_ref.sim.scenario_run.run_scenario` against the
 reference, so a port that diverges fails it at the first differing step.
 """
 
@@ -21,12 +22,13 @@ import yaml
 
 from mammamia_ref.errors import IllegalActionError, MammamiaError
 from mammamia_ref.formats.jsonform import format_state
-from mammamia_ref.formats.scenario import SCENARIO_FORMAT, load_scenario, run_scenario
+from mammamia_ref.formats.scenario import SCENARIO_FORMAT, load_scenario
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, format_action
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import apply, is_over, legal_actions, new_game, to_move, winners
 from mammamia_ref.rules.state import GameConfig, GameState
+from mammamia_ref.sim.scenario_run import run_scenario
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
