@@ -5,13 +5,12 @@ proves more, by induction over the game model's transition relation
 (:func:`.game_model.free_step`: one turn, one opening's reveal or one round's
 preparation, from *any* well-formed state), relative to what is already proved for every
 reachable state: the model's well-formedness and the hand limit
-(:func:`.proofs.prove_invariant`, itself a 1-induction from the setup). Why induction
-and not a Horn-clause engine (z3's Spacer): the game model's step relation is large
-(over a hundred integers a state) and its invariants are known and few; a 1-induction
-over each step is a handful of unsatisfiability checks that finish in seconds, where
-Spacer on the whole relation ran out of any budget we could give an answer. Conditions
-whose proof needs a stronger invariant than these are not claimed: the answer says so
-and the bounded route goes on.
+(:func:`.proofs.prove_invariant`, itself a 1-induction from the setup). Why this and
+not a Horn-clause engine (z3's Spacer), which would search for a strengthening itself:
+the step relation is large (over a hundred integers a state), its invariants are known
+and few, and each check here takes under a second, so no answer waits on an engine
+whose run time cannot be bounded. Conditions whose proof needs a stronger invariant
+than these are not claimed: the answer says so and the bounded route goes on.
 
 Which conditions (the core grammar, after :func:`.language.expand`, for every seating
 of :func:`.language.seatings`):

@@ -1,0 +1,218 @@
+"""The question language (``mammamia_ref/queries/language.py``, the checks of
+``questions.py``, the judging of ``judging.py``): every construct read, refused with its
+file and line when misused, written out for a game's seating, and judged on the
+reference's games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mammamia_ref.queries import judging
+from mammamia_ref.queries.judging import Played, annotate, measure, meets
+from mammamia_ref.queries.language import expand, named_colours, seatings
+from mammamia_ref.queries.questions import QuestionError, load_question
+from mammamia_ref.queries.searching import playout
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, PERSONAL
+
+SHIPPED = Path(__file__).resolve().parent.parent / "spec" / "questions"
+
+
+def _write(tmp_path: Path, doc: dict[str, Any]) -> Path:
+    path = tmp_path / "q.yaml"
+    path.write_text(yaml.safe_dump({"question": "q", "title": "a question", **doc},
+                                   sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("find", "says"), [
+    ({"some_seat": "red", "holds": {"event": "baked"}}, "not a variable name"),
+    ({"some_seat": "s", "holds": {"event": "baked", "where": {"seat": "t"}}},
+     "unknown seat colour 't'"),
+    ({"event": "baked", "where": {"seat": "s"}}, "unknown seat colour 's'"),
+    ({"two_seats": ["a", "a"], "holds": {"event": "baked"}}, "two different"),
+    ({"some_seat": "s", "holds": {"some_seat": "s", "holds": {"event": "baked"}}},
+     "bound already"),
+    ({"some_seat": "s"}, "needs holds"),
+    ({"some_seat": "s", "holds": {"event": "named_kind", "where": {"order": "s.pizza"}}},
+     "unknown order 's.pizza'"),
+    ({"within": {"rounds": 2}, "holds": {"event": "baked"}}, "unknown span 'rounds'"),
+    ({"within": {"round": 0}, "holds": {"event": "baked"}}, "a whole number above 0"),
+    ({"within": {"after": {"state": {"count": "hand"}}}, "holds": {"event": "baked"}},
+     "an event condition"),
+    ({"within": {"round": 1, "from_round": 2}, "holds": {"event": "baked"}}, "not both"),
+    ({"event": "baked", "at_least": 1, "more_than": {"where": {"seat": "red"}}},
+     "not both"),
+    ({"event": "baked", "more_than": {"seat": "red"}}, "the other count"),
+    ({"event": "baked", "then": {"count": "table", "at": "game_end"}}, "right after"),
+    ({"state": {"count": "table", "same_for_every_seat": True}}, "a count per seat"),
+    ({"state": {"count": "hand", "more_than": {"seat": "red"}}}, "names its own seat"),
+    ({"result": {"winner": "s"}}, "neither a seat colour"),
+    ({"result": {"decided_by": "game_end.coin"}}, "decided_by: one of"),
+    ({"result": {"loser": "red"}}, "not 'loser'"),
+    ({"event": "mamma_mia_drawn", "where": {"last": True}}, "no field 'last'"),
+])
+def test_a_misused_construct_is_refused_with_its_line(tmp_path: Path, find: Any,
+                                                      says: str) -> None:
+    path = _write(tmp_path, {"find": find})
+    with pytest.raises(QuestionError, match=says) as caught:
+        load_question(path)
+    assert caught.value.file == str(path) and caught.value.line is not None
+
+
+@pytest.mark.parametrize(("measure_", "says"), [
+    ({"own_turns_until": {"event": "baked"}}, "needs some_seat"),
+    ({"some_seat": "s", "turns_until": {"event": "baked"}}, "turns_until: a condition"),
+    ({"some_seat": "s", "own_turns": False}, "own_turns: true"),
+    ({"turns": 3}, "one of turns_until"),
+])
+def test_a_misused_measure_is_refused_with_its_line(tmp_path: Path, measure_: Any,
+                                                    says: str) -> None:
+    with pytest.raises(QuestionError, match=says):
+        load_question(_write(tmp_path, {"most": measure_}))
+
+
+def test_every_shipped_question_reads() -> None:
+    files = sorted(SHIPPED.glob("*.yaml"))
+    assert len(files) > 20
+    for path in files:
+        question = load_question(path)
+        assert question.title and question.title != question.id, path
+
+
+def test_variables_are_written_out_for_a_seating() -> None:
+    cond = {"some_seat": "s", "holds": {"event": "named_kind",
+                                        "where": {"order": "s.minimale", "kind": "s.personal"}}}
+    core = expand(cond, ("green", "red"), 3)
+    assert core == {"any": [
+        {"event": "named_kind", "where": {"order": "green.minimale",
+                                          "kind": PERSONAL["green"]}},
+        {"event": "named_kind", "where": {"order": "red.minimale", "kind": PERSONAL["red"]}}]}
+    pairs = expand({"two_seats": ["a", "b"], "holds": {"result": {"winner": "a"}}},
+                   ("red", "yellow", "green"), 3)
+    assert len(pairs["any"]) == 6
+    rounds = expand({"within": {"round": "every"}, "holds": {"event": "baked"}}, ("red",), 3)
+    assert [p["within"]["round"] for p in rounds["all"]] == [1, 2, 3]
+    kinds = expand({"some_kind": "k", "holds": {"state": {"count": "table", "kind": "k"}}},
+                   ("red",), 3)
+    assert len(kinds["any"]) == 5
+
+
+def test_seatings_tell_apart_what_the_condition_names() -> None:
+    """One seating when no colour is named; each named colour (or owner of a named kind)
+    absent or at each seat from the starting player on."""
+    assert seatings(2, {"event": "baked"}) == [("red", "yellow")]
+    green = seatings(2, {"event": "baked", "where": {"seat": "green"}})
+    assert len(green) == 3 and ("red", "yellow") in green
+    assert {s.index("green") for s in green if "green" in s} == {0, 1}
+    assert named_colours({"state": {"count": "table", "kind": PERSONAL["green"]}}) == {"green"}
+    five = seatings(5, {"event": "baked", "where": {"seat": "green"}})
+    assert len(five) == 5 and all(set(s) == set(COLOURS) for s in five)
+    two = seatings(3, {"all": [{"event": "baked", "where": {"seat": "red"}},
+                               {"event": "baked", "where": {"order": "green.minimale"}}]})
+    assert len(two) == 1 + 3 + 3 + 6
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Played]:
+    """Whole reference games at 2 and 3 players, several seatings and policies."""
+    out = []
+    for seed in range(12):
+        players = 2 + seed % 2
+        colours = ("green", "red", "brown")[:players] if seed % 3 else None
+        config = make_config(players, colours=colours, first_player=seed % players)
+        out.append(playout(config, seed, ("random", "simple", "careful")[seed % 3]))
+    return out
+
+
+def test_a_span_of_rounds_partitions_the_games_events(games: list[Played]) -> None:
+    """Each event lies in exactly one round's span, the preparation of a round in the
+    round it prepares."""
+    for game in games:
+        whole = annotate(game)
+        every = sum(len(events) for _a, events, _s in whole.steps)
+        parts = [judging.span(whole, {"round": r}) for r in (1, 2, 3)]
+        assert sum(sum(len(e) for _a, e, _s in p.steps) for p in parts if p) == every
+        two = parts[1]
+        assert two is not None
+        assert two.steps[0][1][0].name in ("leftovers_to_oven", "leftovers_stay")
+        names = [e.name for _a, events, _s in two.steps for e in events]
+        assert names.count("round_ended") == 1
+
+
+def test_the_constructs_judge_a_game_as_its_events_say(games: list[Played]) -> None:
+    for game in games:
+        winners = next(e for _a, evs, _s in game.steps for e in evs if e.name == "winners")
+        colours = game.config.colours
+        won = [colours[s] for s in winners.get("seats")]
+        delivered = [len(d) for d in game.steps[-1][2].delivered]
+        everything: dict[str, int] = {}
+        for _a, evs, _s in game.steps:
+            for e in evs:
+                everything[e.name] = everything.get(e.name, 0) + 1
+        assert meets({"result": {"winner": won[0], "decided_by": winners.rule}}, game, {})
+        assert not meets({"result": {"winners": {"equals": len(won) + 1}}}, game, {})
+        loser = [c for c in colours if c not in won]
+        if loser:
+            assert not meets({"result": {"winner": loser[0]}}, game, {})
+        most = max(delivered)
+        assert meets({"some_seat": "s", "holds": {"state": {
+            "count": "delivered", "seat": "s", "at": "game_end", "equals": most}}}, game, {})
+        same = len(set(delivered)) == 1
+        assert meets({"state": {"count": "delivered", "at": "game_end",
+                                "same_for_every_seat": True}}, game, {}) == same
+        assert meets({"every_seat": "s", "holds": {"not": {"state": {
+            "count": "delivered", "seat": "s", "at": "game_end", "at_least": most + 1}}}},
+            game, {})
+        baked = everything.get("baked", 0)
+        assert meets({"within": {"from_round": 1}, "holds": {"event": "baked",
+                                                             "equals": baked}}, game, {})
+        before = {"within": {"before": {"event": "baked"}},
+                  "holds": {"not": {"event": "baked"}}}
+        assert meets(before, game, {})
+        after = {"within": {"after": {"event": "baked"}},
+                 "holds": {"event": "baked", "equals": max(baked - 1, 0)}}
+        assert meets(after, game, {}) == (baked > 0)
+
+
+def test_the_first_time_measures_count_turns(games: list[Played]) -> None:
+    for game in games:
+        turns = measure("turns", game)
+        until = measure({"turns_until": {"event": "baked"}}, game)
+        assert until is None or 1 <= until <= turns
+        own = measure({"some_seat": "s", "own_turns": True}, game, "most")
+        fewest_own = measure({"some_seat": "s", "own_turns": True}, game, "fewest")
+        assert own is not None and fewest_own is not None and fewest_own <= own
+        assert own * game.config.players >= turns >= fewest_own
+        first = measure({"some_seat": "s", "own_turns_until": {
+            "event": "placed_order", "where": {"seat": "s"}}}, game, "fewest")
+        # the first order is placed in some seat's own turn, one it has taken by then
+        placed = [e for _a, evs, _s in game.steps for e in evs if e.name == "placed_order"]
+        assert (first is None) == (not placed)
+        assert first is None or 1 <= first <= fewest_own + own
+
+
+def test_the_derived_fields_follow_the_states_around_the_event(games: list[Played]) -> None:
+    """``on_table`` is the named kind's count on the table before the naming part;
+    ``last_card`` / ``first_card_of_round`` where the Mamma Mia! card lay."""
+    seen = {"named_kind": 0, "mamma_mia_drawn": 0}
+    for game in games:
+        parts = annotate(game, parts=True)
+        before = None
+        for _a, events, state in parts.steps:
+            for e in events:
+                if e.name == "named_kind":
+                    seen["named_kind"] += 1
+                    assert before is not None
+                    assert e.get("on_table") == before.table[KINDS.index(e.get("kind"))]
+                    assert e.get("order_type") in ("monotoni", "minimale")
+                if e.name == "mamma_mia_drawn":
+                    seen["mamma_mia_drawn"] += 1
+                    assert isinstance(e.get("last_card"), bool)
+                    assert isinstance(e.get("first_card_of_round"), bool)
+            before = state if state is not None else before
+    assert all(seen.values()), seen

@@ -1,0 +1,108 @@
+""""None in any game" (``mammamia_ref/queries/unbounded.py``): the impossibility
+questions are proved for games of every length, what a game can reach is never proved
+impossible, and every proved condition is checked again on random reference games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.queries.judging import meets
+from mammamia_ref.queries.questions import load_question
+from mammamia_ref.queries.searching import playout
+from mammamia_ref.queries.unbounded import prove_never
+from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules.vocabulary import COLOURS
+
+pytestmark = pytest.mark.z3
+
+SHIPPED = Path(__file__).resolve().parent.parent / "spec" / "questions"
+
+# (question file, flag values) proved never met; the first five are the designer's
+# impossibility questions, the others catalogue questions stated in the language
+NEVER: list[tuple[str, dict[str, str]]] = [
+    ("new-minimale-own-kind", {}),
+    ("new-draw-eight", {"refill": "to_seven"}),
+    ("new-draw-eight", {"refill": "as_many_as_played"}),
+    ("new-order-while-passing", {"pass_order": "forbidden"}),
+    ("new-monotoni-own-kind", {"monotoni_kind": "any_other"}),
+    ("new-monotoni-own-kind", {"monotoni_kind": "on_table"}),
+    ("new-monotoni-absent-kind", {"monotoni_kind": "on_table"}),
+    ("new-nine-delivered", {}),
+    ("Q09-hand-above-seven", {}),
+    ("Q10-opening-without-holder", {}),
+    ("Q14-bombastica-leaves-cards", {}),
+]
+
+# conditions a game reaches (a reference game shows each): never proved impossible
+REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
+    ({"event": "named_kind", "where": {"order_type": "minimale"}}, {}),
+    ({"event": "named_kind", "where": {"order_type": "monotoni", "on_table": 0}},
+     {"monotoni_kind": "any_other"}),
+    ({"event": "placed_order", "rule": "turn.pass_with_order"}, {"pass_order": "allowed"}),
+    ({"state": {"count": "hand", "at_least": 7}}, {}),
+    ({"event": "baked", "rule": "oven.bombastica"}, {}),
+    ({"event": "drew", "where": {"count": 7}}, {}),
+    # a stall that passes the Mamma Mia! card on from an otherwise empty supply: the
+    # induction cannot rule it out (the bounded route and the search take it on)
+    ({"event": "round_ended", "rule": "round_end.stall", "then": {"count": "supply",
+                                                                  "equals": 0}}, {}),
+]
+
+
+def _condition(name: str) -> dict[str, Any]:
+    question = load_question(SHIPPED / f"{name}.yaml")
+    assert question.condition is not None
+    return dict(question.condition)
+
+
+@pytest.mark.parametrize(("name", "flags"), NEVER, ids=[
+    f"{n}-{'-'.join(f.values()) or 'defaults'}" for n, f in NEVER])
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_impossibility_is_proved_for_games_of_every_length(
+        name: str, flags: dict[str, str], players: int) -> None:
+    never = prove_never(_condition(name), players, make_rules(flags))
+    assert never.proved, never.how
+    assert never.cases and all(r in ("unsat",) or r.startswith("none")
+                               for r in never.cases.values()), never.cases
+
+
+@pytest.mark.parametrize(("cond", "flags"), REACHED)
+def test_what_a_game_reaches_is_never_proved_impossible(
+        cond: dict[str, Any], flags: dict[str, str]) -> None:
+    never = prove_never(cond, 2, make_rules(flags))
+    assert not never.proved, cond
+    assert never.how.startswith("not proved")
+
+
+def test_the_hand_limit_of_a_house_rule_is_what_the_proof_follows() -> None:
+    """Eight cards in hand: impossible under the spec's limit of seven, not under a house
+    rule's limit of eight."""
+    cond = {"state": {"count": "hand", "at_least": 8}}
+    assert prove_never(cond, 2, make_rules({})).proved
+    assert not prove_never(cond, 2, make_rules({}, parameters={"hand_limit": 8})).proved
+
+
+GAMES = 600
+
+
+@pytest.mark.parametrize(("name", "flags"), NEVER, ids=[
+    f"{n}-{'-'.join(f.values()) or 'defaults'}" for n, f in NEVER])
+def test_a_proved_impossibility_holds_on_random_reference_games(
+        name: str, flags: dict[str, str]) -> None:
+    """Each proved condition is met by none of GAMES random games on the reference (2 to
+    5 players, every seating drawn, the three policies): together several thousand."""
+    cond = _condition(name)
+    rules = make_rules(flags)
+    for seed in range(GAMES):
+        players = 2 + seed % 4
+        first = seed % players
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
+        config = make_config(players, colours=colours, first_player=first, variants=rules)
+        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+        assert not meets(cond, game, {}), (name, seed)
