@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from mammamia_ref.cli.args import Commands
+from mammamia_ref.cli.args import Commands, ask_budget, house_file
 
 
 def add_parser(commands: Commands) -> None:
@@ -21,9 +21,9 @@ def add_parser(commands: Commands) -> None:
                               "bound, a value with its bound, or unknown")
     ask.add_argument("files", nargs="+", metavar="FILE", help="question files (YAML)")
     ask.add_argument("--json", action="store_true", help="one JSON document")
-    ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    ask.add_argument("--budget", type=ask_budget, default=10.0, metavar="SECONDS",
                      help="CPU seconds a search may spend on one cell (default 10)")
-    ask.add_argument("--house", metavar="FILE",
+    ask.add_argument("--house", metavar="FILE", type=house_file,
                      help="ask every question under this house rule (docs/house-rules.md) "
                           "instead of the one its house: names, if any")
     ask.add_argument("--write-witnesses", action="store_true",
@@ -34,9 +34,6 @@ def add_parser(commands: Commands) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    if args.budget <= 0:
-        print("mammamia: error: --budget: a number of CPU seconds above 0", file=sys.stderr)
-        return 2
     try:
         from mammamia_ref.queries.ask import ask
         from mammamia_ref.queries.questions import load_questions

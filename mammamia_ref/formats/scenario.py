@@ -30,6 +30,7 @@ from mammamia_ref.formats.jsonform import (
     schema_registry,
     validator_errors,
 )
+from mammamia_ref.formats.limits import pointer_excerpt
 from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, format_action, parse_action
@@ -126,7 +127,7 @@ def parse_scenario(loaded: Loaded) -> Scenario:
                 parse_action(_pointed(doc, at_action[1]), at_action[1])
             except MalformedError as exc:
                 raise fail(str(exc), exc.where) from exc
-        raise fail(f"schema: {message} (at {pointer or '/'})", pointer)
+        raise fail(f"schema: {message} (at {pointer_excerpt(pointer)})", pointer)
     if Path(file).stem != doc["id"]:
         raise fail(f"the file must be named after the scenario id: {doc['id']}.yaml", "/id")
     known = specdata.rule_ids()

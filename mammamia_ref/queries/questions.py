@@ -26,6 +26,7 @@ from typing import Any
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.house import HouseRule, load_house
 from mammamia_ref.formats.jsonform import schema_errors
+from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
@@ -159,7 +160,7 @@ def check_question(loaded: Loaded) -> Question:
     except (TypeError, AttributeError, KeyError, ValueError):
         pass   # a shape the checks below do not expect: the schema's error says what
     pointer, message = errors[0]
-    raise _fail(loaded, pointer, f"not a question: {message} (at {pointer or '/'})")
+    raise _fail(loaded, pointer, f"not a question: {message} (at {pointer_excerpt(pointer)})")
 
 
 def _check_question(loaded: Loaded) -> Question:
@@ -170,7 +171,7 @@ def _check_question(loaded: Loaded) -> Question:
              "house", "bound", "restates", "whatever_the_others_do"}
     for key in doc:
         if key not in known:
-            raise _fail(loaded, f"/{key}", f"unknown key {key!r}; a question has "
+            raise _fail(loaded, f"/{key}", f"unknown key {excerpt(key)}; a question has "
                         + ", ".join(sorted(known)))
     if doc.get("whatever_the_others_do"):
         raise _fail(loaded, "/whatever_the_others_do", "a question about what a player can "
@@ -190,7 +191,7 @@ def _check_question(loaded: Loaded) -> Question:
     else:
         measure = doc[goal]
         if not isinstance(measure, str) or measure not in MEASURES:
-            raise _fail(loaded, f"/{goal}", f"{goal}: {measure!r} is not a number ask can "
+            raise _fail(loaded, f"/{goal}", f"{goal}: {excerpt(measure)} is not a number ask can "
                         "measure; the measures: " + ", ".join(MEASURES))
     players = doc.get("players", [2])
     if not isinstance(players, list) or not players or \
@@ -204,7 +205,7 @@ def _check_question(loaded: Loaded) -> Question:
         from mammamia_ref.queries.common import load_catalogue
 
         if restates not in {q["id"] for q in load_catalogue()}:
-            raise _fail(loaded, "/restates", f"restates: no catalogue query {restates!r}")
+            raise _fail(loaded, "/restates", f"restates: no catalogue query {excerpt(restates)}")
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound, restates,
                     " ".join(str(doc.get("text", "")).split()), doc)
@@ -221,7 +222,8 @@ def _house(loaded: Loaded, house: Any) -> HouseRule | None:
     try:
         return load_house(path)
     except InputFileError as exc:   # missing, unreadable, or not a house rule
-        raise _fail(loaded, "/house", f"house: {house} (beside the question file): "
+        shown = house if house.isprintable() else excerpt(house)   # a NUL, say
+        raise _fail(loaded, "/house", f"house: {shown} (beside the question file): "
                     f"{exc}") from None
 
 
@@ -233,12 +235,12 @@ def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]
     for flag, chosen in variants.items():
         pointer = f"/variants/{flag}"
         if flag not in values:
-            raise _fail(loaded, pointer, f"unknown flag {flag!r}; `mammamia variants` lists "
+            raise _fail(loaded, pointer, f"unknown flag {excerpt(flag)}; `mammamia variants` lists "
                         "them")
         chosen = chosen if isinstance(chosen, list) else [chosen]
         for i, value in enumerate(chosen):
             if value not in values[flag]:
-                raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {value!r}; its "
+                raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {excerpt(value)}; its "
                             "values: " + ", ".join(values[flag]))
         out[flag] = tuple(chosen)
     return out
@@ -249,7 +251,8 @@ def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
         raise _fail(loaded, "/bound", "bound: a map of rounds and turns")
     for key, value in bound.items():
         if key not in ("rounds", "turns", "games"):
-            raise _fail(loaded, f"/bound/{key}", f"unknown bound {key!r}; rounds, turns, games")
+            raise _fail(loaded, f"/bound/{key}",
+                        f"unknown bound {excerpt(key)}; rounds, turns, games")
         if type(value) is not int or value < 1:
             raise _fail(loaded, f"/bound/{key}", f"bound {key}: a whole number above 0")
     if bound.get("rounds", 1) > 3:
@@ -278,24 +281,25 @@ def _check_condition(loaded: Loaded, cond: Any, pointer: str) -> None:
     if "event" in cond:
         name = cond["event"]
         if name not in EVENTS:
-            raise _fail(loaded, f"{pointer}/event", f"unknown event {name!r}; the events: "
+            raise _fail(loaded, f"{pointer}/event", f"unknown event {excerpt(name)}; the events: "
                         + ", ".join(EVENTS))
         for key in cond:
             if key not in ("event", "rule", "where", *COMPARE):
                 raise _fail(loaded, f"{pointer}/{key}", f"an event condition has event:, "
-                            f"rule:, where: and a count ({', '.join(COMPARE)}), not {key!r}")
+                            f"rule:, where: and a count ({', '.join(COMPARE)}), not {excerpt(key)}")
         rule = cond.get("rule")
         if rule is not None and rule not in {r["id"] for r in specdata.rules()}:
-            raise _fail(loaded, f"{pointer}/rule", f"unknown rule {rule!r}")
+            raise _fail(loaded, f"{pointer}/rule", f"unknown rule {excerpt(rule)}")
         for fieldname, value in (cond.get("where") or {}).items():
             if fieldname not in EVENTS[name]:
                 raise _fail(loaded, f"{pointer}/where/{fieldname}", f"event {name} has no "
-                            f"field {fieldname!r}; its fields: " + ", ".join(sorted(EVENTS[name])))
+                            f"field {excerpt(fieldname)}; its fields: "
+                            + ", ".join(sorted(EVENTS[name])))
             if fieldname == "kind" and value not in KINDS:
-                raise _fail(loaded, f"{pointer}/where/kind", f"unknown kind {value!r}")
+                raise _fail(loaded, f"{pointer}/where/kind", f"unknown kind {excerpt(value)}")
             if fieldname in SEAT_FIELDS and value not in COLOURS:
                 raise _fail(loaded, f"{pointer}/where/{fieldname}",
-                            f"unknown seat colour {value!r}")
+                            f"unknown seat colour {excerpt(value)}")
         _check_count(loaded, cond, pointer)
         return
     state = cond["state"]
@@ -305,13 +309,13 @@ def _check_condition(loaded: Loaded, cond: Any, pointer: str) -> None:
     for key in state:
         if key not in ("count", "at", "kind", "seat", *COMPARE):
             raise _fail(loaded, f"{pointer}/state/{key}", f"a state condition has count:, "
-                        f"at:, kind:, seat: and a comparison, not {key!r}")
+                        f"at:, kind:, seat: and a comparison, not {excerpt(key)}")
     if state.get("at", "any_step") not in AT:
         raise _fail(loaded, f"{pointer}/state/at", "at: one of " + ", ".join(AT))
     if "kind" in state and state["kind"] not in KINDS:
-        raise _fail(loaded, f"{pointer}/state/kind", f"unknown kind {state['kind']!r}")
+        raise _fail(loaded, f"{pointer}/state/kind", f"unknown kind {excerpt(state['kind'])}")
     if "seat" in state and state["seat"] not in ("any", "all", *COLOURS):
-        raise _fail(loaded, f"{pointer}/state/seat", f"unknown seat {state['seat']!r}")
+        raise _fail(loaded, f"{pointer}/state/seat", f"unknown seat {excerpt(state['seat'])}")
     _check_count(loaded, state, f"{pointer}/state")
 
 
