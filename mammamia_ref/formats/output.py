@@ -94,6 +94,12 @@ def _is_regular_or_new(target: Path) -> bool:
         return True
 
 
+def write_by_rename(target: Path, data: bytes) -> None:
+    """``data`` as the whole of a regular file: a temporary file beside it renamed into
+    place (a symbolic link there is replaced, never followed); OSError as it comes."""
+    _replace(target, data)
+
+
 def _replace(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")

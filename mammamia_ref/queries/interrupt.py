@@ -1,8 +1,8 @@
 """Ctrl-C during z3 work: stop soon, cleanly, and never trust a cancelled answer.
 
-``mammamia verify``, ``mammamia query run`` and ``mammamia bench`` answer queries under
-:func:`z3_interruptible`; :func:`answer_interruptibly` answers one query of the
-catalogue and turns a cancelled check into KeyboardInterrupt.
+``mammamia verify``, ``mammamia query run``, ``mammamia ask`` and ``mammamia bench``
+answer queries under :func:`z3_interruptible`; :func:`answer_interruptibly` answers one
+query of the catalogue and turns a cancelled check into KeyboardInterrupt.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import Any
 
@@ -36,14 +36,19 @@ def answer_interruptibly(query_id: str, stop: threading.Event | None,
 
 
 @contextmanager
-def z3_interruptible() -> Iterator[threading.Event]:
+def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
     """Let Ctrl-C stop z3 work soon and cleanly. z3 takes SIGINT for itself during a
     check and merely answers "unknown"; and a KeyboardInterrupt raised at an arbitrary
     point inside z3's Python layer is lost in a finalizer or turned into another error.
     So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
     thread woken by the signal (through the wakeup fd) then cancels every z3 check, in
     every context :mod:`.num` made, until the caller, at a safe point, sees the event
-    and raises KeyboardInterrupt. A second Ctrl-C raises at once."""
+    and raises KeyboardInterrupt. A second Ctrl-C raises at once; with ``at_once``
+    (``ask``, whose searches are long runs of plain Python) so does the first one that
+    comes while no z3 term is being built or checked (:func:`.num.building_now`).
+    SIGTERM is taken alike (after the handler it replaces has seen it, so that
+    ``mammamia`` exits with 143): raised in z3's Python layer it left a
+    ``ctypes.ArgumentError``."""
     import z3
 
     from mammamia_ref.queries import num as N
@@ -55,13 +60,22 @@ def z3_interruptible() -> Iterator[threading.Event]:
         return
 
     def on_sigint(signum: int, frame: FrameType | None) -> None:
-        if stop.is_set():
+        if stop.is_set() or (at_once and not N.building_now()):
+            stop.set()
             raise KeyboardInterrupt
         stop.set()
 
+    previous_term = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        if callable(previous_term):   # mammamia's own: it notes SIGTERM, then raises
+            with suppress(KeyboardInterrupt):
+                previous_term(signum, frame)
+        on_sigint(signum, frame)
+
     def watch() -> None:
         while (byte := os.read(read, 1)) and not done.is_set():
-            while byte[0] == signal.SIGINT and not done.is_set():
+            while byte[0] in (signal.SIGINT, signal.SIGTERM) and not done.is_set():
                 N.interrupt_all()
                 done.wait(0.01)
 
@@ -73,10 +87,14 @@ def z3_interruptible() -> Iterator[threading.Event]:
     previous_ctrl_c = z3.get_param("ctrl_c")
     z3.set_param("ctrl_c", False)
     signal.signal(signal.SIGINT, on_sigint)
+    if previous_term not in (signal.SIG_IGN, None):
+        signal.signal(signal.SIGTERM, on_sigterm)
     try:
         yield stop
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        if previous_term is not None:
+            signal.signal(signal.SIGTERM, previous_term)
         z3.set_param("ctrl_c", previous_ctrl_c)
         signal.set_wakeup_fd(previous_fd)
         done.set()

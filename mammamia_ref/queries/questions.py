@@ -27,6 +27,7 @@ from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.house import HouseRule, load_house
 from mammamia_ref.formats.jsonform import schema_errors
 from mammamia_ref.formats.limits import excerpt, pointer_excerpt
+from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
@@ -84,6 +85,7 @@ class Question:
     restates: str | None = None
     text: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # of each pointer
 
     def cells(self) -> list[tuple[int, dict[str, str]]]:
         """Every (players, flag values) combination asked about."""
@@ -200,6 +202,10 @@ def _check_question(loaded: Loaded) -> Question:
     variants = _check_variants(loaded, doc.get("variants") or {})
     bound = _check_bound(loaded, doc.get("bound") or {})
     house = _house(loaded, doc.get("house"))
+    problem = work_problem(players, variants, bound, house,   # the work bounded up front
+                           rules_known=house is not None)
+    if problem is not None:
+        raise _fail(loaded, *problem)
     restates = doc.get("restates")
     if restates is not None:
         from mammamia_ref.queries.common import load_catalogue
@@ -208,7 +214,7 @@ def _check_question(loaded: Loaded) -> Question:
             raise _fail(loaded, "/restates", f"restates: no catalogue query {excerpt(restates)}")
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound, restates,
-                    " ".join(str(doc.get("text", "")).split()), doc)
+                    " ".join(str(doc.get("text", "")).split()), doc, loaded.lines)
 
 
 def _house(loaded: Loaded, house: Any) -> HouseRule | None:
@@ -255,8 +261,6 @@ def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
                         f"unknown bound {excerpt(key)}; rounds, turns, games")
         if type(value) is not int or value < 1:
             raise _fail(loaded, f"/bound/{key}", f"bound {key}: a whole number above 0")
-    if bound.get("rounds", 1) > 3:
-        raise _fail(loaded, "/bound/rounds", "bound rounds: a game has three rounds")
     if "turns" in bound and bound["turns"] < bound.get("rounds", 1):
         raise _fail(loaded, "/bound/turns", f"contradictory bound: {bound['rounds']} rounds "
                     f"need a turn each, more than {bound['turns']} turns")
