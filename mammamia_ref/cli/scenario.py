@@ -136,7 +136,8 @@ def print_result(result: RunResult, *, trace: bool) -> None:
             for line in lines[1:]:
                 print(f"  {line}")
     if not result.passed:
-        print(f"  diverged at step {result.step} ({result.file}:{result.line}):")
+        where = f"{result.file}:{result.line}" if result.line else result.file
+        print(f"  diverged at step {result.step} ({where}):")
         for line in (result.failure or "").splitlines():
             print(f"    {line}")
 
