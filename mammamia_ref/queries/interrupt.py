@@ -7,6 +7,7 @@ query of the catalogue and turns a cancelled check into KeyboardInterrupt.
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import threading
@@ -43,10 +44,11 @@ def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
     So here z3 leaves SIGINT to Python, whose handler only sets the event yielded; a
     thread woken by the signal (through the wakeup fd) then cancels every z3 check, in
     every context :mod:`.num` made, until the caller, at a safe point, sees the event
-    and raises KeyboardInterrupt. A second Ctrl-C raises at once; with ``at_once``
-    (``ask``, whose searches are long runs of plain Python) so does the first one that
-    comes while no z3 term is being built or checked (:func:`.num.building_now`).
-    SIGTERM is taken alike (after the handler it replaces has seen it, so that
+    and raises KeyboardInterrupt. A second Ctrl-C raises at once. With ``at_once``
+    (``ask``, whose searches are long runs of plain Python) the first one raises as soon
+    as it lands outside z3 (no term being built or checked, :func:`.num.building_now`,
+    and no z3 code on the stack, a finalizer say): the thread hands it back to the main
+    thread until it does. SIGTERM is taken alike (after the handler it replaces has seen it, so that
     ``mammamia`` exits with 143): raised in z3's Python layer it left a
     ``ctypes.ArgumentError``."""
     import z3
@@ -59,11 +61,26 @@ def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
         yield stop  # signals reach only the main thread; an ignored Ctrl-C stays ignored
         return
 
+    deferred = threading.Event()   # a signal to hand back until it lands outside z3
+
     def on_sigint(signum: int, frame: FrameType | None) -> None:
-        if stop.is_set() or (at_once and not N.building_now()):
+        again = deferred.is_set()   # handed back by the watcher, not a second Ctrl-C
+        deferred.clear()
+        if (stop.is_set() and not again) or (at_once and outside_z3(frame)):
             stop.set()
             raise KeyboardInterrupt
         stop.set()
+        if at_once:
+            deferred.set()
+
+    def outside_z3(frame: FrameType | None) -> bool:
+        if N.building_now():
+            return False
+        while frame is not None:
+            if str(frame.f_globals.get("__name__", "")).split(".")[0] == "z3":
+                return False
+            frame = frame.f_back
+        return True
 
     previous_term = signal.getsignal(signal.SIGTERM)
 
@@ -77,7 +94,9 @@ def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
         while (byte := os.read(read, 1)) and not done.is_set():
             while byte[0] in (signal.SIGINT, signal.SIGTERM) and not done.is_set():
                 N.interrupt_all()
-                done.wait(0.01)
+                if deferred.is_set():
+                    _thread.interrupt_main(signal.SIGINT)   # on_sigint again, in main
+                done.wait(0.05 if deferred.is_set() else 0.01)
 
     read, write = os.pipe()
     os.set_blocking(write, False)
