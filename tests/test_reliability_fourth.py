@@ -341,7 +341,8 @@ def test_an_unknown_parameter_of_any_length_is_quoted_by_an_excerpt(tmp_path: Pa
 @pytest.mark.parametrize("command", [
     ["play", "--players", "2", "--seed", "1"], ["ask", "q.yaml"], ["verify"],
     ["simulate", "--players", "2", "--games", "1"], ["query", "run", "Q03"],
-    ["scenario", "run"], ["perft", "--players", "2", "--depth", "1"], ["conform"]])
+    ["scenario", "run"], ["perft", "--players", "2", "--depth", "1"], ["conform"],
+    ["compare", "--players", "2", "--games", "1"]])
 def test_an_empty_house_path_is_refused(capsys, command: list[str]) -> None:
     line = refused(capsys, *command, "--house", "", *(["--", "true"] if command == ["conform"]
                                                       else []))
