@@ -250,6 +250,17 @@ def test_a_witness_is_never_written_through_a_link(tmp_path: Path) -> None:
     assert secret.read_text() == "secret\n"
 
 
+def test_a_witness_folder_that_is_a_link_is_refused(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "here" / "scenarios").mkdir(parents=True)
+    (tmp_path / "here" / "scenarios" / "ask").symlink_to(elsewhere)
+    monkeypatch.chdir(tmp_path / "here")
+    with pytest.raises(OutputError, match="a part of it is a symbolic link"):
+        plan_witnesses(Path("scenarios") / "ask", [("ask-q-2p", "question q")])
+
+
 def test_the_real_folder_is_tried_before_the_work(tmp_path: Path) -> None:
     if os.geteuid() != 0:   # access() lies only to root; as anyone, a read-only folder
         folder = tmp_path / "ro"
