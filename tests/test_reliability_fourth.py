@@ -339,6 +339,17 @@ def test_the_excerpt_and_the_pointer_are_short() -> None:
     assert len(pointer_excerpt("/variants/" + "k:" * 500)) < 80
 
 
+@pytest.mark.parametrize("bad", [{"type": "t:" * 300}, {"type": "place_order", "order": "o" * 300},
+                                 {"type": "play", "kind": "k;" * 300, "count": 1}])
+def test_the_rules_messages_quote_input_by_an_excerpt(bad: dict[str, object]) -> None:
+    from mammamia_ref.errors import MalformedError
+    from mammamia_ref.rules.actions import parse_action
+
+    with pytest.raises(MalformedError) as caught:
+        parse_action(bad)
+    assert len(str(caught.value)) < 400 and "(an excerpt: " in str(caught.value)
+
+
 def test_an_unknown_parameter_of_any_length_is_quoted_by_an_excerpt(tmp_path: Path) -> None:
     house = write(tmp_path / "h.yaml", f"name: x\nparameters: {{{'k' * 300}: 3}}\n")
     with pytest.raises(InputFileError) as caught:

@@ -30,7 +30,7 @@ from mammamia_ref.formats.jsonform import (
     schema_registry,
     validator_errors,
 )
-from mammamia_ref.formats.limits import pointer_excerpt
+from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, format_action, parse_action
@@ -133,7 +133,7 @@ def parse_scenario(loaded: Loaded) -> Scenario:
     known = specdata.rule_ids()
     for i, rule in enumerate(doc["rules"]):
         if rule not in known:
-            raise fail(f"unknown rule ID {rule!r}", f"/rules/{i}")
+            raise fail(f"unknown rule ID {excerpt(rule)}", f"/rules/{i}")
     raw_runs = doc.get("runs") or [{"name": "default", "variants": doc.get("variants", {}),
                                     "steps": doc.get("steps", [])}]
     base = "/runs" if "runs" in doc else ""
@@ -163,7 +163,7 @@ def parse_scenario(loaded: Loaded) -> Scenario:
                     raise fail(str(exc), exc.where or pointer) from exc
             reject = raw_step.get("reject", {}).get("rule") if "reject" in raw_step else None
             if reject is not None and reject not in known:
-                raise fail(f"unknown rule ID {reject!r}", f"{pointer}/reject/rule")
+                raise fail(f"unknown rule ID {excerpt(reject)}", f"{pointer}/reject/rule")
             _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
             steps.append(Step(s, loaded.line_of(pointer), action, reject,
                               raw_step.get("expect", {}), raw_step.get("by")))
@@ -301,7 +301,7 @@ def _check_expectation(expect: dict[str, Any], pointer: str, fail: Any,
     for key in ("events", "events_exact"):
         for i, item in enumerate(expect.get(key, [])):
             if item.get("rule") is not None and item["rule"] not in known:
-                raise fail(f"unknown rule ID {item['rule']!r}", f"{pointer}/{key}/{i}/rule")
+                raise fail(f"unknown rule ID {excerpt(item['rule'])}", f"{pointer}/{key}/{i}/rule")
     for i, raw in enumerate(expect.get("legal", [])):
         try:
             parse_action(raw, f"{pointer}/legal/{i}")
@@ -309,7 +309,7 @@ def _check_expectation(expect: dict[str, Any], pointer: str, fail: Any,
             raise fail(str(exc), exc.where) from exc
     rule = expect.get("winner_rule")
     if rule is not None and rule not in known:
-        raise fail(f"unknown rule ID {rule!r}", f"{pointer}/winner_rule")
+        raise fail(f"unknown rule ID {excerpt(rule)}", f"{pointer}/winner_rule")
 
 
 # --- the given state ----------------------------------------------------------------
@@ -421,7 +421,7 @@ def check_partial_state(partial: Any) -> None:
             raise bad(where, "expected a map of ingredient kind to count")
         for kind, n in value.items():
             if kind not in KINDS:
-                raise bad(f"{where}/{kind}", f"unknown ingredient kind {kind!r}")
+                raise bad(f"{where}/{kind}", f"unknown ingredient kind {excerpt(kind)}")
             if type(n) is not int or n < 0:
                 raise bad(f"{where}/{kind}", "a count is a non-negative integer")
 
