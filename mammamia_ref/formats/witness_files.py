@@ -7,7 +7,8 @@ Everything that can refuse is checked before the work, by :func:`plan_witnesses`
   plain name of at most :data:`NAME_MAX` bytes, and no two answers share one (two
   question ids that differ only in case or punctuation, ``A.b`` and ``a-b``, would
   otherwise write one file, the second over the first);
-- the folder is resolved to its real path once, and a temporary entry is made in it (or
+- the folder (under the current one) is its own, no part of it a symbolic link; it is
+  resolved to its real path once, and a temporary entry is made in it (or
   in its nearest existing ancestor) and removed: ``access()`` says yes to root for
   ``/proc`` and ``/sys``, where nothing can be created;
 - a file already there under one of the names must be a regular file: a symbolic link
@@ -122,6 +123,10 @@ def _real_folder(folder: Path) -> Path:
         raise OutputError(f"cannot write into {excerpt(str(folder))}: the path holds a NUL "
                           "byte")
     real = Path(os.path.realpath(folder))
+    if not folder.is_absolute() and real != Path(os.path.realpath(".")) / folder:
+        raise OutputError(f"cannot write into {folder}: a part of it is a symbolic link "
+                          f"(it leads to {excerpt(str(real), 80)}); witnesses are written "
+                          "only into the folder itself")
     ancestor = real
     while not ancestor.exists():
         if ancestor.parent == ancestor:
