@@ -1,12 +1,45 @@
 """One exception type per kind of failure, all of them ``ValueError`` subclasses.
 
 Every error carries the offending input, and a rule breach carries the rule ID,
-so that callers (scenarios, the conformance kit, the CLI) never parse message text.
+so that callers (scenarios, the conformance kit, the CLI) never parse message text;
+and a message that quotes input quotes it through :func:`excerpt`, here at the bottom
+of the layers so that the rules' own messages use it too.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+EXCERPT = 32  # characters of a file quoted in a message, at most
+WORD_EXCERPT = 12  # characters quoted of a text that is not a plain name
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+
+def excerpt(text: Any, limit: int = EXCERPT) -> str:
+    """What a message may quote of a file's content, the one function every message
+    that quotes input uses. A plain name (a letter, then letters, digits, ``_ . -``: what
+    a key, flag or value of our formats is) is quoted whole up to ``limit`` characters;
+    anything else (a line of ``/etc/shadow`` read as a key, say: a file reached by
+    mistake must not be printed through an error message) only up to
+    :data:`WORD_EXCERPT`. A cut text is marked as an excerpt; control characters are
+    escaped. A value that is not text (a list, say) is quoted by its ``repr``, cut alike.
+
+    >>> excerpt("a" * 50)
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' (an excerpt: 32 of 50 characters)"
+    >>> excerpt("daemon:*:19000:0:99999:7::")
+    "'daemon:*:190…' (an excerpt: 12 of 26 characters)"
+    """
+    if not isinstance(text, str):
+        shown = repr(text)
+        limit = min(limit, WORD_EXCERPT)
+        return shown if len(shown) <= limit else \
+            f"{shown[:limit]}… (an excerpt: {limit} of {len(shown)} characters)"
+    if not NAME.fullmatch(text):
+        limit = min(limit, WORD_EXCERPT)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit] + '…'!r} (an excerpt: {limit} of {len(text)} characters)"
 
 
 class MammamiaError(ValueError):

@@ -53,8 +53,8 @@ BAD = {
     "unknown rule": ("find:\n  event: baked\n  rule: oven.burn\n", 4, "unknown rule"),
     "contradictory count": ("find:\n  event: baked\n  at_least: 3\n  at_most: 1\n", 5,
                             "contradictory count"),
-    "rounds beyond the game": ("find: {event: baked}\nbound:\n  rounds: 4\n", 4,
-                               "three rounds"),
+    "rounds beyond every game": ("find: {event: baked}\nbound:\n  rounds: 10\n", 4,
+                                 "10 is greater than the maximum of 9"),
     "an optimum over a condition": ("most:\n  event: baked\n", 2, "not a number"),
     "an optimum over a count": ("fewest: 3\n", 2, "not a number"),
     # what only the schema says (spec/schemas/question.schema.json)

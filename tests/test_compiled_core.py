@@ -187,17 +187,20 @@ def test_a_fast_state_pickles_on_either_core() -> None:
 
 @pytest.fixture
 def scratch_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A folder laid out as a build: sources, extension files (empty) and a manifest."""
+    """A folder laid out as a build: sources, extension files (a few bytes) and a
+    manifest with the hashes of both."""
     sim = tmp_path / "mammamia_ref" / "sim"
     sim.mkdir(parents=True)
     suffix = compiled._suffix()
-    sources = {}
-    for name in compiled.MODULES:
-        (sim / f"{name}.py").write_text(f"WHO = 'pure {name}'\n", encoding="utf-8")
-        (sim / f"{name}{suffix}").write_bytes(b"")
-        sources[f"mammamia_ref/sim/{name}.py"] = compiled.sha256(sim / f"{name}.py")
-    (sim / f"{compiled.GROUP}__mypyc{suffix}").write_bytes(b"")
-    (sim / "_compiled.json").write_text(json.dumps({"ext_suffix": suffix, "sources": sources}),
+    sources, extensions = {}, {}
+    for name in (*compiled.MODULES, f"{compiled.GROUP}__mypyc"):
+        if name in compiled.MODULES:
+            (sim / f"{name}.py").write_text(f"WHO = 'pure {name}'\n", encoding="utf-8")
+            sources[f"mammamia_ref/sim/{name}.py"] = compiled.sha256(sim / f"{name}.py")
+        (sim / f"{name}{suffix}").write_bytes(b"\x7fELF built " + name.encode())
+        extensions[f"{name}{suffix}"] = compiled.sha256(sim / f"{name}{suffix}")
+    (sim / "_compiled.json").write_text(json.dumps({"ext_suffix": suffix, "sources": sources,
+                                                    "extensions": extensions}),
                                         encoding="utf-8")
     monkeypatch.setattr(compiled, "HERE", sim)
     monkeypatch.setattr(compiled, "PACKAGE_ROOT", tmp_path)

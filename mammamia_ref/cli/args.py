@@ -9,7 +9,6 @@ with one line, ``mammamia: error: argument --seed: ...``, and exit code 2.
 from __future__ import annotations
 
 import argparse
-import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -18,11 +17,14 @@ if TYPE_CHECKING:  # the rules load when a command runs, not when the parser is 
     from mammamia_ref.rules.ruleset import Rules
 
 from mammamia_ref.formats.limits import (
+    BUDGET_MIN,
     JOBS_MAX,
     RANDOM_GAMES_MAX,
     SEED_MAX,
     SEED_MIN,
     TIMEOUT_MIN,
+    seconds,
+    seconds_wanted,
     shown,
     whole_number,
 )
@@ -96,7 +98,7 @@ def add_variant_option(parser: argparse.ArgumentParser, help_text: str) -> None:
 def add_rules_options(parser: argparse.ArgumentParser, help_text: str) -> None:
     """``--variant NAME=VALUE`` and ``--house FILE``: the rules a command plays under."""
     add_variant_option(parser, help_text + "; laid over --house")
-    parser.add_argument("--house", metavar="FILE",
+    parser.add_argument("--house", metavar="FILE", type=house_file,
                         help="play under a house rule: a YAML file of flag values and numbers "
                              "of the rules (docs/house-rules.md; examples/house-rules/)")
 
@@ -149,15 +151,27 @@ def random_game_count(text: str) -> int:
 
 
 def request_timeout(text: str) -> float:
-    """The argument type of ``conform --timeout`` and ``--startup-timeout``: finite
-    seconds, at least :data:`TIMEOUT_MIN` (a shorter one times every request out, and
-    every case would restart the implementation for nothing)."""
-    value = finite_non_negative_seconds(text)
-    if value < TIMEOUT_MIN:
+    """The argument type of ``conform --timeout`` and ``--startup-timeout``: seconds from
+    :data:`TIMEOUT_MIN` (a shorter one times every request out, and every case would
+    restart the implementation for nothing) to a day."""
+    return _seconds(text, TIMEOUT_MIN)
+
+
+def ask_budget(text: str) -> float:
+    """The argument type of ``ask --budget``: CPU seconds a cell, from
+    :data:`BUDGET_MIN` to a day (``nan``, ``inf``, ``1e308`` and ``1e-300`` are refused
+    before any question is read)."""
+    return _seconds(text, BUDGET_MIN, "CPU seconds")
+
+
+def house_file(text: str) -> str:
+    """The argument type of ``--house FILE``: a path, never empty (``--house "$HOUSE"``
+    with ``HOUSE`` unset must not mean "no house rule")."""
+    if not text:
         raise argparse.ArgumentTypeError(
-            f"expected at least {TIMEOUT_MIN} s (no implementation answers sooner), "
-            f"got {_shown(text)}")
-    return value
+            "expected a house-rule file, got an empty path (is the variable that names it "
+            "unset?); leave --house out to play the spec's rules")
+    return text
 
 
 def non_negative_number(text: str) -> int:
@@ -178,25 +192,21 @@ def player_count(text: str) -> int:
 
 
 def run_budget(text: str) -> float:
-    """The argument type of ``conform --budget``: finite seconds above 0 (a budget of
-    0 would run nothing and report every case as out of budget)."""
-    value = finite_non_negative_seconds(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, "
-                                         f"got {_shown(text)}")
-    return value
+    """The argument type of ``conform --budget``: seconds from :data:`TIMEOUT_MIN` to a
+    day (a budget of 0 would run nothing and report every case as out of budget)."""
+    return _seconds(text, TIMEOUT_MIN)
 
 
 def finite_non_negative_seconds(text: str) -> float:
-    """The argument type of timeouts and budgets: a finite number of seconds, 0 or more
-    (``inf``, ``nan`` and negative values are refused)."""
-    try:
-        value = float(text) if len(text) <= 40 else math.nan
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a finite number of seconds, 0 or more, got {_shown(text)}")
+    """The argument type of timeouts that may be 0: seconds from 0 to a day."""
+    return _seconds(text, 0.0)
+
+
+def _seconds(text: str, low: float, what: str = "seconds") -> float:
+    """Every seconds option through the one parser (:func:`seconds`), in the same words."""
+    value = seconds(text, low)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{seconds_wanted(low, what=what)}, got {_shown(text)}")
     return value
 
 

@@ -12,8 +12,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mammamia_ref.cli.args import Commands
+from mammamia_ref.cli.args import Commands, ask_budget, house_file
+
+if TYPE_CHECKING:  # z3 loads when the command runs
+    from mammamia_ref.queries.ask import AskAnswer
 
 
 def add_parser(commands: Commands) -> None:
@@ -21,9 +25,9 @@ def add_parser(commands: Commands) -> None:
                               "bound, a value with its bound, or unknown")
     ask.add_argument("files", nargs="+", metavar="FILE", help="question files (YAML)")
     ask.add_argument("--json", action="store_true", help="one JSON document")
-    ask.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    ask.add_argument("--budget", type=ask_budget, default=10.0, metavar="SECONDS",
                      help="CPU seconds a search may spend on one cell (default 10)")
-    ask.add_argument("--house", metavar="FILE",
+    ask.add_argument("--house", metavar="FILE", type=house_file,
                      help="ask every question under this house rule (docs/house-rules.md) "
                           "instead of the one its house: names, if any")
     ask.add_argument("--write-witnesses", action="store_true",
@@ -34,38 +38,42 @@ def add_parser(commands: Commands) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    if args.budget <= 0:
-        print("mammamia: error: --budget: a number of CPU seconds above 0", file=sys.stderr)
-        return 2
     try:
-        from mammamia_ref.queries.ask import ask
+        from mammamia_ref.queries.ask import answers
+        from mammamia_ref.queries.interrupt import z3_interruptible
         from mammamia_ref.queries.questions import load_questions
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: ask needs z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
         return 2
     from mammamia_ref.formats.house import load_house
+    from mammamia_ref.formats.question_work import bound_questions, witnesses
+    from mammamia_ref.formats.witness_files import plan_witnesses, write_witness
 
     house = load_house(args.house) if args.house else None
-    questions = load_questions(args.files)   # every file checked before any solving
-    if args.write_witnesses:   # under the current folder, never the package's; checked
-        from mammamia_ref.formats.output import check_destination  # before any search
+    questions = load_questions(args.files)   # every file checked before any solving,
+    cells = bound_questions(questions, house)   # and its work bounded under its rules
+    plan = plan_witnesses(Path("scenarios") / "ask", witnesses(questions)) \
+        if args.write_witnesses else None   # under the current folder, never the package's
+    found: list[AskAnswer] = []
+    with z3_interruptible(at_once=True) as stop:
+        try:
+            for answer in answers(questions, args.budget, house, stop):
+                found.append(answer)
+                if plan is not None and answer.scenario is not None and \
+                        answer.witness_file and answer.reference == "agrees" and \
+                        answer.witness_file.startswith("scenarios/ask/"):
+                    from mammamia_ref.queries.witness import ASK_HEADER, dump_scenario
 
-        check_destination(Path("scenarios") / "ask" / "witness.yaml")
-    answers = ask(questions, args.budget, house)
-    if args.write_witnesses:
-        from mammamia_ref.queries.witness import ASK_HEADER, write_scenario
-
-        for a in answers:
-            if a.scenario is not None and a.witness_file and \
-                    a.witness_file.startswith("scenarios/ask/") and a.reference == "agrees":
-                write_scenario(Path(a.witness_file), a.scenario, ASK_HEADER)
+                    write_witness(plan, answer.scenario["id"],
+                                  dump_scenario(answer.scenario, ASK_HEADER))
+                if not args.json:
+                    print(answer.text(), flush=True)
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(f"after {len(found)} of {cells} cells") from None
     if args.json:
-        print(json.dumps([a.as_json() for a in answers], indent=2))
-    else:
-        for a in answers:
-            print(a.text())
-    ok = all(a.answer != "unknown" and a.reference != "disagrees" for a in answers)
+        print(json.dumps([a.as_json() for a in found], indent=2))
+    ok = all(a.answer != "unknown" and a.reference != "disagrees" for a in found)
     return 0 if ok else 1
 
 

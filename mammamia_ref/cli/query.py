@@ -16,7 +16,7 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.cli.args import Commands
+from mammamia_ref.cli.args import Commands, house_file
 
 
 def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
@@ -41,7 +41,7 @@ def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
                      help="leave out the answers the catalogue marks slow")
     run.add_argument("--slow", action="store_true",
                      help="run the long searches in full instead of re-checking their certificates")
-    run.add_argument("--house", metavar="FILE",
+    run.add_argument("--house", metavar="FILE", type=house_file,
                      help="answer under this house rule (docs/house-rules.md): its flags under "
                           "each answer's, its numbers for the queries that take them; the "
                           "catalogue's expectations, made for the spec's rules, are not compared")

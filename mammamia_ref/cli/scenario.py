@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mammamia_ref.cli.args import Commands
+from mammamia_ref.cli.args import Commands, house_file
 from mammamia_ref.cli.style import paint
 from mammamia_ref.errors import MalformedError, NoSuchPathError
 
@@ -29,7 +29,7 @@ def add_parser(commands: Commands) -> None:
     run.add_argument("--trace", action="store_true", help="print every step, event and rule")
     run.add_argument("--json", action="store_true", help="one JSON record per run")
     add_rulings_arguments(run)
-    run.add_argument("--house", metavar="FILE",
+    run.add_argument("--house", metavar="FILE", type=house_file,
                      help="play every run under a house rule (docs/house-rules.md): its flag "
                           "values and numbers of the rules laid under the run's own (a run's "
                           "own values win)")
@@ -137,7 +137,8 @@ def print_result(result: RunResult, *, trace: bool) -> None:
             for line in lines[1:]:
                 print(f"  {line}")
     if not result.passed:
-        print(f"  diverged at step {result.step} ({result.file}:{result.line}):")
+        where = f"{result.file}:{result.line}" if result.line else result.file
+        print(f"  diverged at step {result.step} ({where}):")
         for line in (result.failure or "").splitlines():
             print(f"    {line}")
 

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import TextIO
 
-from mammamia_ref.cli.args import Commands, job_count
+from mammamia_ref.cli.args import Commands, house_file, job_count
 from mammamia_ref.cli.style import paint
 
 
@@ -22,7 +22,7 @@ def add_parser(commands: Commands) -> None:
                         "suite shipped with the package)")
     verify.add_argument("--jobs", type=job_count, metavar="J",
                         help="worker processes for the z3 queries (default: the usable CPUs)")
-    verify.add_argument("--house", metavar="FILE",
+    verify.add_argument("--house", metavar="FILE", type=house_file,
                         help="also verify this house rule (docs/house-rules.md): games at "
                              "every player count it serves under every ruling laid over it, "
                              "and the z3 queries under it (those resting on the spec's "

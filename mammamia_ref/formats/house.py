@@ -21,6 +21,7 @@ from typing import Any
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.formats.jsonform import schema_errors
+from mammamia_ref.formats.limits import pointer_excerpt
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules.ruleset import Rules, make_rules, unserved
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
@@ -63,7 +64,7 @@ def parse_house(loaded: Loaded) -> HouseRule:
     errors = schema_errors(doc, SCHEMA)
     if errors:
         pointer, message = errors[0]
-        raise fail(f"not a house rule: {message} (at {pointer or '/'})", pointer)
+        raise fail(f"not a house rule: {message} (at {pointer_excerpt(pointer)})", pointer)
     variants: Mapping[str, Any] = doc.get("variants", {})
     parameters: Mapping[str, Any] = doc.get("parameters", {})
     try:

@@ -278,7 +278,7 @@ def _result_shape_ok(result: Any) -> bool:
 def _non_integers(doc: Any, pointer: str = "") -> list[tuple[str, str]]:
     """Numbers that are not integers (JSON Schema counts 1.0 as an integer; we do not)."""
     if isinstance(doc, float):
-        return [(pointer or "/", f"{doc!r}: numbers are integers only")]
+        return [(pointer or "/", f"{excerpt(doc)}: numbers are integers only")]
     items = doc.items() if isinstance(doc, dict) else enumerate(doc) \
         if isinstance(doc, list) else ()
     return [found for key, value in items for found in _non_integers(value, f"{pointer}/{key}")]

@@ -12,9 +12,10 @@ that says how much was asked for and how to ask for less.
 
 from __future__ import annotations
 
+import math
 import re
 
-from mammamia_ref.errors import UsageError
+from mammamia_ref.errors import EXCERPT, NAME, UsageError, excerpt
 
 # Seeds are signed 64-bit whole numbers, so that every port can hold them.
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
@@ -29,8 +30,15 @@ RULINGS_MAX = 64
 REPLAYS_MAX = 10_000
 # The shortest timeout of a request: below it no implementation could ever answer.
 TIMEOUT_MIN = 0.01
+# Seconds any timeout or budget may be: a day (a larger one is a typo or a way to hang).
+SECONDS_MAX = 86_400.0
+# ``ask --budget``, CPU seconds a cell: below this no search or z3 check can start.
+BUDGET_MIN = 0.01
 
 _DIGITS = re.compile(r"-?[0-9]+")
+# A number of seconds: plain decimal, an optional fraction and exponent (no ``nan``,
+# ``inf``, ``_``, sign or spaces), at most 40 characters.
+_SECONDS = re.compile(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 # More significant digits than this is out of every range (2**63 has 19).
 _MAX_DIGITS = 20
 
@@ -58,25 +66,45 @@ def whole_number(text: str, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
+def seconds(text: str, low: float, high: float = SECONDS_MAX) -> float | None:
+    """``text`` as a number of seconds from ``low`` to ``high``, else None: plain decimal
+    (``1.5``, ``2e3``), at most 40 characters, finite; ``nan``, ``inf``, ``1e308``, a
+    ``1`` and 400 zeros and ``1e-300`` (below any ``low`` above 0) are refused, never
+    rounded to something else.
+
+    >>> [seconds(t, 0.01) for t in ("10", "2.5e1", "nan", "inf", "1e308", "1e-300")]
+    [10.0, 25.0, None, None, None, None]
+    """
+    if not isinstance(text, str) or len(text) > 40 or not _SECONDS.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) and low <= value <= high else None
+
+
+def seconds_wanted(low: float, high: float = SECONDS_MAX, what: str = "seconds") -> str:
+    """How every seconds option says what it takes: the same words everywhere."""
+    return f"expected {low:g} to {high:,g} {what}"
+
+
 def shown(text: str) -> str:
     """A value as quoted in a message, cut short so that the message stays one line."""
     return repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
 
 
-EXCERPT = 32  # characters of a file quoted in a message, at most
+def pointer_excerpt(pointer: str) -> str:
+    """A JSON pointer into a file as a message shows it: each part a short excerpt (a
+    pointer names the file's own keys, which may be anything).
 
-
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """What a message may quote of a file's content: all of a short text, else its first
-    ``limit`` characters, marked as an excerpt (a file reached by mistake, a link to a
-    secret say, must not be printed through an error message).
-
-    >>> excerpt("a" * 50)
-    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' (an excerpt: 32 of 50 characters)"
+    >>> pointer_excerpt("/parameters/hand_limit")
+    '/parameters/hand_limit'
+    >>> pointer_excerpt("/" + "x:" * 40)
+    "/'x:x:x:x:x:x:…' (an excerpt: 12 of 80 characters)"
     """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit] + '…'!r} (an excerpt: {limit} of {len(text)} characters)"
+    if not pointer:
+        return "/"
+    parts = pointer.split("/")[1:]
+    return "".join("/" + (p if not p or (NAME.fullmatch(p) and len(p) <= EXCERPT)
+                          or (p.isdigit() and len(p) <= 9) else excerpt(p)) for p in parts)
 
 
 def bound_work(what: str, count: int, cap: int, hint: str) -> int:
@@ -99,18 +127,23 @@ def seed_span(seed: int, count: int, option: str = "--seed") -> None:
 
 
 __all__ = [
+    "BUDGET_MIN",
     "CASES_MAX",
     "EXCERPT",
     "JOBS_MAX",
     "RANDOM_GAMES_MAX",
     "REPLAYS_MAX",
     "RULINGS_MAX",
+    "SECONDS_MAX",
     "SEED_MAX",
     "SEED_MIN",
     "TIMEOUT_MIN",
     "TooMuchWorkError",
     "bound_work",
     "excerpt",
+    "pointer_excerpt",
+    "seconds",
+    "seconds_wanted",
     "seed_span",
     "shown",
     "whole_number",

@@ -44,6 +44,9 @@ def check_destination(path: str | Path) -> Path:
     """``path`` as a :class:`Path` if a report can be written there, else ``OutputError``.
     Call it before the work that produces the report, so that a typo costs nothing."""
     target = Path(path)
+    if "\0" in str(target):   # os.lstat would raise ValueError
+        raise OutputError(f"cannot write {str(target).replace(chr(0), chr(92) + '0')}: the "
+                          "path holds a NUL byte, which no file name can")
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
@@ -89,6 +92,12 @@ def _is_regular_or_new(target: Path) -> bool:
         return stat.S_ISREG(os.lstat(target).st_mode)
     except FileNotFoundError:
         return True
+
+
+def write_by_rename(target: Path, data: bytes) -> None:
+    """``data`` as the whole of a regular file: a temporary file beside it renamed into
+    place (a symbolic link there is replaced, never followed); OSError as it comes."""
+    _replace(target, data)
 
 
 def _replace(target: Path, data: bytes) -> None:

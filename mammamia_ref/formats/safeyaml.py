@@ -78,7 +78,7 @@ def load_file(path: str | Path) -> Loaded:
     try:
         raw = read_bounded(path)
     except InputFileError as exc:
-        raise YamlInputError(str(exc).removeprefix(f"{path}: "), file=str(path)) from None
+        raise YamlInputError(str(exc).removeprefix(f"{exc.file}: "), file=exc.file) from None
     return load_bytes(raw, str(path))
 
 
@@ -88,6 +88,9 @@ def read_bounded(path: str | Path, limit: int = MAX_BYTES, *,
     else one ``InputFileError``. A regular file's size is checked before reading, a pipe's
     or device's while reading; opening never waits for a pipe's writer."""
     name = str(path)
+    if "\0" in name:   # os.open would raise ValueError: no file has such a name
+        raise InputFileError("cannot read: the path holds a NUL byte, which no file name "
+                             "can", file=name.replace("\0", "\\0"))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:

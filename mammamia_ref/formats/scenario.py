@@ -31,6 +31,7 @@ from mammamia_ref.formats.jsonform import (
     schema_registry,
     validator_errors,
 )
+from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.safeyaml import Loaded, YamlInputError, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action, parse_action
@@ -146,13 +147,13 @@ def _check_document(doc: Any, file: str, fail: Fail) -> None:
                 parse_action(_pointed(doc, at_action[1]), at_action[1])
             except MalformedError as exc:
                 raise fail(str(exc), exc.where) from exc
-        raise fail(f"schema: {message} (at {pointer or '/'})", pointer)
+        raise fail(f"schema: {message} (at {pointer_excerpt(pointer)})", pointer)
     if Path(file).stem != doc["id"]:
         raise fail(f"the file must be named after the scenario id: {doc['id']}.yaml", "/id")
     known = specdata.rule_ids()
     for i, rule in enumerate(doc["rules"]):
         if rule not in known:
-            raise fail(f"unknown rule ID {rule!r}", f"/rules/{i}")
+            raise fail(f"unknown rule ID {excerpt(rule)}", f"/rules/{i}")
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _parse_step(reading: _Reading, raw_step: dict[str, Any], index: int, pointer
             raise fail(str(exc), exc.where or pointer) from exc
     reject = raw_step.get("reject", {}).get("rule") if "reject" in raw_step else None
     if reject is not None and reject not in known:
-        raise fail(f"unknown rule ID {reject!r}", f"{pointer}/reject/rule")
+        raise fail(f"unknown rule ID {excerpt(reject)}", f"{pointer}/reject/rule")
     _check_expectation(raw_step.get("expect", {}), f"{pointer}/expect", fail, known)
     return Step(index, reading.loaded.line_of(pointer), action, reject,
                 raw_step.get("expect", {}), raw_step.get("by"))
@@ -329,7 +330,7 @@ def _check_expectation(expect: dict[str, Any], pointer: str, fail: Fail,
     for key in ("events", "events_exact"):
         for i, item in enumerate(expect.get(key, [])):
             if item.get("rule") is not None and item["rule"] not in known:
-                raise fail(f"unknown rule ID {item['rule']!r}", f"{pointer}/{key}/{i}/rule")
+                raise fail(f"unknown rule ID {excerpt(item['rule'])}", f"{pointer}/{key}/{i}/rule")
     for i, raw in enumerate(expect.get("legal", [])):
         try:
             parse_action(raw, f"{pointer}/legal/{i}")
@@ -337,7 +338,7 @@ def _check_expectation(expect: dict[str, Any], pointer: str, fail: Fail,
             raise fail(str(exc), exc.where) from exc
     rule = expect.get("winner_rule")
     if rule is not None and rule not in known:
-        raise fail(f"unknown rule ID {rule!r}", f"{pointer}/winner_rule")
+        raise fail(f"unknown rule ID {excerpt(rule)}", f"{pointer}/winner_rule")
 
 
 # --- the given state ----------------------------------------------------------------
@@ -464,7 +465,7 @@ def _check_counts(value: Any, where: str) -> None:
         raise _bad(where, "expected a map of ingredient kind to count")
     for kind, n in value.items():
         if kind not in KINDS:
-            raise _bad(f"{where}/{kind}", f"unknown ingredient kind {kind!r}")
+            raise _bad(f"{where}/{kind}", f"unknown ingredient kind {excerpt(kind)}")
         if type(n) is not int or n < 0:
             raise _bad(f"{where}/{kind}", "a count is a non-negative integer")
 

@@ -21,13 +21,15 @@ scenario written from it.
 
 from __future__ import annotations
 
-import re
+import math
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule, house_rules
+from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.judging import Played, judged_on, measure, meets
 from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.queries.searching import POLICIES, search
@@ -113,8 +115,10 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     rules = game.config.rules
     variants, parameters = rules.non_default(), rules.non_default_parameters()
     under = f" under the house rule {rules.house!r}" if rules.house else ""
-    name = re.sub(r"[^a-z0-9]+", "-", question.id.lower()).strip("-")  # a scenario ID
-    doc: dict[str, Any] = {"id": f"ask-{name}-{game.config.players}p",
+    flags = rules.as_dict()   # one file an answer (formats.witness_files)
+    name = witness_id(question.id, game.config.players, {f: flags[f] for f in question.variants},
+                      several=math.prod(len(v) for v in question.variants.values()) > 1)
+    doc: dict[str, Any] = {"id": name,
                            "title": title, "description": "Found by `mammamia ask` ("
                            + (game.found_by or f"{game.policy} policy, seed {game.seed}")
                            + f"){under}.",
@@ -391,17 +395,37 @@ def replay_witness(doc: Mapping[str, Any]) -> Played:
 
 
 def ask(questions: Sequence[Question], budget: float,
-        house: HouseRule | None = None) -> list[AskAnswer]:
+        house: HouseRule | None = None, stop: threading.Event | None = None
+        ) -> list[AskAnswer]:
     """Every cell of every question; with ``house``, each asked under that house rule
     instead of its own (``ask --house``)."""
-    return [answer_cell(q.with_house(house), n, v, budget)
-            for q in questions for n, v in q.cells()]
+    return list(answers(questions, budget, house, stop))
+
+
+def answers(questions: Sequence[Question], budget: float, house: HouseRule | None = None,
+            stop: threading.Event | None = None) -> Iterator[AskAnswer]:
+    """:func:`ask`'s answers, each as its cell is done. Once ``stop`` is set (Ctrl-C or
+    SIGTERM, :func:`.interrupt.z3_interruptible`), KeyboardInterrupt: the answer of a
+    cancelled check is not trusted, and no further cell starts."""
+    for question in questions:
+        asked = question.with_house(house)
+        for n, v in asked.cells():
+            try:
+                got = answer_cell(asked, n, v, budget)
+            except Exception:
+                if stop is not None and stop.is_set():
+                    raise KeyboardInterrupt from None
+                raise
+            if stop is not None and stop.is_set():
+                raise KeyboardInterrupt
+            yield got
 
 
 __all__ = [
     "SEARCH_SHARE",
     "AskAnswer",
     "answer_cell",
+    "answers",
     "ask",
     "lower_bound",
     "replay_witness",

@@ -82,6 +82,12 @@ def in_model_context(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return wrapper
 
 
+def building_now() -> bool:
+    """Whether z3 terms are being built or checked here now (inside :func:`building`):
+    where a KeyboardInterrupt must not be raised (:mod:`.interrupt`)."""
+    return _current.get() is not None
+
+
 def current() -> z3.Context:
     """The context terms are being built in; building outside :func:`building` is a bug."""
     ctx = _current.get()

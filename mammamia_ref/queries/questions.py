@@ -26,6 +26,8 @@ from typing import Any
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.house import HouseRule, load_house
 from mammamia_ref.formats.jsonform import schema_errors
+from mammamia_ref.formats.limits import excerpt, pointer_excerpt
+from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
@@ -95,6 +97,7 @@ class Question:
     restates: str | None = None
     text: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # of each pointer
 
     def cells(self) -> list[tuple[int, dict[str, str]]]:
         """Every (players, flag values) combination asked about."""
@@ -178,7 +181,7 @@ def check_question(loaded: Loaded) -> Question:
     except (TypeError, AttributeError, KeyError, ValueError):
         pass   # a shape the checks below do not expect: the schema's error says what
     pointer, message = errors[0]
-    raise _fail(loaded, pointer, f"not a question: {message} (at {pointer or '/'})")
+    raise _fail(loaded, pointer, f"not a question: {message} (at {pointer_excerpt(pointer)})")
 
 
 def _check_question(loaded: Loaded) -> Question:
@@ -189,7 +192,7 @@ def _check_question(loaded: Loaded) -> Question:
              "house", "bound", "restates", "whatever_the_others_do"}
     for key in doc:
         if key not in known:
-            raise _fail(loaded, f"/{key}", f"unknown key {key!r}; a question has "
+            raise _fail(loaded, f"/{key}", f"unknown key {excerpt(key)}; a question has "
                         + ", ".join(sorted(known)))
     if doc.get("whatever_the_others_do"):
         raise _fail(loaded, "/whatever_the_others_do", "a question about what a player can "
@@ -211,7 +214,7 @@ def _check_question(loaded: Loaded) -> Question:
         if isinstance(measure, dict):
             _check_measure(loaded, measure, f"/{goal}")
         elif not isinstance(measure, str) or measure not in MEASURES:
-            raise _fail(loaded, f"/{goal}", f"{goal}: {measure!r} is not a number ask can "
+            raise _fail(loaded, f"/{goal}", f"{goal}: {excerpt(measure)} is not a number ask can "
                         "measure; the measures: " + ", ".join(MEASURES) + ", or "
                         + ", ".join(f"{k}:" for k in MEASURE_FORMS))
     players = doc.get("players", [2])
@@ -221,15 +224,19 @@ def _check_question(loaded: Loaded) -> Question:
     variants = _check_variants(loaded, doc.get("variants") or {})
     bound = _check_bound(loaded, doc.get("bound") or {})
     house = _house(loaded, doc.get("house"))
+    problem = work_problem(players, variants, bound, house,   # the work bounded up front
+                           rules_known=house is not None)
+    if problem is not None:
+        raise _fail(loaded, *problem)
     restates = doc.get("restates")
     if restates is not None:
         from mammamia_ref.queries.common import load_catalogue
 
         if restates not in {q["id"] for q in load_catalogue()}:
-            raise _fail(loaded, "/restates", f"restates: no catalogue query {restates!r}")
+            raise _fail(loaded, "/restates", f"restates: no catalogue query {excerpt(restates)}")
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound, restates,
-                    " ".join(str(doc.get("text", "")).split()), doc)
+                    " ".join(str(doc.get("text", "")).split()), doc, loaded.lines)
 
 
 def _house(loaded: Loaded, house: Any) -> HouseRule | None:
@@ -243,7 +250,8 @@ def _house(loaded: Loaded, house: Any) -> HouseRule | None:
     try:
         return load_house(path)
     except InputFileError as exc:   # missing, unreadable, or not a house rule
-        raise _fail(loaded, "/house", f"house: {house} (beside the question file): "
+        shown = house if house.isprintable() else excerpt(house)   # a NUL, say
+        raise _fail(loaded, "/house", f"house: {shown} (beside the question file): "
                     f"{exc}") from None
 
 
@@ -255,12 +263,12 @@ def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]
     for flag, chosen in variants.items():
         pointer = f"/variants/{flag}"
         if flag not in values:
-            raise _fail(loaded, pointer, f"unknown flag {flag!r}; `mammamia variants` lists "
+            raise _fail(loaded, pointer, f"unknown flag {excerpt(flag)}; `mammamia variants` lists "
                         "them")
         chosen = chosen if isinstance(chosen, list) else [chosen]
         for i, value in enumerate(chosen):
             if value not in values[flag]:
-                raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {value!r}; its "
+                raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {excerpt(value)}; its "
                             "values: " + ", ".join(values[flag]))
         out[flag] = tuple(chosen)
     return out
@@ -271,11 +279,10 @@ def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
         raise _fail(loaded, "/bound", "bound: a map of rounds and turns")
     for key, value in bound.items():
         if key not in ("rounds", "turns", "games"):
-            raise _fail(loaded, f"/bound/{key}", f"unknown bound {key!r}; rounds, turns, games")
+            raise _fail(loaded, f"/bound/{key}",
+                        f"unknown bound {excerpt(key)}; rounds, turns, games")
         if type(value) is not int or value < 1:
             raise _fail(loaded, f"/bound/{key}", f"bound {key}: a whole number above 0")
-    if bound.get("rounds", 1) > 3:
-        raise _fail(loaded, "/bound/rounds", "bound rounds: a game has three rounds")
     if "turns" in bound and bound["turns"] < bound.get("rounds", 1):
         raise _fail(loaded, "/bound/turns", f"contradictory bound: {bound['rounds']} rounds "
                     f"need a turn each, more than {bound['turns']} turns")
@@ -298,11 +305,11 @@ class Scope:
                         "variable names, for example [a, b]")
         for name in (names if two else [names]):
             if not isinstance(name, str) or not VARIABLE.match(name) or name in RESERVED:
-                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {name!r} is not a variable "
+                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {excerpt(name)} is not a variable "
                             "name (lower-case letters, digits and _, not a colour, a kind "
                             "or any/all/every)")
             if name in self.seats or name in self.kinds:
-                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {name!r} is bound already")
+                raise _fail(loaded, f"{pointer}/{key}", f"{key}: {excerpt(name)} is bound already")
         if key in SEAT_QUANTIFIERS:
             return Scope(self.seats | set(names if two else [names]), self.kinds)
         return Scope(self.seats, self.kinds | {names})
@@ -374,7 +381,7 @@ def _only(loaded: Loaded, cond: Mapping[str, Any], pointer: str, keys: Sequence[
     for key in cond:
         if key not in keys:
             raise _fail(loaded, f"{pointer}/{key}", f"{what}; it has " + ", ".join(
-                f"{k}:" for k in keys) + f", not {key!r}")
+                f"{k}:" for k in keys) + f", not {excerpt(key)}")
 
 
 SPAN_KEYS = tuple(_VOCABULARY["spans"])
@@ -388,7 +395,7 @@ def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Sc
         raise _fail(loaded, here, "within: a span (" + ", ".join(SPAN_KEYS) + ")")
     for key, value in span.items():
         if key not in SPAN_KEYS:
-            raise _fail(loaded, f"{here}/{key}", f"unknown span {key!r}; the spans: "
+            raise _fail(loaded, f"{here}/{key}", f"unknown span {excerpt(key)}; the spans: "
                         + ", ".join(SPAN_KEYS))
         if key in ("after", "before"):
             if not isinstance(value, dict) or "event" not in value:
@@ -418,9 +425,9 @@ def _check_result(loaded: Loaded, result: Any, pointer: str, scope: Scope) -> No
     for key, value in result.items():
         if key not in keys:
             raise _fail(loaded, f"{pointer}/{key}", f"result has {', '.join(keys)}, not "
-                        f"{key!r}")
+                        f"{excerpt(key)}")
         if key == "winner" and not scope.seat(value):
-            raise _fail(loaded, f"{pointer}/winner", f"winner: {value!r} is neither a seat "
+            raise _fail(loaded, f"{pointer}/winner", f"winner: {excerpt(value)} is neither a seat "
                         "colour nor a seat variable in scope")
         if key == "decided_by" and value not in DECIDED_BY:
             raise _fail(loaded, f"{pointer}/decided_by", "decided_by: one of "
@@ -437,13 +444,13 @@ def _check_event(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: S
 
     name = cond["event"]
     if name not in EVENTS:
-        raise _fail(loaded, f"{pointer}/event", f"unknown event {name!r}; the events: "
+        raise _fail(loaded, f"{pointer}/event", f"unknown event {excerpt(name)}; the events: "
                     + ", ".join(EVENTS))
     _only(loaded, cond, pointer, ("event", "rule", "where", "then", *COMPARE, *RELATIONS),
           "an event condition has event:, rule:, where:, then:, a count or a relation")
     rule = cond.get("rule")
     if rule is not None and rule not in {r["id"] for r in specdata.rules()}:
-        raise _fail(loaded, f"{pointer}/rule", f"unknown rule {rule!r}")
+        raise _fail(loaded, f"{pointer}/rule", f"unknown rule {excerpt(rule)}")
     _check_where(loaded, name, cond.get("where"), f"{pointer}/where", scope)
     relations = [r for r in RELATIONS if r in cond]
     if relations and any(k in cond for k in COMPARE):
@@ -469,14 +476,14 @@ def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Sco
     for fieldname, value in where.items():
         here = f"{pointer}/{fieldname}"
         if fieldname not in fields:
-            raise _fail(loaded, here, f"event {name} has no field {fieldname!r}; its "
+            raise _fail(loaded, here, f"event {name} has no field {excerpt(fieldname)}; its "
                         "fields: " + ", ".join(sorted(fields)))
         if fieldname == "kind" and not scope.kind(value):
-            raise _fail(loaded, here, f"unknown kind {value!r}")
+            raise _fail(loaded, here, f"unknown kind {excerpt(value)}")
         if fieldname in SEAT_FIELDS and not scope.seat(value):
-            raise _fail(loaded, here, f"unknown seat colour {value!r}")
+            raise _fail(loaded, here, f"unknown seat colour {excerpt(value)}")
         if fieldname == "order" and not scope.order(value):
-            raise _fail(loaded, here, f"unknown order {value!r} (an order ID such as "
+            raise _fail(loaded, here, f"unknown order {excerpt(value)} (an order ID such as "
                         "red.minimale, or s.minimale for a seat variable s)")
 
 
@@ -492,15 +499,15 @@ def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
     for key in state:
         if key not in allowed:
             raise _fail(loaded, f"{pointer}/{key}", f"a state condition has "
-                        + ", ".join(f"{k}:" for k in allowed) + f" not {key!r}"
+                        + ", ".join(f"{k}:" for k in allowed) + f" not {excerpt(key)}"
                         + (" (then: is the state right after the event)" if key == "at"
                            else ""))
     if state.get("at", "any_step") not in AT:
         raise _fail(loaded, f"{pointer}/at", "at: one of " + ", ".join(AT))
     if "kind" in state and not scope.kind(state["kind"]):
-        raise _fail(loaded, f"{pointer}/kind", f"unknown kind {state['kind']!r}")
+        raise _fail(loaded, f"{pointer}/kind", f"unknown kind {excerpt(state['kind'])}")
     if "seat" in state and state["seat"] not in ("any", "all") and not scope.seat(state["seat"]):
-        raise _fail(loaded, f"{pointer}/seat", f"unknown seat {state['seat']!r}")
+        raise _fail(loaded, f"{pointer}/seat", f"unknown seat {excerpt(state['seat'])}")
     relations = [r for r in RELATIONS if r in state]
     if state.get("same_for_every_seat") not in (None, True):
         raise _fail(loaded, f"{pointer}/same_for_every_seat", "same_for_every_seat: true")
@@ -520,11 +527,11 @@ def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
             raise _fail(loaded, f"{pointer}/{rel}", f"{rel}: the other count, as the keys "
                         "that differ (seat:, kind:, count:)")
         if "seat" in other and not scope.seat(other["seat"]):
-            raise _fail(loaded, f"{pointer}/{rel}/seat", f"unknown seat {other['seat']!r}")
+            raise _fail(loaded, f"{pointer}/{rel}/seat", f"unknown seat {excerpt(other['seat'])}")
         if "kind" in other and not scope.kind(other["kind"]):
-            raise _fail(loaded, f"{pointer}/{rel}/kind", f"unknown kind {other['kind']!r}")
+            raise _fail(loaded, f"{pointer}/{rel}/kind", f"unknown kind {excerpt(other['kind'])}")
         if other.get("count", state["count"]) not in STATE_KEYS:
-            raise _fail(loaded, f"{pointer}/{rel}/count", f"unknown count {other['count']!r}")
+            raise _fail(loaded, f"{pointer}/{rel}/count", f"unknown count {excerpt(other['count'])}")
         if state.get("seat", "any") in ("any", "all") and \
                 state["count"] in PER_SEAT and "seat" in other:
             raise _fail(loaded, f"{pointer}/seat", "a count of one seat compared with "

@@ -4,7 +4,6 @@ it). Every game is one explicit run: its shuffles are actions, so it replays exa
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -88,7 +87,7 @@ def search(question: Question, players: int, rules: Rules, budget: float,
         if score >= enough:
             return best, played, score, screened
     share = budget * (SEEDED_SHARE if directed else 1.0)
-    for seed, policy in itertools.product(range(games), POLICIES):
+    for seed, policy in ((s, p) for s in range(games) for p in POLICIES):  # lazily
         if time.process_time() - start > share or played >= games:
             break
         game = playout(seated[seed % len(seated)], seed, policy)

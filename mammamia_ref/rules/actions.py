@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mammamia_ref.errors import MalformedError
+from mammamia_ref.errors import MalformedError, excerpt
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -163,7 +163,7 @@ def _action_type(data: Any, where: str) -> str:
         raise MalformedError("an action is a map with a string 'type'", where=where, value=data)
     kind_of: str = data["type"]
     if kind_of not in _FIELDS:
-        raise MalformedError(f"unknown action type {kind_of!r}; expected one of "
+        raise MalformedError(f"unknown action type {excerpt(kind_of)}; expected one of "
                              f"{', '.join(_FIELDS)}", where=f"{where}/type", value=kind_of)
     required, optional = _FIELDS[kind_of]
     keys = set(data) - {"type"}
@@ -212,7 +212,7 @@ def _count(value: Any, where: str) -> int:
 
 def _order_id(value: Any, where: str) -> str:
     if not isinstance(value, str) or value not in ORDERS:
-        raise MalformedError(f"unknown order ID {value!r}", where=where, value=value)
+        raise MalformedError(f"unknown order ID {excerpt(value)}", where=where, value=value)
     return value
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
-from mammamia_ref.errors import VariantError
+from mammamia_ref.errors import VariantError, excerpt
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.typed_spec import (
     FLAG_TYPES,
@@ -129,11 +129,11 @@ def _say(value: ParameterValue) -> str:
 def _flag(name: str, value: Any) -> Any:
     kinds = FLAG_TYPES.get(name)
     if kinds is None:
-        raise VariantError(f"unknown variant flag {name!r}; known flags: {', '.join(FLAG_TYPES)}",
-                           flag=name, value=value)
+        raise VariantError(f"unknown variant flag {excerpt(name)}; known flags: "
+                           f"{', '.join(FLAG_TYPES)}", flag=name, value=value)
     allowed = [member.value for member in kinds]
     if value not in allowed:
-        raise VariantError(f"unknown value {value!r} for variant {name!r}; "
+        raise VariantError(f"unknown value {excerpt(value)} for variant {name!r}; "
                            f"expected one of {', '.join(allowed)}", flag=name, value=value)
     return kinds(value)
 
@@ -141,7 +141,7 @@ def _flag(name: str, value: Any) -> Any:
 def _number(name: str, value: Any, entry: dict[str, Any], where: str = "") -> int:
     if type(value) is not int or not entry["min"] <= value <= entry["max"]:
         raise VariantError(f"parameter {name}{where} must be a whole number from {entry['min']} "
-                           f"to {entry['max']} ({entry['rule']}), not {value!r}",
+                           f"to {entry['max']} ({entry['rule']}), not {excerpt(value)}",
                            flag=name, value=value)
     return value
 
@@ -149,20 +149,21 @@ def _number(name: str, value: Any, entry: dict[str, Any], where: str = "") -> in
 def _parameter(name: str, value: Any, default: Any) -> Any:
     entry = parameter_specs().get(name)
     if entry is None:
-        raise VariantError(f"unknown parameter {name!r}; known parameters: "
+        raise VariantError(f"unknown parameter {excerpt(name)}; known parameters: "
                            f"{', '.join(PARAMETER_NAMES)}", flag=name, value=value)
     if not entry.get("per_players"):
         return _number(name, value, entry)
     if not isinstance(value, Mapping):
         raise VariantError(f"parameter {name} is a map from player count "
-                           f"({MIN_PLAYERS} to {MAX_PLAYERS}) to a number, not {value!r}",
+                           f"({MIN_PLAYERS} to {MAX_PLAYERS}) to a number, not {excerpt(value)}",
                            flag=name, value=value)
     counts = list(default)
     for players, count in value.items():
         seat_count = int(players) if str(players).isdigit() and len(str(players)) < 3 else None
         if seat_count is None or not MIN_PLAYERS <= seat_count <= MAX_PLAYERS:
             raise VariantError(f"parameter {name} is given by player count, {MIN_PLAYERS} to "
-                               f"{MAX_PLAYERS}; not {players!r}", flag=name, value=players)
+                               f"{MAX_PLAYERS}; not {excerpt(players)}", flag=name,
+                               value=players)
         counts[seat_count] = _number(name, count, entry, f" for {seat_count} players")
     return tuple(counts)
 

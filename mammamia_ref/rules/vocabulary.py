@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from operator import ge
 from typing import Any
 
-from mammamia_ref.errors import MalformedError, SpecError
+from mammamia_ref.errors import MalformedError, SpecError, excerpt
 from mammamia_ref.rules import specdata
 
 Counts = tuple[int, ...]
@@ -110,7 +110,7 @@ def is_order(card: str) -> bool:
 def kind_index(kind: Any, where: str = "") -> int:
     """The index of an ingredient kind; a clear error for anything else."""
     if not isinstance(kind, str) or kind not in KIND_INDEX:
-        raise MalformedError(f"unknown ingredient kind {kind!r}; expected one of "
+        raise MalformedError(f"unknown ingredient kind {excerpt(kind)}; expected one of "
                              f"{', '.join(KINDS)}", where=where, value=kind)
     return KIND_INDEX[kind]
 

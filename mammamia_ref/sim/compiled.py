@@ -10,9 +10,12 @@ behind after a source was edited would silently run the old code. This module, l
 with :mod:`mammamia_ref.sim` (before any of its modules), decides once per process:
 
 - compiled, when the manifest is there, every extension module is there for this
-  Python, and every recorded source still has its recorded hash;
+  Python with the SHA-256 the build recorded for it (an empty, truncated or scrambled
+  ``.so`` would otherwise be loaded, and crash), the three modules' sources are recorded,
+  and every recorded source still has its recorded hash;
 - pure Python otherwise. When a build is there but cannot be trusted (a source edited
-  since, no manifest, built for another Python), it says why in a
+  since, no manifest, built for another Python, an extension missing or not the one
+  built), it says why in a
   :class:`StaleCoreWarning` and loads the sources, whatever the import system would
   prefer (a finder placed first on ``sys.meta_path`` answers for the three modules).
   ``MAMMAMIA_PURE=1`` asks for the pure-Python core on purpose (``mammamia bench
@@ -100,15 +103,48 @@ def _decide() -> CoreStatus:
         return CoreStatus("pure", "", False)
     try:
         manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
-        sources: dict[str, str] = manifest["sources"]
+        sources: dict[str, str] = dict(manifest["sources"])
+        extensions: dict[str, str] = dict(manifest["extensions"])
         suffix: str = manifest["ext_suffix"]
     except (OSError, ValueError, KeyError, TypeError):
-        return CoreStatus("pure", f"a build is there but no readable {MANIFEST.name}: "
-                                  "rebuild it", built)
-    if suffix != _suffix() or not all(
-            (HERE / f"{name}{suffix}").is_file() for name in (*MODULES, f"{GROUP}__mypyc")):
+        return CoreStatus("pure", f"a build is there but no readable {MANIFEST.name} (with "
+                                  "the hashes of what was built): rebuild it", built)
+    if suffix != _suffix():
         return CoreStatus("pure", f"the build is for another Python ({suffix}): rebuild it",
                           built)
+    why = _unlike_the_build(extensions, suffix) or _unlike_the_sources(sources)
+    if why:
+        return CoreStatus("pure", f"{why}; rebuild it", built)
+    return CoreStatus("compiled", "", True)
+
+
+def _unlike_the_build(extensions: dict[str, str], suffix: str) -> str:
+    """Why the extension files are not the ones the build wrote (missing, or their
+    SHA-256 not the recorded one: empty, truncated, scrambled), or ``""``."""
+    wanted = [f"{name}{suffix}" for name in (*MODULES, f"{GROUP}__mypyc")]
+    missing = [name for name in wanted if not (HERE / name).is_file()]
+    if missing:
+        return f"the build is missing {', '.join(missing)}"
+    if sorted(extensions) != sorted(wanted):
+        return f"{MANIFEST.name} does not record the hash of every extension built"
+    changed = []
+    for name in wanted:
+        try:
+            if sha256(HERE / name) != extensions[name]:
+                changed.append(name)
+        except OSError:
+            changed.append(name)
+    return (f"{', '.join(changed)} is not the file that was built (empty, truncated or "
+            "changed since)") if changed else ""
+
+
+def _unlike_the_sources(sources: dict[str, str]) -> str:
+    """Why the sources are not the ones the build read (one of the compiled modules not
+    recorded, or one changed since), or ``""``."""
+    unrecorded = [f"mammamia_ref/sim/{name}.py" for name in MODULES
+                  if f"mammamia_ref/sim/{name}.py" not in sources]
+    if unrecorded:
+        return f"{MANIFEST.name} does not record the source {unrecorded[0]}"
     changed = []
     for relative, digest in sorted(sources.items()):
         path = PACKAGE_ROOT / relative
@@ -120,9 +156,8 @@ def _decide() -> CoreStatus:
     if changed:
         shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3
                                           else "")
-        return CoreStatus("pure", f"the build is stale: {shown} changed since it was "
-                                  "compiled; rebuild it", built)
-    return CoreStatus("compiled", "", True)
+        return f"the build is stale: {shown} changed since it was compiled"
+    return ""
 
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):

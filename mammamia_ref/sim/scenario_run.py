@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.errors import IllegalActionError, MalformedError
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.formats.scenario import (
     Run,
@@ -60,7 +60,15 @@ def run_scenario(scenario: Scenario) -> list[RunResult]:
 
 
 def run_one(scenario: Scenario, run: Run) -> RunResult:
-    state = given_state(scenario, run)
+    """One run replayed. A starting state its rules refuse (a house rule laid under the
+    run by ``scenario run --house`` whose hand limit its hands exceed, say) is this
+    run's failure, naming the file; the other runs go on."""
+    try:
+        state = given_state(scenario, run)
+    except MalformedError as exc:
+        return RunResult(scenario.id, run.name, scenario.file, False,
+                         failure=f"the starting state is refused under the run's rules: {exc}",
+                         step=0)
     result = RunResult(scenario.id, run.name, scenario.file, True, config=state.config)
     for step in run.steps:
         events: tuple[Event, ...] = ()

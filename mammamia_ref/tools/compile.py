@@ -4,9 +4,10 @@ Compiles :mod:`mammamia_ref.sim.fast`, :mod:`~mammamia_ref.sim.careful` and
 :mod:`~mammamia_ref.sim.search` with mypyc (``pip install mypy setuptools``, or the
 ``compile`` extra; a C compiler) in place: the extension modules go next to the sources,
 with ``_compiled.json``, the SHA-256 of every source file the build read (the three
-modules and every package module they import), which :mod:`mammamia_ref.sim.compiled`
-checks at every start so that a stale build never runs. The default install needs none
-of this: without a build the pure-Python modules run.
+modules and every package module they import) and of every extension file it wrote,
+which :mod:`mammamia_ref.sim.compiled` checks at every start so that a stale or damaged
+build never runs. The default install needs none of this: without a build the
+pure-Python modules run.
 
 ``--clean`` removes a build (back to pure Python); ``--check`` says whether a build is
 there and current, without building. Exit codes: 0 built (or current), 1 the build
@@ -118,7 +119,10 @@ def build(verbose: bool = False) -> Path:
                 "ext_suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
                 "modules": [f"mammamia_ref.sim.{name}" for name in compiled.MODULES],
                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "sources": before}
+                "sources": before,
+                "extensions": {path.name: compiled.sha256(path)   # what was built, checked
+                               for path in compiled.extension_files()   # at every start
+                               if path.name.endswith(importlib.machinery.EXTENSION_SUFFIXES[0])}}
     compiled.MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return compiled.MANIFEST
 

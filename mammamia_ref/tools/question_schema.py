@@ -17,7 +17,9 @@ import json
 import sys
 from typing import Any
 
+from mammamia_ref.formats.question_work import GAMES_MAX, TURNS_MAX
 from mammamia_ref.rules import specdata
+from mammamia_ref.rules.ruleset import parameter_specs
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
@@ -188,9 +190,14 @@ def build() -> dict[str, Any]:
                 "rounds (the game's, unless given) and its first turns turns, all rounds "
                 "together (no limit unless given); games: the most seeded games a search "
                 "plays."),
-                "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 3},
-                               "turns": {"type": "integer", "minimum": 1},
+                "properties": {"rounds": {"type": "integer", "minimum": 1,
+                                          "maximum": parameter_specs()["rounds"]["max"],
+                                          "description": "At most the game's rounds under "
+                                                         "the house rule in force."},
+                               "turns": {"type": "integer", "minimum": 1,
+                                         "maximum": TURNS_MAX},
                                "games": {"type": "integer", "minimum": 1,
+                                         "maximum": GAMES_MAX,
                                          "description": "The most seeded games a search "
                                                         "plays."}}},
             "restates": {"type": "string", "pattern": "^Q[0-9]{2}-",
