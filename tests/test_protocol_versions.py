@@ -15,8 +15,8 @@ import pytest
 
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.protocol import FEATURES, serve
-from mammamia_ref.kit.runner import COMPARED
 from mammamia_ref.kit.versions import (
+    COMPARED,
     changes_since,
     compared_sha256,
     current,
@@ -57,7 +57,7 @@ def test_a_versions_schema_is_frozen(version) -> None:
 
 def test_what_the_kit_compares_is_that_of_the_last_version() -> None:
     """The fingerprint covers the version's schema, the state, action, event and
-    observation schemas and the kit's COMPARED declaration (kit.runner)."""
+    observation schemas and the kit's COMPARED declaration (kit.versions)."""
     assert compared_sha256(current(), COMPARED) == current().compared_sha256, \
         f"what the kit compares changed under {current().id}: {NEW_VERSION}"
 
@@ -167,8 +167,9 @@ def test_serve_refuses_a_bad_parameter_naming_it_and_its_rule(parameters, rule, 
 
 
 def test_a_case_needing_a_parameter_the_port_does_not_take_is_skipped_with_one_line() -> None:
+    from mammamia_ref.kit.cases import CaseResult
     from mammamia_ref.kit.report import skip_groups
-    from mammamia_ref.kit.runner import CaseResult, supports, supports_rules
+    from mammamia_ref.kit.terms import supports, supports_rules
     from mammamia_ref.rules.ruleset import make_rules
 
     assert supports({}, {}, {"hand_limit": 8}) == \
@@ -197,7 +198,7 @@ class _Recorder:
 
 
 def test_new_game_carries_the_parameters_only_when_a_number_is_not_the_spec() -> None:
-    from mammamia_ref.kit.runner import start_game
+    from mammamia_ref.kit.lockstep import start_game
     from mammamia_ref.rules.game import new_game
     from mammamia_ref.rules.ruleset import make_rules
     from mammamia_ref.rules.state import make_config

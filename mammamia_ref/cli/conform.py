@@ -31,8 +31,8 @@ from mammamia_ref.errors import NoSuchPathError, UsageError
 
 if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a command runs
     from mammamia_ref.formats.scenario import Run
+    from mammamia_ref.kit.cases import CaseResult
     from mammamia_ref.kit.report import JsonlReport, Progress
-    from mammamia_ref.kit.runner import CaseResult
     from mammamia_ref.rules.state import GameConfig
 
 
@@ -247,20 +247,20 @@ def random_configs(args: argparse.Namespace) -> list[GameConfig]:
 
 
 def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
-    from mammamia_ref.kit.runner import run_scenario_case
+    from mammamia_ref.kit.cases import run_scenario_case
 
     return run_scenario_case(impl, scenario, run)
 
 
 def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseResult:
-    from mammamia_ref.kit.runner import run_perft_case
+    from mammamia_ref.kit.cases import run_perft_case
 
     return run_perft_case(impl, table, max_nodes, walk=walk)
 
 
 def _random_body(impl: Any, *, config: GameConfig, seed: int,
                  write_to: Path | None, house: str | None = None) -> CaseResult:
-    from mammamia_ref.kit.runner import run_random_game
+    from mammamia_ref.kit.cases import run_random_game
 
     return run_random_game(impl, config, seed, write_to, house=house)
 

@@ -21,8 +21,8 @@ from mammamia_ref import __version__
 from mammamia_ref.errors import MalformedError
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.cases import CaseResult
 from mammamia_ref.kit.report import STATUSES, skip_groups
-from mammamia_ref.kit.runner import CaseResult
 from mammamia_ref.rules.specdata import load_yaml, rule_ids
 from mammamia_ref.rules.state import variant_defaults
 

@@ -13,7 +13,7 @@ from typing import IO
 
 from mammamia_ref.formats.output import OutputStream, write_atomically
 from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
-from mammamia_ref.kit.runner import CaseResult
+from mammamia_ref.kit.cases import CaseResult
 
 STATUSES = ("pass", "fail", "skip", "error", "xfail", "xpass")
 UNEXPECTED = ("fail", "error", "xpass")

@@ -20,6 +20,30 @@ ANSWER_SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json"
                   "observation.schema.json")
 DOCS = "docs/porting.md#protocol-versions"
 
+# Free text is never compared: a failed order's ``why`` and a rejection's ``message``.
+FREE_TEXT = frozenset(("why", "message"))
+
+# What the kit compares of a port's answers (docs/porting.md, section 5), as data: its
+# fingerprint is part of each protocol version (spec/protocol.yaml), so that a change
+# here without a new version fails tests/test_protocol_versions.py.
+COMPARED: dict[str, Any] = {
+    "hello": ["protocol", "variants (the values offered, the default included)",
+              "parameters (the names taken; a non-default value of another is skipped)",
+              "features"],
+    "state": "every key of the canonical state, result included once the game is over, "
+             "parameters included when a number of the rules is not the spec's",
+    "new_game": "parameters: the numbers of the rules that differ from the spec's, if any",
+    "chance": "the pile about to be shuffled, as a multiset",
+    "events": "feature events: in order, every field but the free text",
+    "free_text": sorted(FREE_TEXT),
+    "rejected": ["rule"],
+    "actions": "a set of canonical actions",
+    "observation": "feature observation: key for key",
+    "nodes": "feature perft: the count",
+    "seats": "feature seats: apply with player, refused unless that seat decides",
+    "probes": "random games: a refused action, another seat's attempt, two views",
+}
+
 
 @dataclass(frozen=True)
 class Version:
@@ -113,10 +137,7 @@ def compared_sha256(version: Version, compared: dict[str, Any]) -> str:
 
 def fingerprints() -> dict[str, str]:
     """The two fingerprints to record for the last version of ``spec/protocol.yaml``
-    once its schema is written (the kit's COMPARED declaration read lazily: the runner
-    imports this package)."""
-    from mammamia_ref.kit.runner import COMPARED
-
+    once its schema is written."""
     version = current()
     return {"schema_sha256": file_sha256(version.schema),
             "compared_sha256": compared_sha256(version, COMPARED)}

@@ -154,7 +154,7 @@ def ignores_parameters() -> None:
     ReferenceSession.op_new_game = op_new_game
 
 
-# Breakages of what a random game probes besides its moves (kit.runner.Probes): the
+# Breakages of what a random game probes besides its moves (kit.cases.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
     "ignores_seat": "turn.clockwise",
