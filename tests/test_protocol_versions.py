@@ -86,18 +86,97 @@ def test_a_port_of_an_older_version_is_told_every_change_since() -> None:
     changes = changes_since("mammamia-protocol/1")
     assert len(changes) == sum(len(v.changes) for v in versions()[1:]) >= 3
     assert all(change in line for change in changes)
-    assert "versions known" in refusal("mammamia-protocol/0")
+    unknown = refusal("mammamia-protocol/0")
+    assert "this kit knows mammamia-protocol/1" in unknown and len(unknown) < 200
+
+
+@pytest.mark.parametrize("spoken", ["mammamia-protocol/9", "x" * 1_000_000, "\x1b]0;t\x07",
+                                    None, 5])
+def test_an_unknown_version_is_refused_in_one_short_line(spoken) -> None:
+    line = refusal(spoken)
+    assert "\n" not in line and len(line) < 200 and "\x1b" not in line
+    assert all(v.id in line for v in versions()) and "docs/porting.md" in line
+
+
+def _conform(*args: str, port: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mammamia_ref", "conform", *args, "--", *port],
+                          capture_output=True, text=True, check=False, cwd=cwd, timeout=900)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["speaks_version_1", "refuses_our_version"])
-def test_the_kit_refuses_a_version_1_port_saying_what_changed(kind: str) -> None:
-    result = subprocess.run([sys.executable, "-m", "mammamia_ref", "conform", "-q",
-                             "--random-games", "0", "--", *BROKEN, kind],
-                            capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
+def test_the_kit_refuses_an_unknown_version_once_in_one_short_line() -> None:
+    result = _conform("-q", "--random-games", "0", port=[*BROKEN, "wrong_protocol"])
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.count("\n") == 1
-    assert all(change in result.stderr for change in changes_since("mammamia-protocol/1"))
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 300
+    assert result.stderr.count("this kit knows") == 1 and result.stdout == ""
+
+
+OLDER = [sys.executable, str(ROOT / "tests" / "impls" / "older.py")]
+# what a port of each older version meets of the later changes: the skip lines
+SKIPS = {1: {"result", "seats", "second_play", "parameters", "draw_piles"},
+         2: {"parameters", "draw_piles"}}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number,greeting", [(1, "strict"), (1, "answers"), (2, "strict")])
+def test_a_port_of_an_older_version_runs_in_its_terms(number: int, greeting: str,
+                                                      tmp_path: Path) -> None:
+    """A port of /1 or /2 (the reference, answering as one would) runs unchanged: every
+    case its version defines passes, every other is skipped with one line per change,
+    and the summary and the report say which version it was run as. A strict port,
+    which refuses a hello of another version naming its own, is greeted again."""
+    report, jsonl = tmp_path / "run.json", tmp_path / "run.jsonl"
+    result = _conform("-q", "--random-games", "2", "--max-nodes", "300", "--report",
+                      str(report), "--jsonl", str(jsonl),
+                      port=[*OLDER, str(number), greeting])
+    assert result.returncode == 0, result.stdout + result.stderr
+    ours = f"mammamia-protocol/{number}"
+    assert f"run as {ours} (this kit speaks {PROTOCOL}" in result.stdout
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert {r["status"] for r in records} == {"pass", "skip"}
+    assert sum(r["status"] == "pass" and r["kind"] == "scenario" for r in records) > 150
+    assert sum(r["status"] == "pass" and r["kind"] == "random" for r in records) == 8
+    skipped = {r["message"] for r in records if r["status"] == "skip"}
+    said = {re.fullmatch(r"need `(\w+)` \(protocol /(\d)\)", m) for m in skipped}
+    assert None not in said, skipped
+    assert {m[1] for m in said if m} == SKIPS[number]
+    assert all(int(m[2]) > number for m in said if m)
+    for line in skipped:  # one line per change in the summary
+        assert sum(row.startswith("skipped ") and row.endswith(line)
+                   for row in result.stdout.splitlines()) == 1
+    from mammamia_ref.kit.port_report import load_run, render
+
+    assert f"run as {ours}" in render(load_run(report), ".md")
+
+
+def test_every_need_of_the_spec_is_one_the_kit_knows() -> None:
+    from mammamia_ref.kit.terms import NEEDS
+    from mammamia_ref.kit.versions import introducing
+
+    named = {need for v in versions() for need in v.needs}
+    assert named == set(NEEDS)
+    assert all(introducing(need) is not None for need in NEEDS)
+
+
+def test_a_ports_terms_follow_its_version() -> None:
+    from mammamia_ref.kit.terms import terms_of
+    from mammamia_ref.rules.game import new_game
+    from mammamia_ref.formats.jsonform import format_state
+    from mammamia_ref.rules.state import make_config
+
+    old = terms_of({"protocol": "mammamia-protocol/1", "features": ["load_state", "seats"]})
+    assert old.features == ("load_state",)  # seats is not a feature of /1
+    assert old.lacks("result") == "need `result` (protocol /2)"
+    assert old.lacks("parameters") == "need `parameters` (protocol /3)"
+    state = format_state(new_game(make_config(2)), result=True)
+    sent = old.state({**state, "result": {"winners": []}})
+    assert "draw_piles" not in sent["variants"] and "result" not in sent
+    assert set(sent["variants"]) == set(state["variants"]) - {"draw_piles"}
+    assert old.supports({"draw_piles": "both"}) == "need `draw_piles` (protocol /3)"
+    assert old.supports({"hand_limit": "7"} if False else {}, {"hand_limit": 8}) == \
+        "need `parameters` (protocol /3)"
+    now = terms_of({"protocol": PROTOCOL})
+    assert now.state(state) == state and now.lacks("result") is None
 
 
 def _serve(*lines: str) -> list[dict]:

@@ -103,6 +103,9 @@ def add_parsers(commands: Commands) -> None:
                          help="write a conformance report at the end: the implementation, "
                          "results by chapter, each first divergence, the skips (Markdown; "
                          "HTML if FILE ends in .html; the run as data if it ends in .json)")
+    conform.add_argument("--rules-site", metavar="URL",
+                         help="link each rule and scenario of the --report to the rules site "
+                         "at URL (its address, or the folder `mkdocs build` wrote)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="only the summary (and a progress bar on a terminal)")
     conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
@@ -309,7 +312,7 @@ def run_conform(args: argparse.Namespace) -> int:
         if jsonl:
             jsonl.close()
         raise
-    name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
+    name = implementation_name(info)
     run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
     progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
     run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
@@ -327,17 +330,28 @@ def run_conform(args: argparse.Namespace) -> int:
             progress.close()
     if args.house:  # the output names the house rule the random games were played under
         print(f"random games: {game_rules(args).describe()} ({args.house})")
-    print(summary(run.results, implementation=name, interrupted=run.interrupted))
+    print(summary(run.results, implementation=name, interrupted=run.interrupted,
+                  protocol=info.get("protocol")))
     if args.junit:
         write_junit(run.results, Path(args.junit), implementation=name)
     if args.report:
         from mammamia_ref.kit.port_report import run_document, write_report
 
-        write_report(Path(args.report), run_document(run.results, info, replay_arguments(args)))
+        write_report(Path(args.report), run_document(run.results, info, replay_arguments(args)),
+                     args.rules_site)
     if run.interrupted:  # the summary and the reports above cover the finished cases
         raise KeyboardInterrupt(f"after {len(run.results)} cases; "
                                 f"{sum(r.status == 'pass' for r in run.results)} passed")
     return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def implementation_name(info: dict[str, Any]) -> str:
+    """The port as the summary names it, from its hello: its words made safe for a
+    terminal and cut short (:func:`mammamia_ref.kit.words.plain`)."""
+    from mammamia_ref.kit.words import plain
+
+    return (f"{plain(info.get('name', '?'))} {plain(info.get('version', ''))} "
+            f"({plain(info.get('language', '?'))})")
 
 
 def replay_arguments(args: argparse.Namespace) -> list[str]:

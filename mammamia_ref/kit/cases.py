@@ -29,8 +29,8 @@ from mammamia_ref.formats.scenario import (
 )
 from mammamia_ref.kit.compare import short
 from mammamia_ref.kit.diagnose import rules_in_force
-from mammamia_ref.kit.lockstep import Connection, Divergence, Lockstep, start_game
-from mammamia_ref.kit.terms import number_in_words, supports_rules
+from mammamia_ref.kit.lockstep import Connection, Divergence, Lockstep, second_play, start_game
+from mammamia_ref.kit.terms import OutOfTerms, Terms, number_in_words, supports_rules, terms_of
 from mammamia_ref.rules.actions import (
     Action,
     Decline,
@@ -52,6 +52,7 @@ from mammamia_ref.rules.game import (
     new_game,
     to_move,
 )
+from mammamia_ref.rules.specdata import rule_ids
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
 from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
 from mammamia_ref.sim.perft import action_key, divide
@@ -72,13 +73,14 @@ class CaseResult:
     written: str | None = None   # a scenario file written to reproduce a divergence
     their_rules: tuple[str, ...] = ()   # the port's own labels for the step, beside ours
     replay: str | None = None    # how to replay a random game: its seed and variants
+    chapter: str | None = None   # a scenario's own chapter (of the first rule it cites)
 
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "status": self.status,
                 "rules": list(self.rules), "their_rules": list(self.their_rules),
                 "step": self.step, "message": self.message,
                 "seconds": round(self.seconds, 4), "file": self.file, "written": self.written,
-                "replay": self.replay}
+                "replay": self.replay, "chapter": self.chapter}
 
 
 # --- scenarios ----------------------------------------------------------------------
@@ -90,18 +92,15 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
     reference, and at every step the port against the scenario's own expectations."""
     name = scenario.id if run.name == "default" else f"{scenario.id}[{run.name}]"
     result = CaseResult("scenario", name, "pass", rules_in_force(scenario.rules, run.variants),
-                        file=scenario.file)
-    features = impl.info.get("features") or []
+                        file=scenario.file, chapter=own_chapter(scenario.rules))
+    terms = terms_of(impl.info)
     from_setup = "setup" in scenario.given
-    if not from_setup and "load_state" not in features:
-        return _skip(result, "needs the load_state feature")
-    if needs_observation(run) and "observation" not in features:
-        return _skip(result, "needs the observation feature")
-    if needs_seats(run) and "seats" not in features:
-        return _skip(result, "needs the seats feature")
+    why = scenario_needs(terms, run, from_setup)
+    if why:
+        return _skip(result, why)
     reference = given_state(scenario, run)
     result.rules = rules_in_force(scenario.rules, reference.rules.as_dict())
-    why = supports_rules(impl.info, reference.rules)
+    why = terms.supports(reference.rules.as_dict(), reference.rules.non_default_parameters())
     if why:
         return _skip(result, why)
     own = run_one(scenario, run)
@@ -132,7 +131,35 @@ def run_scenario_case(impl: Connection, scenario: Scenario, run: Run) -> CaseRes
         result.rules = rules_in_force(dict.fromkeys((*exc.rules, *scenario.rules)),
                                       reference.rules.as_dict())
         result.their_rules = exc.theirs
+    except OutOfTerms as exc:
+        return _skip(result, str(exc))
     return result
+
+
+def own_chapter(rules: Iterable[str]) -> str | None:
+    """A scenario's own chapter: that of the first rule it cites (a report counts its
+    cases there whether they pass or fail, whatever rule a divergence names)."""
+    known = rule_ids()
+    return next((rule.split(".", 1)[0] for rule in rules if rule in known), None)
+
+
+def scenario_needs(terms: Terms, run: Run, from_setup: bool) -> str | None:
+    """Why a port cannot take a scenario run (None if it can): a feature its hello does
+    not list, or a change of a later protocol version than it speaks."""
+    needs = [("load_state", not from_setup), ("observation", needs_observation(run)),
+             ("seats", needs_seats(run))]
+    for feature, needed in needs:
+        if needed and feature not in terms.features:
+            return terms.lacks(feature) or f"needs the {feature} feature"
+    if needs_result(run):
+        return terms.lacks("result")
+    return None
+
+
+def needs_result(run: Run) -> bool:
+    """Whether a run checks a finished game's result (its winners, the deciding rule)."""
+    return any("winners" in step.expect or "winner_rule" in step.expect
+               or "result" in (step.expect.get("state") or {}) for step in run.steps)
 
 
 def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
@@ -289,12 +316,14 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     (feature ``perft``) unless ``walk``, else in one walk to the deepest; at the first
     depth that differs, the counts per first action (divide), always by walking."""
     result = CaseResult("perft", table.id, "pass", file=table.file)
-    if "load_state" not in (impl.info.get("features") or []):
+    terms = terms_of(impl.info)
+    if "load_state" not in terms.features:
         return _skip(result, "needs the load_state feature")
     reference = parse_state(table.state)
-    why = supports_rules(impl.info, reference.rules)
+    why = terms.supports(reference.rules.as_dict(), reference.rules.non_default_parameters())
     if why:
         return _skip(result, why)
+    start = terms.state(table.state)
     depths = []
     for depth, nodes in sorted(table.counts.items()):
         if nodes > max_nodes:
@@ -303,14 +332,14 @@ def run_perft_case(impl: Connection, table: PerftTable, max_nodes: int, *,
     if not depths:
         return result
     try:
-        impl.request("load_state", state=table.state)
+        impl.request("load_state", state=start)
         if "perft" in (impl.info.get("features") or []) and not walk:
             got = {depth: _own_count(impl, depth, counting_work(table, depth))
                    for depth in depths}
         else:
-            got = impl_counts(impl, table.state, depths[-1])
+            got = impl_counts(impl, start, depths[-1])
         wrong = next((d for d in depths if got[d] != table.counts[d]), None)
-        theirs = impl_divide(impl, table.state, wrong) if wrong is not None else {}
+        theirs = impl_divide(impl, start, wrong) if wrong is not None else {}
     except Divergence as exc:
         result.status, result.step, result.message = "fail", depths[-1], \
             f"perft {depths[-1]}: {exc}"
@@ -394,7 +423,8 @@ class Probes:
     EVERY = 5
 
     def __init__(self, info: dict[str, Any], rng: random.Random) -> None:
-        features = info.get("features") or []
+        self.terms = terms_of(info)
+        features = self.terms.features
         self.seats, self.observations = "seats" in features, "observation" in features
         self.rng = rng
 
@@ -422,7 +452,7 @@ class Probes:
                                 *(NameKind(kind) for kind in KINDS),
                                 *(PlaceOrder(order) for order in sorted(hand.orders)),
                                 PlaceOrder(self.rng.choice(sorted(ORDERS)))]
-        candidates = [a for a in shapes if a not in legal]
+        candidates = [a for a in shapes if a not in legal and not self.out_of_terms(state, a)]
         self.rng.shuffle(candidates)
         for candidate in candidates:
             try:
@@ -430,6 +460,12 @@ class Probes:
             except IllegalActionError:
                 return candidate
         return None
+
+
+    def out_of_terms(self, state: GameState, action: Action) -> bool:
+        """A refusal the port's version states otherwise (a second play in a turn,
+        before protocol /2): not probed."""
+        return second_play(state, action) and not self.terms.speaks("second_play")
 
 
 def _new(config: GameConfig) -> GameState:

@@ -17,10 +17,8 @@ from mammamia_ref.kit.diagnose import (
     ranked_rules,
     state_report,
 )
-from mammamia_ref.rules.actions import (
-    Action,
-    format_action,
-)
+from mammamia_ref.kit.terms import OutOfTerms, terms_of
+from mammamia_ref.rules.actions import Action, Play, format_action
 from mammamia_ref.rules.events import format_event
 from mammamia_ref.rules.game import (
     apply,
@@ -65,7 +63,8 @@ class Lockstep:
     def __init__(self, impl: Connection, state: GameState) -> None:
         self.impl = impl
         self.state = state
-        self.events_feature = "events" in (impl.info.get("features") or [])
+        self.terms = terms_of(impl.info)
+        self.events_feature = "events" in self.terms.features
         self.last_state: dict[str, Any] | None = None    # the port's, as last answered
         self.last_events: list[Any] | None = None
         self.last_legal: list[Any] | None = None
@@ -75,7 +74,7 @@ class Lockstep:
                       what: str, *, fresh: bool = False) -> None:
         """The port's state against the reference's (``fresh``: a new game's, whose
         differences are named by the setup rules)."""
-        expected = comparable_state(format_state(self.state, result=True))
+        expected = comparable_state(self.terms.state(format_state(self.state, result=True)))
         actual = answer.get("state")
         self.last_state = actual if isinstance(actual, dict) else None
         if not isinstance(actual, dict):
@@ -116,7 +115,7 @@ class Lockstep:
                 continue  # the scenario itself fails on a colour no seat has
             seat = None if colour is None else self.state.seat_of(colour)
             answer = self.impl.request("observation", player=seat)
-            expected = observation(self.state, seat).to_json()
+            expected = self.terms.observation(observation(self.state, seat).to_json())
             actual = answer.get("observation")
             if isinstance(actual, dict):
                 self.last_observations[colour] = actual
@@ -142,6 +141,8 @@ class Lockstep:
                 check_seat(self.state, seat)
             after, events = apply(self.state, action)
         except IllegalActionError as exc:
+            if second_play(self.state, action) and (why := self.terms.lacks("second_play")):
+                raise OutOfTerms(why) from None  # the rule it was refused under moved
             rejected = answer.get("rejected")
             if not isinstance(rejected, dict):
                 raise Divergence(index, f"{_show(action)} was accepted; the reference rejects "
@@ -204,13 +205,21 @@ def _show(action: Action) -> str:
     return json.dumps(format_action(action), separators=(",", ":"))
 
 
+def second_play(state: GameState, action: Action) -> bool:
+    """A play attempted after the turn's play (refused under ``turn.play`` from protocol
+    /2 on, under the pending step's rule before)."""
+    return isinstance(action, Play) and state.phase == "turn" and state.played > 0
+
+
 def start_game(impl: Connection, state: GameState, *, from_setup: bool) -> dict[str, Any]:
-    """Put the implementation in ``state``: by ``new_game`` or by ``load_state``."""
+    """Put the implementation in ``state``: by ``new_game`` or by ``load_state``, in the
+    port's terms (a flag it does not know is not sent)."""
+    terms = terms_of(impl.info)
     if from_setup:
         config = state.config
         numbers = config.rules.non_default_parameters()  # sent only when there are any
         extra: dict[str, Any] = {"parameters": numbers} if numbers else {}
         return impl.request("new_game", players=config.players, colours=list(config.colours),
-                            first_player=config.first_player, variants=config.rules.as_dict(),
-                            **extra)
-    return impl.request("load_state", state=format_state(state))
+                            first_player=config.first_player,
+                            variants=terms.variants(config.rules.as_dict()), **extra)
+    return impl.request("load_state", state=terms.state(format_state(state)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -56,6 +56,34 @@ class Version:
     compared_sha256: str | None
     features: tuple[str, ...]
     changes: tuple[str, ...]
+    # what the version's changes need of a port (a word of spec/protocol.yaml's `need`,
+    # one per change that an older port meets; those it never meets need nothing)
+    needs: tuple[str, ...] = ()
+    # the variant flags, parameters and events the version adds to the protocol
+    adds: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def number(self) -> int:
+        """The version's place, 1 for the first (``mammamia-protocol/N``)."""
+        return versions().index(self) + 1
+
+
+# What a version may add to the protocol (spec/protocol.yaml, `adds`).
+ADDED = ("flags", "parameters", "events")
+
+
+def _version(entry: dict[str, Any]) -> Version:
+    try:
+        return Version(
+            entry["id"], entry["schema"], entry["schema_sha256"], entry.get("compared_sha256"),
+            tuple(entry["features"]),
+            tuple(c["what"] + (f" ({c['rule']})" if c.get("rule") else "")
+                  for c in entry["changes"]),
+            tuple(dict.fromkeys(c["need"] for c in entry["changes"] if c.get("need"))),
+            {kind: tuple((entry.get("adds") or {}).get(kind) or ()) for kind in ADDED})
+    except (KeyError, TypeError) as exc:
+        raise SpecError(f"spec/protocol.yaml: the version {entry.get('id')!r} lacks {exc}") \
+            from None
 
 
 @cache
@@ -64,11 +92,24 @@ def versions() -> tuple[Version, ...]:
     entries = load_yaml("protocol.yaml").get("versions")
     if not isinstance(entries, list) or not entries:
         raise SpecError("spec/protocol.yaml lists no protocol version")
-    return tuple(Version(e["id"], e["schema"], e["schema_sha256"], e.get("compared_sha256"),
-                         tuple(e["features"]),
-                         tuple(c["what"] + (f" ({c['rule']})" if c.get("rule") else "")
-                               for c in e["changes"]))
-                 for e in entries)
+    return tuple(_version(e) for e in entries)
+
+
+def introducing(need: str) -> Version | None:
+    """The version whose changes need ``need`` of a port (None: no version does)."""
+    return next((v for v in versions() if need in v.needs), None)
+
+
+def adding(kind: str, name: str) -> Version | None:
+    """The version that added the flag, parameter or event ``name`` (``kind``: one of
+    :data:`ADDED`); None for one no version has added yet (a contributor's new flag
+    before its version is written: it is sent only to a port that lists it)."""
+    return next((v for v in versions() if name in v.adds.get(kind, ())), None)
+
+
+def registered(kind: str) -> tuple[str, ...]:
+    """Every flag, parameter or event some version has added, in the order added."""
+    return tuple(name for v in versions() for name in v.adds.get(kind, ()))
 
 
 def current() -> Version:
@@ -76,6 +117,7 @@ def current() -> Version:
 
 
 def known(version_id: Any) -> Version | None:
+    """The version named ``version_id``, if the kit knows it."""
     return next((v for v in versions() if v.id == version_id), None)
 
 
@@ -86,13 +128,17 @@ def changes_since(version_id: str) -> list[str]:
 
 
 def refusal(spoken: Any) -> str:
-    """The one line that refuses a port speaking ``spoken``: for an older version, every
-    change since, in words; for an unknown one, the versions known."""
+    """The one line that refuses a port speaking ``spoken``: for an unknown version, a
+    short line with the versions known (the kit runs a port of a known older version
+    in that version's terms); ``serve``, which speaks the last version only, tells a
+    client of an older one every change since, in words."""
     ours = current().id
     old = known(spoken)
     if old is None:
-        return (f"the implementation speaks {spoken!r}; this kit speaks {ours} (versions "
-                f"known: {', '.join(v.id for v in versions())}; see {DOCS})")
+        shown = repr(spoken) if isinstance(spoken, str) and len(spoken) <= 40 and \
+            spoken.isprintable() else "an unknown version" if spoken is not None else "none"
+        return (f"the implementation speaks {shown}; this kit knows "
+                f"{', '.join(v.id for v in versions())} (see {DOCS})")
     if old.id == ours:
         return f"the implementation speaks {ours}"
     changes = changes_since(old.id)

@@ -54,7 +54,7 @@ def ports_pages(ports_dir: Path = PORTS_DIR) -> dict[str, str]:
                     f"{md(str(impl.get('language')))} | {md(str(impl.get('version')))} | "
                     f"`{impl.get('protocol')}` | {counts['pass']} | {counts['fail']} | "
                     f"{counts['skip']} | {counts['error']} |")
-        pages[port_page(name)] = markdown(report_blocks(run)) + \
+        pages[port_page(name)] = markdown(report_blocks(run, links=("../../", ".md"))) + \
             f"\nThe run is kept in `examples/ports/{name}/{RUN_FILE}`.\n"
     table = "\n".join(["| port | language | version | protocol | passed | failed | skipped | "
                        "errors |", "|---|---|---|---|---|---|---|---|", *rows]) \
