@@ -208,7 +208,7 @@ def test_a_version_2_port_is_told_the_changes_of_version_3() -> None:
     line = refusal("mammamia-protocol/2")
     v3 = next(v for v in versions() if v.id == "mammamia-protocol/3")
     assert "\n" not in line and "in mammamia-protocol/3: (1)" in line
-    assert changes_since("mammamia-protocol/2") == list(v3.changes)
+    assert changes_since("mammamia-protocol/2")[:len(v3.changes)] == list(v3.changes)
     assert all(change in line for change in v3.changes) and "parameters" in line
     assert "in mammamia-protocol/2: (1)" in refusal("mammamia-protocol/1")
 

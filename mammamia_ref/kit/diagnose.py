@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mammamia_ref.formats.event_register import touches
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.kit.compare import short
 from mammamia_ref.rules import scoring
@@ -53,20 +54,6 @@ def rules_in_force(rules: Iterable[str], variants: dict[str, str]) -> tuple[str,
             if value["value"] != flag["default"] and chosen.get(flag["flag"]) != value["value"]
             and value.get("rule")}
     return tuple(rule for rule in rules if rule not in idle)
-
-
-# Which parts of the state each event changes, most telling events first: used to
-# name the rules behind a state difference when the implementation reports no events.
-_TOUCHES = {
-    "failed": ("waiter",), "baked": ("delivered", "table", "used", "hand"),
-    "completed_from_hand": ("hand", "used"), "named_kind": ("reveal",),
-    "drew": ("hand", "supply", "waiter"), "mamma_mia_drawn": ("mamma_mia", "supply"),
-    "mamma_mia_taken": ("mamma_mia", "supply"), "mamma_mia_dealt": ("mamma_mia",),
-    "placed_order": ("oven", "hand"), "played": ("oven", "hand"), "passed": ("step",),
-    "leftovers_to_oven": ("oven", "table"), "leftovers_stay": ("table",),
-    "supply_gathered": ("supply", "used"), "round_ended": ("phase",),
-    "revealed": ("table", "oven"), "turn_begins": ("current", "step"),
-}
 
 
 # A state's position: where the game stands, what is pending. A report leads with these
@@ -150,7 +137,8 @@ def state_report(state: GameState, actual: dict[str, Any], expected: dict[str, A
 def ranked_rules(state: GameState, actual: dict[str, Any], problems: list[str],
                  rules: Iterable[str], events: Sequence[dict[str, Any]] = (), *,
                  fresh: bool = False) -> tuple[str, ...]:
-    """The rules named for a state difference, by the part of the state that differs:
+    """The rules named for a state difference, by the part of the state that differs
+    (the parts each event changes: ``touches`` of spec/events.yaml):
     the reference's pending decision first where the port went on past it, the deciding
     rule of a result, then for each differing part (in report order) the rules of the
     step's events that change it (in a ``fresh`` game, the rule that sets it up), then
@@ -165,7 +153,7 @@ def ranked_rules(state: GameState, actual: dict[str, Any], problems: list[str],
             named += [entry["rule"] for name, entry in parameter_specs().items()
                       if name in ours or name in problem]
         touching = [e["rule"] for e in events
-                    if part in _TOUCHES.get(e.get("event", ""), ())]
+                    if part in touches().get(e.get("event", ""), ())]
         named += touching or list(_PART_RULES.get(part, ()) if fresh else ())
     return tuple(dict.fromkeys((*named, *rules)))
 

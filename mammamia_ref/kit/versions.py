@@ -13,7 +13,8 @@ from functools import cache
 from typing import Any
 
 from mammamia_ref.errors import SpecError
-from mammamia_ref.rules.specdata import load_yaml, spec_path
+from mammamia_ref.rules.specdata import load_yaml, spec_path, variant_flags
+from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
 
 # The schemas the compared answers are written in, beside each version's own.
 ANSWER_SCHEMAS = ("state.schema.json", "action.schema.json", "event.schema.json",
@@ -31,14 +32,17 @@ COMPARED: dict[str, Any] = {
               "parameters (the names taken; a non-default value of another is skipped)",
               "features"],
     "state": "every key of the canonical state, result included once the game is over, "
-             "parameters included when a number of the rules is not the spec's",
+             "parameters included when a number of the rules is not the spec's; in the "
+             "port's version's terms (a flag neither its version nor its hello knows left "
+             "out of variants, as in what is sent)",
     "new_game": "parameters: the numbers of the rules that differ from the spec's, if any",
     "chance": "the pile about to be shuffled, as a multiset",
     "events": "feature events: in order, every field but the free text",
     "free_text": sorted(FREE_TEXT),
     "rejected": ["rule"],
     "actions": "a set of canonical actions",
-    "observation": "feature observation: key for key",
+    "observation": "feature observation: key for key, parameters included when a number "
+                   "of the rules is not the spec's",
     "nodes": "feature perft: the count",
     "seats": "feature seats: apply with player, refused unless that seat decides",
     "probes": "random games: a refused action, another seat's attempt, two views",
@@ -170,13 +174,29 @@ def file_sha256(name: str) -> str:
         raise SpecError(f"cannot read spec/schemas/{name}: {exc}") from exc
 
 
-def compared_sha256(version: Version, compared: dict[str, Any]) -> str:
+def vocabulary() -> dict[str, Any]:
+    """What a port must know of the game's words, as the protocol carries them: every
+    variant flag with its values, every parameter, and the event register (each event's
+    fields, types and rules). A flag, a parameter or an event added or changed moves the
+    fingerprint: a new protocol version."""
+    register = load_yaml("events.yaml").get("events") or {}
+    return {"flags": {f["flag"]: sorted(v["value"] for v in f["values"])
+                      for f in variant_flags()},
+            "parameters": sorted(PARAMETER_NAMES),
+            "events": {name: {"fields": e.get("fields"), "rules": sorted(e.get("rules") or [])}
+                       for name, e in register.items()}}
+
+
+def compared_sha256(version: Version, compared: dict[str, Any],
+                    words: dict[str, Any] | None = None) -> str:
     """The fingerprint of what the kit compares under ``version``: its schema, the
-    schemas of the compared answers, and the kit's declaration ``compared``."""
+    schemas of the compared answers, the kit's declaration ``compared`` and the game's
+    words the protocol carries (:func:`vocabulary`, or ``words`` in its stead)."""
     digest = hashlib.sha256()
     for name in (version.schema, *ANSWER_SCHEMAS):
         digest.update(f"{name}:{file_sha256(name)}\n".encode())
-    digest.update(json.dumps({"features": version.features, "compared": compared},
+    digest.update(json.dumps({"features": version.features, "compared": compared,
+                              "vocabulary": vocabulary() if words is None else words},
                              sort_keys=True).encode())
     return digest.hexdigest()
 
