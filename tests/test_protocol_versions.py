@@ -289,3 +289,105 @@ def test_new_game_carries_the_parameters_only_when_a_number_is_not_the_spec() ->
     assert [s["op"] for s in port.sent] == ["new_game", "new_game"]
     assert "parameters" not in port.sent[0]
     assert port.sent[1]["parameters"] == {"bombastica_total": 12}
+
+
+# --- version 4: what a port must know of the game's words is versioned -----------------
+
+
+def test_every_flag_parameter_and_event_has_been_added_by_a_version() -> None:
+    """A flag, a parameter or an event added to the spec without a new protocol version
+    fails here (and moves the fingerprint above)."""
+    from mammamia_ref.formats.event_register import events
+    from mammamia_ref.kit.versions import registered
+    from mammamia_ref.rules.specdata import variant_flags
+    from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
+
+    for kind, spec in (("flags", [f["flag"] for f in variant_flags()]),
+                       ("parameters", list(PARAMETER_NAMES)), ("events", list(events()))):
+        added = registered(kind)
+        assert len(added) == len(set(added)), f"a {kind[:-1]} added twice"
+        assert set(spec) == set(added), \
+            f"{kind} {sorted(set(spec) ^ set(added))} not added by a version: {NEW_VERSION}"
+
+
+def test_the_fingerprint_follows_the_flags_and_the_events() -> None:
+    from mammamia_ref.kit.versions import vocabulary
+
+    words = vocabulary()
+    base = compared_sha256(current(), COMPARED, words)
+    scratch = {**words, "flags": {**words["flags"], "scratch": ["off", "on"]}}
+    event = {**words, "events": {**words["events"], "flew": {"fields": {}, "rules": []}}}
+    assert compared_sha256(current(), COMPARED, scratch) != base
+    assert compared_sha256(current(), COMPARED, event) != base
+    assert compared_sha256(current(), COMPARED) == base
+
+
+SCRATCH = """
+  - flag: "scratch_flag"
+    dispute: null
+    default: "off"
+    models: [reference]
+    values:
+      - value: "off"
+        rule: "turn.draw"
+        summary: "A flag added as a contributor would, to see that no port breaks."
+      - value: "on"
+        rule: "turn.draw"
+        summary: "Its other value."
+"""
+
+
+@pytest.fixture(scope="module")
+def scratch_copy(tmp_path_factory) -> Path:
+    """The package and its spec copied, with one new house flag added to
+    spec/disputes.yaml and the typed spec written again, as CONTRIBUTING.md says."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("scratch")
+    shutil.copytree(ROOT / "mammamia_ref", root / "mammamia_ref",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(ROOT / "spec", root / "spec")
+    disputes = root / "spec" / "disputes.yaml"
+    text = disputes.read_text(encoding="utf-8")
+    disputes.write_text(text.replace("\ndisputes:\n", SCRATCH + "\ndisputes:\n", 1),
+                        encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "mammamia_ref.tools.typed_spec"], cwd=root,
+                   env={**_env(root)}, check=True, capture_output=True, timeout=300)
+    return root
+
+
+def _env(root: Path) -> dict[str, str]:
+    import os
+
+    return {**os.environ, "PYTHONPATH": str(root)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("port", ["older-1", "older-2", "javascript", "reference"])
+def test_a_new_flag_breaks_no_port(scratch_copy: Path, port: str, tmp_path: Path) -> None:
+    """With a flag no version has added, every port passes as before: the flag is sent
+    and compared only to a port that lists it (the reference, from the same copy)."""
+    import shutil
+
+    node = shutil.which("node")
+    command = {"older-1": [*OLDER, "1"], "older-2": [*OLDER, "2"],
+               "javascript": [str(node), str(ROOT / "examples/ports/javascript/mammamia.js")],
+               "reference": [sys.executable, "-m", "mammamia_ref", "serve"]}[port]
+    if port == "javascript" and node is None:
+        pytest.skip("node is not installed (Debian: apt-get install nodejs)")
+    check = subprocess.run([sys.executable, "-c", "from mammamia_ref.rules.state import "
+                            "variant_defaults as d; print(d()['scratch_flag'])"],
+                           cwd=tmp_path, env=_env(scratch_copy), capture_output=True,
+                           text=True, check=True)
+    assert check.stdout.strip() == "off"  # the copy knows the flag
+    jsonl = tmp_path / "run.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "mammamia_ref", "conform", "-q", "--random-games", "1",
+         "--max-nodes", "300", "--scenarios", str(ROOT / "scenarios"), "--jsonl", str(jsonl),
+         "--", *command], cwd=tmp_path, env=_env(scratch_copy), capture_output=True,
+        text=True, check=False, timeout=1800)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert sum(r["status"] == "pass" for r in records) > 150
+    assert not [r for r in records if r["status"] in ("fail", "error")]
+    assert "unknown variant flag" not in result.stdout
