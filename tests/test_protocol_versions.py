@@ -159,9 +159,9 @@ def test_every_need_of_the_spec_is_one_the_kit_knows() -> None:
 
 
 def test_a_ports_terms_follow_its_version() -> None:
+    from mammamia_ref.formats.jsonform import format_state
     from mammamia_ref.kit.terms import terms_of
     from mammamia_ref.rules.game import new_game
-    from mammamia_ref.formats.jsonform import format_state
     from mammamia_ref.rules.state import make_config
 
     old = terms_of({"protocol": "mammamia-protocol/1", "features": ["load_state", "seats"]})
