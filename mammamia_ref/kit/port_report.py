@@ -129,7 +129,7 @@ def report_blocks(run: dict[str, Any], level: int = 1,
          ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s]) + "."),
         ("h", level + 1, "Rules involved in unexpected failures"),
         ("md-table", ("rule", "cases", "named first", "the port said"),
-         [(rule_link(rule, links), cases, first, ", ".join(f"`{plain(r)}`" for r in said))
+         [(rule_link(rule, links), cases, first, ", ".join(markdown_text(r) for r in said))
           for rule, cases, first, said in ranking])
         if ranking else ("p", "None: no case failed unexpectedly."),
         ("h", level + 1, "Implementation"),
