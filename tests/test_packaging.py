@@ -34,6 +34,9 @@ def test_every_package_is_listed() -> None:
     found |= {"mammamia_ref.scenarios." + ".".join(p.relative_to(ROOT / "scenarios").parts)
               for p in (ROOT / "scenarios").rglob("*") if p.is_dir()
               and "__pycache__" not in p.parts and any(f.is_file() for f in p.iterdir())}
+    found |= {".".join(["mammamia_ref.examples", *p.relative_to(ROOT / "examples").parts])
+              for p in [ROOT / "examples", *(ROOT / "examples").rglob("*")] if p.is_dir()
+              and any(f.is_file() for f in p.iterdir())}
     assert found <= listed, f"not listed in pyproject.toml: {sorted(found - listed)}"
     assert {"mammamia_ref.spec", "mammamia_ref.spec.schemas"} <= listed
 

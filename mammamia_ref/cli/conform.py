@@ -36,6 +36,10 @@ if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a com
     from mammamia_ref.rules.state import GameConfig
 
 
+# The features of hello's answer (the protocol spoken): what ``--feature`` selects by.
+HELLO_FEATURES = ("load_state", "events", "observation", "perft", "seats")
+
+
 def add_parsers(commands: Commands) -> None:
     serve_parser = commands.add_parser(
         "serve", help="serve the reference over the porter protocol on stdin/stdout",
@@ -81,9 +85,12 @@ def add_parsers(commands: Commands) -> None:
                          help="write a scenario reproducing each random-game divergence")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
-    conform.add_argument("--feature", action="append",
-                         choices=("setup", "load_state", "variants", "observation", "seats"),
-                         help="only cases this feature needs")
+    conform.add_argument("--feature", action="append", choices=HELLO_FEATURES,
+                         help="only the cases that need this feature (a feature of hello's "
+                         "answer: load_state, events, observation, perft, seats)")
+    conform.add_argument("--from-setup", action="store_true",
+                         help="only the scenarios that start from new_game, and the random "
+                         "games (a port without load_state yet)")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
     conform.add_argument("--timeout", type=request_timeout, default=10.0,
@@ -147,17 +154,17 @@ class Case:
     file: str | None = None
 
 
-def _features(scenario_given: dict[str, Any], variants: dict[str, str],
-              run: Run | None = None) -> set[str]:
+def _features(scenario_given: dict[str, Any], run: Run) -> set[str]:
+    """The features of hello's answer a scenario run needs (or, for ``events``, checks)."""
     from mammamia_ref.formats.scenario import needs_observation, needs_seats
 
-    needed = {"setup"} if "setup" in scenario_given else {"load_state"}
-    if variants:
-        needed.add("variants")
-    if run is not None and needs_observation(run):
+    needed = set() if "setup" in scenario_given else {"load_state"}
+    if needs_observation(run):
         needed.add("observation")
-    if run is not None and needs_seats(run):
+    if needs_seats(run):
         needed.add("seats")
+    if any("events" in step.expect or "events_exact" in step.expect for step in run.steps):
+        needed.add("events")
     return needed
 
 
@@ -202,8 +209,9 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
         if args.rule and not set(args.rule) & set(scenario.rules):
             continue
         for scenario_run in scenario.runs:
-            if args.feature and not _features(scenario.given, scenario_run.variants,
-                                              scenario_run) & set(args.feature):
+            if args.feature and not _features(scenario.given, scenario_run) & set(args.feature):
+                continue
+            if args.from_setup and "setup" not in scenario.given:
                 continue
             case_name = scenario.id if scenario_run.name == "default" else \
                 f"{scenario.id}[{scenario_run.name}]"
@@ -211,7 +219,9 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
                               partial(_scenario_body, scenario=scenario, run=scenario_run),
                               scenario.rules, scenario.file))
     looked = [f"scenarios in {', '.join(scenario_paths)}"]
-    if not (args.ids or args.rule or args.feature):
+    tables = not (args.ids or args.rule or args.from_setup) and \
+        (not args.feature or {"load_state", "perft"} & set(args.feature))
+    if tables:
         # the counting tables: --perft, else the perft folder of the (first) suite
         perft_dir = Path(args.perft) if args.perft else Path(scenario_paths[0]) / "perft"
         if perft_dir.is_dir():
@@ -221,6 +231,7 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
                                   partial(_perft_body, table=table, max_nodes=args.max_nodes,
                                           walk=args.perft_walk),
                                   file=table.file))
+    if not (args.ids or args.rule or args.feature):
         divergences = Path(args.write_divergences) if args.write_divergences else None
         for config in configs:
             for game in range(args.random_games):
@@ -247,6 +258,19 @@ def random_configs(args: argparse.Namespace) -> list[GameConfig]:
         for players in counts:
             configs.append(make_config(players, variants=make_rules(variants, base=rules)))
     return configs
+
+
+def left_out(args: argparse.Namespace) -> list[str]:
+    """The player counts a house rule's random games leave out (without ``--players``),
+    each with why: the deck cannot serve that game."""
+    from mammamia_ref.rules.ruleset import unserved
+
+    if args.players or not args.house or not args.random_games or \
+            args.ids or args.rule or args.feature:
+        return []
+    rules = game_rules(args)
+    return [f"random games: {n} players left out: the deck cannot serve them ({why})"
+            for n in range(2, 6) if (why := unserved(rules, n)) is not None]
 
 
 def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
@@ -330,6 +354,8 @@ def run_conform(args: argparse.Namespace) -> int:
             progress.close()
     if args.house:  # the output names the house rule the random games were played under
         print(f"random games: {game_rules(args).describe()} ({args.house})")
+        for line in left_out(args):
+            print(line)
     print(summary(run.results, implementation=name, interrupted=run.interrupted,
                   protocol=info.get("protocol")))
     if args.junit:
@@ -371,7 +397,8 @@ def replay_arguments(args: argparse.Namespace) -> list[str]:
     out += ["--max-nodes", str(args.max_nodes), "--random-games", str(args.random_games),
             "--seed", str(args.seed)]
     return out + (["--sweep-variants"] if args.sweep_variants else []) + \
-        (["--perft-walk"] if args.perft_walk else [])
+        (["--perft-walk"] if args.perft_walk else []) + \
+        (["--from-setup"] if args.from_setup else [])
 
 
 def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | None,
