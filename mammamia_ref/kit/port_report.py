@@ -24,14 +24,16 @@ from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.kit import PROTOCOL
 from mammamia_ref.kit.cases import CaseResult
 from mammamia_ref.kit.report import STATUSES, rules_ranking, run_as, skip_groups
-from mammamia_ref.kit.words import markdown_text, plain
+from mammamia_ref.kit.words import PortWords, markdown_text, plain
 from mammamia_ref.rules.specdata import load_yaml, rule_ids
 from mammamia_ref.rules.state import variant_defaults
 
 RUN_FORMAT = "mammamia-conformance-run/1"
 KINDS = {"perft": "Counting tables", "random": "Random games"}
 REPORT_SUFFIXES = (".md", ".html", ".json")
-# A block of a report: ("h", level, text), ("p", text), ("pre", text), ("table", head, rows)
+# A block of a report: ("title", level, the port's name), ("h", level, text), ("p", text),
+# ("pre", text), ("table", head, rows) of plain text (PortWords: the port's), ("md-table",
+# head, rows) of the kit's own Markdown (linked rules)
 Block = tuple[Any, ...]
 
 
@@ -122,7 +124,7 @@ def report_blocks(run: dict[str, Any], level: int = 1,
     counts = Counter(r.get("status") for r in records)
     ranking = rules_ranking([_as_result(r) for r in records])
     blocks: list[Block] = [
-        ("h", level, f"Conformance of {_title(impl)}"),
+        ("title", level, PortWords(_title(impl))),
         ("p", f"Run by `{' '.join(['mammamia conform', *run.get('arguments', []), '--'])} "
               f"COMMAND` (kit {run['kit']['version']}, {run['kit']['protocol']}; "
               f"{run_as(plain(impl.get('protocol') or run['kit']['protocol']))}): " +
@@ -134,10 +136,11 @@ def report_blocks(run: dict[str, Any], level: int = 1,
         if ranking else ("p", "None: no case failed unexpectedly."),
         ("h", level + 1, "Implementation"),
         ("table", ("about", "the implementation's answer to hello"), [
-            ("name", plain(impl.get("name"))), ("language", plain(impl.get("language"))),
-            ("version", plain(impl.get("version"))), ("protocol", plain(impl.get("protocol"))),
-            ("features", ", ".join(plain(f) for f in impl.get("features") or []) or "none"),
-            ("rulings offered", _offered(impl.get("variants") or {}))]),
+            *((key, PortWords(plain(impl.get(key))))
+              for key in ("name", "language", "version", "protocol")),
+            ("features", PortWords(", ".join(plain(f) for f in impl.get("features") or [])
+                                   or "none")),
+            ("rulings offered", PortWords(_offered(impl.get("variants") or {})))]),
         ("h", level + 1, "Results by chapter"),
     ]
     order = [*chapter_titles().values(), "Other", *KINDS.values()]
@@ -190,8 +193,11 @@ def _offered(variants: dict[str, Any]) -> str:
 
 
 def _cell(value: Any) -> str:
-    """A table cell of plain text (the port's words among them): Markdown-inert."""
-    return markdown_text(value, limit=10_000)
+    """A table cell of plain text: the port's words made Markdown-inert, the kit's own
+    with ``|`` escaped."""
+    if isinstance(value, PortWords):
+        return markdown_text(value, limit=10_000)
+    return str(value).replace("|", "\\|").replace("\n", " ")
 
 
 def _md_cell(value: Any) -> str:
@@ -202,8 +208,10 @@ def _md_cell(value: Any) -> str:
 def markdown(blocks: list[Block]) -> str:
     out = []
     for block in blocks:
-        if block[0] == "h":
-            out.append(f"{'#' * block[1]} {markdown_text(block[2], limit=10_000)}")
+        if block[0] == "title":
+            out.append(f"{'#' * block[1]} Conformance of {markdown_text(block[2], 10_000)}")
+        elif block[0] == "h":
+            out.append(f"{'#' * block[1]} {block[2]}")
         elif block[0] == "p":
             out.append(block[1])
         elif block[0] == "pre":
@@ -236,10 +244,13 @@ def _spans(text: str) -> str:
 
 
 def html_page(blocks: list[Block]) -> str:
-    title = next((b[2] for b in blocks if b[0] == "h"), "Conformance report")
+    title = next((f"Conformance of {b[2]}" for b in blocks if b[0] == "title"),
+                 "Conformance report")
     body = []
     for block in blocks:
-        if block[0] == "h":
+        if block[0] == "title":
+            body.append(f"<h{block[1]}>Conformance of {html.escape(block[2])}</h{block[1]}>")
+        elif block[0] == "h":
             body.append(f"<h{block[1]}>{html.escape(block[2])}</h{block[1]}>")
         elif block[0] == "p":
             body.append(f"<p>{_inline(block[1])}</p>")

@@ -40,12 +40,20 @@ def plain(value: Any, limit: int = WORDS) -> str:
     return shown if cut == text else f"{shown}… ({len(text):,} characters)"
 
 
-# Characters with a meaning in Markdown (and the HTML it may carry), escaped.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+# What could make a word of the port Markdown of its own, escaped: the backslash itself,
+# a code span, a link or an image (brackets), a table's column (pipe). HTML's ``<``,
+# ``>`` and ``&`` become entities (no tag, no autolink). A ``#`` or an emphasis mark in
+# the middle of a line does nothing harmful and is kept as the port wrote it.
+_MARKDOWN = re.compile(r"([\\`\[\]|])")
+
+
+class PortWords(str):
+    """A port's own words inside a report's block: each renderer makes them inert in
+    its own way (:func:`markdown_text`, or HTML's escaping)."""
 
 
 def markdown_text(value: Any, limit: int = WORDS) -> str:
     """A port's word inside Markdown text (a heading, a table cell): :func:`plain`, with
-    HTML's ``<``, ``>`` and ``&`` as entities and Markdown's punctuation escaped, so
-    that no heading, link, image, tag or code span can be injected."""
+    HTML's ``<``, ``>`` and ``&`` as entities and what could open a link, an image, a
+    code span or a new table column escaped, so that nothing can be injected."""
     return _MARKDOWN.sub(r"\\\1", html.escape(plain(value, limit), quote=False))
