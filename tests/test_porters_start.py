@@ -86,3 +86,33 @@ def test_a_scenario_counts_in_its_own_chapter_whether_it_passes_or_fails(status)
     assert record["chapter"] == "turn" and chapter_of(record) == chapter_titles()["turn"]
     assert chapter_of({**record, "chapter": None}) == \
         chapter_titles()[rules[0].split(".")[0]]  # a run kept before: by the rule named
+
+
+class _Reference:
+    """The reference as a connection, in process; ``spoil`` changes every state answered
+    (a port that diverges from the first answer on)."""
+
+    def __init__(self, spoil: bool = False) -> None:
+        from mammamia_ref.kit.protocol import ReferenceSession
+
+        self.session, self.spoil = ReferenceSession(), spoil
+        self.info = self.session.handle({"op": "hello", "protocol": current().id})
+
+    def request(self, op: str, *, timeout=None, work: int = 0, **fields) -> dict:
+        answer = self.session.handle({"op": op, **fields})
+        if self.spoil and isinstance(answer.get("state"), dict):
+            answer["state"] = {**answer["state"], "round": 3}
+        return answer
+
+
+@pytest.mark.parametrize("spoil", [False, True])
+def test_a_case_records_its_scenarios_own_chapter(spoil: bool) -> None:
+    from mammamia_ref.formats.scenario import load_scenario
+    from mammamia_ref.kit.cases import run_scenario_case
+    from mammamia_ref.kit.port_report import chapter_of, chapter_titles
+
+    scenario = load_scenario(ROOT / "scenarios" / "turn" / "one-play-a-turn.yaml")
+    result = run_scenario_case(_Reference(spoil), scenario, scenario.runs[0])
+    assert result.status == ("fail" if spoil else "pass")
+    assert result.chapter == scenario.rules[0].split(".")[0] == "turn"
+    assert chapter_of(result.as_json()) == chapter_titles()["turn"]
