@@ -31,7 +31,7 @@ def docs_text(current: str) -> str:
     _, end, tail = rest.partition(END)
     if not marker or not end:
         raise SystemExit(f"{DOCS}: the markers {BEGIN} and {END} are missing")
-    return f"{head}{BEGIN}\n{docs_table()}\n{END}{tail}"
+    return f"{head}{BEGIN}\n\n{docs_table()}\n\n{END}{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:
