@@ -305,8 +305,6 @@ def run_conform(args: argparse.Namespace) -> int:
         JsonlReport,
         Progress,
         load_expected_failures,
-        summary,
-        write_junit,
     )
     from mammamia_ref.kit.runner import ConformRun
 
@@ -336,7 +334,6 @@ def run_conform(args: argparse.Namespace) -> int:
         if jsonl:
             jsonl.close()
         raise
-    name = implementation_name(info)
     run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
     progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
     run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
@@ -352,23 +349,32 @@ def run_conform(args: argparse.Namespace) -> int:
             jsonl.close()
         if progress:
             progress.close()
-    if args.house:  # the output names the house rule the random games were played under
-        print(f"random games: {game_rules(args).describe()} ({args.house})")
-        for line in left_out(args):
-            print(line)
-    print(summary(run.results, implementation=name, interrupted=run.interrupted,
-                  protocol=info.get("protocol")))
-    if args.junit:
-        write_junit(run.results, Path(args.junit), implementation=name)
-    if args.report:
-        from mammamia_ref.kit.port_report import run_document, write_report
-
-        write_report(Path(args.report), run_document(run.results, info, replay_arguments(args)),
-                     args.rules_site)
+    write_outputs(args, run.results, info, interrupted=run.interrupted)
     if run.interrupted:  # the summary and the reports above cover the finished cases
         raise KeyboardInterrupt(f"after {len(run.results)} cases; "
                                 f"{sum(r.status == 'pass' for r in run.results)} passed")
     return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def write_outputs(args: argparse.Namespace, results: list[CaseResult], info: dict[str, Any],
+                  *, interrupted: bool) -> None:
+    """After the run: the house rule's lines, the summary, the JUnit XML and the report."""
+    from mammamia_ref.kit.report import summary, write_junit
+
+    name = implementation_name(info)
+    if args.house:  # the output names the house rule the random games were played under
+        print(f"random games: {game_rules(args).describe()} ({args.house})")
+        for line in left_out(args):
+            print(line)
+    print(summary(results, implementation=name, interrupted=interrupted,
+                  protocol=info.get("protocol")))
+    if args.junit:
+        write_junit(results, Path(args.junit), implementation=name)
+    if args.report:
+        from mammamia_ref.kit.port_report import run_document, write_report
+
+        write_report(Path(args.report), run_document(results, info, replay_arguments(args)),
+                     args.rules_site)
 
 
 def implementation_name(info: dict[str, Any]) -> str:
