@@ -137,3 +137,16 @@ def test_a_bad_register_is_one_clear_error(monkeypatch) -> None:
 
 def test_the_docs_say_where_the_table_comes_from() -> None:
     assert "spec/events.yaml" in Path(DOCS).read_text(encoding="utf-8")
+
+
+def test_the_z3_conditions_and_the_site_name_registered_events_and_fields() -> None:
+    """Read, not changed: the events the game model tells (queries/conditions.py) and the
+    oven's events the scenario pages group (site/scenario_pages.py)."""
+    from mammamia_ref.queries.conditions import FIELDS
+    from mammamia_ref.site.scenario_pages import _OVEN_EVENTS
+
+    register = events()
+    for name, fields in FIELDS.items():
+        assert name in register, f"queries/conditions.py tells {name}, not registered"
+        assert set(fields) <= {f.name for f in register[name].fields}, name
+    assert set(_OVEN_EVENTS) <= set(register)
