@@ -116,3 +116,21 @@ def test_a_case_records_its_scenarios_own_chapter(spoil: bool) -> None:
     assert result.status == ("fail" if spoil else "pass")
     assert result.chapter == scenario.rules[0].split(".")[0] == "turn"
     assert chapter_of(result.as_json()) == chapter_titles()["turn"]
+
+
+def test_the_reports_lead_with_the_rules_and_link_them_and_the_scenarios() -> None:
+    from mammamia_ref.kit.cases import CaseResult
+    from mammamia_ref.kit.port_report import render, run_document, site_links
+
+    failed = CaseResult("scenario", "one-play-a-turn[again]", "fail", ("turn.play",),
+                        step=2, file="x/scenarios/turn/one-play-a-turn.yaml", chapter="turn")
+    run = run_document([failed], {"name": "p", "protocol": current().id}, [])
+    md = render(run, ".md", site_links("https://rules.example"))
+    assert md.index("## Rules involved") < md.index("## Implementation")
+    assert "[`turn.play`](https://rules.example/rules/turn.html#turn.play) | 1 | 1 |" in md
+    assert "scenario [one-play-a-turn](https://rules.example/scenarios/turn/" \
+        "one-play-a-turn.html)[again]" in md
+    page = render(run, ".html", site_links("https://rules.example/"))
+    assert '<a href="https://rules.example/rules/turn.html#turn.play"><code>turn.play' in page
+    plain_md = render(run, ".md")
+    assert "](" not in plain_md and "`turn.play`" in plain_md  # no site: nothing linked

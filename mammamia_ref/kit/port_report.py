@@ -110,8 +110,9 @@ def scenario_link(record: dict[str, Any], links: Links | None) -> str:
     if links is None or record.get("kind") != "scenario" or "scenarios" not in parts:
         return name
     at = len(parts) - 1 - parts[::-1].index("scenarios")
-    page = "/".join([*parts[at + 1:-1], name.split("[", 1)[0]])
-    return f"[{name}]({links[0]}scenarios/{page}{links[1]})"
+    scenario, run = name.split("[", 1)[0], name[len(name.split("[", 1)[0]):]
+    page = "/".join([*parts[at + 1:-1], scenario])
+    return f"[{scenario}]({links[0]}scenarios/{page}{links[1]}){run}"
 
 
 def report_blocks(run: dict[str, Any], level: int = 1,
