@@ -9,6 +9,7 @@ our scenarios, counting tables and random games, over a JSON-lines protocol.
   divergence names;
 - :mod:`.terms`: what a port offers (flags, parameters, its protocol version);
 - :mod:`.runner`: the whole run, within its time budget;
+- :mod:`.words`: the port's words made inert for a terminal, Markdown and HTML;
 - :mod:`.report`: the human summary, JSON lines and JUnit XML, the conformance report;
 - :mod:`.versions`: the protocol's versions (``spec/protocol.yaml``), what changed, and
   what the kit compares (``COMPARED``).
