@@ -113,18 +113,22 @@ def test_the_kit_refuses_an_unknown_version_once_in_one_short_line() -> None:
 
 OLDER = [sys.executable, str(ROOT / "tests" / "impls" / "older.py")]
 # what a port of each older version meets of the later changes: the skip lines
-SKIPS = {1: {"result", "seats", "second_play", "parameters", "draw_piles"},
-         2: {"parameters", "draw_piles"}}
+SKIPS = {(1, "strict"): {"seats", "second_play", "parameters", "draw_piles"},
+         (1, "answers"): {"seats", "second_play", "parameters", "draw_piles"},
+         (1, "noevents"): {"result", "seats", "second_play", "parameters", "draw_piles"},
+         (2, "strict"): {"parameters", "draw_piles"}}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number,greeting", [(1, "strict"), (1, "answers"), (2, "strict")])
+@pytest.mark.parametrize("number,greeting", list(SKIPS))
 def test_a_port_of_an_older_version_runs_in_its_terms(number: int, greeting: str,
                                                       tmp_path: Path) -> None:
     """A port of /1 or /2 (the reference, answering as one would) runs unchanged: every
     case its version defines passes, every other is skipped with one line per change,
     and the summary and the report say which version it was run as. A strict port,
-    which refuses a hello of another version naming its own, is greeted again."""
+    which refuses a hello of another version naming its own, is greeted again. A /1
+    port's winners are read off its ``winners`` event; without the events feature the
+    cases checking them are skipped (``need `result```)."""
     report, jsonl = tmp_path / "run.json", tmp_path / "run.jsonl"
     result = _conform("-q", "--random-games", "2", "--max-nodes", "300", "--report",
                       str(report), "--jsonl", str(jsonl),
@@ -139,7 +143,7 @@ def test_a_port_of_an_older_version_runs_in_its_terms(number: int, greeting: str
     skipped = {r["message"] for r in records if r["status"] == "skip"}
     said = {re.fullmatch(r"need `(\w+)` \(protocol /(\d)\)", m) for m in skipped}
     assert None not in said, skipped
-    assert {m[1] for m in said if m} == SKIPS[number]
+    assert {m[1] for m in said if m} == SKIPS[number, greeting]
     assert all(int(m[2]) > number for m in said if m)
     for line in skipped:  # one line per change in the summary
         assert sum(row.startswith("skipped ") and row.endswith(line)
@@ -391,3 +395,17 @@ def test_a_new_flag_breaks_no_port(scratch_copy: Path, port: str, tmp_path: Path
     assert sum(r["status"] == "pass" for r in records) > 150
     assert not [r for r in records if r["status"] in ("fail", "error")]
     assert "unknown variant flag" not in result.stdout
+
+
+def test_a_version_1_ports_winners_are_read_off_its_winners_event() -> None:
+    from mammamia_ref.kit.cases import outcome_of_events
+
+    state = {"players": [{"colour": "red"}, {"colour": "blue"}, {"colour": "green"}]}
+    told = [{"event": "game_ended", "rule": "game_end.three_resolutions"},
+            {"event": "winners", "rule": "game_end.tie_break", "seats": [2, 0],
+             "delivered": [3, 1, 3]}]
+    assert outcome_of_events(told, state) == {"winners": ["green", "red"],
+                                              "rule": "game_end.tie_break"}
+    assert outcome_of_events(told[:1], state) is None and outcome_of_events(None, state) is None
+    assert outcome_of_events([{**told[1], "seats": [7]}], state) == \
+        {"winners": [], "rule": "game_end.tie_break"}

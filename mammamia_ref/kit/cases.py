@@ -151,15 +151,30 @@ def scenario_needs(terms: Terms, run: Run, from_setup: bool) -> str | None:
     for feature, needed in needs:
         if needed and feature not in terms.features:
             return terms.lacks(feature) or f"needs the {feature} feature"
-    if needs_result(run):
+    winners = any("winners" in step.expect or "winner_rule" in step.expect
+                  for step in run.steps)
+    if needs_result(run) or (winners and "events" not in terms.features):
         return terms.lacks("result")
     return None
 
 
 def needs_result(run: Run) -> bool:
-    """Whether a run checks a finished game's result (its winners, the deciding rule)."""
-    return any("winners" in step.expect or "winner_rule" in step.expect
-               or "result" in (step.expect.get("state") or {}) for step in run.steps)
+    """Whether a run checks a finished game's ``result`` in a state (its winners and the
+    deciding rule alone are read off the ``winners`` event from a port before /2)."""
+    return any("result" in (step.expect.get("state") or {}) for step in run.steps)
+
+
+def outcome_of_events(events: list[Any] | None, state: dict[str, Any]) -> dict[str, Any] | None:
+    """A finished game's winners and deciding rule as a port before protocol /2 tells
+    them: in its ``winners`` event (seats, named by the colours of its state), which the
+    kit compares with the reference's field by field like every event."""
+    told = [e for e in events or [] if isinstance(e, dict) and e.get("event") == "winners"]
+    players = state.get("players")
+    if not told or not isinstance(players, list) or not isinstance(told[-1].get("seats"), list):
+        return None
+    colours = [p.get("colour") if isinstance(p, dict) else None for p in players]
+    seats = [s for s in told[-1]["seats"] if type(s) is int and 0 <= s < len(colours)]
+    return {"winners": [colours[s] for s in seats], "rule": told[-1].get("rule")}
 
 
 def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
@@ -189,7 +204,8 @@ def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
         if mover != expect["to_move"]:
             problems.append(f"to_move: expected {expect['to_move']}, got {mover}")
     if "winners" in expect or "winner_rule" in expect:
-        outcome = state.get("result")
+        outcome = state.get("result") if lockstep.terms.speaks("result") else \
+            outcome_of_events(lockstep.last_events, state)
         if not isinstance(outcome, dict):
             problems.append("result: the state names no result (the game has not ended?)")
         else:

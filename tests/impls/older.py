@@ -5,7 +5,8 @@ version (a later flag, in ``new_game`` or in a state, is an unknown flag), takes
 parameters, answers states without what later versions added (``result`` before /2),
 refuses a second play in a turn under the rule of the step pending (before /2) and has
 no feature ``seats`` (before /2). It refuses a hello of another version naming its own,
-as a strict port does (``answers``: it answers any hello with its own version instead).
+as a strict port does (``answers``: it answers any hello with its own version instead;
+``noevents``: it does not offer the feature ``events``).
 
 The kit must run it in its version's terms with nothing reported where it follows the
 rules (tests/test_protocol_versions.py)."""
@@ -24,6 +25,7 @@ from mammamia_ref.rules.state import variant_defaults, variant_values
 NUMBER = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 VERSION = versions()[NUMBER - 1]
 STRICT = "answers" not in sys.argv[2:]
+EVENTS = "noevents" not in sys.argv[2:]  # noevents: a port without the events feature
 # the flags of the port's version: those the versions up to it added
 FLAGS = [flag for v in versions()[:NUMBER] for flag in v.adds["flags"]]
 
@@ -53,7 +55,8 @@ class OlderSession(ReferenceSession):
             raise MalformedError(f"this port speaks {VERSION.id} only",
                                  value=request.get("protocol"))
         return {"name": f"older-{NUMBER}", "language": "Python", "version": "1.0",
-                "protocol": VERSION.id, "features": list(VERSION.features),
+                "protocol": VERSION.id,
+                "features": [f for f in VERSION.features if EVENTS or f != "events"],
                 "variants": {flag: list(values) for flag, values in variant_values().items()
                              if flag in FLAGS}}
 
