@@ -87,7 +87,7 @@ def test_serve_on_a_terminal_says_what_it_waits_for() -> None:
 def test_conform_case_lines_are_coloured_on_a_terminal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from mammamia_ref.cli import conform
-    from mammamia_ref.kit.runner import CaseResult
+    from mammamia_ref.kit.cases import CaseResult
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

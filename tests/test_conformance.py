@@ -265,8 +265,8 @@ def test_the_bundle_carries_each_runs_complete_start(tmp_path: Path) -> None:
 
 
 def test_a_port_without_the_seats_feature_skips_the_seat_refusals() -> None:
+    from mammamia_ref.kit.cases import run_scenario_case
     from mammamia_ref.kit.client import Implementation
-    from mammamia_ref.kit.runner import run_scenario_case
 
     [scenario] = load_all([ROOT / "scenarios" / "turn" / "only-the-seat-to-move.yaml"])[0]
     with Implementation(REFERENCE, cwd=str(ROOT)) as impl:

@@ -26,7 +26,7 @@ import pytest
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.formats.jsonform import format_state, parse_state
-from mammamia_ref.kit.runner import load_perft_tables
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.chance import ChanceSource
 from mammamia_ref.rules.game import (

@@ -18,9 +18,10 @@ import pytest
 
 from mammamia_ref.formats.jsonform import format_state
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.cases import run_random_game
+from mammamia_ref.kit.diagnose import MAX_FIELDS, state_report
 from mammamia_ref.kit.port_report import load_run
 from mammamia_ref.kit.protocol import ReferenceSession, serve
-from mammamia_ref.kit.runner import MAX_FIELDS, run_random_game, state_report
 from mammamia_ref.rules.game import new_game
 from mammamia_ref.rules.specdata import rule_ids
 from mammamia_ref.rules.state import make_config

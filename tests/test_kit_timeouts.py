@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
+from mammamia_ref.formats.perft_table import load_perft_table
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.cases import counting_work, run_perft_case
 from mammamia_ref.kit.client import (
     NODES_PER_TIMEOUT,
     WALL_CAP,
@@ -32,7 +34,7 @@ from mammamia_ref.kit.client import (
     process_cpu_seconds,
 )
 from mammamia_ref.kit.protocol import ReferenceSession
-from mammamia_ref.kit.runner import Budgeted, counting_work, load_perft_table, run_perft_case
+from mammamia_ref.kit.runner import Budgeted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import patience

@@ -20,9 +20,9 @@ from mammamia_ref import apply, legal_actions, make_config, new_game, to_move
 from mammamia_ref.errors import MalformedError, MammamiaError
 from mammamia_ref.formats.jsonform import check_state, format_state, parse_state
 from mammamia_ref.formats.scenario import complete_state, load_all
+from mammamia_ref.kit.cases import run_scenario_case
 from mammamia_ref.kit.client import Implementation
 from mammamia_ref.kit.protocol import serve
-from mammamia_ref.kit.runner import run_scenario_case
 from mammamia_ref.rules.observation import (
     OBSERVATION_FORMAT,
     IngredientRun,

@@ -34,6 +34,9 @@ def test_every_package_is_listed() -> None:
     found |= {"mammamia_ref.scenarios." + ".".join(p.relative_to(ROOT / "scenarios").parts)
               for p in (ROOT / "scenarios").rglob("*") if p.is_dir()
               and "__pycache__" not in p.parts and any(f.is_file() for f in p.iterdir())}
+    found |= {".".join(["mammamia_ref.examples", *p.relative_to(ROOT / "examples").parts])
+              for p in [ROOT / "examples", *(ROOT / "examples").rglob("*")] if p.is_dir()
+              and any(f.is_file() for f in p.iterdir())}
     assert found <= listed, f"not listed in pyproject.toml: {sorted(found - listed)}"
     assert {"mammamia_ref.spec", "mammamia_ref.spec.schemas"} <= listed
 
@@ -86,7 +89,7 @@ def test_the_wheel_holds_everything_an_installed_copy_needs(tmp_path: Path) -> N
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for folder in ("mammamia_ref", "spec", "scenarios"):
+    for folder in ("mammamia_ref", "spec", "scenarios", "examples"):
         shutil.copytree(ROOT / folder, source / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
@@ -101,6 +104,9 @@ def test_the_wheel_holds_everything_an_installed_copy_needs(tmp_path: Path) -> N
             for p in [*(ROOT / "spec").glob("*.yaml"), *(ROOT / "spec" / "schemas").glob("*.json")]}
     assert modules and not modules - names, sorted(modules - names)
     assert len(spec) > 8 and not spec - names, sorted(spec - names)
+    examples = {"mammamia_ref/examples/" + p.relative_to(ROOT / "examples").as_posix()
+                for p in (ROOT / "examples").rglob("*") if p.is_file()}
+    assert len(examples) > 10 and not examples - names, sorted(examples - names)
     info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
     assert f"{info}/licenses/LICENSE" in names
     metadata = email.parser.Parser().parsestr(

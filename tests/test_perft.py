@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mammamia_ref.formats.jsonform import parse_state
-from mammamia_ref.kit.runner import load_perft_tables
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.sim.perft import divide, perft
 
 TABLES = load_perft_tables(Path(__file__).resolve().parent.parent / "scenarios" / "perft")

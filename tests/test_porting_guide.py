@@ -14,8 +14,9 @@ import pytest
 
 from mammamia_ref.formats.jsonform import parse_state, schema_errors
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.lockstep import start_game
 from mammamia_ref.kit.protocol import ReferenceSession
-from mammamia_ref.kit.runner import start_game, supports
+from mammamia_ref.kit.terms import supports
 from mammamia_ref.kit.versions import current
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.chance import ChanceSource

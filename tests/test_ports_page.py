@@ -32,7 +32,7 @@ def test_the_javascript_port_is_listed_with_its_committed_report() -> None:
     assert f"| {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped, " \
         f"{counts['error']} errors |" in row
     report = pages[port_page("javascript")]
-    assert report.startswith(markdown(report_blocks(run)))
+    assert report.startswith(markdown(report_blocks(run, links=("../../", ".md"))))
     for section in ("## Implementation", "## Results by chapter", "## First divergences",
                     "## Skipped"):
         assert section in report

@@ -131,7 +131,7 @@ def test_states_over_the_protocol_carry_the_result_only_at_the_end() -> None:
 
 
 def test_a_difference_shows_only_the_fields_that_differ_and_a_pile_shortly() -> None:
-    from mammamia_ref.kit.runner import differences, pile_diff
+    from mammamia_ref.kit.compare import differences, pile_diff
 
     expected = {"round": 2, "supply": ["salami"] * 20 + ["olive", "pepper"],
                 "players": [{"colour": "red", "delivered": []}]}
@@ -146,7 +146,7 @@ def test_a_difference_shows_only_the_fields_that_differ_and_a_pile_shortly() -> 
 
 
 def test_free_text_and_the_order_of_a_pile_about_to_be_shuffled_are_not_compared() -> None:
-    from mammamia_ref.kit.runner import comparable_event, comparable_state
+    from mammamia_ref.kit.compare import comparable_event, comparable_state
 
     assert comparable_event({"event": "failed", "rule": "oven.fail", "why": "x"}) == \
         {"event": "failed", "rule": "oven.fail"}
@@ -171,8 +171,8 @@ def test_the_sweep_covers_every_value_of_every_flag_once() -> None:
 
 
 def test_the_summary_names_the_references_rule_with_the_ports_label_beside() -> None:
+    from mammamia_ref.kit.cases import CaseResult
     from mammamia_ref.kit.report import summary
-    from mammamia_ref.kit.runner import CaseResult
 
     failed = CaseResult("scenario", "tie-break", "fail", ("game_end.tie_break",), step=2,
                         message="m", their_rules=("game_end.most_delivered",))
@@ -183,8 +183,8 @@ def test_the_summary_names_the_references_rule_with_the_ports_label_beside() -> 
 
 
 def test_the_progress_bar_counts_cases_and_failures() -> None:
+    from mammamia_ref.kit.cases import CaseResult
     from mammamia_ref.kit.report import Progress
-    from mammamia_ref.kit.runner import CaseResult
 
     out = io.StringIO()
     bar = Progress(4, out, width=8)
@@ -197,7 +197,7 @@ def test_the_progress_bar_counts_cases_and_failures() -> None:
 
 def test_a_stop_for_a_decision_is_said_in_words() -> None:
     from mammamia_ref.formats.scenario import given_state, load_all
-    from mammamia_ref.kit.runner import pending_in_words
+    from mammamia_ref.kit.diagnose import pending_in_words
     from mammamia_ref.rules.actions import Draw
     from mammamia_ref.rules.game import apply
 
@@ -209,7 +209,8 @@ def test_a_stop_for_a_decision_is_said_in_words() -> None:
 
 def test_a_scenarios_own_expectations_are_checked_on_the_ports_answers_alone() -> None:
     from mammamia_ref.formats.scenario import Step, given_state, load_all
-    from mammamia_ref.kit.runner import Lockstep, own_expectation_problems
+    from mammamia_ref.kit.cases import own_expectation_problems
+    from mammamia_ref.kit.lockstep import Lockstep
 
     [scenario], _ = load_all([ROOT / "scenarios/game_end/tie-break.yaml"])
     lockstep = Lockstep(type("Port", (), {"info": {"features": ["events"]}})(),

@@ -23,8 +23,8 @@ from mammamia_ref.formats.limits import whole_number
 from mammamia_ref.formats.output import OutputError, OutputStream
 from mammamia_ref.formats.safeyaml import YamlInputError, load_bytes
 from mammamia_ref.formats.scenario import load_all, load_scenario
+from mammamia_ref.kit.cases import CaseResult
 from mammamia_ref.kit.report import junit_text
-from mammamia_ref.kit.runner import CaseResult
 from mammamia_ref.sim.scenario_run import run_one
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

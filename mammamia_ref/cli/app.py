@@ -24,7 +24,17 @@ from difflib import get_close_matches
 from typing import Any, NoReturn
 
 from mammamia_ref.cli import ask as ask_command
-from mammamia_ref.cli import bench, conform, game, perft, query, register, scenario, simulate
+from mammamia_ref.cli import (
+    bench,
+    conform,
+    examples,
+    game,
+    perft,
+    query,
+    register,
+    scenario,
+    simulate,
+)
 from mammamia_ref.cli import verify as verify_command
 from mammamia_ref.cli.args import OneLineParser
 from mammamia_ref.errors import MammamiaError, VariantError
@@ -114,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_command.add_parser(commands)
     scenario.add_parser(commands)
     conform.add_parsers(commands)
+    examples.add_parsers(commands)
     bench.add_parser(commands)
     perft.add_parser(commands)
     simulate.add_simulate_parsers(commands)

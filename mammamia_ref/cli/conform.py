@@ -31,9 +31,13 @@ from mammamia_ref.errors import NoSuchPathError, UsageError
 
 if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a command runs
     from mammamia_ref.formats.scenario import Run
+    from mammamia_ref.kit.cases import CaseResult
     from mammamia_ref.kit.report import JsonlReport, Progress
-    from mammamia_ref.kit.runner import CaseResult
     from mammamia_ref.rules.state import GameConfig
+
+
+# The features of hello's answer (the protocol spoken): what ``--feature`` selects by.
+HELLO_FEATURES = ("load_state", "events", "observation", "perft", "seats")
 
 
 def add_parsers(commands: Commands) -> None:
@@ -81,9 +85,12 @@ def add_parsers(commands: Commands) -> None:
                          help="write a scenario reproducing each random-game divergence")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
-    conform.add_argument("--feature", action="append",
-                         choices=("setup", "load_state", "variants", "observation", "seats"),
-                         help="only cases this feature needs")
+    conform.add_argument("--feature", action="append", choices=HELLO_FEATURES,
+                         help="only the cases that need this feature (a feature of hello's "
+                         "answer: load_state, events, observation, perft, seats)")
+    conform.add_argument("--from-setup", action="store_true",
+                         help="only the scenarios that start from new_game, and the random "
+                         "games (a port without load_state yet)")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
     conform.add_argument("--timeout", type=request_timeout, default=10.0,
@@ -103,6 +110,9 @@ def add_parsers(commands: Commands) -> None:
                          help="write a conformance report at the end: the implementation, "
                          "results by chapter, each first divergence, the skips (Markdown; "
                          "HTML if FILE ends in .html; the run as data if it ends in .json)")
+    conform.add_argument("--rules-site", metavar="URL",
+                         help="link each rule and scenario of the --report to the rules site "
+                         "at URL (its address, or the folder `mkdocs build` wrote)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="only the summary (and a progress bar on a terminal)")
     conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
@@ -144,17 +154,17 @@ class Case:
     file: str | None = None
 
 
-def _features(scenario_given: dict[str, Any], variants: dict[str, str],
-              run: Run | None = None) -> set[str]:
+def _features(scenario_given: dict[str, Any], run: Run) -> set[str]:
+    """The features of hello's answer a scenario run needs (or, for ``events``, checks)."""
     from mammamia_ref.formats.scenario import needs_observation, needs_seats
 
-    needed = {"setup"} if "setup" in scenario_given else {"load_state"}
-    if variants:
-        needed.add("variants")
-    if run is not None and needs_observation(run):
+    needed = set() if "setup" in scenario_given else {"load_state"}
+    if needs_observation(run):
         needed.add("observation")
-    if run is not None and needs_seats(run):
+    if needs_seats(run):
         needed.add("seats")
+    if any("events" in step.expect or "events_exact" in step.expect for step in run.steps):
+        needed.add("events")
     return needed
 
 
@@ -199,8 +209,9 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
         if args.rule and not set(args.rule) & set(scenario.rules):
             continue
         for scenario_run in scenario.runs:
-            if args.feature and not _features(scenario.given, scenario_run.variants,
-                                              scenario_run) & set(args.feature):
+            if args.feature and not _features(scenario.given, scenario_run) & set(args.feature):
+                continue
+            if args.from_setup and "setup" not in scenario.given:
                 continue
             case_name = scenario.id if scenario_run.name == "default" else \
                 f"{scenario.id}[{scenario_run.name}]"
@@ -208,7 +219,9 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
                               partial(_scenario_body, scenario=scenario, run=scenario_run),
                               scenario.rules, scenario.file))
     looked = [f"scenarios in {', '.join(scenario_paths)}"]
-    if not (args.ids or args.rule or args.feature):
+    tables = not (args.ids or args.rule or args.from_setup) and \
+        (not args.feature or {"load_state", "perft"} & set(args.feature))
+    if tables:
         # the counting tables: --perft, else the perft folder of the (first) suite
         perft_dir = Path(args.perft) if args.perft else Path(scenario_paths[0]) / "perft"
         if perft_dir.is_dir():
@@ -218,6 +231,7 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
                                   partial(_perft_body, table=table, max_nodes=args.max_nodes,
                                           walk=args.perft_walk),
                                   file=table.file))
+    if not (args.ids or args.rule or args.feature):
         divergences = Path(args.write_divergences) if args.write_divergences else None
         for config in configs:
             for game in range(args.random_games):
@@ -246,21 +260,34 @@ def random_configs(args: argparse.Namespace) -> list[GameConfig]:
     return configs
 
 
+def left_out(args: argparse.Namespace) -> list[str]:
+    """The player counts a house rule's random games leave out (without ``--players``),
+    each with why: the deck cannot serve that game."""
+    from mammamia_ref.rules.ruleset import unserved
+
+    if args.players or not args.house or not args.random_games or \
+            args.ids or args.rule or args.feature:
+        return []
+    rules = game_rules(args)
+    return [f"random games: {n} players left out: the deck cannot serve them ({why})"
+            for n in range(2, 6) if (why := unserved(rules, n)) is not None]
+
+
 def _scenario_body(impl: Any, *, scenario: Any, run: Run) -> CaseResult:
-    from mammamia_ref.kit.runner import run_scenario_case
+    from mammamia_ref.kit.cases import run_scenario_case
 
     return run_scenario_case(impl, scenario, run)
 
 
 def _perft_body(impl: Any, *, table: Any, max_nodes: int, walk: bool) -> CaseResult:
-    from mammamia_ref.kit.runner import run_perft_case
+    from mammamia_ref.kit.cases import run_perft_case
 
     return run_perft_case(impl, table, max_nodes, walk=walk)
 
 
 def _random_body(impl: Any, *, config: GameConfig, seed: int,
                  write_to: Path | None, house: str | None = None) -> CaseResult:
-    from mammamia_ref.kit.runner import run_random_game
+    from mammamia_ref.kit.cases import run_random_game
 
     return run_random_game(impl, config, seed, write_to, house=house)
 
@@ -278,8 +305,6 @@ def run_conform(args: argparse.Namespace) -> int:
         JsonlReport,
         Progress,
         load_expected_failures,
-        summary,
-        write_junit,
     )
     from mammamia_ref.kit.runner import ConformRun
 
@@ -309,7 +334,6 @@ def run_conform(args: argparse.Namespace) -> int:
         if jsonl:
             jsonl.close()
         raise
-    name = f"{info.get('name', '?')} {info.get('version', '')} ({info.get('language', '?')})"
     run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
     progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
     run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
@@ -325,19 +349,41 @@ def run_conform(args: argparse.Namespace) -> int:
             jsonl.close()
         if progress:
             progress.close()
-    if args.house:  # the output names the house rule the random games were played under
-        print(f"random games: {game_rules(args).describe()} ({args.house})")
-    print(summary(run.results, implementation=name, interrupted=run.interrupted))
-    if args.junit:
-        write_junit(run.results, Path(args.junit), implementation=name)
-    if args.report:
-        from mammamia_ref.kit.port_report import run_document, write_report
-
-        write_report(Path(args.report), run_document(run.results, info, replay_arguments(args)))
+    write_outputs(args, run.results, info, interrupted=run.interrupted)
     if run.interrupted:  # the summary and the reports above cover the finished cases
         raise KeyboardInterrupt(f"after {len(run.results)} cases; "
                                 f"{sum(r.status == 'pass' for r in run.results)} passed")
     return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def write_outputs(args: argparse.Namespace, results: list[CaseResult], info: dict[str, Any],
+                  *, interrupted: bool) -> None:
+    """After the run: the house rule's lines, the summary, the JUnit XML and the report."""
+    from mammamia_ref.kit.report import summary, write_junit
+
+    name = implementation_name(info)
+    if args.house:  # the output names the house rule the random games were played under
+        print(f"random games: {game_rules(args).describe()} ({args.house})")
+        for line in left_out(args):
+            print(line)
+    print(summary(results, implementation=name, interrupted=interrupted,
+                  protocol=info.get("protocol")))
+    if args.junit:
+        write_junit(results, Path(args.junit), implementation=name)
+    if args.report:
+        from mammamia_ref.kit.port_report import run_document, write_report
+
+        write_report(Path(args.report), run_document(results, info, replay_arguments(args)),
+                     args.rules_site)
+
+
+def implementation_name(info: dict[str, Any]) -> str:
+    """The port as the summary names it, from its hello: its words made safe for a
+    terminal and cut short (:func:`mammamia_ref.kit.words.plain`)."""
+    from mammamia_ref.kit.words import plain
+
+    return (f"{plain(info.get('name', '?'))} {plain(info.get('version', ''))} "
+            f"({plain(info.get('language', '?'))})")
 
 
 def replay_arguments(args: argparse.Namespace) -> list[str]:
@@ -357,7 +403,8 @@ def replay_arguments(args: argparse.Namespace) -> list[str]:
     out += ["--max-nodes", str(args.max_nodes), "--random-games", str(args.random_games),
             "--seed", str(args.seed)]
     return out + (["--sweep-variants"] if args.sweep_variants else []) + \
-        (["--perft-walk"] if args.perft_walk else [])
+        (["--perft-walk"] if args.perft_walk else []) + \
+        (["--from-setup"] if args.from_setup else [])
 
 
 def _finished(result: CaseResult, *, expected: set[str], jsonl: JsonlReport | None,

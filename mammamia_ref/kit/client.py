@@ -53,7 +53,8 @@ from typing import Any
 
 from mammamia_ref.errors import InternalError, MammamiaError, UsageError
 from mammamia_ref.kit import PROTOCOL
-from mammamia_ref.kit.versions import named_version, refusal
+from mammamia_ref.kit.versions import known, named_version, refusal
+from mammamia_ref.kit.words import plain
 
 MAX_LINE = 16 * 1024 * 1024
 _EOF = object()
@@ -144,21 +145,28 @@ class Implementation:
                                                  self._keep_stderr), daemon=True)]
         for thread in self._threads:
             thread.start()
-        try:
-            info = self._exchange("hello", {"protocol": PROTOCOL},
-                                  base=max(self.timeout, self.startup_timeout),
-                                  deadline=deadline, option="--startup-timeout")
-        except ImplementationError as exc:  # a port of an older version refuses our hello
-            older = named_version(str(exc)) if exc.kind == "error" else None
-            if older is None:
-                raise
+        info = self._hello(deadline)
+        problem = hello_problem(info)
+        if problem is not None:
             self.close()
-            raise ImplementationError("protocol", refusal(older)) from None
-        if info.get("protocol") != PROTOCOL:
-            self.close()
-            raise ImplementationError("protocol", refusal(info.get("protocol")))
+            raise ImplementationError("protocol", problem)
         self.info = info
         return info
+
+    def _hello(self, deadline: float | None) -> dict[str, Any]:
+        """The hello, in the version spoken; a port that refuses it naming an older
+        version it speaks is greeted again in that version, whose terms it then runs in
+        (:mod:`mammamia_ref.kit.terms`)."""
+        base = max(self.timeout, self.startup_timeout)
+        try:
+            return self._exchange("hello", {"protocol": PROTOCOL}, base=base,
+                                  deadline=deadline, option="--startup-timeout")
+        except ImplementationError as exc:
+            older = named_version(str(exc)) if exc.kind == "error" else None
+            if older is None or not self.alive:
+                raise
+        return self._exchange("hello", {"protocol": older}, base=base, deadline=deadline,
+                              option="--startup-timeout")
 
     def restart(self, deadline: float | None = None) -> dict[str, Any]:
         self.restarts += 1
@@ -219,7 +227,7 @@ class Implementation:
         if answer.get("ok") is not True:
             error = answer.get("error")
             message = error.get("message") if isinstance(error, dict) else None
-            raise ImplementationError("error", f"{op} failed: {message or answer!r}")
+            raise ImplementationError("error", f"{op} failed: {plain(message or answer, 300)}")
         return answer
 
     def _cpu_reader(self) -> Callable[[], float | None]:
@@ -457,6 +465,33 @@ class RequestClock:
 
 def _figure(seconds: float) -> str:
     return f"{round(seconds, 1):g}"
+
+
+# What a hello's answer holds (protocol-N.schema.json, ``answer``), checked at the edge:
+# a field of another type is refused in one line before any case.
+_HELLO_TEXT = ("name", "language", "version")
+
+
+def hello_problem(info: dict[str, Any]) -> str | None:
+    """Why a hello's answer cannot be run (None if it can): a protocol version the kit
+    does not know (one short line: the versions known and where they are described), or
+    a field of the wrong type."""
+    if known(info.get("protocol")) is None:
+        return refusal(info.get("protocol"))
+    for key in _HELLO_TEXT:
+        if key in info and not isinstance(info[key], str):
+            return f"hello: {key} is a text, not {plain(info[key], 40)}"
+    features, parameters = info.get("features", []), info.get("parameters", [])
+    for key, value in (("features", features), ("parameters", parameters)):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"hello: {key} is a list of names, not {plain(value, 40)}"
+    variants = info.get("variants", {})
+    if not isinstance(variants, dict) or not all(
+            isinstance(values, list) and all(isinstance(v, str) for v in values)
+            for values in variants.values()):
+        return ("hello: variants maps each flag to the list of values offered, not "
+                f"{plain(variants, 40)}")
+    return None
 
 
 def _seconds(option: str, value: float) -> float:

@@ -13,7 +13,9 @@ from typing import IO
 
 from mammamia_ref.formats.output import OutputStream, write_atomically
 from mammamia_ref.formats.safeyaml import InputFileError, read_bounded
-from mammamia_ref.kit.runner import CaseResult
+from mammamia_ref.kit.cases import CaseResult
+from mammamia_ref.kit.versions import current
+from mammamia_ref.kit.words import plain
 
 STATUSES = ("pass", "fail", "skip", "error", "xfail", "xpass")
 UNEXPECTED = ("fail", "error", "xpass")
@@ -48,9 +50,21 @@ def apply_expected_failures(results: list[CaseResult], expected: set[str]) -> No
                 result.message = "expected to fail, but passed: remove it from the file"
 
 
-def summary(results: list[CaseResult], *, implementation: str, interrupted: bool) -> str:
+def run_as(protocol: str) -> str:
+    """The version a run was run as, in the words of a summary and a report."""
+    ours = current().id
+    return f"run as {protocol}" + ("" if protocol == ours else
+                                   f" (this kit speaks {ours}: what needs a later change "
+                                   "is skipped, one line per change, or not compared)")
+
+
+def summary(results: list[CaseResult], *, implementation: str, interrupted: bool,
+            protocol: str | None = None) -> str:
+    """The summary printed at the end of a run; ``implementation`` is shown through
+    :func:`mammamia_ref.kit.words.plain` by the caller, the port's labels here."""
     counts = Counter(r.status for r in results)
-    lines = [f"conformance of {implementation}: "
+    lines = [f"conformance of {implementation}"
+             + (f", {run_as(protocol)}" if protocol else "") + ": "
              + ", ".join(f"{counts[s]} {label}" for s, label in
                          (("pass", "passed"), ("fail", "failed"), ("skip", "skipped"),
                           ("error", "errored"), ("xfail", "expected failures"),
@@ -67,25 +81,13 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
     if interrupted:
         lines.append("interrupted: the figures cover the cases finished before the interrupt")
     lines += skipped_lines(results)
-    by_rule: Counter[str] = Counter()
-    first: Counter[str] = Counter()
-    labels: defaultdict[str, set[str]] = defaultdict(set)
-    for result in results:
-        if result.status in ("fail", "xpass"):
-            by_rule.update(result.rules[:3])
-            first.update(result.rules[:1])
-            if result.rules:  # the port's own label, beside the reference's rule
-                labels[result.rules[0]].update(r for r in result.their_rules
-                                               if r != result.rules[0])
-    if by_rule:
-        # the reference's rules, ranked by how often each is the one named first
+    ranking = rules_ranking(results)
+    if ranking:
         lines.append("rules involved in unexpected failures:")
-        lines += [f"  {rule}: {by_rule[rule]}"
-                  + (f" (named first in {first[rule]})" if 0 < first[rule] < by_rule[rule]
-                     else "")
-                  + (f"  (the port said: {', '.join(sorted(labels[rule]))})"
-                     if labels[rule] else "")
-                  for rule in sorted(by_rule, key=lambda r: (-first[r], -by_rule[r], r))]
+        lines += [f"  {rule}: {cases}"
+                  + (f" (named first in {first})" if 0 < first < cases else "")
+                  + (f"  (the port said: {', '.join(plain(r) for r in said)})" if said else "")
+                  for rule, cases, first, said in ranking]
     for result in results:
         if result.status in UNEXPECTED:
             where = f" ({result.file})" if result.file else ""
@@ -97,6 +99,24 @@ def summary(results: list[CaseResult], *, implementation: str, interrupted: bool
             if result.written:
                 lines.append(f"  reproduced by {result.written}")
     return "\n".join(lines)
+
+
+def rules_ranking(results: list[CaseResult]) -> list[tuple[str, int, int, list[str]]]:
+    """The reference's rules involved in unexpected failures, ranked by how often each
+    is the one named first: (rule, cases naming it, cases naming it first, the port's
+    own labels for it). The summary and the reports lead with it."""
+    by_rule: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    labels: defaultdict[str, set[str]] = defaultdict(set)
+    for result in results:
+        if result.status in ("fail", "xpass"):
+            by_rule.update(result.rules[:3])
+            first.update(result.rules[:1])
+            if result.rules:  # the port's own label, beside the reference's rule
+                labels[result.rules[0]].update(r for r in result.their_rules
+                                               if r != result.rules[0])
+    return [(rule, by_rule[rule], first[rule], sorted(labels[rule]))
+            for rule in sorted(by_rule, key=lambda r: (-first[r], -by_rule[r], r))]
 
 
 def skip_groups(results: list[CaseResult]) -> Counter[str]:

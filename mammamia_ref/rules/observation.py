@@ -193,6 +193,7 @@ def format_observation(seen: Observation) -> dict[str, Any]:
         "player": seen.player,
         "first_player": seen.config.first_player,
         "variants": seen.rules.as_dict(),
+        **({"parameters": numbers} if (numbers := seen.rules.non_default_parameters()) else {}),
         "phase": str(seen.phase),
         "step": str(seen.step),
         "current": seen.current,

@@ -23,6 +23,7 @@ EXAMPLES: dict[str, str] = {
     "mammamia rules": "mammamia rules oven.minimale",
     "mammamia disputes": "mammamia disputes D4 --json",
     "mammamia variants": "mammamia variants",
+    "mammamia examples": "mammamia examples examples",
     "mammamia verify": "mammamia verify --json > verify.json",
     "mammamia scenario": "mammamia scenario run scenarios/oven",
     "mammamia scenario run":

@@ -55,7 +55,7 @@ def ports_pages(ports_dir: Path = PORTS_DIR) -> dict[str, str]:
                     f"{md(str(impl.get('version')))} | {md(str(impl.get('language')))} | "
                     f"`{impl.get('protocol')}` | {counts['pass']} passed, {counts['fail']} "
                     f"failed, {counts['skip']} skipped, {counts['error']} errors |")
-        pages[port_page(name)] = markdown(report_blocks(run)) + \
+        pages[port_page(name)] = markdown(report_blocks(run, links=("../../", ".md"))) + \
             f"\nThe run is kept in `examples/ports/{name}/{RUN_FILE}`.\n"
     table = "\n".join(["| Port and version | Language | Protocol | Scenario runs |",
                        "|---|---|---|---|", *rows]) \

@@ -16,19 +16,14 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+from mammamia_ref.formats.perft_table import load_perft_tables
 from mammamia_ref.formats.scenario import load_scenario
 from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.cases import CaseResult, run_perft_case, run_random_game, run_scenario_case
 from mammamia_ref.kit.client import _EOF, Implementation
 from mammamia_ref.kit.protocol import ReferenceSession
 from mammamia_ref.kit.report import junit_text, summary
-from mammamia_ref.kit.runner import (
-    CaseResult,
-    ConformRun,
-    load_perft_tables,
-    run_perft_case,
-    run_random_game,
-    run_scenario_case,
-)
+from mammamia_ref.kit.runner import ConformRun
 from mammamia_ref.rules.state import make_config
 
 from . import corpus

@@ -154,7 +154,7 @@ def ignores_parameters() -> None:
     ReferenceSession.op_new_game = op_new_game
 
 
-# Breakages of what a random game probes besides its moves (kit.runner.Probes): the
+# Breakages of what a random game probes besides its moves (kit.cases.Probes): the
 # kit must find each with no scenario and no counting table.
 PROBED: dict[str, str] = {
     "ignores_seat": "turn.clockwise",
@@ -213,16 +213,6 @@ def hostile(kind: str) -> int:
         request = json.loads(raw)
         if kind == "exit_at_once":
             return 3
-        if kind == "speaks_version_1":  # a port of the old protocol answers its hello
-            out.write(json.dumps({"id": request["id"], "ok": True, "name": kind,
-                                  "protocol": "mammamia-protocol/1"}).encode() + b"\n")
-            out.flush()
-            continue
-        if kind == "refuses_our_version":  # a port that refuses a hello it does not speak
-            out.write(json.dumps({"id": request["id"], "ok": False, "error": {
-                "message": "this program speaks mammamia-protocol/1"}}).encode() + b"\n")
-            out.flush()
-            continue
         if requests == 1 and kind != "wrong_protocol":
             answer = {"id": request["id"], "ok": True, "name": kind, "language": "Python",
                       "version": "0", "protocol": PROTOCOL, "variants": {},
@@ -257,8 +247,7 @@ def hostile(kind: str) -> int:
     return 0
 
 
-HOSTILE = ("exit_at_once", "wrong_protocol", "speaks_version_1", "refuses_our_version",
-           "never_answers", "floods", "invalid_json",
+HOSTILE = ("exit_at_once", "wrong_protocol", "never_answers", "floods", "invalid_json",
            "invalid_utf8", "wrong_ids", "crashes_halfway", "fork_keeps_pipes", "never_reads",
            "exits_leaving_child")
 

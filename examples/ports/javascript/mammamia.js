@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// A port of Mamma Mia! speaking mammamia-protocol/3 (docs/porting.md): one JSON request
+// A port of Mamma Mia! speaking mammamia-protocol/4 (docs/porting.md): one JSON request
 // per line on stdin, one answer per line on stdout. Node standard library only.
 const readline = require('readline');
 const game = require('./lib/game');
@@ -8,7 +8,7 @@ const { observation } = require('./lib/observation');
 const { VARIANTS, PARAMETERS } = require('./lib/cards');
 const S = require('./lib/state');
 
-const PROTOCOL = 'mammamia-protocol/3';
+const PROTOCOL = 'mammamia-protocol/4';
 let current = null;
 
 function needGame() {

@@ -32,6 +32,7 @@ function observation(s, player) {
     player,
     first_player: s.first_player,
     variants: { ...s.variants },
+    ...(s.parameters ? { parameters: JSON.parse(JSON.stringify(s.parameters)) } : {}),
     phase: s.phase,
     step: s.step,
     current: s.current,
