@@ -46,7 +46,9 @@ def test_the_defaults_are_the_spec_numbers() -> None:
     ("hand_limit", 0, "from 1 to 20"),
     ("bombastica_total", 100, "from 1 to 65"),
     ("monotoni_count", 0, "from 1 to 13"),
-    ("hand_limit", "8", "not '8'"),
+    ("hand_limit", "8", 'not the text "8"'),
+    ("hand_limit", True, "not the yes/no value true"),
+    ("hand_limit", None, "not nothing"),
     ("trimming", {"6": 1}, "player count"),
     ("hand_size", 8, "unknown parameter"),
 ])
@@ -91,6 +93,39 @@ def test_a_bad_house_file_is_one_error_with_its_line(tmp_path: Path, case: str) 
     assert caught.value.name == name
     if name:
         assert name in str(caught.value)
+
+
+PLAIN_WORDS = {  # a file's fault, and what the message must say in a designer's words
+    "name: x\nparameters: {hand_limit: '8'}\n": 'not the text "8" (write the number',
+    "name: x\nparameters: {hand_limit: true}\n": "not the yes/no value true",
+    "name: x\nparameters: {hand_limit: null}\n": "not nothing (an empty value)",
+    "name: x\nparameters: {trimming: {'2': x}}\n": 'for 2 players must be a whole number',
+    "name: x\nparameters: [1]\n": "parameters is a map from a parameter's name",
+    "name: x\nvariants: {refill: true}\n": "takes one of to_seven, as_many_as_played, not the "
+                                            "yes/no value true",
+    "name: x\nvariants: {refill: to_sevn}\n": "did you mean to_seven?",
+    "name: x\nvariants: {refil: to_seven}\n": "did you mean refill?",
+    "name: x\nparameters: {hand_limt: 8}\n": "did you mean hand_limit?",
+    "name: x\nparamters: {hand_limit: 8}\n": "did you mean parameters?",
+    "name: 5\n": "name must be text, not 5 (put it in quotes)",
+    "name: true\n": "not the yes/no value true",
+    "name:\n": "name must be text, not nothing",
+    "name: x\npurpose: null\n": "purpose must be text, not nothing",
+    "- a\n": "a house rule is a map with the keys name, purpose, parameters and variants",
+}
+
+
+@pytest.mark.parametrize("text", PLAIN_WORDS, ids=list(range(len(PLAIN_WORDS))))
+def test_a_bad_house_file_is_said_in_plain_words(tmp_path: Path, text: str) -> None:
+    """No Python spelling (True, None, '8', {'2': ...}) and no schema jargon."""
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(HouseRuleError) as caught:
+        load_house(path)
+    said = str(caught.value)
+    assert PLAIN_WORDS[text] in said, said
+    for python in ("True", "None", "'8'", "{'", "schemas", "is not of type", "not valid"):
+        assert python not in said, said
 
 
 def test_the_command_line_says_it_in_one_line_before_any_game(tmp_path: Path) -> None:
@@ -157,10 +192,14 @@ def test_the_fast_engine_plays_the_reference_game_under_a_parameter(
         assert play_both(players, rules, seed) > 0
 
 
-def test_the_careful_player_refuses_the_order_counts_it_does_not_take() -> None:
-    with pytest.raises(VariantError, match="policies model does not take monotoni_count"):
-        careful.Judgement.of(make_rules(parameters={"monotoni_count": 4}))
-    refuse_unclaimed("fast", make_rules(parameters={"monotoni_count": 4}))
+def test_the_players_take_every_number_of_the_rules() -> None:
+    """The policies claim every parameter (``models`` in spec/cards.yaml), and the careful
+    player's judgement reads the game's numbers (its recipes: tests/test_careful_fast.py)."""
+    for name, number in (("monotoni_count", 4), ("standard_count", 3), ("minimale_count", 2),
+                         ("bombastica_total", 12)):
+        rules = make_rules(parameters={name: number})
+        refuse_unclaimed("policies", rules)
+        refuse_unclaimed("fast", rules)
     assert careful.Judgement.of(make_rules(parameters={"bombastica_total": 12})) \
         .bombastica_total == 12
 
