@@ -29,7 +29,9 @@ EXAMPLES = ROOT / "examples" / "house-rules"
 def test_the_typed_module_is_what_the_spec_generates() -> None:
     """rules/typed_spec.py is generated: a flag, value or parameter added to the spec
     without running the generator fails here."""
-    assert typed_spec.TARGET.read_text(encoding="utf-8") == typed_spec.render()
+    assert typed_spec.TARGET.read_text(encoding="utf-8") == typed_spec.render(), \
+        "mammamia_ref/rules/typed_spec.py is stale (the spec's flags or parameters changed); " \
+        "write it again with: python -m mammamia_ref.tools.typed_spec"
 
 
 def test_the_defaults_are_the_spec_numbers() -> None:
