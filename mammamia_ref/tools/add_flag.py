@@ -1,10 +1,12 @@
 """Scaffold a new house flag: everything but the rule's own code and its scenario's steps.
 
 A house rule's flag (``dispute: null``) touches the spec, two generated files, the rules
-kernel, the fast engine and a scenario. This tool writes every piece that follows from
-what the designer says about the flag, then prints what is left to write by hand (the
-three files where the rule's own behaviour lives). It is a contributor's tool, run from
-a source checkout (it writes into ``spec/``, ``mammamia_ref/`` and ``scenarios/``)::
+kernel, the fast engine, the example port and a scenario. This tool writes every piece
+that follows from what the designer says about the flag, then prints what is left to
+write by hand: the four files where the rule's own behaviour lives (the kernel, the fast
+engine, the example port) and the scenario's steps. It is a contributor's tool, run
+from a source checkout (it writes into ``spec/``, ``mammamia_ref/``, ``scenarios/`` and
+``examples/``)::
 
     python -m mammamia_ref.tools.add_flag draw_piles --chapter turn \\
         --default "one=The draw takes from one pile only." --default-rule turn.draw \\
@@ -24,7 +26,9 @@ It writes:
 4. the kernel's predicate in ``rules/CHAPTER.py`` (``FLAG_in_force``): the one place
    that says when the new value is in force, for the reference and the fast engine;
 5. the fast engine's hook: the flag on its ``Rules`` (a slot and its value);
-6. a scenario skeleton ``scenarios/house/FLAG.yaml`` citing the rules, one run per value,
+6. the flag and its values in the JavaScript example port's table (what its ``hello``
+   offers);
+7. a scenario skeleton ``scenarios/house/FLAG.yaml`` citing the rules, one run per value,
    whose steps are left to write: until they are, ``scenario check`` refuses it.
 
 Nothing is written if any piece cannot be (an existing flag or rule, an unknown chapter
@@ -34,6 +38,7 @@ or default rule, a name that is not ``snake_case``): every check comes first.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -126,8 +131,9 @@ def kernel_predicate(plan: FlagPlan) -> str:
     """The kernel's one statement of when the new value(s) are in force."""
     values = [value for value, _ in plan.values]
     rules = ", ".join(f"``{plan.rule_of(v)}``" for v in values)
-    test = f"{plan.flag} == {values[0]!r}" if len(values) == 1 \
-        else f"{plan.flag} in {tuple(values)!r}"
+    quoted = [f'"{v}"' for v in values]
+    test = f"{plan.flag} == {quoted[0]}" if len(values) == 1 \
+        else f"{plan.flag} in ({', '.join(quoted)})"
     return (f'\n\ndef {plan.flag}_in_force({plan.flag}: str) -> bool:\n'
             f'    """{rules} (flag ``{plan.flag}``, a house rule): whether the house rule\'s\n'
             f'    value is in force. The reference and the fast engine both ask here."""\n'
@@ -138,8 +144,8 @@ def scenario_skeleton(plan: FlagPlan) -> str:
     """A scenario citing the rules, one run per value. Its position and steps are to be
     written: the placeholder step is no action, so the file is refused until then."""
     rules = [plan.default_rule, *(plan.rule_of(v) for v, _ in plan.values)]
-    step = ['    steps:', '      - do: "TO WRITE: an action, e.g. {type: draw, source: supply}"',
-            '        expect: {events: []}  # TO WRITE: what must follow under this value']
+    step = ['    steps:  # TO WRITE: each action, and what must follow under this value (expect)',
+            '      - do: "TO WRITE: an action, e.g. {type: draw, source: supply}"']
     runs = [f"  - name: {plan.flag}={plan.default[0]}", *step]
     for value, _ in plan.values:
         runs += [f"  - name: {plan.flag}={value}", f"    variants: {{{plan.flag}: {value}}}",
@@ -190,11 +196,24 @@ def _hook_fast(text: str, plan: FlagPlan) -> str:
                             "variants.flags: add the hook by hand")
     last = copies[-1]
     indent = last.group(1)
-    line = (f"{indent}self.{plan.flag}: str = variants.flags.{plan.flag}  # {plan.flag}_in_force"
-            f" ({plan.chapter}): where the rule changes the game\n")
+    line = f"{indent}self.{plan.flag}: str = variants.flags.{plan.flag}  # house flag\n"
     text = text[:last.end()] + line + text[last.end():]
     names = slots.group(1).rstrip().rstrip(",")
     return text[:slots.start(1)] + f'{names}, "{plan.flag}"' + text[slots.end(1):]
+
+
+EXAMPLE_PORT = ROOT / "examples" / "ports" / "javascript" / "lib" / "cards.js"
+
+
+def _offer_in_example_port(text: str, plan: FlagPlan) -> str:
+    """The flag and its values in the JavaScript port's ``VARIANTS`` table (what its
+    ``hello`` offers: tests/test_js_port.py wants every flag of the spec there)."""
+    start = text.find("const VARIANTS = {")
+    end = text.find("\n};", start)
+    if start < 0 or end < 0:
+        raise ScaffoldError(f"{EXAMPLE_PORT.relative_to(ROOT)} has no VARIANTS table")
+    values = ", ".join(f"'{v}'" for v in (plan.default[0], *(v for v, _ in plan.values)))
+    return text[:end] + f"\n  {plan.flag}: [{values}]," + text[end:]
 
 
 def check(plan: FlagPlan) -> None:
@@ -223,6 +242,7 @@ def check(plan: FlagPlan) -> None:
             encoding="utf-8"):
         raise ScaffoldError(f"rules/{plan.chapter}.py already has {plan.flag}_in_force")
     _hook_fast(fast_rules_file().read_text(encoding="utf-8"), plan)  # the anchors are there
+    _offer_in_example_port(EXAMPLE_PORT.read_text(encoding="utf-8"), plan)
 
 
 def write(plan: FlagPlan) -> list[Path]:
@@ -242,18 +262,21 @@ def write(plan: FlagPlan) -> list[Path]:
     fast_file.write_text(_hook_fast(fast_file.read_text(encoding="utf-8"), plan),
                          encoding="utf-8")
     scenario.write_text(scenario_skeleton(plan), encoding="utf-8")
+    EXAMPLE_PORT.write_text(_offer_in_example_port(EXAMPLE_PORT.read_text(encoding="utf-8"),
+                                                   plan), encoding="utf-8")
     for generator in ("typed_spec", "question_schema"):  # fresh processes: the spec changed
         subprocess.run([sys.executable, "-m", f"mammamia_ref.tools.{generator}"], check=True,
                        cwd=ROOT, stdout=subprocess.DEVNULL)
     return [disputes, rules, PACKAGE / "rules" / "typed_spec.py",
-            specdata.spec_path("schemas/question.schema.json"), chapter, fast_file, scenario]
+            specdata.spec_path("schemas/question.schema.json"), chapter, fast_file, scenario,
+            EXAMPLE_PORT]
 
 
 def left_by_hand(plan: FlagPlan, fast_file: Path) -> str:
     """What the scaffold cannot write: the rule's behaviour and its scenario's steps."""
     fast_name = fast_file.relative_to(ROOT)
     named = ", ".join(plan.rule_of(v) for v, _ in plan.values)
-    return f"""left to write by hand (three files):
+    return f"""left to write by hand (four files):
   1. mammamia_ref/rules/{plan.chapter}.py: where the rule changes the game, branch on
      {plan.flag}_in_force(state.flags.{plan.flag}), and name {named}
      in the events and refusals of that branch.
@@ -261,11 +284,26 @@ def left_by_hand(plan: FlagPlan, fast_file: Path) -> str:
      {plan.flag}_in_force); tests/test_fast_equivalence.py plays every value on both engines.
   3. scenarios/house/{plan.scenario_id}.yaml: a position and the steps under each value,
      with what must follow (docs/scenario-format.md).
+  4. examples/ports/javascript/lib/{plan.chapter}.js: the same rule in the example port, whose
+     hello now offers {plan.flag} (tests/test_js_port.py runs scenarios/house through it).
 then: python -m pytest -n 0 tests/test_flag_registry.py tests/test_fast_equivalence.py \\
-        scenarios/house/{plan.scenario_id}.yaml
+        tests/test_js_port.py scenarios/house/{plan.scenario_id}.yaml
       (test_flag_registry fails until each model in `models` plays differently under each
-      value; drop a model from `models:` in spec/disputes.yaml if it should refuse instead)
-      and a CHANGELOG.md entry."""
+      value; drop a model from `models:` in spec/disputes.yaml if it should refuse instead),
+      {_port_run_command()}
+      (the example port's committed run, regenerated), and a CHANGELOG.md entry."""
+
+
+def _port_run_command() -> str:
+    """The command that writes the example port's committed run again, with its own
+    options (``tests/test_ports_page.py`` replays it)."""
+    run = EXAMPLE_PORT.parent.parent / "conformance.json"
+    try:
+        arguments = " ".join(json.loads(run.read_text(encoding="utf-8"))["arguments"])
+    except (OSError, ValueError, KeyError, TypeError):
+        arguments = "..."
+    return (f"mammamia conform -q {arguments} --report examples/ports/javascript/"
+            "conformance.json -- node examples/ports/javascript/mammamia.js")
 
 
 def _pair(text: str) -> tuple[str, str]:
