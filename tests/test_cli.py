@@ -58,8 +58,10 @@ def test_play_prints_a_log_with_rule_ids_and_the_winner(capsys, players: int) ->
             "game_end.three_resolutions"} <= set(cited)
     [winner_line] = [line for line in lines if "winner: " in line]
     assert re.search(r"\[game_end\.[a-z_]+\]$", winner_line)
-    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    named = winner_line.split("winner", 1)[1].lstrip("s").lstrip(": ").split(" with ")[0] \
+        .split(" and ")
     assert named and set(named) <= set(colours)
+    assert re.search(r" with \d+ pizzas? delivered", winner_line), winner_line
     assert out.count("[game_end.three_resolutions]") == 1
 
 
@@ -104,8 +106,28 @@ def test_play_log_names_the_json_winners(capsys) -> None:
     code, log, err = cli(capsys, "play", "--players", "4", "--seed", "8")
     assert (code, err) == (0, "")
     [winner_line] = [line for line in log.splitlines() if "winner: " in line]
-    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    named = winner_line.split("winner: ", 1)[1].split(" with ")[0].split(" and ")
     assert named == json.loads(out)["winners"]
+    summary = json.loads(out)
+    most = max(len(stack) for stack in summary["delivered"].values())
+    others = ", ".join(f"{colour} {len(stack)}" for colour, stack in summary["delivered"].items()
+                       if colour not in summary["winners"])
+    assert f"with {most} pizzas delivered ({others})" in winner_line
+
+
+def test_play_json_says_what_the_log_says(capsys) -> None:
+    """Every line of the log is in the JSON document: who acted and what, then each
+    event with its rule, in the same order."""
+    from mammamia_ref.rules.actions import describe, parse_action
+
+    _, out, _ = cli(capsys, "play", "--players", "3", "--seed", "5", "--json")
+    _, log, _ = cli(capsys, "play", "--players", "3", "--seed", "5")
+    steps = json.loads(out)["steps"]
+    heads = [line for line in log.splitlines()[1:] if not line.startswith("    ")]
+    assert heads == [f"{s['by']}: {describe(parse_action(s['action']))}" for s in steps]
+    rules = [m for line in log.splitlines() if line.startswith("    ")
+             for m in BRACKETED.findall(line)]
+    assert rules == [e["rule"] for s in steps for e in s["events"]]
 
 
 def test_play_variant_is_applied(capsys) -> None:
