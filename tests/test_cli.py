@@ -242,8 +242,10 @@ def test_rules_one_rule(capsys) -> None:
     lines = out.splitlines()
     assert lines[0].startswith("oven.minimale: " + rule["title"])
     assert " ".join(rule["statement"].split()) in out
-    for source in rule["sources"]:
-        assert f"source: edition {source['edition']}, {source['section']}" in out
+    titles = {e["id"]: e["title"] for e in specdata.load_yaml("rules.yaml")["editions"]}
+    for source in rule["sources"]:  # each edition named with what it is
+        assert f"source: edition {source['edition']} ({titles[source['edition']]}), " \
+            f"{source['section']}" in out
     assert "disputes: D4" in out
 
 
@@ -285,6 +287,8 @@ def test_variants(capsys) -> None:
     defaults = variant_defaults()
     assert len(lines) == len(values)
     assert "hand_limit [turn.draw]: 7 (default), 1 to 20" in parameters.splitlines()
+    assert "trimming [setup.trim]: 5 at 2 players, 3 at 3 players, 1 at 4 players, 0 at 5 " \
+        "players (default), 0 to 12 each" in parameters.splitlines()  # not a Python dict
     for line, (flag, flag_values) in zip(lines, values.items(), strict=True):
         assert re.match(rf"{flag} \[(D\d+|house rule)\]: ", line), line
         for value in flag_values:
