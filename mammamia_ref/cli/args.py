@@ -48,7 +48,11 @@ class OneLineParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         """The help, then the example."""
         help_text = super().format_help()
-        return help_text + (f"\nexample:\n  {self.example}\n" if self.example else "")
+        if not self.example:
+            return help_text
+        lines = self.example.splitlines()
+        return help_text + f"\nexample{'s' if len(lines) > 1 else ''}:\n" + \
+            "".join(f"  {line}\n" for line in lines)
 
 
 def variant_assignment(text: str) -> tuple[str, str]:

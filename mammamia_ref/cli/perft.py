@@ -33,12 +33,8 @@ def add_parser(subparsers: Commands) -> None:
         "(scenarios/perft/*.yaml: its listed counts are checked) or a canonical state "
         "(mammamia-state/1, JSON or YAML); without FILE, the first decision of a new game "
         "(shuffled from --seed) at --players, or at every player count the rules serve, "
-        "to --depth, or to depths 1 to 4.",
-        epilog="examples:\n"
-               "  mammamia perft scenarios/perft/start-2p.yaml --depth 8 --divide\n"
-               "  mammamia perft --house examples/house-rules/hand-of-eight.yaml\n"
-               "  mammamia perft --players 3 --depth 5 --variant refill=as_many_as_played",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "to --depth, or to depths 1 to 4 (mammamia perft --house FILE: a house rule's "
+        "counts at every player count it serves).")
     parser.add_argument("file", metavar="FILE", nargs="?", help="a counting table or a state")
     parser.add_argument("--players", type=player_count, metavar="N",
                         help="without FILE: 2 to 5 (default: every count the rules serve)")
