@@ -269,3 +269,21 @@ def test_the_house_rules_page_shows_every_sweep() -> None:
     assert "scenarios/house/hand-limit.yaml" in page
     assert page.count("10,000 games a value") == len(
         [c for s in HOUSE_SWEEPS for c in s["disputes"]])
+
+
+def test_the_simple_player_guesses_from_the_game_s_order_counts() -> None:
+    """A Monotoni looks covered once the oven holds twice its count, a Minimale once it
+    holds its count of four kinds: 12 cards each under the spec's numbers, 10 and 8 under
+    a house rule's Monotoni of 5 and Minimale of 2."""
+    from types import SimpleNamespace
+
+    from mammamia_ref.sim.policies import _looks_covered
+
+    def covered(order: str, played: int, **numbers: int) -> bool:
+        seen = SimpleNamespace(rules=make_rules(parameters=numbers), table=(0,) * 5)
+        return _looks_covered(order, (played, 0, 0, 0, 0), seen)  # type: ignore[arg-type]
+
+    assert not covered("red.monotoni", 10) and covered("red.monotoni", 12)
+    assert covered("red.monotoni", 10, monotoni_count=5)
+    assert not covered("red.minimale", 8) and covered("red.minimale", 12)
+    assert covered("red.minimale", 8, minimale_count=2)
