@@ -403,7 +403,7 @@ def say_seconds(seconds: float) -> str:
     """A time left as people say it.
 
     >>> say_seconds(4.2), say_seconds(75), say_seconds(3700)
-    ('4 s', '1 min 15 s', '1 h 2 min')
+    ('4 s', '1 min 15 s', '1 h 1 min')
     """
     whole = round(seconds)
     if whole < 60:
