@@ -139,8 +139,9 @@ def order_needs(parameters: Parameters) -> OrderNeeds:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Judgement:
-    """The variant flags the careful player reads, and what it has worked out under them
-    (one object for each set of variants: see :meth:`of`)."""
+    """The variant flags and the numbers of the rules the careful player reads (what each
+    order needs: :func:`order_needs`), and what it has worked out under them (one object
+    for each set of rules: see :meth:`of`)."""
 
     monotoni_kind: str
     minimale_lowest: str
