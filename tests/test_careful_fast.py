@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 
 from mammamia_ref.rules.observation import observation
+from mammamia_ref.rules.ruleset import Rules, make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.sim import careful, fast, simulate
 from mammamia_ref.sim.policies import choose_careful, get_fast_chooser
@@ -35,7 +36,7 @@ RULINGS: tuple[dict[str, str], ...] = (
 GAMES = int(os.environ.get("MAMMAMIA_CAREFUL_GAMES", "60"))
 
 
-def compared_game(players: int, seed: int, variants: dict[str, str],
+def compared_game(players: int, seed: int, variants: dict[str, str] | Rules,
                   steps: Counter[str]) -> int:
     """Play game ``seed`` on the fast engine with the fast careful player in every seat,
     asking the reference careful player at every decision; the decisions compared."""
@@ -76,6 +77,43 @@ def test_the_fast_careful_player_chooses_as_the_reference_one(ruling: int) -> No
     assert decisions > 100 * games
     # every kind of decision was met with a real choice to make
     assert {"play", "order", "draw"} <= {step for step, n in steps.items() if n}, steps
+
+
+# house rules' order counts: the careful player's recipes are the game's, not the spec's
+HOUSE_COUNTS: tuple[dict[str, int], ...] = (
+    {"monotoni_count": 5}, {"standard_count": 3}, {"minimale_count": 1, "monotoni_count": 9},
+    {"standard_count": 6, "bombastica_total": 10, "hand_limit": 9},
+)
+
+
+@pytest.mark.parametrize("parameters", HOUSE_COUNTS,
+                         ids=[",".join(f"{k}={v}" for k, v in p.items()) for p in HOUSE_COUNTS])
+def test_the_careful_players_agree_under_other_order_counts(parameters: dict[str, int]) -> None:
+    rules = make_rules(parameters=parameters)
+    steps: Counter[str] = Counter()
+    decisions = sum(compared_game(2 + seed % 4, seed, rules, steps) for seed in range(4))
+    assert decisions > 400
+    assert {"play", "order", "draw"} <= {step for step, n in steps.items() if n}, steps
+
+
+def test_the_careful_player_judges_orders_by_the_games_counts() -> None:
+    """A Monotoni on a table of five cards of one kind: short of one card under the spec's
+    count of six, baked as it stands under a house rule's five; a standard order's recipe
+    and what it makes worth keeping follow ``standard_count``."""
+    monotoni = next(code for code, name in enumerate(careful.CARD_NAMES)
+                    if careful.TYPE[code] == careful.MONOTONI)
+    kind = next(k for k in range(5) if k != careful.PERSONAL[monotoni])
+    table = tuple(5 if k == kind else int(k == careful.PERSONAL[monotoni]) for k in range(5))
+    hand = (1, 1, 1, 1, 1)
+    spec = careful.Judgement.of(make_rules())
+    five = careful.Judgement.of(make_rules(parameters={"monotoni_count": 5}))
+    assert careful.hand_shortfall(monotoni, table, hand, spec) == 1
+    assert careful.hand_shortfall(monotoni, table, hand, five) == 0
+    standard = next(code for code, name in enumerate(careful.CARD_NAMES)
+                    if careful.TYPE[code] == careful.STANDARD)
+    three = careful.Judgement.of(make_rules(parameters={"standard_count": 3}))
+    assert sum(three.wanted[standard]) == sum(spec.wanted[standard]) - 1 == 4
+    assert careful.hand_needs((standard,), three) == three.wanted[standard]
 
 
 def test_the_oven_decisions_are_compared() -> None:
@@ -234,7 +272,7 @@ def _plain_choose_play(orders: tuple[int, ...], plays: list[tuple[int, int]],
                 best = (score, play)
     if best is not None:
         return best[1]
-    need = careful.hand_needs(orders)
+    need = careful.hand_needs(orders, flags)
     held = [k for k in range(5) if free[k] > 0] or [k for k in range(5) if hand[k] > 0]
     return (max(held, key=lambda k: (free[k] - need[k], free[k], -k)), 1)
 
@@ -274,15 +312,16 @@ def test_choose_kind_and_spare_are_their_plain_statements() -> None:
     from mammamia_ref.rules.vocabulary import KINDS, covers, shortfall
 
     rng = random.Random(5)
+    flags = careful.Judgement.of(make_rules())
     specials = [code for code in range(len(careful.CARD_NAMES))
-                if careful.NAMED_NEED[code]]
+                if flags.named_need[code]]
     for _ in range(3000):
         order = rng.choice(specials)
         table = tuple(rng.randint(0, 7) for _ in KINDS)
         hand = tuple(rng.randint(0, 4) for _ in KINDS)
         kinds = sorted(rng.sample(range(len(KINDS)), rng.randint(1, len(KINDS))))
-        named = careful.NAMED_NEED[order]
-        assert careful.choose_kind(order, kinds, table, hand) == min(
+        named = flags.named_need[order]
+        assert careful.choose_kind(order, kinds, table, hand, flags) == min(
             kinds, key=lambda k: (0 if covers(hand, shortfall(named[k], table)) else 1,
                                   sum(shortfall(named[k], table)), KINDS[k]))
         count = rng.randint(0, sum(hand))

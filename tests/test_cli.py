@@ -58,8 +58,10 @@ def test_play_prints_a_log_with_rule_ids_and_the_winner(capsys, players: int) ->
             "game_end.three_resolutions"} <= set(cited)
     [winner_line] = [line for line in lines if "winner: " in line]
     assert re.search(r"\[game_end\.[a-z_]+\]$", winner_line)
-    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    named = winner_line.split("winner", 1)[1].lstrip("s").lstrip(": ").split(" with ")[0] \
+        .split(" and ")
     assert named and set(named) <= set(colours)
+    assert re.search(r" with \d+ pizzas? delivered", winner_line), winner_line
     assert out.count("[game_end.three_resolutions]") == 1
 
 
@@ -104,8 +106,28 @@ def test_play_log_names_the_json_winners(capsys) -> None:
     code, log, err = cli(capsys, "play", "--players", "4", "--seed", "8")
     assert (code, err) == (0, "")
     [winner_line] = [line for line in log.splitlines() if "winner: " in line]
-    named = winner_line.split("winner: ", 1)[1].split(" (delivered")[0].split(" and ")
+    named = winner_line.split("winner: ", 1)[1].split(" with ")[0].split(" and ")
     assert named == json.loads(out)["winners"]
+    summary = json.loads(out)
+    most = max(len(stack) for stack in summary["delivered"].values())
+    others = ", ".join(f"{colour} {len(stack)}" for colour, stack in summary["delivered"].items()
+                       if colour not in summary["winners"])
+    assert f"with {most} pizzas delivered ({others})" in winner_line
+
+
+def test_play_json_says_what_the_log_says(capsys) -> None:
+    """Every line of the log is in the JSON document: who acted and what, then each
+    event with its rule, in the same order."""
+    from mammamia_ref.rules.actions import describe, parse_action
+
+    _, out, _ = cli(capsys, "play", "--players", "3", "--seed", "5", "--json")
+    _, log, _ = cli(capsys, "play", "--players", "3", "--seed", "5")
+    steps = json.loads(out)["steps"]
+    heads = [line for line in log.splitlines()[1:] if not line.startswith("    ")]
+    assert heads == [f"{s['by']}: {describe(parse_action(s['action']))}" for s in steps]
+    rules = [m for line in log.splitlines() if line.startswith("    ")
+             for m in BRACKETED.findall(line)]
+    assert rules == [e["rule"] for s in steps for e in s["events"]]
 
 
 def test_play_variant_is_applied(capsys) -> None:
@@ -220,8 +242,10 @@ def test_rules_one_rule(capsys) -> None:
     lines = out.splitlines()
     assert lines[0].startswith("oven.minimale: " + rule["title"])
     assert " ".join(rule["statement"].split()) in out
-    for source in rule["sources"]:
-        assert f"source: edition {source['edition']}, {source['section']}" in out
+    titles = {e["id"]: e["title"] for e in specdata.load_yaml("rules.yaml")["editions"]}
+    for source in rule["sources"]:  # each edition named with what it is
+        assert f"source: edition {source['edition']} ({titles[source['edition']]}), " \
+            f"{source['section']}" in out
     assert "disputes: D4" in out
 
 
@@ -263,6 +287,8 @@ def test_variants(capsys) -> None:
     defaults = variant_defaults()
     assert len(lines) == len(values)
     assert "hand_limit [turn.draw]: 7 (default), 1 to 20" in parameters.splitlines()
+    assert "trimming [setup.trim]: 5 at 2 players, 3 at 3 players, 1 at 4 players, 0 at 5 " \
+        "players (default), 0 to 12 each" in parameters.splitlines()  # not a Python dict
     for line, (flag, flag_values) in zip(lines, values.items(), strict=True):
         assert re.match(rf"{flag} \[(D\d+|house rule)\]: ", line), line
         for value in flag_values:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.cli.app import build_parser, main
+from mammamia_ref.cli.app import FIRST_COMMANDS, build_parser, main
 from mammamia_ref.kit.protocol import PROTOCOL
 from mammamia_ref.site.cli_page import EXAMPLES, commands
 
@@ -43,11 +43,23 @@ def test_every_help_ends_with_an_example(name: str, capsys: pytest.CaptureFixtur
         main([*name.split()[1:], "--help"])
     assert exited.value.code == 0
     shown = capsys.readouterr().out
+    if name == "mammamia":  # the first commands a reader tries, several
+        assert shown.endswith("\nexamples:\n" + "".join(
+            f"  {line}\n" for line in FIRST_COMMANDS.splitlines())), shown[-300:]
+        return
     assert shown.endswith(f"\nexample:\n  {EXAMPLES[name]}\n"), shown[-300:]
 
 
+def test_the_top_level_examples_are_commands_that_parse() -> None:
+    lines = [line.split("  #")[0].split() for line in FIRST_COMMANDS.splitlines()]
+    assert len(lines) >= 5 and all(words[0] == "mammamia" for words in lines)
+    for words in lines:
+        if "COMMAND" not in words:
+            build_parser().parse_args(words[1:])  # exits (2) on a command that does not parse
+
+
 def test_every_path_named_in_help_exists() -> None:
-    texts = [EXAMPLES[name] for name, _, _ in commands(build_parser())]
+    texts = [EXAMPLES[name] for name, _, _ in commands(build_parser())] + [FIRST_COMMANDS]
     texts += [p.description or "" for _, _, p in commands(build_parser())]
     texts += [action.help or "" for _, action in _arguments()]
     named = {match for text in texts for match in PROJECT_PATH.findall(text)}

@@ -15,6 +15,7 @@ import pytest
 
 from mammamia_ref.formats.jsonform import format_state, parse_state
 from mammamia_ref.formats.perft_table import load_perft_tables
+from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.sim import counting, fast
 from mammamia_ref.sim.perft import divide as reference_divide
@@ -193,11 +194,40 @@ def test_the_command_counts_from_a_new_game() -> None:
     assert done.returncode == 0, done.stderr
     state = fast.from_state(counting.setup_state(make_config(3), seed=4))
     assert done.stdout == f"3p seed 4 depth 5: {fast.perft(state, 5):,}\n"
-    for args, message in ((["--players", "3"], "give a FILE, or --players N and --depth D"),
-                          (["--players", "7", "--depth", "2"], "2 to 5 players"),
+    for args, message in ((["--players", "7", "--depth", "2"], "2 to 5 players"),
                           (["scenarios/perft/start-2p.yaml", "--players", "3"], "not with a FILE")):
         refused = perft_command(*args)
         assert refused.returncode == 2 and message in refused.stderr, args
+
+
+def test_the_command_counts_a_house_rule_at_every_player_count_it_serves(
+        tmp_path: Path) -> None:
+    """``perft --house FILE`` alone: depths 1 to 4 at each player count the house rule's
+    deck serves, a count it cannot serve skipped with its reason."""
+    house = tmp_path / "deal.yaml"
+    house.write_text("name: a deal of 13\nparameters: {starting_ingredients: 13}\n")
+    done = perft_command("--house", str(house))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    rules = make_rules(parameters={"starting_ingredients": 13}, house="a deal of 13")
+    expected = []
+    for players in (2, 3, 4):
+        state = fast.from_state(counting.setup_state(make_config(players, variants=rules), 0))
+        expected += [f"{players}p seed 0 ({rules.describe()}) depth {depth}: "
+                     f"{fast.perft(state, depth):,}" for depth in (1, 2, 3, 4)]
+    assert lines == expected
+    assert "5 players skipped" in done.stderr and "setup.deal" in done.stderr
+
+
+def test_divide_names_each_first_action_in_words() -> None:
+    text = perft_command("--players", "3", "--depth", "2", "--divide").stdout
+    state = counting.setup_state(make_config(3), seed=0)
+    split = reference_divide(state, 2)
+    from mammamia_ref.rules.actions import describe, parse_action
+
+    assert text.splitlines()[:-1] == [f"  {describe(parse_action(json.loads(key)))}: {n:,}"
+                                      for key, n in split.items()]
+    assert "{" not in text and text.splitlines()[0].startswith("  play ")
 
 
 @pytest.mark.slow  # runs other programs

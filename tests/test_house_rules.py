@@ -29,7 +29,9 @@ EXAMPLES = ROOT / "examples" / "house-rules"
 def test_the_typed_module_is_what_the_spec_generates() -> None:
     """rules/typed_spec.py is generated: a flag, value or parameter added to the spec
     without running the generator fails here."""
-    assert typed_spec.TARGET.read_text(encoding="utf-8") == typed_spec.render()
+    assert typed_spec.TARGET.read_text(encoding="utf-8") == typed_spec.render(), \
+        "mammamia_ref/rules/typed_spec.py is stale (the spec's flags or parameters changed); " \
+        "write it again with: python -m mammamia_ref.tools.typed_spec"
 
 
 def test_the_defaults_are_the_spec_numbers() -> None:
@@ -46,7 +48,9 @@ def test_the_defaults_are_the_spec_numbers() -> None:
     ("hand_limit", 0, "from 1 to 20"),
     ("bombastica_total", 100, "from 1 to 65"),
     ("monotoni_count", 0, "from 1 to 13"),
-    ("hand_limit", "8", "not '8'"),
+    ("hand_limit", "8", 'not the text "8"'),
+    ("hand_limit", True, "not the yes/no value true"),
+    ("hand_limit", None, "not nothing"),
     ("trimming", {"6": 1}, "player count"),
     ("hand_size", 8, "unknown parameter"),
 ])
@@ -91,6 +95,39 @@ def test_a_bad_house_file_is_one_error_with_its_line(tmp_path: Path, case: str) 
     assert caught.value.name == name
     if name:
         assert name in str(caught.value)
+
+
+PLAIN_WORDS = {  # a file's fault, and what the message must say in a designer's words
+    "name: x\nparameters: {hand_limit: '8'}\n": 'not the text "8" (write the number',
+    "name: x\nparameters: {hand_limit: true}\n": "not the yes/no value true",
+    "name: x\nparameters: {hand_limit: null}\n": "not nothing (an empty value)",
+    "name: x\nparameters: {trimming: {'2': x}}\n": 'for 2 players must be a whole number',
+    "name: x\nparameters: [1]\n": "parameters is a map from a parameter's name",
+    "name: x\nvariants: {refill: true}\n": "takes one of to_seven, as_many_as_played, not the "
+                                            "yes/no value true",
+    "name: x\nvariants: {refill: to_sevn}\n": "did you mean to_seven?",
+    "name: x\nvariants: {refil: to_seven}\n": "did you mean refill?",
+    "name: x\nparameters: {hand_limt: 8}\n": "did you mean hand_limit?",
+    "name: x\nparamters: {hand_limit: 8}\n": "did you mean parameters?",
+    "name: 5\n": "name must be text, not 5 (put it in quotes)",
+    "name: true\n": "not the yes/no value true",
+    "name:\n": "name must be text, not nothing",
+    "name: x\npurpose: null\n": "purpose must be text, not nothing",
+    "- a\n": "a house rule is a map with the keys name, purpose, parameters and variants",
+}
+
+
+@pytest.mark.parametrize("text", PLAIN_WORDS, ids=list(range(len(PLAIN_WORDS))))
+def test_a_bad_house_file_is_said_in_plain_words(tmp_path: Path, text: str) -> None:
+    """No Python spelling (True, None, '8', {'2': ...}) and no schema jargon."""
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(HouseRuleError) as caught:
+        load_house(path)
+    said = str(caught.value)
+    assert PLAIN_WORDS[text] in said, said
+    for python in ("True", "None", "'8'", "{'", "schemas", "is not of type", "not valid"):
+        assert python not in said, said
 
 
 def test_the_command_line_says_it_in_one_line_before_any_game(tmp_path: Path) -> None:
@@ -157,10 +194,14 @@ def test_the_fast_engine_plays_the_reference_game_under_a_parameter(
         assert play_both(players, rules, seed) > 0
 
 
-def test_the_careful_player_refuses_the_order_counts_it_does_not_take() -> None:
-    with pytest.raises(VariantError, match="policies model does not take monotoni_count"):
-        careful.Judgement.of(make_rules(parameters={"monotoni_count": 4}))
-    refuse_unclaimed("fast", make_rules(parameters={"monotoni_count": 4}))
+def test_the_players_take_every_number_of_the_rules() -> None:
+    """The policies claim every parameter (``models`` in spec/cards.yaml), and the careful
+    player's judgement reads the game's numbers (its recipes: tests/test_careful_fast.py)."""
+    for name, number in (("monotoni_count", 4), ("standard_count", 3), ("minimale_count", 2),
+                         ("bombastica_total", 12)):
+        rules = make_rules(parameters={name: number})
+        refuse_unclaimed("policies", rules)
+        refuse_unclaimed("fast", rules)
     assert careful.Judgement.of(make_rules(parameters={"bombastica_total": 12})) \
         .bombastica_total == 12
 
@@ -228,3 +269,21 @@ def test_the_house_rules_page_shows_every_sweep() -> None:
     assert "scenarios/house/hand-limit.yaml" in page
     assert page.count("10,000 games a value") == len(
         [c for s in HOUSE_SWEEPS for c in s["disputes"]])
+
+
+def test_the_simple_player_guesses_from_the_game_s_order_counts() -> None:
+    """A Monotoni looks covered once the oven holds twice its count, a Minimale once it
+    holds its count of four kinds: 12 cards each under the spec's numbers, 10 and 8 under
+    a house rule's Monotoni of 5 and Minimale of 2."""
+    from types import SimpleNamespace
+
+    from mammamia_ref.sim.policies import _looks_covered
+
+    def covered(order: str, played: int, **numbers: int) -> bool:
+        seen = SimpleNamespace(rules=make_rules(parameters=numbers), table=(0,) * 5)
+        return _looks_covered(order, (played, 0, 0, 0, 0), seen)  # type: ignore[arg-type]
+
+    assert not covered("red.monotoni", 10) and covered("red.monotoni", 12)
+    assert covered("red.monotoni", 10, monotoni_count=5)
+    assert not covered("red.minimale", 8) and covered("red.minimale", 12)
+    assert covered("red.minimale", 8, minimale_count=2)

@@ -855,7 +855,7 @@ def test_the_z3_models_claim_the_numbers_they_read() -> None:
     assert claimed["game_model"] == set(PARAMETER_PROBES)
     assert claimed["oven_model"] == set(PARAMETER_PROBES) - {
         "starting_ingredients", "starting_orders", "rounds"}
-    with pytest.raises(VariantError, match=r"oven_model.*rounds"):
+    with pytest.raises(VariantError, match=r"oven model.*rounds"):
         OvenModel(2, _rules(rounds=4), turns=1)
 
 

@@ -133,7 +133,20 @@ def build_parser() -> argparse.ArgumentParser:
     for name, _, command in commands_of(parser):
         if isinstance(command, OneLineParser):
             command.example = EXAMPLES.get(name)
+    parser.example = FIRST_COMMANDS
     return parser
+
+
+FIRST_COMMANDS = "\n".join((
+    "mammamia play --players 3 --seed 7                 # a seeded game, every rule ID named",
+    "mammamia rules oven.minimale                       # one rule, its statement and sources",
+    "mammamia disputes D4                               # where the editions disagree",
+    "mammamia play --players 3 --seed 7 --house examples/house-rules/hand-of-eight.yaml",
+    "mammamia compare --param hand_limit=6,7,8 --players 4 --games 2000",
+    "mammamia ask examples/questions/largest-hand.yaml  # a designer's question",
+    "mammamia verify                                    # the whole rulebook checked",
+    "mammamia COMMAND --help                            # each command, with an example"))
+"""The top-level ``--help``'s examples: the first commands a reader tries (README.md)."""
 
 
 def check_variants(args: argparse.Namespace) -> None:

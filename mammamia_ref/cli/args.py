@@ -50,7 +50,11 @@ class OneLineParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         """The help, then the example."""
         help_text = super().format_help()
-        return help_text + (f"\nexample:\n  {self.example}\n" if self.example else "")
+        if not self.example:
+            return help_text
+        lines = self.example.splitlines()
+        return help_text + f"\nexample{'s' if len(lines) > 1 else ''}:\n" + \
+            "".join(f"  {line}\n" for line in lines)
 
 
 def variant_assignment(text: str) -> tuple[str, str]:
@@ -113,11 +117,12 @@ def game_rules(args: argparse.Namespace) -> Rules:
 
 
 def parameter_values(text: str) -> tuple[str, tuple[int, ...]]:
-    """The argument type of ``--param NAME=V1,V2,...``."""
+    """The argument type of ``--param NAME=V1,V2,...`` (the two or more values compared
+    may come from ``--param`` given twice for the same name)."""
     name, sep, values = text.partition("=")
     numbers = tuple(_plain_int(v.strip()) for v in values.split(","))
-    if not sep or not name.strip() or any(n is None for n in numbers) or len(numbers) < 2:
-        raise argparse.ArgumentTypeError(f"expected NAME=V1,V2,... (two or more whole numbers), "
+    if not sep or not name.strip() or any(n is None for n in numbers):
+        raise argparse.ArgumentTypeError(f"expected NAME=V1,V2,... (whole numbers), "
                                          f"got {_shown(text)}")
     return name.strip(), tuple(n for n in numbers if n is not None)
 

@@ -47,6 +47,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def game_summary(record: GameRecord) -> dict[str, Any]:
+    """The game as one JSON document: what the log says, step by step (``steps``: who
+    acted, the action and its events, each with its rule), and how it ended."""
     final = record.final
     if final is None:
         raise InternalError("play_game returned a record without its final state")
@@ -63,7 +65,26 @@ def game_summary(record: GameRecord) -> dict[str, Any]:
                       for seat, colour in enumerate(record.config.colours)},
         "winners": [record.config.colours[seat] for seat in record.winners],
         "stalled": record.stalled,
+        "steps": _steps(record),
     }
+
+
+def _steps(record: GameRecord) -> list[dict[str, Any]]:
+    """Each step as the log has it: ``by`` (a colour, or ``chance``), the action, and the
+    events that followed."""
+    from mammamia_ref.rules.actions import Shuffle, format_action
+    from mammamia_ref.rules.events import format_event
+    from mammamia_ref.rules.game import apply, new_game, to_move
+
+    state, steps = new_game(record.config), []
+    for action, events in record.steps:
+        actor = to_move(state)
+        by = "chance" if isinstance(action, Shuffle) or actor is None \
+            else record.config.colours[actor]
+        steps.append({"by": by, "action": format_action(action),
+                      "events": [format_event(item) for item in events]})
+        state, _ = apply(state, action)
+    return steps
 
 
 def game_log(record: GameRecord) -> list[str]:

@@ -55,7 +55,7 @@ def run_rules(args: argparse.Namespace) -> int:
         if args.id:
             print(f"  {' '.join(entry['statement'].split())}")
             for source in entry.get("sources") or []:
-                print(f"  source: edition {source['edition']}, {source['section']}")
+                print(f"  source: edition {_edition(source['edition'])}, {source['section']}")
                 if source.get("note"):
                     print(f"    note: {' '.join(str(source['note']).split())}")
             if entry.get("ruling"):
@@ -78,7 +78,7 @@ def run_disputes(args: argparse.Namespace) -> int:
         if args.id:
             print(f"  question: {' '.join(entry['question'].split())}")
             for position in entry.get("positions") or []:
-                print(f"  {position['edition']} ({position['section']}): "
+                print(f"  edition {_edition(position['edition'])}, {position['section']}: "
                       f"{' '.join(position['says'].split())}")
             print(f"  ruling: {' '.join(entry['ruling'].split())}")
             print(f"  why: {' '.join(entry['reason'].split())}")
@@ -101,8 +101,22 @@ def run_variants(args: argparse.Namespace) -> int:
     print("\nparameters (a house rule's numbers: --house FILE, docs/house-rules.md):")
     for name, value in default_rules().parameters_dict().items():
         entry = parameter_specs()[name]
-        print(f"{name} [{entry['rule']}]: {value} (default), {entry['min']} to {entry['max']}")
+        if isinstance(value, dict):  # by player count
+            said = ", ".join(f"{value[n]} at {n} players" for n in value)
+            print(f"{name} [{entry['rule']}]: {said} (default), {entry['min']} to "
+                  f"{entry['max']} each")
+        else:
+            print(f"{name} [{entry['rule']}]: {value} (default), {entry['min']} to {entry['max']}")
     return 0
+
+
+def _edition(edition: str) -> str:
+    """An edition's ID with what it is: ``001 (English rules summary (web page))``."""
+    from mammamia_ref.rules import specdata
+
+    titles = {e["id"]: e["title"] for e in specdata.load_yaml("rules.yaml").get("editions", [])}
+    title = titles.get(str(edition))
+    return f"{edition} ({title})" if title else str(edition)
 
 
 def _flags(when: dict[str, str]) -> str:

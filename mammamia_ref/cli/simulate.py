@@ -59,9 +59,10 @@ def add_simulate_parsers(subparsers: Commands) -> None:
                                  "a dispute, and the differences with their significance")
     cmp_.add_argument("disputes", nargs="*", metavar="DISPUTE",
                       help="dispute IDs (D4 ...); none: every dispute with a variant flag")
-    cmp_.add_argument("--param", type=parameter_values, metavar="NAME=V1,V2,...",
+    cmp_.add_argument("--param", type=parameter_values, action="append", metavar="NAME=V1,V2,...",
                       help="compare values of a number of the rules instead of disputes "
-                           "(e.g. hand_limit=6,7,8; see spec/cards.yaml parameters)")
+                           "(e.g. hand_limit=6,7,8; see `mammamia variants`); one number at "
+                           "a time: set the others in a house file (--house)")
     _common(cmp_)
     cmp_.add_argument("-o", "--output", metavar="FILE",
                       help="also write the whole sweep as JSON (written atomically)")
@@ -96,6 +97,39 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def one_parameter(given: list[tuple[str, tuple[int, ...]]] | None
+                  ) -> tuple[str, tuple[int, ...]] | None:
+    """The one parameter ``--param`` compares: the values of a name given twice are
+    combined (said on stderr); two names are refused, with the way to compare one under
+    another value of the other (a house file)."""
+    if not given:
+        return None
+    names = list(dict.fromkeys(name for name, _ in given))
+    if len(names) > 1:
+        other, value = given[-1][0], given[-1][1][0]
+        raise UsageError(
+            f"compare takes one --param at a time, not {len(names)} ({', '.join(names)}): to "
+            f"compare {names[0]} under {other}={value}, write `parameters: {{{other}: {value}}}` "
+            f"in a house file and add --house FILE", options=("--param",))
+    values = tuple(dict.fromkeys(v for _, vs in given for v in vs))
+    if len(values) < 2:
+        raise UsageError(f"--param {names[0]} needs two or more different values to compare "
+                         "(NAME=V1,V2,...)", options=("--param",))
+    if len(given) > 1:
+        print(f"mammamia: --param {names[0]} given {len(given)} times: comparing "
+              f"{names[0]}={','.join(map(str, values))}", file=sys.stderr)
+    return names[0], values
+
+
+def _done(doc: dict[str, Any], param: tuple[str, tuple[int, ...]] | None) -> str:
+    """The last line of ``compare``: what was compared, in how long."""
+    took = f"{doc['wall_seconds']:,.1f} s"
+    if param is not None:
+        return f"{param[0]}: {len(param[1])} values compared in {took}"
+    count = len(doc["disputes"])
+    return f"{count} dispute{'' if count == 1 else 's'} compared in {took}"
+
+
 def run_compare(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.limits import seed_span
     from mammamia_ref.formats.output import check_destination, write_atomically
@@ -107,6 +141,7 @@ def run_compare(args: argparse.Namespace) -> int:
     for dispute in args.disputes:
         rulings_of(dispute)  # an unknown dispute or variant: fail before playing anything
     rules = game_rules(args)
+    args.param = one_parameter(args.param)
     if args.param is not None:
         if args.disputes:
             raise UsageError("give disputes or --param, not both", options=("--param",))
@@ -142,6 +177,6 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=1))
     else:
-        print(f"{len(doc['disputes'])} disputes in {doc['wall_seconds']:,.1f} s")
+        print(_done(doc, args.param))
     return 0
 

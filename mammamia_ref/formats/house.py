@@ -21,9 +21,9 @@ from typing import Any
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.formats.jsonform import schema_errors
-from mammamia_ref.formats.limits import pointer_excerpt
+from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
-from mammamia_ref.rules.ruleset import Rules, make_rules, unserved
+from mammamia_ref.rules.ruleset import Rules, did_you_mean, make_rules, plain, unserved
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 
 SCHEMA = "house-rule.schema.json"
@@ -61,10 +61,9 @@ def parse_house(loaded: Loaded) -> HouseRule:
     def fail(message: str, pointer: str = "", name: str | None = None) -> HouseRuleError:
         return HouseRuleError(message, file=file, line=loaded.line_of(pointer), name=name)
 
-    errors = schema_errors(doc, SCHEMA)
-    if errors:
-        pointer, message = errors[0]
-        raise fail(f"not a house rule: {message} (at {pointer_excerpt(pointer)})", pointer)
+    fault = shape_fault(doc)
+    if fault is not None:
+        raise fail(fault[1], fault[0])
     variants: Mapping[str, Any] = doc.get("variants", {})
     parameters: Mapping[str, Any] = doc.get("parameters", {})
     try:
@@ -75,6 +74,10 @@ def parse_house(loaded: Loaded) -> HouseRule:
         rules = make_rules(parameters=parameters, base=rules)
     except VariantError as exc:
         raise fail(str(exc), f"/parameters/{exc.flag}", exc.flag) from None
+    errors = schema_errors(doc, SCHEMA)  # what the checks above do not say (none known)
+    if errors:
+        pointer, message = errors[0]
+        raise fail(f"not a house rule: {message} (at {pointer or '/'})", pointer)
     served = tuple(n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if unserved(rules, n) is None)
     if not served:
         why = unserved(rules, MIN_PLAYERS) or ""
@@ -84,6 +87,51 @@ def parse_house(loaded: Loaded) -> HouseRule:
         raise fail(f"the deck cannot serve this house rule at any player count{blame}: {why}",
                    f"/parameters/{name}" if name else "/parameters", name)
     return HouseRule(doc["name"], doc.get("purpose", ""), file, rules, served)
+
+
+KEYS = ("name", "purpose", "parameters", "variants")
+_LONGEST = {"name": 80, "purpose": 400}  # as the schema has them
+
+
+def shape_fault(doc: Any) -> tuple[str, str] | None:
+    """The first way ``doc`` is not shaped as a house rule, in a designer's words (with the
+    JSON pointer to the fault), or None; the numbers and flags themselves are judged by
+    :func:`~mammamia_ref.rules.ruleset.make_rules`.
+
+    >>> shape_fault({"name": "x", "parameters": {"hand_limit": 8}}) is None
+    True
+    >>> shape_fault({"name": True})
+    ('/name', 'name must be text, not the yes/no value true (put it in quotes)')
+    >>> shape_fault({"name": "x", "colur": "red"})[1]
+    "unknown key 'colur' (a house rule has name, purpose, parameters and variants)"
+    """
+    if not isinstance(doc, Mapping):
+        return "", (f"a house rule is a map with the keys {', '.join(KEYS[:-1])} and "
+                    f"{KEYS[-1]}; this file holds {plain(doc)}")
+    for key in doc:
+        if key not in KEYS:
+            return f"/{key}", (f"unknown key {excerpt(key)}{did_you_mean(key, list(KEYS))} (a house "
+                               f"rule has {', '.join(KEYS[:-1])} and {KEYS[-1]})")
+    if "name" not in doc:
+        return "", "a house rule needs a name (name: my house rule), printed with every game"
+    for key, longest in _LONGEST.items():
+        if key in doc:
+            value = doc[key]
+            if not isinstance(value, str):
+                hint = "" if value is None else " (put it in quotes)"
+                return f"/{key}", f"{key} must be text, not {plain(value)}{hint}"
+            if not value.strip() and key == "name":
+                return "/name", "name must not be empty"
+            if len(value) > longest:
+                return f"/{key}", f"{key} is at most {longest} characters, not {len(value)}"
+    examples = {"parameters": "{hand_limit: 8}", "variants": "{refill: to_seven}"}
+    for key, example in examples.items():
+        if key in doc and not isinstance(doc[key], Mapping):
+            what = "a parameter's name to its number" if key == "parameters" \
+                else "a flag's name to its value"
+            return f"/{key}", (f"{key} is a map from {what} ({key}: {example}), "
+                               f"not {plain(doc[key])}")
+    return None
 
 
 def house_rules(house: HouseRule | None, variants: Mapping[str, str] | None = None) -> Rules:

@@ -15,6 +15,24 @@ def event_text(item: Event, config: GameConfig) -> str:
     return f"{say(item.name, dict(item.data), lambda seat: config.colours[seat])}  [{item.rule}]"
 
 
+def winners_text(seats: list[int], delivered: list[int], colours: tuple[str, ...]) -> str:
+    """Who won and with how many pizzas, the others' counts after.
+
+    >>> winners_text([0], [7, 5, 4, 4], ("red", "yellow", "green", "brown"))
+    'winner: red with 7 pizzas delivered (yellow 5, green 4, brown 4)'
+    >>> winners_text([0, 1], [6, 6], ("red", "yellow"))
+    'winners: red and yellow with 6 pizzas delivered each'
+    """
+    if not seats:
+        return "no winner"
+    best = delivered[seats[0]]
+    names = " and ".join(colours[s] for s in seats)
+    others = ", ".join(f"{colours[s]} {n}" for s, n in enumerate(delivered) if s not in seats)
+    head = f"winners: {names}" if len(seats) > 1 else f"winner: {names}"
+    return (f"{head} with {best} pizza{'' if best == 1 else 's'} delivered"
+            f"{' each' if len(seats) > 1 else ''}" + (f" ({others})" if others else ""))
+
+
 def step_lines(action: Action, events: tuple[Event, ...], actor: int | None,
                config: GameConfig) -> list[str]:
     """The lines of one step: who did what, then what followed."""

@@ -126,22 +126,66 @@ def _say(value: ParameterValue) -> str:
     return str(value)
 
 
+def plain(value: Any) -> str:
+    """A value as a designer wrote it in a file, in words rather than Python's spelling:
+    ``"8"`` is the text "8", ``True`` a yes/no value, ``None`` nothing.
+
+    >>> plain("8"), plain(True), plain(None), plain(8), plain({"2": 4})
+    ('the text "8"', 'the yes/no value true', 'nothing (an empty value)', '8', 'a map')
+    """
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"the yes/no value {str(value).lower()}"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        cut = excerpt(value)   # a line of another file is never quoted whole
+        if "an excerpt" in cut:
+            return f"the text {cut}"
+        return f'the text "{value.encode("unicode_escape").decode("ascii")}"'
+    if isinstance(value, Mapping):
+        return "a map"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def _key(key: Any) -> str:
+    """A map's key as written (a player count is often quoted: "2")."""
+    return str(key)[:20] if isinstance(key, str | int) else plain(key)
+
+
+def did_you_mean(word: Any, known: list[str]) -> str:
+    """``"; did you mean X?"`` for a near miss among ``known``, else ``""``."""
+    from difflib import get_close_matches
+
+    near = get_close_matches(word, known, n=1, cutoff=0.6) if isinstance(word, str) else []
+    return f"; did you mean {near[0]}?" if near else ""
+
+
 def _flag(name: str, value: Any) -> Any:
     kinds = FLAG_TYPES.get(name)
     if kinds is None:
-        raise VariantError(f"unknown variant flag {excerpt(name)}; known flags: "
-                           f"{', '.join(FLAG_TYPES)}", flag=name, value=value)
+        raise VariantError(f"unknown variant flag {excerpt(name)}{did_you_mean(name, list(FLAG_TYPES))}"
+                           f" (known flags: {', '.join(FLAG_TYPES)})", flag=name, value=value)
     allowed = [member.value for member in kinds]
+    if not isinstance(value, str):
+        raise VariantError(f"variant {name!r} takes one of {', '.join(allowed)}, not "
+                           f"{plain(value)}", flag=name, value=value)
     if value not in allowed:
-        raise VariantError(f"unknown value {excerpt(value)} for variant {name!r}; "
-                           f"expected one of {', '.join(allowed)}", flag=name, value=value)
+        raise VariantError(f"unknown value {excerpt(value)} for variant {excerpt(name)}"
+                           f"{did_you_mean(value, allowed)} (expected one of "
+                           f"{', '.join(allowed)})", flag=name, value=value)
     return kinds(value)
 
 
 def _number(name: str, value: Any, entry: dict[str, Any], where: str = "") -> int:
     if type(value) is not int or not entry["min"] <= value <= entry["max"]:
+        hint = " (write the number without quotes)" if isinstance(value, str) and \
+            value.strip().isdigit() else ""
         raise VariantError(f"parameter {name}{where} must be a whole number from {entry['min']} "
-                           f"to {entry['max']} ({entry['rule']}), not {excerpt(value)}",
+                           f"to {entry['max']} ({entry['rule']}), not {plain(value)}{hint}",
                            flag=name, value=value)
     return value
 
@@ -149,21 +193,21 @@ def _number(name: str, value: Any, entry: dict[str, Any], where: str = "") -> in
 def _parameter(name: str, value: Any, default: Any) -> Any:
     entry = parameter_specs().get(name)
     if entry is None:
-        raise VariantError(f"unknown parameter {excerpt(name)}; known parameters: "
-                           f"{', '.join(PARAMETER_NAMES)}", flag=name, value=value)
+        raise VariantError(f"unknown parameter {excerpt(name)}{did_you_mean(name, list(PARAMETER_NAMES))}"
+                           f" (known parameters: {', '.join(PARAMETER_NAMES)})",
+                           flag=name, value=value)
     if not entry.get("per_players"):
         return _number(name, value, entry)
     if not isinstance(value, Mapping):
         raise VariantError(f"parameter {name} is a map from player count "
-                           f"({MIN_PLAYERS} to {MAX_PLAYERS}) to a number, not {excerpt(value)}",
-                           flag=name, value=value)
+                           f"({MIN_PLAYERS} to {MAX_PLAYERS}) to a number, such as "
+                           f'{{"2": 4}}; not {plain(value)}', flag=name, value=value)
     counts = list(default)
     for players, count in value.items():
         seat_count = int(players) if str(players).isdigit() and len(str(players)) < 3 else None
         if seat_count is None or not MIN_PLAYERS <= seat_count <= MAX_PLAYERS:
             raise VariantError(f"parameter {name} is given by player count, {MIN_PLAYERS} to "
-                               f"{MAX_PLAYERS}; not {excerpt(players)}", flag=name,
-                               value=players)
+                               f"{MAX_PLAYERS}; not {_key(players)}", flag=name, value=players)
         counts[seat_count] = _number(name, count, entry, f" for {seat_count} players")
     return tuple(counts)
 

@@ -89,22 +89,48 @@ def variant_values() -> dict[str, tuple[str, ...]]:
     return {name: tuple(member.value for member in kinds) for name, kinds in FLAG_TYPES.items()}
 
 
+MODEL_WORDS: dict[str, tuple[str, str]] = {
+    "reference": ("the reference", "no other model plays more of the rules"),
+    "fast": ("the fast engine (simulate, compare, perft, verify's games)",
+             "play it on the reference: `mammamia play`, `scenario run`, `perft --reference`"),
+    "policies": ("the simple, careful and search players",
+                 "`--policy random` plays under every rule the reference plays"),
+    "oven_model": ("the z3 oven model", "ask it as a question file (`mammamia ask`): the z3 "
+                   "game model and the reference's games take more of the rules"),
+    "game_model": ("the z3 game model", "ask it as a question file (`mammamia ask`): the "
+                   "reference's games take every rule"),
+}
+"""Each model in a designer's words, and the option that gets round its refusals."""
+
+
 def refuse_unclaimed(model: str, rules: Rules, *, carries_information: bool = False) -> None:
     """Refuse (``VariantError``) a non-default flag value or parameter that ``model`` does
     not claim in the spec (``models:`` of a flag or of one of its values in
-    ``spec/disputes.yaml``, of a parameter in ``spec/cards.yaml``). An engine without
-    observations (``carries_information``) passes an information-only flag through."""
+    ``spec/disputes.yaml``, of a parameter in ``spec/cards.yaml``), saying which option
+    gets round it (:data:`MODEL_WORDS`). An engine without observations
+    (``carries_information``) passes an information-only flag through."""
+    who, way = MODEL_WORDS.get(model, (f"the {model} model", ""))
+    tail = f"; {way}" if way else ""
     for flag, value in rules.non_default().items():
         claimed = specdata.models_of(flag, value)
         if model in claimed or (carries_information and specdata.information_only(flag)):
             continue
-        raise VariantError(f"the {model} model does not implement {flag}={value} (implemented "
-                           f"by: {', '.join(claimed)}; spec/disputes.yaml)", flag=flag, value=value)
+        raise VariantError(f"{who} does not implement {flag}={value} (implemented by: "
+                           f"{', '.join(claimed)}; spec/disputes.yaml){tail}",
+                           flag=flag, value=value)
     for name, number in rules.non_default_parameters().items():
         claimed = specdata.parameter_models(name)
         if model not in claimed:
-            raise VariantError(f"the {model} model does not take {name}={number} (taken by: "
-                               f"{', '.join(claimed)}; spec/cards.yaml)", flag=name, value=number)
+            raise VariantError(f"{who} does not take {name}={_said(number)} (taken by: "
+                               f"{', '.join(claimed)}; spec/cards.yaml){tail}",
+                               flag=name, value=number)
+
+
+def _said(number: object) -> str:
+    """A parameter's value as a house file writes it (a map by player count in braces)."""
+    if isinstance(number, dict):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in number.items()) + "}"
+    return str(number)
 
 
 def make_variants(overrides: Mapping[str, str] | None = None) -> Rules:

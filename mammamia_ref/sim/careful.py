@@ -24,6 +24,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from operator import add, sub
 from typing import Final, TypeVar
 
@@ -37,7 +38,7 @@ from mammamia_ref.rules.oven import (
     monotoni_kinds,
     named_needs,
 )
-from mammamia_ref.rules.ruleset import default_parameters, order_shapes
+from mammamia_ref.rules.ruleset import Parameters, order_shapes
 from mammamia_ref.rules.state import Phase, Rules, Step, refuse_unclaimed
 from mammamia_ref.rules.typed_spec import OvenMemory
 from mammamia_ref.rules.vocabulary import (
@@ -70,11 +71,6 @@ ONE_OF_EACH: Final = fast.ONE_OF_EACH
 BOMBASTICA: Final = fast.BOMBASTICA
 MONOTONI: Final = fast.MONOTONI
 MINIMALE: Final = fast.MINIMALE
-# The orders' recipes are the spec's: the careful player does not take other order counts
-# (``models`` of those parameters in spec/cards.yaml), so ``Judgement.of`` refuses them.
-_SHAPES: Final = order_shapes(default_parameters())
-_NAMED_NEEDS: Final = named_needs(default_parameters())
-
 FIRST_ORDER: Final = fast.FIRST_ORDER
 CARD_CODES: Final = fast.CARD_CODES
 CARD_NAMES: Final = fast.CARD_NAMES
@@ -91,60 +87,102 @@ def _by_code(value: Callable[[str], T], default: T) -> list[T]:
 TYPE: Final[list[int]] = _by_code(lambda o: ORDER_TYPE_CODES[ORDERS[o].type], -1)
 COLOUR: Final[list[int]] = _by_code(lambda o: COLOURS.index(ORDERS[o].colour), -1)
 PERSONAL: Final[list[int]] = _by_code(lambda o: KIND_INDEX[ORDERS[o].personal], -1)
-FIXED_NEED: Final[list[Counts | None]] = _by_code(
-    lambda o: ORDERS[o].requirement(_SHAPES) if ORDERS[o].type in ("standard", "one_of_each")
-    else None, None)
-NAMED_NEED: Final[list[tuple[Counts, ...]]] = _by_code(lambda o: _NAMED_NEEDS[o], ())
+
+Recipe = tuple[tuple[int, int], ...]
+"""A requirement as the (kind, count) pairs of the kinds it needs."""
 
 
-def _wanted(order_id: str) -> Counts:
-    """What an order in hand makes worth keeping: a fixed order its recipe, a Monotoni or
-    Minimale its personal ingredient, a Bombastica nothing in particular."""
-    order = ORDERS[order_id]
-    if order.type in ("standard", "one_of_each"):
-        return order.requirement(_SHAPES)
-    if order.type == "bombastica":
-        return NONE
-    return tuple(int(k == order.personal) for k in KINDS)
+def _recipe(need: Counts) -> Recipe:
+    return tuple((kind, count) for kind, count in enumerate(need) if count)
 
 
-WANTED: Final[list[Counts]] = _by_code(_wanted, NONE)
+@dataclass(frozen=True, slots=True)
+class OrderNeeds:
+    """What every order needs under one game's order shapes (``rules.ruleset.order_shapes``:
+    a house rule's ``standard_count``, ``monotoni_count``, ``minimale_count``), by card code:
+    the careful player judges orders by these, never by the spec's numbers."""
+
+    fixed_need: list[Counts | None]  # standard and one-of-each: the one requirement
+    named_need: list[tuple[Counts, ...]]  # Monotoni and Minimale: by the kind named
+    fixed_recipe: list[Recipe | None]
+    fixed_takes: list[Counts]
+    named_recipe: list[tuple[Recipe, ...]]
+    wanted: list[Counts]  # what an order in hand makes worth keeping
+
+
+@cache
+def order_needs(parameters: Parameters) -> OrderNeeds:
+    """:class:`OrderNeeds` under ``parameters`` (one per set of numbers of the rules)."""
+    shapes = order_shapes(parameters)
+    named_needs_by_id = named_needs(parameters)
+    fixed = _by_code(lambda o: ORDERS[o].requirement(shapes)
+                     if ORDERS[o].type in ("standard", "one_of_each") else None, None)
+    no_need: tuple[Counts, ...] = ()
+    named = _by_code(lambda o: named_needs_by_id[o], no_need)
+
+    def wanted(order_id: str) -> Counts:
+        """A fixed order its recipe, a Monotoni or Minimale its personal ingredient, a
+        Bombastica nothing in particular."""
+        order = ORDERS[order_id]
+        if order.type in ("standard", "one_of_each"):
+            return order.requirement(shapes)
+        if order.type == "bombastica":
+            return NONE
+        return tuple(int(k == order.personal) for k in KINDS)
+
+    return OrderNeeds(
+        fixed_need=fixed, named_need=named,
+        fixed_recipe=[None if need is None else _recipe(need) for need in fixed],
+        fixed_takes=[NONE if need is None else need for need in fixed],
+        named_recipe=[tuple(_recipe(need) for need in by_kind) for by_kind in named],
+        wanted=_by_code(wanted, NONE))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Judgement:
-    """The variant flags the careful player reads, and what it has worked out under them
-    (one object for each set of variants: see :meth:`of`)."""
+    """The variant flags and the numbers of the rules the careful player reads (what each
+    order needs: :func:`order_needs`), and what it has worked out under them (one object
+    for each set of rules: see :meth:`of`)."""
 
     monotoni_kind: str
     minimale_lowest: str
     bombastica_hand: str
     remembered: bool  # oven_memory=seen: every order played stays known
     bombastica_total: int  # oven.bombastica: the cards a Bombastica needs
+    # what each order needs under the game's order counts (:class:`OrderNeeds`), by code
+    fixed_recipe: list[Recipe | None]
+    fixed_takes: list[Counts]
+    named_recipe: list[tuple[Recipe, ...]]
+    named_need: list[tuple[Counts, ...]]
+    wanted: list[Counts]
     recipes: list[dict[Counts, tuple[Recipe, ...]]] = field(
         default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     nameable: list[dict[Counts, tuple[int, ...]]] = field(
         default_factory=lambda: [{} for _ in CARD_NAMES])  # by order code, then table
     folds: dict[tuple[int, bool, Counts], _Fold] = field(default_factory=dict)
+    needs: dict[tuple[int, ...], Counts] = field(default_factory=dict)  # by orders in hand
 
     def fresh(self) -> Judgement:
         """The same flags with nothing worked out yet: what the caches must agree with."""
         return Judgement(self.monotoni_kind, self.minimale_lowest, self.bombastica_hand,
-                         self.remembered, self.bombastica_total)
+                         self.remembered, self.bombastica_total, self.fixed_recipe,
+                         self.fixed_takes, self.named_recipe, self.named_need, self.wanted)
 
     @staticmethod
     def of(variants: Rules) -> Judgement:
-        """The flags of ``variants``, refusing (``VariantError``) a value of a flag the
-        policies do not claim in ``spec/disputes.yaml`` (``models:``). A flag that only
-        changes what players see is not refused: a player that ignores some of what it
-        may see still plays by the rules."""
+        """The flags and order counts of ``variants``, refusing (``VariantError``) a value
+        of a flag or parameter the policies do not claim in the spec (``models:``). A flag
+        that only changes what players see is not refused: a player that ignores some of
+        what it may see still plays by the rules."""
         found = _JUDGEMENTS.get(variants)
         if found is None:
             refuse_unclaimed("policies", variants, carries_information=True)
+            needs = order_needs(variants.parameters)
             found = _JUDGEMENTS[variants] = Judgement(
                 variants.flags.monotoni_kind, variants.flags.minimale_lowest,
                 variants.flags.bombastica_hand, variants.flags.oven_memory == OvenMemory.SEEN,
-                variants.parameters.bombastica_total)
+                variants.parameters.bombastica_total, needs.fixed_recipe, needs.fixed_takes,
+                needs.named_recipe, needs.named_need, needs.wanted)
         return found
 
 
@@ -163,31 +201,17 @@ def judgement(state: fast.FastState) -> Judgement:
 
 # --- what an order needs ---------------------------------------------------------------
 
-Recipe = tuple[tuple[int, int], ...]
-"""A requirement as the (kind, count) pairs of the kinds it needs."""
-
-
-def _recipe(need: Counts) -> Recipe:
-    return tuple((kind, count) for kind, count in enumerate(need) if count)
-
-
-FIXED_RECIPE: Final[list[Recipe | None]] = [None if need is None else _recipe(need)
-                                     for need in FIXED_NEED]
-FIXED_TAKES: Final[list[Counts]] = [NONE if need is None else need for need in FIXED_NEED]
-NAMED_RECIPE: Final[list[tuple[Recipe, ...]]] = [tuple(_recipe(need) for need in named)
-                                          for named in NAMED_NEED]
-
 
 def recipes(order: int, table: Counts, flags: Judgement) -> tuple[Recipe, ...]:
     """The requirements ``order`` may be baked to on ``table``: its fixed one, or one for
     each kind its owner may name (Monotoni, Minimale: :func:`nameable`)."""
-    fixed = FIXED_RECIPE[order]
+    fixed = flags.fixed_recipe[order]
     if fixed is not None:
         return (fixed,)
     known = flags.recipes[order]
     found = known.get(table)
     if found is None:
-        named = NAMED_RECIPE[order]
+        named = flags.named_recipe[order]
         found = tuple(named[kind] for kind in nameable(order, table, flags))
         if len(known) > _CACHE_LIMIT:
             known.clear()
@@ -202,7 +226,7 @@ def nameable(order: int, table: Counts, flags: Judgement) -> tuple[int, ...]:
     known = flags.nameable[order]
     found = known.get(table)
     if found is None:
-        if not NAMED_RECIPE[order]:
+        if not flags.named_recipe[order]:
             raise InternalError(f"{CARD_NAMES[order]} has no recipe")
         if TYPE[order] == MONOTONI:
             found = monotoni_kinds(table, PERSONAL[order], flags.monotoni_kind)
@@ -232,7 +256,7 @@ def _short(recipe: Recipe, table: Sequence[int], hand: Sequence[int]) -> int | N
 def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) -> int | None:
     """How many hand cards the owner must add to bake ``order`` on ``table`` (choosing the
     best kind for Monotoni and Minimale), or None if ``hand`` cannot make it up."""
-    fixed = FIXED_RECIPE[order]
+    fixed = flags.fixed_recipe[order]
     if fixed is not None:
         return _short(fixed, table, hand)
     if TYPE[order] == BOMBASTICA:
@@ -263,7 +287,7 @@ def _named_recipes(order: int, table: Counts, hand: Counts,
     found = flags.recipes[order].get(table)
     if found is not None:
         return found
-    named = NAMED_RECIPE[order]
+    named = flags.named_recipe[order]
     for kind in ever_nameable(PERSONAL[order]):
         if _short(named[kind], table, hand) is not None:
             return recipes(order, table, flags)
@@ -275,13 +299,13 @@ def uses(order: int, table: Counts, hand: Counts,
     """The table cards and hand cards ``order`` would use, the kind (Monotoni, Minimale)
     and the hand cards (Bombastica) chosen to spare the hand; None if ``table`` and
     ``hand`` cannot make it."""
-    fixed = FIXED_RECIPE[order]
+    fixed = flags.fixed_recipe[order]
     if fixed is not None:  # its one requirement
         total = _short(fixed, table, hand)
         if total is None:
             return None
         if not total:
-            return FIXED_TAKES[order], NONE
+            return flags.fixed_takes[order], NONE
         return _split(fixed, table)
     if TYPE[order] == BOMBASTICA:
         short = hand_shortfall(order, table, hand, flags)
@@ -333,20 +357,18 @@ def spare(hand: Counts, count: int) -> Counts:
 _SPARED: Final[dict[tuple[Counts, int], Counts]] = {}
 
 
-def hand_needs(orders: tuple[int, ...]) -> Counts:
+def hand_needs(orders: tuple[int, ...], flags: Judgement) -> Counts:
     """How many cards of each kind the orders in hand call for (specials: their personal
-    ingredient), a measure of which hand cards are worth keeping."""
-    need = _HAND_NEEDS.get(orders)
+    ingredient), a measure of which hand cards are worth keeping (cached in ``flags``: a
+    few hundred hands of orders at most)."""
+    need = flags.needs.get(orders)
     if need is None:
         need = NONE
         for order in orders:
-            wanted = WANTED[order]
+            wanted = flags.wanted[order]
             need = tuple(map(add, need, wanted))
-        _HAND_NEEDS[orders] = need
+        flags.needs[orders] = need
     return need
-
-
-_HAND_NEEDS: Final[dict[tuple[int, ...], Counts]] = {}  # a few hundred hands of orders at most
 
 
 # --- the oven as the observer expects it ----------------------------------------------
@@ -485,7 +507,7 @@ class _Fold:
             if from_hand is NONE:
                 continue
             free = free_cards(hand, reserve)
-            fixed = FIXED_RECIPE[oven[index]]
+            fixed = flags.fixed_recipe[oven[index]]
             if fixed is not None and from_hand is not None:
                 # a fixed recipe on the same table takes the same cards, if the hand has them
                 for kind, _ in fixed:
@@ -571,7 +593,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     named_judged = []  # (order, shortfall before or None, feasible, kinds by table)
     bombasticas = []  # (order, shortfall before (None: cannot be made))
     for order in orders:
-        fixed = FIXED_RECIPE[order]
+        fixed = flags.fixed_recipe[order]
         if fixed is not None:
             short = _lacking(fixed, table, free)
             # one the hand cannot make up stays so whatever is played
@@ -585,7 +607,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             continue
         # the shortfall of each kind it may ever be named (rules kernel), those the free
         # cards can make up; a play leaves the others out of reach
-        feasible = _feasible_named(order, table, free)
+        feasible = _feasible_named(order, table, free, flags)
         if not feasible:
             continue
         known = flags.nameable[order]
@@ -661,7 +683,7 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
         if chosen is not None:
             return chosen
     # one card of the kind it has most to spare, never one spoken for if it can help it
-    need = hand_needs(orders)
+    need = hand_needs(orders, flags)
     spared = free if max(free) > 0 else hand  # the kinds held free, else any held
     pick, most = -1, (0, 0)
     for k in range(N_KINDS):  # the first kind with most to spare, then most free
@@ -675,12 +697,12 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
 _MORE_THAN_ANY: Final = 1 << 30  # more than any shortfall
 
 
-def _feasible_named(order: int, table: Counts,
-                    free: Counts) -> list[tuple[int, int, list[int]]]:
+def _feasible_named(order: int, table: Counts, free: Counts,
+                    flags: Judgement) -> list[tuple[int, int, list[int]]]:
     """The (kind, shortfall, lacking by kind) of Monotoni or Minimale ``order`` named each
     kind it may ever be named (:func:`~mammamia_ref.rules.oven.ever_nameable`) that the
     free cards can make up (:func:`_lacking`)."""
-    recipes = NAMED_RECIPE[order]
+    recipes = flags.named_recipe[order]
     feasible = []
     for named in ever_nameable(PERSONAL[order]):
         short = _lacking(recipes[named], table, free)
@@ -723,10 +745,11 @@ def free_cards(hand: Counts, reserve: Counts) -> Counts:
     return hand if reserve is NONE else tuple(map(sub, hand, reserve))
 
 
-def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts) -> int:
+def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts,
+                flags: Judgement) -> int:
     """The kind to name for a revealed Monotoni or Minimale: one the hand can make up,
     needing the fewest hand cards (then the first by name)."""
-    named = NAMED_NEED[order]
+    named = flags.named_need[order]
     best: tuple[tuple[int, int, str], int] | None = None
     for kind in kinds:  # min() by (hand cannot make it up, cards missing, name), written out
         missing, lacking = 0, 0
@@ -742,11 +765,11 @@ def choose_kind(order: int, kinds: Sequence[int], table: Counts, hand: Counts) -
     return best[1]
 
 
-def choose_completion(options: Sequence[Counts], reserve: Counts,
-                      orders: tuple[int, ...]) -> Counts:
+def choose_completion(options: Sequence[Counts], reserve: Counts, orders: tuple[int, ...],
+                      flags: Judgement) -> Counts:
     """The hand cards to complete with: those the other orders (in the oven and in hand)
     need least."""
-    need = tuple(r + w for r, w in zip(reserve, hand_needs(orders), strict=True))
+    need = tuple(r + w for r, w in zip(reserve, hand_needs(orders, flags), strict=True))
     return min(options, key=lambda cards: (sum(n * c for n, c in zip(need, cards, strict=True)),
                                            [-c for c in cards]))
 
@@ -844,18 +867,18 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
         if order is None:
             raise InternalError("a kind is named only for a revealed order")
         kind = choose_kind(order, [c - fast.NAME_BASE for c in legal], tuple(state.table),
-                           hand)
+                           hand, flags)
         return fast.NAME_BASE + kind
     completes = [c for c in legal if c >= fast.COMPLETE_BASE]
     if not completes:
         return fast.DECLINE
     _, reserve = observed_forecast(state, seat, flags)
     cards = choose_completion([fast.unpack(c - fast.COMPLETE_BASE) for c in completes],
-                              reserve, orders)
+                              reserve, orders, flags)
     return fast.COMPLETE_BASE + fast.pack(cards)
 
 
 __all__ = ["UNKNOWN", "Judgement", "choose_careful_code", "choose_completion", "choose_kind",
            "choose_order", "choose_play", "forecast", "free_cards", "hand_needs", "hand_shortfall",
-           "judgement", "nameable", "observed_forecast", "recipes", "spare", "uses",
+           "judgement", "nameable", "observed_forecast", "order_needs", "recipes", "spare", "uses",
            "wants_orders"]

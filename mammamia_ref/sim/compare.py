@@ -19,7 +19,7 @@ from typing import Any
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.ruleset import Rules, make_rules
+from mammamia_ref.rules.ruleset import Rules, did_you_mean, make_rules
 from mammamia_ref.sim.simulate import (
     ORDER_TYPE_NAMES,
     ROUND_ENDS,
@@ -71,9 +71,10 @@ def rulings_of(dispute_id: str) -> list[Ruling]:
         found += [Ruling(dispute_id, entry["flag"], v, v == entry["default"]) for v in values]
     if not found:
         house = [e["flag"] for e in specdata.variant_flags() if not e["dispute"]]
-        raise VariantError(f"dispute {dispute_id!r} has no variant flag to compare; "
-                           f"disputes with flags: {', '.join(disputes_with_flags())}; house "
-                           f"rules' flags: {', '.join(house)}")
+        near = did_you_mean(dispute_id, [*disputes_with_flags(), *house])
+        raise VariantError(f"dispute {dispute_id!r} has no variant flag to compare{near} "
+                           f"(disputes with flags: {', '.join(disputes_with_flags())}; house "
+                           f"rules' flags: {', '.join(house)})")
     return found
 
 
@@ -176,7 +177,7 @@ class Comparison:
     dispute: str
     rulings: tuple[Ruling, ...]
     runs: tuple[Summary, ...]
-
+    base: Rules | None = None  # the rules the other flags and numbers were at
     def as_json(self, *, check_games: int = 100,
                 quick_check_games: int = QUICK_CHECK_GAMES) -> dict[str, Any]:
         baseline = self.runs[0]
@@ -187,18 +188,36 @@ class Comparison:
                      "check": first_games_check(run, check_games),
                      "quick_check": first_games_check(run, quick_check_games),
                      "wall_seconds": round(run.wall_seconds, 2),
-                     "measures": measures(run), "figures": run.figures()}
+                     "measures": measures(run), "figures": run.figures(),
+                     **_whose(ruling, self.base)}
             if not ruling.default:
                 entry["versus_default"] = differences(self._default_of(ruling), run)
             entries.append(entry)
+        base = self.base or make_rules()
         return {"dispute": self.dispute, "players": baseline.players, "seed": baseline.seed,
-                "policies": list(baseline.policies), "rulings": entries}
+                "policies": list(baseline.policies), "house": base.house,
+                "base_rules": None if base.is_default() else base.describe(),
+                "rulings": entries}
 
     def _default_of(self, ruling: Ruling) -> Summary:
         for other, run in zip(self.rulings, self.runs, strict=True):
             if other.flag == ruling.flag and other.default:
                 return run
         raise AssertionError(f"no default ruling for {ruling.flag}")
+
+
+def _whose(ruling: Ruling, base: Rules | None) -> dict[str, bool]:
+    """Whether a compared value is the spec's (``spec``) and whether it is the one a house
+    rule sets in place of the spec's (``house``)."""
+    spec_rules = make_rules()
+    if ruling.flag in spec_rules.parameters_dict():
+        spec_value = str(spec_rules.parameters_dict()[ruling.flag])
+        house_value = str(base.parameters_dict()[ruling.flag]) if base else spec_value
+    else:
+        spec_value = spec_rules.as_dict()[ruling.flag]
+        house_value = base.as_dict()[ruling.flag] if base else spec_value
+    own = base is not None and base.house is not None and house_value != spec_value
+    return {"spec": ruling.value == spec_value, "house": own and ruling.value == house_value}
 
 
 def compare(dispute_id: str, players: int, games: int, *, seed: int = 0,
@@ -210,7 +229,8 @@ def compare(dispute_id: str, players: int, games: int, *, seed: int = 0,
     start = base if isinstance(base, Rules) else make_rules(base)
     cells = [(ruling, make_rules({ruling.flag: ruling.value}, base=start))
              for ruling in rulings_of(dispute_id)]
-    return _play_cells(dispute_id, cells, players, games, seed, policies, executor, progress)
+    return _play_cells(dispute_id, cells, players, games, seed, policies, executor, progress,
+                       start)
 
 
 def parameter_rulings(name: str, values: Sequence[int], base: Rules) -> list[tuple[Ruling, Rules]]:
@@ -230,17 +250,24 @@ def compare_parameter(name: str, values: Sequence[int], players: int, games: int
                       progress: bool = False) -> Comparison:
     """``mammamia compare --param NAME=V1,V2,...``: the same games under each value of a
     parameter, as :func:`compare` plays a dispute's rulings."""
-    cells = parameter_rulings(name, values, base or make_rules())
-    return _play_cells(name, cells, players, games, seed, policies, executor, progress)
+    start = base or make_rules()
+    cells = parameter_rulings(name, values, start)
+    return _play_cells(name, cells, players, games, seed, policies, executor, progress, start)
 
 
 def _play_cells(label: str, cells: Sequence[tuple[Ruling, Rules]], players: int, games: int,
                 seed: int, policies: Sequence[str], executor: Executor | None,
-                progress: bool) -> Comparison:
-    runs = [simulate(players, games, seed=seed, variants=rules, policies=policies,
-                     executor=executor, progress=progress, label=f"{label} {ruling.name:<32} ")
-            for ruling, rules in cells]
-    return Comparison(label, tuple(ruling for ruling, _ in cells), tuple(runs))
+                progress: bool, base: Rules) -> Comparison:
+    """Each cell's games; the progress bar says which value of how many is being played
+    and the time left for them all (``value 2 of 3``)."""
+    kind = "value" if label == cells[0][0].flag else "ruling"
+    runs = []
+    for done, (ruling, rules) in enumerate(cells):
+        runs.append(simulate(
+            players, games, seed=seed, variants=rules, policies=policies, executor=executor,
+            progress=progress, label=f"{ruling.name} ({kind} {done + 1} of {len(cells)}) ",
+            games_after=games * (len(cells) - done - 1)))
+    return Comparison(label, tuple(ruling for ruling, _ in cells), tuple(runs), base)
 
 
 def contrasts(doc: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any],
@@ -253,23 +280,106 @@ def contrasts(doc: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any],
             yield entry["flag"], defaults[entry["flag"]], entry
 
 
+RATES = frozenset({"abandoned", "first_seat_wins", "shared_win",
+                   *(f"success_{name}" for name in ORDER_TYPE_NAMES)})
+"""The measures that are shares (of games, of orders placed), shown in percent."""
+
+
+def decimals(value: float, digits: int = 2) -> int:
+    """The decimal places that show ``value`` to ``digits`` significant digits (none for
+    a whole number of that many digits or more).
+
+    >>> decimals(0.155), decimals(0.022), decimals(3.2), decimals(45.0), decimals(0.0)
+    (2, 3, 1, 0, 0)
+    """
+    if value == 0 or not math.isfinite(value):
+        return 0
+    return max(0, digits - 1 - math.floor(math.log10(abs(value))))
+
+
+def say_p(p: float | None) -> str:
+    """A p-value as people read it: ``p < 0.001`` below that, else two significant digits.
+
+    >>> say_p(2.73e-98), say_p(0.00233), say_p(0.506), say_p(1.0)
+    ('p < 0.001', 'p = 0.0023', 'p = 0.51', 'p = 1')
+    """
+    if p is None:
+        return ""
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.2g}"
+
+
+def say_difference(key: str, diff: Mapping[str, Any]) -> str:
+    """A difference and its 95% interval, to two significant digits of the larger of the
+    difference and the interval's half width (shares in percentage points)."""
+    scale = 100.0 if key in RATES else 1.0
+    mean = diff["difference"] * scale
+    low, high = (bound * scale for bound in diff["ci95"])
+    places = decimals(max(abs(mean), (high - low) / 2))
+    unit = " points" if key in RATES else ""
+    return f"{mean:+.{places}f}{unit} ({low:+.{places}f} to {high:+.{places}f})"
+
+
+def say_measure(key: str, value: float) -> str:
+    """A run's measure: three significant digits, a share in percent."""
+    if value != value:  # no order of that type placed (NaN)
+        return "-"
+    if key in RATES:
+        return f"{100 * value:.1f}%"
+    return f"{value:.{decimals(value, 3)}f}"
+
+
+def constant(diff: Mapping[str, Any]) -> bool:
+    """A row that is the same under both values in every game (or order): nothing to read."""
+    return bool(diff["difference"] == 0 and diff["ci95"] == [0, 0])
+
+
+def _mark(entry: Mapping[str, Any], noun: str) -> str:
+    said = " and ".join(m for m in ("the spec's" if entry.get("spec") else "",
+                                    "your house rule's" if entry.get("house") else "") if m)
+    return f", {said} {noun}" if said else ""
+
+
+def _short_mark(entry: Mapping[str, Any]) -> str:
+    return " (house)" if entry.get("house") else " (spec)" if entry.get("spec") else ""
+
+
 def format_comparison(doc: Mapping[str, Any]) -> str:
-    """A comparison (its JSON form) as a table for people."""
-    lines = [f"{doc['dispute']}: {doc['players']} players, seeds from {doc['seed']}, "
-             f"policies {', '.join(sorted(set(doc['policies'])))}"]
+    """A comparison (its JSON form) as a table for people: each value against the one it
+    is compared with, the house rule named with its numbers, the spec's and the house
+    rule's values marked, figures to two significant digits, rows that never differ
+    left out (and named)."""
+    is_parameter = bool(doc["rulings"]) and doc["rulings"][0]["flag"] == doc["dispute"]
+    noun = "value" if is_parameter else "ruling"
+    games = doc["rulings"][0]["games"] if doc["rulings"] else 0
+    policies = ", ".join(sorted(set(doc["policies"])))
+    lines = [f"{doc['dispute']}: {doc['players']} players, {games:,} games per {noun} on the "
+             f"same seeds (from {doc['seed']}), {policies} players"]
+    if doc.get("house"):
+        lines.append(f"over {doc.get('base_rules') or 'house rule ' + repr(doc['house'])}")
+    elif doc.get("base_rules"):
+        lines.append(f"over {doc['base_rules']}")
     for flag, default, other in contrasts(doc):
-        lines += ["", f"{flag}: {default['value']} (default) vs {other['value']}, "
-                      f"{other['games']:,} games each",
-                  f"  {'measure':<44} {default['value'][:14]:>14} {other['value'][:14]:>14}"
-                  f" {'difference (95% CI)':>28} {'p':>9}"]
+        a_head = f"{default['value'][:10]}{_short_mark(default)}"
+        b_head = f"{other['value'][:10]}{_short_mark(other)}"
+        lines += ["", f"{flag}: {default['value']}{_mark(default, noun)}, against "
+                      f"{other['value']}{_mark(other, noun)}",
+                  f"  {'measure':<36} {a_head:>17} {b_head:>17}   "
+                  f"{'difference (95% interval)':<34} p"]
+        same = []
         for key, diff in other["versus_default"].items():
-            a, b = default["measures"][key], other["measures"][key]
             if diff["difference"] is None:
                 continue
-            low, high = diff["ci95"]
-            mark = " *" if diff["p"] is not None and diff["p"] < 0.001 else ""
-            lines.append(f"  {LABELS[key]:<44} {a:>14.4g} {b:>14.4g} "
-                         f"{diff['difference']:>+10.4f} ({low:+.4f}, {high:+.4f}) "
-                         f"{diff['p']:>9.3g}{mark}")
-    lines += ["", "* p < 0.001 (paired test on the same seeds; order shares: two proportions)"]
+            if constant(diff):
+                same.append(LABELS[key])
+                continue
+            a, b = default["measures"][key], other["measures"][key]
+            lines.append(f"  {LABELS[key]:<36} {say_measure(key, a):>17} "
+                         f"{say_measure(key, b):>17}   {say_difference(key, diff):<34} "
+                         f"{say_p(diff['p'])}")
+        if same:
+            lines.append(f"  the same in every game, left out: {'; '.join(same)}")
+    lines += ["", "difference: the right-hand column less the left-hand one, game by game on "
+                  "the same seeds (order shares: two proportions, in percentage points)"]
     return "\n".join(lines)

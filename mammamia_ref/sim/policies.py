@@ -152,12 +152,19 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
 
 
 def _looks_covered(order_id: str, played: Counts, seen: Observation) -> bool:
+    """A rough guess from the game's order shapes: a Bombastica once five cards more than
+    it needs are in sight; a Monotoni once the oven holds twice its count (the named kind
+    is likely among the two most played); a Minimale once it holds its count of each of
+    the four kinds it may be named; a fixed order once its recipe is in sight."""
     order, numbers = ORDERS[order_id], seen.rules.parameters
+    shapes = order_shapes(numbers)
     if order.type == "bombastica":
         return sum(played) + sum(seen.table) >= numbers.bombastica_total + 5
-    if order.type in ("monotoni", "minimale"):
-        return sum(played) >= 12
-    return covers(add(played, seen.table), order.requirement(order_shapes(numbers)))
+    if order.type == "monotoni":
+        return sum(played) >= 2 * shapes["monotoni"]["count"]
+    if order.type == "minimale":
+        return sum(played) >= (len(KINDS) - 1) * shapes["minimale"]["count"]
+    return covers(add(played, seen.table), order.requirement(shapes))
 
 
 # --- careful --------------------------------------------------------------------------
@@ -199,7 +206,7 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
         names = [a for a in legal if isinstance(a, NameKind)]
         kind = careful.choose_kind(CARD_CODES[seen.reveal.order],
                                    [KIND_INDEX[a.kind] for a in names], seen.table,
-                                   hand.ingredients)
+                                   hand.ingredients, flags)
         return next(a for a in names if a.kind == KINDS[kind])
     if isinstance(first, Draw):
 
@@ -226,7 +233,7 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
         return next(a for a in places if a.order == CARD_NAMES[order])
     completes = [a for a in legal if isinstance(a, Complete)]
     if completes:
-        cards = careful.choose_completion([a.cards for a in completes], reserve, orders)
+        cards = careful.choose_completion([a.cards for a in completes], reserve, orders, flags)
         return next(a for a in completes if a.cards == cards)
     return next(a for a in legal if isinstance(a, Decline))
 

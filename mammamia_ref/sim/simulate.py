@@ -373,31 +373,54 @@ def _indexed(item: tuple[int, Job]) -> tuple[int, list[GameStats]]:
 
 
 class Progress:
-    """A one-line progress bar on stderr, redrawn as games finish."""
+    """A one-line progress bar on stderr, redrawn as games finish, with the time left for
+    these games and ``after`` more to be played at the same pace (the other values of a
+    comparison)."""
 
-    def __init__(self, total: int, label: str = "", *, stream: Any = None) -> None:
-        self.total, self.done, self.label = total, 0, label
+    def __init__(self, total: int, label: str = "", *, stream: Any = None,
+                 after: int = 0) -> None:
+        self.total, self.done, self.label, self.after = total, 0, label, after
         self.stream = stream or sys.stderr
+        self.width = 0  # of the line last drawn: a shorter one is padded over it
         self.start = time.perf_counter()
 
     def __call__(self, games: int) -> None:
         self.done += games
         elapsed = max(time.perf_counter() - self.start, 1e-9)
         filled = int(30 * self.done / max(self.total, 1))
-        self.stream.write(f"\r{self.label}[{'#' * filled}{'.' * (30 - filled)}] "
-                          f"{self.done:,}/{self.total:,} games, {self.done / elapsed:,.0f}/s")
+        rate = self.done / elapsed
+        left = (self.total - self.done + self.after) / rate if rate > 0 else 0.0
+        line = (f"{self.label}[{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/"
+                f"{self.total:,} games, {rate:,.0f}/s, {say_seconds(left)} left")
+        self.stream.write(f"\r{line:<{self.width}}")
+        self.width = len(line)
         if self.done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def say_seconds(seconds: float) -> str:
+    """A time left as people say it.
+
+    >>> say_seconds(4.2), say_seconds(75), say_seconds(3700)
+    ('4 s', '1 min 15 s', '1 h 1 min')
+    """
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
 
 
 def simulate(players: int, games: int, *, seed: int = 0,
              variants: Mapping[str, str] | Rules | None = None,
              policies: Sequence[str] = ("random",),
              executor: Executor | None = None, progress: bool = False,
-             label: str = "", chunk: int = 250) -> Summary:
+             label: str = "", chunk: int = 250, games_after: int = 0) -> Summary:
     """Play ``games`` games (seeds ``seed`` on), ``chunk`` games to a job, and summarise
-    them. ``variants`` is a game's rules (a house rule's, say) or flag values."""
+    them. ``variants`` is a game's rules (a house rule's, say) or flag values;
+    ``games_after`` the games still to come after these (the progress bar's time left)."""
     if type(games) is not int or games < 1:
         raise VariantError(f"--games must be a positive number, not {games}", flag="--games",
                            value=games)
@@ -409,9 +432,9 @@ def simulate(players: int, games: int, *, seed: int = 0,
     start = time.perf_counter()
     if executor is None:
         with Executor() as own:
-            parts = own.map(jobs, Progress(games, label) if progress else None)
+            parts = own.map(jobs, Progress(games, label, after=games_after) if progress else None)
     else:
-        parts = executor.map(jobs, Progress(games, label) if progress else None)
+        parts = executor.map(jobs, Progress(games, label, after=games_after) if progress else None)
     stats = [game for part in parts for game in part]
     return Summary(players=players, seed=seed, variants=chosen, policies=seat_policies,
                    games=tuple(stats), wall_seconds=time.perf_counter() - start,
