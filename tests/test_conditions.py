@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("z3")
 
+from mammamia_ref.queries import judging
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.bounded import played_of, prove_or_find, schedules
 from mammamia_ref.queries.conditions import (
@@ -29,7 +30,6 @@ from mammamia_ref.queries.conditions import (
 )
 from mammamia_ref.queries.decode import decode, replay
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries import judging
 from mammamia_ref.queries.judging import Played, annotate, holds, state_count
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import Phase

@@ -21,7 +21,7 @@ from typing import Any
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.formats.jsonform import schema_errors
-from mammamia_ref.formats.limits import excerpt, pointer_excerpt
+from mammamia_ref.formats.limits import excerpt
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.rules.ruleset import Rules, did_you_mean, make_rules, plain, unserved
 from mammamia_ref.rules.vocabulary import MAX_PLAYERS, MIN_PLAYERS
@@ -110,7 +110,8 @@ def shape_fault(doc: Any) -> tuple[str, str] | None:
                     f"{KEYS[-1]}; this file holds {plain(doc)}")
     for key in doc:
         if key not in KEYS:
-            return f"/{key}", (f"unknown key {excerpt(key)}{did_you_mean(key, list(KEYS))} (a house "
+            hint = did_you_mean(key, list(KEYS))
+            return f"/{key}", (f"unknown key {excerpt(key)}{hint} (a house "
                                f"rule has {', '.join(KEYS[:-1])} and {KEYS[-1]})")
     if "name" not in doc:
         return "", "a house rule needs a name (name: my house rule), printed with every game"

@@ -79,7 +79,6 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     from mammamia_ref.queries.builders import can_end
     from mammamia_ref.queries.flags import model_rules
     from mammamia_ref.queries.game_model import GameModel
-
     from mammamia_ref.queries.language import expand, seatings
 
     start = time.process_time()

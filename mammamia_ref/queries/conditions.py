@@ -40,13 +40,12 @@ from mammamia_ref.queries.game_model import (
     WAITER,
     GameModel,
 )
-from mammamia_ref.queries.language import RELATIONS
 from mammamia_ref.queries.game_terms import Step
+from mammamia_ref.queries.language import RELATIONS
 from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
-from mammamia_ref.rules.vocabulary import ORDER_TYPE_CODES
 from mammamia_ref.queries.questions import kept_once_met
 from mammamia_ref.rules.turn import draw_rule
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
 
 
 class Unsupported(Exception):

@@ -29,16 +29,14 @@ class Played:
 
 def states_at(played: Played, at: str) -> list[GameState]:
     """The states a condition ``at`` looks at: after every step, after each step that
-    ends a round, or the game's last (where the part holds the game's end). A part that
-    stops just before an event (``within: {before: ...}``) holds no state of its last
-    step."""
+    ends a round, or the game's last (where the part holds the game's end)."""
     if at == "game_end":
         last = played.steps[-1][2] if played.steps else None
         return [last] if last is not None and last.phase == Phase.OVER else []
     if at == "round_end":
         return [s for _a, events, s in played.steps
-                if s is not None and any(e.name == "round_ended" for e in events)]
-    return [s for _a, _e, s in played.steps if s is not None]
+                if any(e.name == "round_ended" for e in events)]
+    return [s for _a, _e, s in played.steps]
 
 
 def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Played | None:
@@ -93,7 +91,7 @@ def in_parts(played: Played) -> Played:
     from mammamia_ref.rules.game import apply_in_parts, new_game
 
     state, steps = new_game(played.config), []
-    for action, events, after in played.steps:
+    for action, events, _after in played.steps:
         parts = apply_in_parts(state, action)
         cut = len(events)   # a part (within:) may end partway into an action
         for part_state, part_events in parts:
@@ -102,8 +100,6 @@ def in_parts(played: Played) -> Played:
             steps.append((action, part_events[:cut], part_state))
             cut -= len(part_events)
         state = parts[-1][0]
-        if after is None:   # a part cut before an event keeps no state of its last step
-            steps[-1] = (steps[-1][0], steps[-1][1], None)
     return replace(played, steps=tuple(steps))
 
 
@@ -231,7 +227,7 @@ def event_count(cond: Mapping[str, Any], played: Played) -> int:
     then = cond.get("then")
     return sum(1 for _a, events, s in played.steps for e in events
                if event_matches(e, cond, played.config)
-               and (then is None or (s is not None and state_holds(then, s))))
+               and (then is None or state_holds(then, s)))
 
 
 def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
@@ -266,10 +262,12 @@ def result_holds(result: Mapping[str, Any], played: Played) -> bool:
 def span(played: Played, where: Mapping[str, Any]) -> Played | None:
     """The part of ``played`` a ``within:`` judges on (None where the game has no such
     part: a round it never reaches, an ``after:`` event that never happens). A round
-    holds the steps that leave the game in it; ``turns`` cuts as :func:`within`;
-    ``after`` starts right after the first event it names; ``before`` stops right
-    before it (the state of that step left out)."""
+    runs from its preparation to the next's (:func:`_rounds`); ``turns`` cuts as
+    :func:`within`; ``after`` starts right after the first event it names; ``before``
+    stops right before it (its step's state, which follows the event, left out)."""
     from dataclasses import replace
+
+    from mammamia_ref.rules.game import new_game
 
     part: Played | None = played
     if "turns" in where:
@@ -287,8 +285,10 @@ def span(played: Played, where: Mapping[str, Any]) -> Played | None:
         at = _first(where["before"], part)
         if at is not None:
             i, j = at
-            cut = (part.steps[i][0], part.steps[i][1][:j], None)
-            part = replace(part, steps=(*part.steps[:i], cut))
+            # the step's own state follows the event: the part keeps the one before it
+            before = part.steps[i - 1][2] if i else new_game(part.config)
+            part = replace(part, steps=(*part.steps[:i],
+                                        (part.steps[i][0], part.steps[i][1][:j], before)))
     return part
 
 
@@ -303,25 +303,30 @@ def _rounds(played: Played, low: int, high: int | None) -> Played | None:
     belongs to the last."""
     from dataclasses import replace
 
+    from mammamia_ref.rules.game import new_game
+
     def inside(r: int) -> bool:
         return low <= r and (high is None or r <= high)
 
     starts = ("leftovers_to_oven", "leftovers_stay")
     r = 1
-    if played.steps and played.steps[0][2] is not None:
+    if played.steps:
         r = played.steps[0][2].round - any(e.name in starts for e in played.steps[0][1])
-    steps = []
+    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    last = new_game(played.config)   # the part's latest state (in the rounds)
     for action, events, state in played.steps:
         kept = []
         for e in events:
             r += e.name in starts
             if inside(r):
                 kept.append(e)
-        if state is not None:
-            r = state.round
-        if kept or (state is not None and inside(state.round)):
-            steps.append((action, tuple(kept),
-                          state if state is not None and inside(state.round) else None))
+        r = state.round
+        if inside(state.round):
+            last = state
+        if kept or inside(state.round):
+            # an action that ends a round and prepares the next leaves a state of the next
+            # round: the part keeps the one before it
+            steps.append((action, tuple(kept), last))
     return replace(played, steps=tuple(steps)) if steps else None
 
 
@@ -331,7 +336,7 @@ def _first(cond: Mapping[str, Any], played: Played) -> tuple[int, int] | None:
     for i, (_a, events, s) in enumerate(played.steps):
         for j, e in enumerate(events):
             if event_matches(e, cond, played.config) and \
-                    (then is None or (s is not None and state_holds(then, s))):
+                    (then is None or state_holds(then, s)):
                 return i, j
     return None
 
@@ -353,7 +358,7 @@ def annotate(played: Played, *, parts: bool = False) -> Played:
     before = new_game(played.config)
     drawn_in_round, steps = 0, []   # supply cards drawn in the round before this step
     for action, events, state in played.steps:
-        if state is not None and state.round != before.round:
+        if state.round != before.round:
             drawn_in_round = 0
         out, drawn = [], 0
         for e in events:
@@ -373,8 +378,7 @@ def annotate(played: Played, *, parts: bool = False) -> Played:
             out.append(replace(e, data=e.data + tuple(extra.items())) if extra else e)
         steps.append((action, tuple(out), state))
         drawn_in_round += drawn
-        if state is not None:
-            before = state
+        before = state
     return replace(played, steps=tuple(steps))
 
 
@@ -464,6 +468,24 @@ def _own_turns(played: Played | None, colour: str) -> int:
                if e.name == "turn_begins" and colours[e.get("seat")] == colour)
 
 
-__all__ = ["Played", "annotate", "core", "measure_form", "per_seat_counts", "related",
-           "result_holds", "span", "state_holds", "baked_by_opening", "compare", "event_matches", "holds", "judged_on",
-           "measure", "meets", "state_count", "states_at", "within"]
+__all__ = [
+    "Played",
+    "annotate",
+    "baked_by_opening",
+    "compare",
+    "core",
+    "event_matches",
+    "holds",
+    "judged_on",
+    "measure",
+    "measure_form",
+    "meets",
+    "per_seat_counts",
+    "related",
+    "result_holds",
+    "span",
+    "state_count",
+    "state_holds",
+    "states_at",
+    "within",
+]

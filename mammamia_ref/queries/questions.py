@@ -498,7 +498,7 @@ def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
                *(() if then else ("at",)))
     for key in state:
         if key not in allowed:
-            raise _fail(loaded, f"{pointer}/{key}", f"a state condition has "
+            raise _fail(loaded, f"{pointer}/{key}", "a state condition has "
                         + ", ".join(f"{k}:" for k in allowed) + f" not {excerpt(key)}"
                         + (" (then: is the state right after the event)" if key == "at"
                            else ""))
@@ -531,7 +531,8 @@ def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
         if "kind" in other and not scope.kind(other["kind"]):
             raise _fail(loaded, f"{pointer}/{rel}/kind", f"unknown kind {excerpt(other['kind'])}")
         if other.get("count", state["count"]) not in STATE_KEYS:
-            raise _fail(loaded, f"{pointer}/{rel}/count", f"unknown count {excerpt(other['count'])}")
+            raise _fail(loaded, f"{pointer}/{rel}/count",
+                        f"unknown count {excerpt(other['count'])}")
         if state.get("seat", "any") in ("any", "all") and \
                 state["count"] in PER_SEAT and "seat" in other:
             raise _fail(loaded, f"{pointer}/seat", "a count of one seat compared with "

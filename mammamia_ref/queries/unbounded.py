@@ -43,9 +43,9 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.conditions import RELATIONS, THEN_EXACT, state_term
+from mammamia_ref.queries.conditions import state_term
 from mammamia_ref.queries.game_terms import Step
-from mammamia_ref.queries.language import expand, seatings
+from mammamia_ref.queries.language import RELATIONS, expand, seatings
 from mammamia_ref.rules.ruleset import Rules
 
 STEP_KINDS = ("turn", "reveal", "transition")
@@ -227,4 +227,4 @@ def _hand_limit_holds(players: int, rules: Rules) -> bool:
         return prove_invariant(players, rules, hand_limit, counts=True).holds
 
 
-__all__ = ["Never", "NotProvable", "PROVED_COUNTS", "prove_never"]
+__all__ = ["PROVED_COUNTS", "Never", "NotProvable", "prove_never"]

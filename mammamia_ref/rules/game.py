@@ -177,9 +177,10 @@ def shuffle(state: GameState, action: Shuffle) -> Transition:
 
 def _settle(state: GameState, events: tuple[Event, ...]) -> Transition:
     """Run the steps that need no decision (reveals, the round's end, the next supply)."""
-    for state, more in _settling(state):
+    parts = list(_settling(state))
+    for _state, more in parts:
         events += more
-    return state, events
+    return (parts[-1][0] if parts else state), events
 
 
 def _settling(state: GameState) -> Iterator[Transition]:

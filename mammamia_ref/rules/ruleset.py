@@ -167,7 +167,8 @@ def did_you_mean(word: Any, known: list[str]) -> str:
 def _flag(name: str, value: Any) -> Any:
     kinds = FLAG_TYPES.get(name)
     if kinds is None:
-        raise VariantError(f"unknown variant flag {excerpt(name)}{did_you_mean(name, list(FLAG_TYPES))}"
+        hint = did_you_mean(name, list(FLAG_TYPES))
+        raise VariantError(f"unknown variant flag {excerpt(name)}{hint}"
                            f" (known flags: {', '.join(FLAG_TYPES)})", flag=name, value=value)
     allowed = [member.value for member in kinds]
     if not isinstance(value, str):
@@ -193,7 +194,8 @@ def _number(name: str, value: Any, entry: dict[str, Any], where: str = "") -> in
 def _parameter(name: str, value: Any, default: Any) -> Any:
     entry = parameter_specs().get(name)
     if entry is None:
-        raise VariantError(f"unknown parameter {excerpt(name)}{did_you_mean(name, list(PARAMETER_NAMES))}"
+        hint = did_you_mean(name, list(PARAMETER_NAMES))
+        raise VariantError(f"unknown parameter {excerpt(name)}{hint}"
                            f" (known parameters: {', '.join(PARAMETER_NAMES)})",
                            flag=name, value=value)
     if not entry.get("per_players"):
