@@ -26,13 +26,8 @@ pytestmark = pytest.mark.z3
 from mammamia_ref.errors import VariantError  # noqa: E402
 from mammamia_ref.queries import num as N  # noqa: E402
 from mammamia_ref.queries.flags import Z3_MODELS, implemented_flags  # noqa: E402
-from mammamia_ref.queries.game_model import (  # noqa: E402
-    IN_OVEN,
-    NO,
-    GameModel,
-    free_step,
-    stub,
-)
+from mammamia_ref.queries.free_steps import free_step, stub  # noqa: E402
+from mammamia_ref.queries.game_model import IN_OVEN, NO, GameModel  # noqa: E402
 from mammamia_ref.queries.oven_model import OvenModel  # noqa: E402
 from mammamia_ref.queries.oven_rules import (  # noqa: E402
     NK,
@@ -352,14 +347,29 @@ TURN_PROBES: dict[str, Probe] = {
 
 def _dealt_probe(model_name: str, variants: dict[str, str]) -> bool:
     """Can a player hold the Mamma Mia! card when the first turn begins?"""
-    from mammamia_ref.queries.game_model import setup_state
+    from mammamia_ref.queries.free_steps import setup_state
 
     assert model_name == "game_model"
     _model, start, constraints = setup_state(2, variants)
     return _sat([*constraints, start.mm >= 0])
 
 
-SETUP_PROBES: dict[str, Probe] = {"mamma_mia_shuffle": _dealt_probe}
+def _shared_probe(model_name: str, variants: dict[str, str]) -> bool:
+    """Can a tie that survives the tie-break be a shared win at a game's end? (The game
+    model scores only a question's ``result:``.)"""
+    from mammamia_ref.queries.game_model import OVER, State
+    from mammamia_ref.queries.scoring_model import scoring_terms
+
+    assert model_name == "game_model"
+    model = stub(2, variants)
+    s = State.fresh("end", 2)
+    _wins, decided = scoring_terms(s, model)
+    return _sat([*model.domain(s), *model.well_formed(s), s.ph == OVER,
+                 decided["game_end.shared_win"]])
+
+
+SETUP_PROBES: dict[str, Probe] = {"mamma_mia_shuffle": _dealt_probe,
+                                  "final_tie": _shared_probe}
 PROBES: dict[str, dict[str, Probe]] = {
     "oven_model": OVEN_PROBES, "game_model": {**OVEN_PROBES, **TURN_PROBES, **SETUP_PROBES}}
 
@@ -670,7 +680,7 @@ def test_the_game_models_setup_is_the_engines(value: str, players: int) -> None:
     the seats that may hold the card when the first turn begins are the same in both
     (any seat or none under before_deal, none under after_deal); and the first turn
     from each of these states is the engine's (:func:`_check_turn_relation`)."""
-    from mammamia_ref.queries.game_model import setup_state
+    from mammamia_ref.queries.free_steps import setup_state
 
     variants = {"mamma_mia_shuffle": value}
     engine = _engine_setups(players, {**variants, "leftovers": "table"})
@@ -791,15 +801,15 @@ def _hand_of_eight(model_name: str, rules: Any) -> bool:
 
 
 def _deal_of_five(model_name: str, rules: Any) -> bool:
-    from mammamia_ref.queries.game_model import setup_state
+    from mammamia_ref.queries.free_steps import setup_state
 
     _model, start, constraints = setup_state(2, rules)
     return _sat([*constraints, N.Sum(start.hand[0]) == 5])
 
 
 def _two_orders_dealt(model_name: str, rules: Any) -> bool:
+    from mammamia_ref.queries.free_steps import setup_state
     from mammamia_ref.queries.game_model import HAND as HAND_LOC
-    from mammamia_ref.queries.game_model import setup_state
 
     _model, start, constraints = setup_state(2, rules)
     return _sat([*constraints, N.Sum([N.If(x == HAND_LOC, 1, 0) for x in start.loc[0]]) == 2])
@@ -875,7 +885,7 @@ def test_the_game_models_turn_is_the_engines_under_other_numbers(numbers: dict[s
 def test_the_game_models_setup_is_the_engines_under_another_deal() -> None:
     """Five ingredient cards and two orders dealt: the engine's first state is one the
     model's setup allows under those numbers, and not under the spec's."""
-    from mammamia_ref.queries.game_model import setup_state
+    from mammamia_ref.queries.free_steps import setup_state
     from mammamia_ref.rules.ruleset import make_rules
 
     numbers = {"starting_ingredients": 5, "starting_orders": 2}

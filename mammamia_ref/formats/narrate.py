@@ -11,8 +11,11 @@ from mammamia_ref.rules.state import GameConfig
 
 def event_text(item: Event, config: GameConfig) -> str:
     """One line for one event, in its words of the register (spec/events.yaml), with
-    its rule ID."""
-    return f"{say(item.name, dict(item.data), lambda seat: config.colours[seat])}  [{item.rule}]"
+    its rule ID; the winners in a sentence of their own (:func:`winners_text`)."""
+    data = dict(item.data)
+    if item.name == "winners":
+        return f"{winners_text(data['seats'], data['delivered'], config.colours)}  [{item.rule}]"
+    return f"{say(item.name, data, lambda seat: config.colours[seat])}  [{item.rule}]"
 
 
 def winners_text(seats: list[int], delivered: list[int], colours: tuple[str, ...]) -> str:

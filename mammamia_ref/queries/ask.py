@@ -35,6 +35,7 @@ from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.queries.searching import POLICIES, search
 from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.vocabulary import COLOURS
 
 
 @dataclass
@@ -81,7 +82,8 @@ class AskAnswer:
         if self.value is not None:
             head += f" {self.value}"
             if self.exact:
-                head += " (exact)"
+                evidence = self.upper_evidence if self.upper is not None else self.lower_evidence
+                head += f" (exact: the proved bound, {evidence})"
             elif self.upper is not None:
                 head += f", proved at most {self.upper} ({self.upper_evidence})"
             elif self.lower is not None:
@@ -127,8 +129,11 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
         doc["variants"] = variants
     if parameters:
         doc["parameters"] = parameters
-    doc["given"] = {"setup": {"players": game.config.players,
-                              "first_player": game.config.first_player}}
+    setup: dict[str, Any] = {"players": game.config.players,
+                             "first_player": game.config.first_player}
+    if game.config.colours != COLOURS[:game.config.players]:   # a seating of its own
+        setup["colours"] = list(game.config.colours)
+    doc["given"] = {"setup": setup}
     last = len(game.steps) - 1   # the claim checked on replay: how the game ends
     ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
     doc["steps"] = action_steps([a for a, _e, _s in game.steps],
@@ -197,16 +202,23 @@ def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str 
     return None, None
 
 
-def lower_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str | None]:
+def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
     """A proved lower bound of a measure under ``rules``, where one is known: a baked
     Pizza Bombastica takes at least the game's ``bombastica_total`` cards, proved by z3
     (``statement``: :func:`.proofs.take_bound` below it, for the Bombastica of every
-    colour in play, from every well-formed state)."""
+    colour in play, from every well-formed state); the turns until at least ``k`` events
+    have happened, at least ``k`` over the most one turn emits
+    (:func:`.unbounded.turns_needed`, ``induction``)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries import num as N
     from mammamia_ref.queries.proofs import take_bound
     from mammamia_ref.rules.vocabulary import COLOURS, ORDERS, ORDERS_OF
 
+    if isinstance(name, Mapping):
+        from mammamia_ref.queries.unbounded import turns_needed
+
+        needed = turns_needed(name, players, rules)
+        return (needed, "induction") if needed is not None else (None, None)
     if name != "bombastica_cards":
         return None, None
     total = rules.parameters.bombastica_total
@@ -274,7 +286,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
 
 SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
-of it when z3 cannot express the condition)."""
+of it when z3 cannot express the condition), where the game model does not go first."""
 
 SPENDABLE = 0.97
 """The part of a cell's budget the search and z3 may spend: the rest is for writing the
@@ -283,9 +295,12 @@ game found as a scenario and replaying it (0.1 to 0.3 s), so that a cell keeps t
 
 def _find(question: Question, players: int, rules: Rules, budget: float,
           out: AskAnswer) -> None:
-    """A ``find:`` cell: a seeded search, then the game model (:mod:`.bounded`), which
-    alone may answer "none within the bound"."""
-    from mammamia_ref.queries.bounded import prove_or_find
+    """A ``find:`` cell: the unbounded proof (:mod:`.unbounded`), then the seeded search
+    and the game model (:mod:`.bounded`), which alone may answer "none within the
+    bound". With a ``turns`` bound the schedules are finite and the game model goes
+    first (it settles such a cell, where a search never says none); without one the
+    search does."""
+    from mammamia_ref.queries.bounded import Bounded, prove_or_find
     from mammamia_ref.queries.conditions import Unsupported, shape
     from mammamia_ref.queries.language import expand
     from mammamia_ref.queries.unbounded import prove_never
@@ -293,12 +308,12 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
 
     condition = question.condition
     assert condition is not None
+    start = time.process_time()
     try:
         shape(expand(condition, tuple(COLOURS[:players]), rules.parameters.rounds))
-        share = SEARCH_SHARE
+        expressible = True
     except Unsupported:
-        share = SPENDABLE
-    start = time.process_time()
+        expressible = False
     out.judged_on = judged_on(question.bound, rules, condition)
     never = prove_never(condition, players, rules)
     if never.proved:
@@ -307,28 +322,52 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         out.tried = f"the unbounded proof: {len(never.cases)} cases, {never.cpu:.1f} s of CPU"
         return
 
+    def left() -> float:
+        return budget * SPENDABLE - (time.process_time() - start)
+
     def judge(g: Played) -> float | None:
         return float("inf") if meets(condition, g, question.bound) else None
 
-    game, played, _score, _screened = search(question, players, rules, budget * share, judge)
-    searched = f"{played} seeded games ({', '.join(POLICIES)} policies)"
+    bounded: Bounded | None = None
+    solver_first = expressible and "turns" in question.bound
+    if solver_first:
+        bounded = prove_or_find(condition, players, rules, question.bound,
+                                budget * SOLVER_SHARE)
+        if bounded.verdict != "unknown":
+            _settled(question, out, never.how, "", bounded)
+            return
+    share = left() if solver_first or not expressible else budget * SEARCH_SHARE
+    game, played, _score, _screened = search(question, players, rules, share, judge)
+    searched = f"{played} seeded games ({', '.join(POLICIES)} policies): none"
     if game is not None:
         _keep(question, game, out, "found", question.title)
         out.condition_holds = True
         return
-    bounded = prove_or_find(condition, players, rules, question.bound,
-                            budget * SPENDABLE - (time.process_time() - start))
-    if bounded.game is not None:   # found
+    if bounded is None and expressible:
+        bounded = prove_or_find(condition, players, rules, question.bound, left())
+    _settled(question, out, never.how, searched, bounded)
+
+
+SOLVER_SHARE = 0.6
+"""The part of a ``find:`` cell's budget the game model has first, where the bound's
+turns make its schedules finite."""
+
+
+def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
+             bounded: Any) -> None:
+    """The answer from the game model's route (and the search before or after it)."""
+    tried = "; ".join(part for part in (proof, searched) if part)
+    if bounded is not None and bounded.game is not None:   # found
         _keep(question, bounded.game, out, "found", question.title)
         out.condition_holds = True
-        out.tried = f"{searched}: none; then {bounded.detail}"
-        if not never.proved:
-            out.tried = f"{never.how}; " + out.tried
-    elif bounded.verdict == "none":
+        out.tried = f"{tried}; then {bounded.detail}"
+    elif bounded is not None and bounded.verdict == "none":
         out.answer, out.detail = "none within the bound", bounded.detail
-        out.tried = f"{never.how}; {searched}: none"
+        out.tried = tried
     else:
-        out.tried = f"{never.how}; {searched}: none; {bounded.detail}"
+        why = bounded.detail if bounded is not None else \
+            "the game model cannot state the condition"
+        out.tried = f"{tried}; {why}"
 
 
 def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:

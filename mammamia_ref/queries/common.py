@@ -16,7 +16,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder
 from mammamia_ref.queries.decode import Disagreement, Replay
 from mammamia_ref.queries.flags import FlagValues
-from mammamia_ref.queries.game_model import free_step
+from mammamia_ref.queries.free_steps import free_step
 from mammamia_ref.queries.results import WITNESS_DIR, Verdict
 from mammamia_ref.queries.witness import action_steps, dump_scenario, scenario_file_id
 from mammamia_ref.rules import specdata

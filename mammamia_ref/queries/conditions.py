@@ -30,22 +30,21 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
+from mammamia_ref.queries.events_model import occurrences
 from mammamia_ref.queries.game_model import (
     DELIVERED,
     HAND,
     IN_OVEN,
-    NO,
-    SUPPLY,
     UNDER,
     WAITER,
     GameModel,
 )
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.language import RELATIONS
-from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
 from mammamia_ref.queries.questions import kept_once_met
-from mammamia_ref.rules.turn import draw_rule
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
+from mammamia_ref.queries.scoring_model import compare_term as _compare
+from mammamia_ref.queries.scoring_model import result_term, scoring_terms
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
 
 
 class Unsupported(Exception):
@@ -290,61 +289,7 @@ def _result(result: Mapping[str, Any], model: GameModel, part: Part) -> Any:
     if final is None or not part.has(final):
         return N.BoolVal(False)
     wins, rule = scoring_terms(model.S[-1], model)
-    out = []
-    if "winner" in result:
-        out.append(_seat_in(result["winner"], wins, model))
-    if "decided_by" in result:
-        out.append(rule[result["decided_by"]])
-    if "winners" in result:
-        out.append(_compare(N.Sum([N.If(w, 1, 0) for w in wins]), result["winners"], 0))
-    return N.And(*out)
-
-
-def _seat_in(colour: str, wins: Sequence[Any], model: GameModel) -> Any:
-    return wins[model.colours.index(colour)] if colour in model.colours else N.BoolVal(False)
-
-
-def scoring_terms(s: Any, model: GameModel) -> tuple[list[Any], dict[str, Any]]:
-    """The winners at the game's end (one Boolean per seat) and, per rule, whether it
-    decided them: ``game_end.most_delivered``; among tied players
-    ``game_end.tie_break`` (most ingredient cards in hand); a tie that survives shared
-    (``game_end.shared_win``) or, under ``final_tie=seat_order``, the tied player first
-    in turn order from the last Mamma Mia! holder (``game_end.seat_order_win``), as
-    :func:`mammamia_ref.rules.scoring.winning_seats` decides."""
-    n = model.n
-    delivered = [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(n)]
-    cards = [N.Sum(s.hand[p]) for p in range(n)]
-    most = delivered[0]
-    for d in delivered[1:]:
-        most = N.If(d > most, d, most)
-    leader = [d == most for d in delivered]
-    alone = N.Sum([N.If(x, 1, 0) for x in leader]) == 1
-    best = N.Val(-1)
-    for p in range(n):
-        best = N.If(N.And(leader[p], cards[p] > best), cards[p], best)
-    second = [N.And(leader[p], cards[p] == best) for p in range(n)]
-    broken = N.Sum([N.If(x, 1, 0) for x in second]) == 1
-    start = N.If(s.mm >= 0, s.mm, s.cur)
-    # the tied player first in turn order from the start: nobody tied sits before them
-    first = [N.And(second[p], *[z3.Not(N.And(second[q], (q - start + n) % n < (p - start + n) % n))
-                               for q in range(n) if q != p]) for p in range(n)]
-    shared = model.v.final_tie == "shared"
-    wins = [N.If(alone, leader[p], N.If(broken, second[p], second[p] if shared else first[p]))
-            for p in range(n)]
-    tie = z3.Not(alone)
-    rule = {"game_end.most_delivered": alone,
-            "game_end.tie_break": N.And(tie, broken),
-            "game_end.shared_win": N.And(tie, z3.Not(broken), N.BoolVal(shared)),
-            "game_end.seat_order_win": N.And(tie, z3.Not(broken), N.BoolVal(not shared))}
-    return wins, rule
-
-
-def _compare(n: Any, cond: Mapping[str, Any], least: int) -> Any:
-    """The grammar's ``at_least`` / ``at_most`` / ``equals`` (see :func:`.judging.compare`)."""
-    if "equals" in cond:
-        return n == int(cond["equals"])
-    out = n >= int(cond.get("at_least", least))
-    return N.And(out, n <= int(cond["at_most"])) if "at_most" in cond else out
+    return result_term(result, wins, rule, model)
 
 
 def whole_game(model: GameModel) -> bool:
@@ -430,7 +375,7 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     for step in model.steps:
         if not part.has(step.index):
             continue
-        found = _occurrences(name, where, rule, step, model)
+        found = occurrences(name, where, rule, step, model)
         if then is not None and found:
             after = then_term(then, step, model)
             found = [N.If(after, t, 0) for t in found]
@@ -446,230 +391,6 @@ def then_term(then: Mapping[str, Any], step: Step, model: GameModel) -> Any:
     final = step.what == "transition" and step.round == model.rounds
     return state_term(then, model.S[step.after], model,
                       in_round=step.what != "reveal" and not final)
-
-
-def _seat_is(who: Any, colour: Any, model: GameModel) -> Any:
-    if colour not in model.colours:
-        return N.BoolVal(False)
-    return who == model.colours.index(colour)
-
-
-def _order_is(seat: Any, index: Any, order: str, model: GameModel) -> Any:
-    """The order (seat, index) is ``order``."""
-    colour = ORDERS[order].colour
-    if colour not in model.colours:
-        return N.BoolVal(False)
-    return N.And(seat == model.colours.index(colour), index == ORDERS_OF[colour].index(order))
-
-
-def _one(*conditions: Any) -> Any:
-    return N.If(N.And(*conditions), 1, 0)
-
-
-def _either(rule: str, when: Any, other: str, otherwise: Any) -> dict[str, Any]:
-    """The rule of an event that follows ``rule`` when ``when`` holds, else ``other``
-    (the two may be one rule)."""
-    if rule == other:
-        return {rule: N.BoolVal(True)}
-    return {rule: when, other: otherwise}
-
-
-def _rule(want: str | None, rule: Any) -> Any:
-    """Whether the event's rule (a string, or a term when it depends on the run: a map
-    of rule to condition) is the one a condition names."""
-    if want is None:
-        return N.BoolVal(True)
-    if isinstance(rule, str):
-        return N.BoolVal(rule == want)
-    return rule.get(want, N.BoolVal(False))
-
-
-def _occurrences(name: str, where: Mapping[str, Any], rule: str | None, step: Step,
-                 model: GameModel) -> list[Any]:
-    f, v = step.facts, model.v
-    if step.what == "turn":
-        return _turn_events(name, where, rule, step, model)
-    if step.what == "reveal":
-        return _reveal_events(name, where, rule, step, model)
-    # the transition: the game's end, the leftovers into the oven, or a round that ends
-    # as it starts
-    if name == "game_ended":
-        return [_one(f["final"])] if rule in (None, "game_end.three_resolutions") else []
-    table = model.S[step.before].table
-    if name == "leftovers_to_oven":
-        if v.leftovers != "oven" or rule not in (None, "next_round.oven"):
-            return []
-        test = [N.Sum(table) == int(where["cards"])] if "cards" in where else []
-        return [_one(z3.Not(f["final"]), *test)]
-    last = step.round == model.R   # the round after the last modelled one is not modelled
-    if last or v.round_end != "last_ingredient":
-        return []
-    at_once = f["ends_at_once"]
-    holder = model.S[step.before].mm
-    if name == "round_ended":
-        return [_one(at_once, _rule(rule, "round_end.last_ingredient"),
-                     *_round_is(where, step.round + 1))]
-    if name == "oven_opened":
-        return [_one(at_once, _rule(rule, "mamma_mia.holder"),
-                     *_seat_where(where, "seat", holder, model))]
-    if name == "mamma_mia_taken":
-        return [_one(at_once, _rule(rule, "round_end.last_ingredient"),
-                     *_seat_where(where, "seat", holder, model))]
-    if name == "revealed":
-        return [N.If(at_once, n, 0) for n in _leftovers_revealed(where, rule, table, model)]
-    return []
-
-
-def _leftovers_revealed(where: Mapping[str, Any], rule: str | None, table: Sequence[Any],
-                        model: GameModel) -> list[Any]:
-    """Under ``leftovers=oven`` an opening after the first reveals the last round's
-    leftovers first, card by card (``next_round.oven``, ``oven.sort``): the model's
-    table at that moment."""
-    card = where.get("card")
-    if model.v.leftovers != "oven" or "owner" in where or rule not in (None, "oven.sort") \
-            or (card is not None and card not in KINDS):
-        return []
-    return [table[KINDS.index(card)] if card is not None else N.Sum(list(table))]
-
-
-def _seat_where(where: Mapping[str, Any], key: str, who: Any, model: GameModel) -> list[Any]:
-    return [_seat_is(who, where[key], model)] if key in where else []
-
-
-def _round_is(where: Mapping[str, Any], r: int) -> list[Any]:
-    return [N.BoolVal(int(where["round"]) == r)] if "round" in where else []
-
-
-def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: Step,
-                 model: GameModel) -> list[Any]:
-    f, a, v = step.facts, step.sel, model.v
-    who = f["who"]
-    seat = _seat_where(where, "seat", who, model)
-    is_pass = a.kind == NO
-    if name == "played":
-        out = [z3.Not(is_pass), _rule(rule, "turn.play"), *seat]
-        if "kind" in where:
-            out.append(a.kind == KINDS.index(where["kind"]))
-        if "count" in where:
-            out.append(a.count == int(where["count"]))
-        return [_one(*out)]
-    if name == "passed":
-        return [_one(is_pass, _rule(rule, "turn.pass"), *seat)]
-    if name == "placed_order":
-        with_pass = N.And(is_pass, N.BoolVal(v.pass_order == "allowed"))
-        by_rule = _either("turn.pass_with_order", with_pass, "turn.place_order",
-                          z3.Not(with_pass))
-        out = [a.order >= 0, _rule(rule, by_rule), *seat]
-        if "order" in where:
-            out.append(_order_is(who, a.order, where["order"], model))
-        if "order_type" in where:
-            placed = select_order(model.colours, who, a.order).type
-            out.append(placed == ORDER_TYPE_CODES[where["order_type"]])
-        return [_one(*out)]
-    if name == "drew":
-        supply = a.source == SUPPLY
-        pop = N.If(a.mm_pop, 1, 0)
-        got = N.If(supply, f["moved"] - pop, f["took"])
-        short = got < f["wanted"]
-        by_rule = _either(draw_rule(v, True), short, draw_rule(v, False), z3.Not(short))
-        out = [_rule(rule, by_rule), *seat]
-        if "source" in where:
-            out.append(supply if where["source"] == "supply" else z3.Not(supply))
-        if "count" in where:
-            out.append(got == int(where["count"]))
-        return [_one(*out)]
-    if name == "mamma_mia_drawn":
-        # the supply's last card: drawn after the draw's ingredient cards, or alone,
-        # and the supply exhausted (``round_end.last_card``)
-        lay_last = N.And(f["exhausted"], N.Or(a.mm_last, f["moved"] == 1))
-        last = [lay_last == N.BoolVal(bool(where["last_card"]))] \
-            if "last_card" in where else []
-        return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"), *seat, *last)]
-    ends = f["round_end"]
-    if name == "round_ended":
-        cause = f"round_end.{v.round_end}"
-        by_rule = _either("round_end.stall", f["stall"], cause, z3.Not(f["stall"]))
-        return [_one(ends, _rule(rule, by_rule), *_round_is(where, step.round))]
-    if name == "oven_opened":
-        holder = model.S[step.after].mm
-        return [_one(ends, _rule(rule, "mamma_mia.holder"),
-                     *_seat_where(where, "seat", holder, model))]
-    if name == "mamma_mia_taken":
-        before = model.S[step.before]
-        following = (who + 1) % model.n if isinstance(who, int) else \
-            N.If(who == model.n - 1, 0, who + 1)
-        by_stall = N.And(f["stall"], before.mm == -1)
-        out = []
-        if v.round_end == "last_ingredient":
-            out.append(_one(f["mm_taken"], _rule(rule, "round_end.last_ingredient"),
-                            *_seat_where(where, "seat", who, model)))
-        out.append(_one(by_stall, _rule(rule, "round_end.stall"),
-                        *_seat_where(where, "seat", following, model)))
-        return out
-    return []
-
-
-def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: Step,
-                   model: GameModel) -> list[Any]:
-    f = step.facts
-    block = f["block"]
-    owner, order, has_order = block.owner, block.order, f["has_order"]
-    seat = _seat_where(where, "seat", owner, model)
-    which = [_order_is(owner, order, where["order"], model)] if "order" in where else []
-    if "order_type" in where:
-        which.append(f["type"] == ORDER_TYPE_CODES[where["order_type"]])
-    if name == "revealed":
-        card = where.get("card")
-        orders = card is None or card in ORDERS
-        kinds = card is None or card in KINDS
-        out = []
-        if orders and rule in (None, "oven.open"):
-            test = [has_order, *_seat_where(where, "owner", owner, model)]
-            if card is not None:
-                test.append(_order_is(owner, order, card, model))
-            out.append(_one(*test))
-        if kinds and "owner" not in where and rule in (None, "oven.sort"):
-            k = None if card is None else KINDS.index(card)
-            out.append(N.If(block.kind == k if k is not None else block.kind != NO,
-                            block.count, 0))
-        if step.slot == 0 and step.round > 1:
-            out += _leftovers_revealed(where, rule, model.S[step.before].table, model)
-        return out
-    if name == "baked":
-        bomb = f["type"] == T_BOMBASTICA
-        by_rule = _either("oven.bombastica", bomb, "oven.bake", z3.Not(bomb))
-        return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
-    if name == "failed":
-        return [_one(has_order, z3.Not(f["baked"]), *seat, *which)]
-    if name == "completed_from_hand":
-        return [_one(f["baked"], N.Sum(f["from_hand"]) > 0, *seat, *which)]
-    if name == "named_kind":
-        return [_one(*_named_kind(where, rule, step, model), *which)]
-    return []
-
-
-def _named_kind(where: Mapping[str, Any], rule: str | None, step: Step,
-                model: GameModel) -> list[Any]:
-    """``oven.monotoni`` / ``oven.minimale`` (or their variants' rules): a revealed
-    Monotoni or Minimale for which some kind may be named has the kind its owner names
-    (:func:`.oven_rules.resolve_order`: ``named`` is no kind exactly when none may be)."""
-    f, v = step.facts, model.v
-    named = step.sel.decision.named
-    out = [f["has_order"], named != NO_KIND]
-    if rule is not None:
-        mono = "oven.monotoni_on_table" if v.monotoni_kind == "on_table" else "oven.monotoni"
-        mini = "oven.minimale_all_kinds" if v.minimale_lowest == "all_kinds" \
-            else "oven.minimale"
-        typ = f["type"]
-        out.append(N.Or(N.And(typ == ORDER_TYPE_CODES["monotoni"], N.BoolVal(rule == mono)),
-                        N.And(typ == ORDER_TYPE_CODES["minimale"], N.BoolVal(rule == mini))))
-    if "kind" in where:
-        out.append(named == KINDS.index(where["kind"]))
-    if "on_table" in where:
-        table = f["table"]
-        out.append(z3.Or(*[N.And(named == k, table[k] == int(where["on_table"]))
-                           for k in range(len(KINDS))]))
-    return out
 
 
 def where_values(name: str, players: int) -> list[dict[str, Any]]:

@@ -71,12 +71,18 @@ def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bo
         holds(core(cond, game), annotate(part, parts=needs_parts(cond)))
 
 
+BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round"})
+"""The worked-out fields read from the state right before the event's part."""
+
+
 def needs_parts(cond: Any) -> bool:
-    """Whether a condition reads the state right after an event (``then:``) or at a
-    round's end, which :func:`in_parts` tells apart."""
+    """Whether a condition reads the state right after an event (``then:``), at a
+    round's end, or right before an event (:data:`BEFORE_FIELDS`), which only
+    :func:`in_parts` tells apart: an action may reveal several cards and judge several
+    orders before the reference stops."""
     if isinstance(cond, Mapping):
         return "then" in cond or cond.get("at") == "round_end" or \
-            any(needs_parts(v) for v in cond.values())
+            bool(BEFORE_FIELDS & set(cond)) or any(needs_parts(v) for v in cond.values())
     return isinstance(cond, list) and any(needs_parts(v) for v in cond)
 
 
@@ -436,7 +442,8 @@ def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | No
     colours, rounds = played.config.colours, played.config.rules.parameters.rounds
     total = sum(1 for _a, evs, _s in played.steps for e in evs if e.name == "turn_begins")
     pick = max if goal == "most" else min
-    played = annotate(played)   # a part's fields are the whole game's: they look back only
+    # a part's fields are the whole game's: they look back only
+    played = annotate(played, parts=needs_parts(form))
     if "turns_until" in form:
         cond = expand(form["turns_until"], colours, rounds)
         return next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)

@@ -20,6 +20,7 @@ import z3
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.flags import FlagValues, as_rules, flags_of
+from mammamia_ref.queries.free_steps import free_step, setup_state
 from mammamia_ref.queries.game_model import (
     HAND,
     TURN,
@@ -27,8 +28,6 @@ from mammamia_ref.queries.game_model import (
     WAITER,
     GameModel,
     State,
-    free_step,
-    setup_state,
 )
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
@@ -328,7 +327,7 @@ def round_length_bound(players: int, variants: FlagValues) -> tuple[int, Proof]:
     result, _ = N.check(constraints + [after.ph == TURN, z3.Not(N.And(b <= a - 1, b >= 0))])
     cases["a turn lowers the potential"] = str(result)
     # the largest potential at a turn: z3 finds it, then proves nothing is above it
-    from mammamia_ref.queries.game_model import stub
+    from mammamia_ref.queries.free_steps import stub
 
     model = stub(players, variants, "top")
     s = State.fresh("top_s", players)

@@ -83,6 +83,8 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
         model_rules("game_model", rules)
     except VariantError as exc:
         return Never(False, f"not proved for every game: {exc}")
+    from mammamia_ref.queries.conditions import Unsupported
+
     seated = seatings(players, condition)
     cases: dict[str, str] = {}
     reasons: list[str] = []
@@ -91,7 +93,7 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
             core = expand(condition, colours, rules.parameters.rounds)
             with N.building():
                 _never(core, players, rules, colours, cases, reasons)
-    except NotProvable as exc:
+    except (NotProvable, Unsupported) as exc:
         return Never(False, f"not proved for every game: {exc.reason}", cases,
                      time.process_time() - start)
     seats = "every seating alike" if len(seated) == 1 else \
@@ -104,6 +106,10 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
            cases: dict[str, str], reasons: list[str]) -> None:
     """Raise :class:`NotProvable` unless ``cond`` is proved never met."""
+    if _at_the_end(cond):   # the result and the state at the end, judged together
+        _end_never(cond, players, rules, colours, cases)
+        reasons.append("no well-formed state at a game's end meets it")
+        return
     if "any" in cond:
         for part in cond["any"]:
             _never(part, players, rules, colours, cases, reasons)
@@ -124,7 +130,7 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
         raise NotProvable("a not: is met by games that lack something; induction proves "
                           "that something never happens")
     if "result" in cond:
-        raise NotProvable("a game's result needs the whole game, which one step does not see")
+        raise NotProvable("a game's result joined to what happened before its end")
     if "event" in cond:
         _event_never(cond, players, rules, colours, cases)
         reasons.append(f"no step emits {cond['event']}" +
@@ -137,8 +143,9 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
                  colours: tuple[str, ...], cases: dict[str, str]) -> None:
-    from mammamia_ref.queries.conditions import _occurrences, shape
-    from mammamia_ref.queries.game_model import free_step
+    from mammamia_ref.queries.conditions import shape
+    from mammamia_ref.queries.events_model import occurrences
+    from mammamia_ref.queries.free_steps import free_step
 
     name = cond["event"]
     if any(r in cond for r in RELATIONS) or "at_most" in cond or "equals" in cond:
@@ -165,7 +172,7 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
             players, rules, what, f"u_{what}", colours=colours)
         model.S = [before, after]
         step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
-        found = _occurrences(name, where, rule, step, model)
+        found = occurrences(name, where, rule, step, model)
         if not found:
             cases[label] = "none (this step never emits it)"
             continue
@@ -179,6 +186,52 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
             raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
                               f"as asked ({result}): the invariants proved do not rule it "
                               "out, so only the bounded search may answer")
+
+
+def _at_the_end(cond: Mapping[str, Any]) -> bool:
+    """Whether a condition speaks only of the game's end: its result and its state
+    there."""
+    for key in ("all", "any"):
+        if key in cond:
+            return all(_at_the_end(c) for c in cond[key])
+    if "not" in cond:
+        return _at_the_end(cond["not"])
+    if "state" in cond:
+        return bool(cond["state"].get("at") == "game_end")
+    return "result" in cond
+
+
+def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
+               colours: tuple[str, ...], cases: dict[str, str]) -> None:
+    """No well-formed state with the game over (and the invariants proved) meets a
+    condition on the game's end: every game ends in such a state."""
+    from mammamia_ref.queries.free_steps import stub
+    from mammamia_ref.queries.game_model import OVER, State
+    from mammamia_ref.queries.scoring_model import scoring_terms
+
+    model = stub(players, rules, "u_end", colours)
+    s = State.fresh("u_end", players)
+    wins, decided = scoring_terms(s, model)
+
+    def term(c: Mapping[str, Any]) -> Any:
+        if "all" in c:
+            return N.And(*[term(x) for x in c["all"]])
+        if "any" in c:
+            return z3.Or(*[term(x) for x in c["any"]])
+        if "not" in c:
+            return z3.Not(term(c["not"]))
+        if "state" in c:
+            return state_term(c["state"], s, model, in_round=False)
+        from mammamia_ref.queries.scoring_model import result_term
+
+        return result_term(c["result"], wins, decided, model)
+
+    hypotheses = _invariants(players, rules)(model, s)
+    result, _zm = N.check([*model.domain(s), *model.well_formed(s), *hypotheses,
+                           s.ph == OVER, term(cond)])
+    cases[f"{'-'.join(colours)} game's end"] = str(result)
+    if result != z3.unsat:
+        raise NotProvable(f"a well-formed state at a game's end can meet it ({result})")
 
 
 def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
@@ -227,4 +280,61 @@ def _hand_limit_holds(players: int, rules: Rules) -> bool:
         return prove_invariant(players, rules, hand_limit, counts=True).holds
 
 
-__all__ = ["PROVED_COUNTS", "Never", "NotProvable", "prove_never"]
+def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | None:
+    """A proved lower bound of ``turns_until: C`` or ``own_turns_until: C`` (with
+    ``some_seat: s``) where ``C`` asks for at least ``k`` events: only turns emit them
+    (no opening, no round's preparation does), at most ``m`` a turn (and, for a seat's
+    own turns, none in another seat's turn), each from any well-formed state: so at
+    least ``k / m`` turns, rounded up. None where the proof does not go through."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.conditions import Unsupported, shape
+    from mammamia_ref.queries.events_model import occurrences
+    from mammamia_ref.queries.flags import model_rules
+    from mammamia_ref.queries.free_steps import free_step
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    own = "own_turns_until" in form
+    raw = form.get("own_turns_until", form.get("turns_until"))
+    colours = tuple(COLOURS[:players])   # the rules treat the seats alike
+    if not isinstance(raw, Mapping):
+        return None
+    cond = expand(raw, colours, rules.parameters.rounds,
+                  {form["some_seat"]: colours[0]} if own else None)
+    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
+                                                      "equals")):
+        return None
+    k = int(cond.get("at_least", 1))
+    try:
+        model_rules("game_model", rules)
+        shape(cond)
+    except (VariantError, Unsupported):
+        return None
+    where, rule = dict(cond.get("where") or {}), cond.get("rule")
+    hypotheses = _invariants(players, rules)
+    with N.building():
+        for what in ("reveal", "transition"):
+            model, before, after, facts, constraints = free_step(
+                players, rules, what, f"n_{what}", colours=colours)
+            model.S = [before, after]
+            found = occurrences(cond["event"], where, rule,
+                                 Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"],
+                                      facts), model)
+            if found and N.check([*constraints, *hypotheses(model, before),
+                                  z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
+                return None
+        model, before, after, facts, constraints = free_step(players, rules, "turn", "n_turn",
+                                                             colours=colours)
+        model.S = [before, after]
+        step = Step(0, "turn", 1, 1, N.BoolVal(True), facts["selectors"], facts)
+        found = occurrences(cond["event"], where, rule, step, model)
+        count = N.Sum(found) if found else N.Val(0)
+        base = [*constraints, *hypotheses(model, before)]
+        if own and N.check([*base, before.cur != 0, count > 0])[0] != z3.unsat:
+            return None
+        for most in range(1, 4):
+            if N.check([*base, count > most])[0] == z3.unsat:
+                return -(-k // most)
+    return None
+
+
+__all__ = ["PROVED_COUNTS", "Never", "NotProvable", "prove_never", "turns_needed"]

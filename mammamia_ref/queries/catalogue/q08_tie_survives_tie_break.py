@@ -40,8 +40,8 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     # running the supply out, which takes a first round of 5 turns
     lengths = range(2, 5) if v.stall == "cut" else range(1, 6)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
-    # the game model does not score: the tie-break is the query's (and the reference's)
-    played = {flag: value for flag, value in flag_values(v).items() if flag != "final_tie"}
+    # the goal is the query's own (a tie the tie-break leaves); the reference scores it
+    played = flag_values(v)
     found = search_game(2, played, schedules, goal, orders=red_only(2))
     if found is None:
         return Verdict("unsat", detail=f"no game with rounds of {lengths.start} to "
@@ -64,6 +64,5 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
                    + ("they share the win." if rule == "game_end.shared_win" else
                       f"{colours[holder]}, the last Mamma Mia! holder, wins by seat order."),
                    ["game_end.most_delivered", "game_end.tie_break", rule,
-                    "game_end.three_resolutions"], expects,
-                   beyond={"final_tie": v.final_tie})
+                    "game_end.three_resolutions"], expects)
     return Verdict("sat", witness=doc, detail=f"rounds of {model.schedule} turns")

@@ -11,7 +11,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import _turn_end, first_rounds, game_doc, search_game
 from mammamia_ref.queries.common import _v, by_plan, players_of, red_only
 from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.game_model import free_step
+from mammamia_ref.queries.free_steps import free_step
 from mammamia_ref.queries.planned import _q11_planned
 from mammamia_ref.queries.proofs import (
     oven_contract,
