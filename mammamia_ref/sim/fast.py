@@ -12,7 +12,9 @@ only the representation, chosen for speed:
   card ``5``, the orders from ``6`` on, numbered in sorted order of their IDs (so a hand's
   orders sort as the reference sorts them);
 - actions are integers too (:func:`action_code`, :func:`action_of` convert);
-- no events are built. The rule each step applies is named in its function's docstring.
+- no events are built unless asked for (:func:`record_events`: then the reference's
+  events, the same values in the same order). The rule each step applies is named in
+  its function's docstring.
 
 The reference stays the readable account of the rules; the fast engine follows it
 function by function, a module per chapter as ``rules/`` has them: its state and
@@ -123,6 +125,7 @@ from mammamia_ref.sim.fast_state import (
     from_state,
     pack,
     play_code,
+    record_events,
     rules_for,
     unpack,
 )
@@ -205,7 +208,7 @@ def apply(state: FastState, action: int) -> None:
         name_kind(state, _revealed(state), action - NAME_BASE)
     else:  # complete
         if action == DECLINE:
-            oven_fail(state, _revealed(state))
+            oven_fail(state, _revealed(state), "oven.complete_from_hand", "the owner declined")
         else:
             oven_complete(state, unpack(action - COMPLETE_BASE))
     if state.phase != _TURN:
@@ -440,6 +443,7 @@ __all__ = [
     "perft",
     "play_code",
     "play_random_game",
+    "record_events",
     "rules_for",
     "settle",
     "shuffle_order",

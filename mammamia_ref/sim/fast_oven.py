@@ -7,15 +7,19 @@ from typing import Final
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.rules.oven import (
+    TYPE_RULES,
     Outcome,
     bombastica_outcome,
     bombastica_shortfall,
     fixed_order_outcome,
     nameable_kinds,
+    naming_rule,
     ways_to_take,
 )
 from mammamia_ref.rules.vocabulary import (
+    KINDS,
     covers,
+    format_counts,
     shortfall,
 )
 from mammamia_ref.sim.fast_state import (
@@ -23,6 +27,7 @@ from mammamia_ref.sim.fast_state import (
     _NAME_KIND,
     _REVEAL,
     BOMBASTICA,
+    CARD_NAMES,
     MM,
     NO_KINDS,
     ORDER_COLOUR,
@@ -32,6 +37,7 @@ from mammamia_ref.sim.fast_state import (
     FastState,
     Rules,
     _revealed,
+    tell,
 )
 
 
@@ -41,11 +47,13 @@ def reveal_next(state: FastState) -> None:
     choice. (Ingredients in a row are turned up in one go: nothing is decided between
     them.) The order's code is handed down the judgement rather than read back from
     ``state.reveal``."""
-    oven, table = state.oven, state.table
+    oven, table, events = state.oven, state.table, state.events
     position, last = 0, len(oven) - 1
     card = oven[0]
     while card < MM:
         table[card] += 1
+        if events is not None:
+            tell(state, "revealed", "oven.sort", ("card", KINDS[card]))
         if position == last:
             oven.clear()
             return
@@ -56,14 +64,22 @@ def reveal_next(state: FastState) -> None:
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]
     need = state.rules.need[card]
+    if events is not None:
+        tell(state, "revealed", "oven.open", ("card", CARD_NAMES[card]),
+             ("owner", state.current))
     if need is not None:  # oven.standard, oven.one_of_each
+        if events is not None:
+            tell_needs(state, card, need)
         bake_or_ask(state, card, need)
     elif ORDER_TYPE[card] == BOMBASTICA:
+        if events is not None:
+            tell(state, "needs", "oven.bombastica", ("order", CARD_NAMES[card]),
+                 ("total", state.rules.bombastica_total))
         pizza_bombastica(state, card)
     else:  # oven.monotoni, oven.minimale
         kinds = kind_choices(state, card)
         if not kinds:
-            oven_fail(state, card)
+            oven_fail(state, card, _naming_rule(state, card), "no kind can be named")
         elif len(kinds) > 1:
             state.step = _NAME_KIND
         else:
@@ -95,7 +111,25 @@ def kind_choices(state: FastState, order: int) -> tuple[int, ...]:
 def name_kind(state: FastState, order: int, kind: int) -> None:
     """The owner names the kind of a Monotoni or Minimale; it is then judged as fixed."""
     state.reveal_kind = kind
-    bake_or_ask(state, order, state.rules.need_named[order][kind])
+    need = state.rules.need_named[order][kind]
+    if state.events is not None:
+        tell(state, "named_kind", _naming_rule(state, order), ("order", CARD_NAMES[order]),
+             ("kind", KINDS[kind]))
+        tell_needs(state, order, need)
+    bake_or_ask(state, order, need)
+
+
+def _naming_rule(state: FastState, order: int) -> str:
+    """:func:`~mammamia_ref.rules.oven.naming_rule` of a Monotoni or Minimale."""
+    rules = state.rules
+    return naming_rule(ORDER_TYPE_NAME[order], rules.monotoni_kind, rules.minimale_lowest)
+
+
+def tell_needs(state: FastState, order: int, need: Sequence[int]) -> None:
+    """The reference's ``needs`` event of an order with a fixed requirement (a Monotoni
+    or Minimale once its kind is named)."""
+    tell(state, "needs", TYPE_RULES[ORDER_TYPE_NAME[order]], ("order", CARD_NAMES[order]),
+         ("cards", format_counts(tuple(need))))
 
 
 def requirement(state: FastState, order: int) -> tuple[int, ...]:
@@ -123,10 +157,11 @@ def bake_or_ask(state: FastState, order: int, need: tuple[int, ...]) -> None:
     if outcome is _BAKE:
         bake(state, order, need, NO_KINDS)
     elif outcome is _FAIL:
-        oven_fail(state, order)
+        oven_fail(state, order, "oven.fail", "the table and the hand fall short")
     elif outcome is _FORCED:
         missing = shortfall(need, tuple(table))
-        bake(state, order, [n - m for n, m in zip(need, missing, strict=True)], missing)
+        bake(state, order, [n - m for n, m in zip(need, missing, strict=True)], missing,
+             "oven.complete_mandatory")
     else:
         state.step = _COMPLETE
 
@@ -137,13 +172,18 @@ def pizza_bombastica(state: FastState, order: int) -> None:
     rules, hand = state.rules, state.hands[state.current]
     outcome = bombastica_outcome(state.table, hand, rules.bombastica_total, rules.bombastica_hand,
                                  rules.completion)
+    total = rules.bombastica_total
     if outcome is _BAKE:
         bake(state, order, state.table[:], NO_KINDS)
-    elif outcome is _FAIL or outcome is _FAIL_TABLE_ONLY:
-        oven_fail(state, order)
+    elif outcome is _FAIL_TABLE_ONLY:
+        oven_fail(state, order, "oven.bombastica_table_only",
+                  f"the table holds fewer than {total}")
+    elif outcome is _FAIL:
+        oven_fail(state, order, "oven.fail", f"the table and the hand hold fewer than {total}")
     elif outcome is _FORCED:
         bake(state, order, state.table[:],
-             hand_choices(hand, bombastica_shortfall(state.table, rules.bombastica_total))[0])
+             hand_choices(hand, bombastica_shortfall(state.table, total))[0],
+             "oven.complete_mandatory")
     else:
         state.step = _COMPLETE
 
@@ -174,21 +214,25 @@ def oven_complete(state: FastState, cards: Sequence[int]) -> None:
     """``oven.complete_from_hand`` (``oven.complete_mandatory``): the owner adds these
     hand cards and the order bakes."""
     order = _revealed(state)
+    rule = "oven.complete_mandatory" if state.rules.mandatory else "oven.complete_from_hand"
     if ORDER_TYPE[order] == BOMBASTICA:
-        bake(state, order, state.table[:], cards)
+        bake(state, order, state.table[:], cards, rule)
     else:
         bake(state, order, [n - c for n, c in zip(requirement(state, order), cards, strict=True)],
-             cards)
+             cards, rule)
 
 
 def bake(state: FastState, order: int, from_table: Sequence[int],
-         from_hand: Sequence[int]) -> None:
+         from_hand: Sequence[int], completion_rule: str = "oven.complete_from_hand") -> None:
     """``oven.bake``: the order to its owner's delivered stack, the ingredients it uses
     (from table and hand) to the used pile; the rest stays (``oven.leftovers``). The
-    holder opens the next card."""
+    holder opens the next card. (``completion_rule``: the rule hand cards completed it
+    under, if they did.)"""
     seat, holder = state.current, state.mamma_mia
     if holder is None:
         raise InternalError("no Mamma Mia! holder at the oven")
+    if state.events is not None:
+        tell_baked(state, order, from_table, from_hand, completion_rule)
     table, used = state.table, state.used
     for kind, count in enumerate(from_table):
         if count:
@@ -205,12 +249,29 @@ def bake(state: FastState, order: int, from_table: Sequence[int],
     state.current = holder
 
 
-def oven_fail(state: FastState, order: int) -> None:
-    """``oven.fail``: the order goes under its owner's waiter; the table keeps its cards.
-    The holder opens the next card."""
+def tell_baked(state: FastState, order: int, from_table: Sequence[int],
+               from_hand: Sequence[int], completion_rule: str) -> None:
+    """The reference's events of a bake: ``completed_from_hand`` if hand cards went in,
+    then ``baked`` (``oven.bombastica`` for a Bombastica) with the ingredients it used."""
+    seat, name = ("seat", state.current), ("order", CARD_NAMES[order])
+    if any(from_hand):
+        tell(state, "completed_from_hand", completion_rule, seat, name,
+             ("cards", format_counts(tuple(from_hand))))
+    rule = "oven.bombastica" if ORDER_TYPE[order] == BOMBASTICA else "oven.bake"
+    tell(state, "baked", rule, seat, name,
+         ("used", format_counts(tuple(t + h for t, h in zip(from_table, from_hand,
+                                                             strict=True)))))
+
+
+def oven_fail(state: FastState, order: int, rule: str, why: str) -> None:
+    """``oven.fail`` (by ``rule``, as the reference says ``why``): the order goes under
+    its owner's waiter; the table keeps its cards. The holder opens the next card."""
     holder = state.mamma_mia
     if holder is None:
         raise InternalError("no Mamma Mia! holder at the oven")
+    if state.events is not None:
+        tell(state, "failed", rule, ("seat", state.current), ("order", CARD_NAMES[order]),
+             ("why", why))
     state.waiters[state.current] += (order,)
     state.reveal = state.reveal_kind = None
     state.step = _REVEAL

@@ -10,10 +10,9 @@ from mammamia_ref.rules.round import (
     next_supply,
     supply_runs_out,
 )
+from mammamia_ref.sim.fast_scoring import end_game
 from mammamia_ref.sim.fast_state import (
     _OVEN,
-    _OVER,
-    _OVER_STEP,
     _PLAY,
     _REVEAL,
     _ROUND_END,
@@ -26,6 +25,7 @@ from mammamia_ref.sim.fast_state import (
     FastState,
     _holder,
     cards_of,
+    tell,
 )
 
 _EXHAUSTED: Final[dict[tuple[str, tuple[int, ...]], bool]] = {
@@ -50,6 +50,7 @@ def take_last_mamma_mia(state: FastState, seat: int) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = seat
+        tell(state, "mamma_mia_taken", "round_end.last_ingredient", ("seat", seat))
 
 
 def stall(state: FastState) -> None:
@@ -58,14 +59,21 @@ def stall(state: FastState) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = (state.current + 1) % state.players
+        tell(state, "mamma_mia_taken", "round_end.stall", ("seat", state.mamma_mia))
     state.phase, state.step = _ROUND_END, _STALL
 
 
 def open_the_oven(state: FastState) -> None:
-    """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven."""
+    """``mamma_mia.holder``, ``oven.open``: the Mamma Mia! holder opens the oven (the
+    round ended by ``round_end.stall`` or by its ``round_end`` ruling)."""
+    if state.events is not None:
+        cause = "round_end.stall" if state.step == _STALL else f"round_end.{state.rules.round_end}"
+        tell(state, "round_ended", cause, ("round", state.round))
     state.phase, state.step = _OVEN, _REVEAL
     state.reveal = None
     state.current = _holder(state)
+    tell(state, "oven_opened", "mamma_mia.holder", ("seat", state.current),
+         ("cards", len(state.oven)))
 
 
 # -- the next round and the end ------------------------------------------------------
@@ -79,17 +87,21 @@ def after_resolution(state: FastState) -> None:
     (``next_round.supply``), awaiting its shuffle."""
     state.resolutions += 1
     if game_ends(state.resolutions, state.rules.rounds):
-        state.phase, state.step = _OVER, _OVER_STEP
-        state.reveal = state.reveal_kind = None
+        end_game(state)
         return
     if state.rules.leftovers_to_oven:
+        tell(state, "leftovers_to_oven", "next_round.oven", ("cards", sum(state.table)))
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
+    else:
+        tell(state, "leftovers_stay", "next_round.leftovers_on_table",
+             ("cards", sum(state.table)))
     left = [0] * N_KINDS
     for card in state.supply:
         if card < MM:
             left[card] += 1
     state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
+    tell(state, "supply_gathered", "next_round.supply", ("cards", len(state.supply)))
     state.used = [0] * N_KINDS
     state.phase, state.step = _SHUFFLE, _SUPPLY_PILE
     state.current = _holder(state)
@@ -102,6 +114,8 @@ def start_round(state: FastState) -> None:
     with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
     state.phase, state.step = _TURN, _PLAY
     state.played = state.quiet_turns = 0
+    tell(state, "turn_begins", "next_round.first_player", ("seat", state.current),
+         ("round", state.round))
     if supply_exhausted(state):
         take_last_mamma_mia(state, state.current)
         state.phase, state.step = _ROUND_END, _SUPPLY_PILE

@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from mammamia_ref.errors import IllegalActionError
 from mammamia_ref.rules.scoring import winning_seats
-from mammamia_ref.sim.fast_state import (
-    _OVER,
-    FastState,
-)
+from mammamia_ref.sim.fast_state import _OVER, _OVER_STEP, FastState, tell
+
+
+def end_game(state: FastState) -> None:
+    """``game_end.three_resolutions``: the third opening of the oven ends the game."""
+    state.phase, state.step = _OVER, _OVER_STEP
+    state.reveal = state.reveal_kind = None
+    if state.events is not None:
+        seats, rule = winners(state)
+        tell(state, "game_ended", "game_end.three_resolutions",
+             ("resolutions", state.resolutions))
+        tell(state, "winners", rule, ("seats", list(seats)),
+             ("delivered", [len(stack) for stack in state.delivered]))
 
 
 def winners(state: FastState) -> tuple[tuple[int, ...], str]:

@@ -25,6 +25,7 @@ from mammamia_ref.sim.fast_state import (
     FastState,
     _blank,
     cards_of,
+    tell,
 )
 
 
@@ -67,6 +68,7 @@ def after_setup_shuffle(state: FastState) -> None:
                 rest[card] += 1
             state.supply = cards_of(rest) + [MM]
             state.step = _SUPPLY_PILE
+            tell(state, "mamma_mia_joined_supply", "setup.supply")
             return
         state.step = _PILE_OF_COLOUR[state.config.colours[0]]
     elif pile == _SUPPLY_PILE:
@@ -94,11 +96,14 @@ def deal(state: FastState) -> None:
             position += 1
             if card == MM:
                 state.mamma_mia = seat
+                tell(state, "mamma_mia_dealt", "mamma_mia.dealt", ("seat", seat))
                 card = deck[position]
                 position += 1
             hands[seat][card] += 1
     del deck[:position]
     state.hands = [tuple(hand) for hand in hands]
+    tell(state, "dealt", "setup.deal", ("cards", state.rules.starting_ingredients),
+         ("players", players))
 
 
 def take_first_orders(state: FastState) -> None:
@@ -112,5 +117,8 @@ def take_first_orders(state: FastState) -> None:
     state.phase, state.step = _TURN, _PLAY
     state.current = state.config.first_player
     state.played = state.quiet_turns = 0
+    if state.events is not None:
+        tell(state, "took_first_orders", "setup.waiter")
+        tell(state, "turn_begins", "setup.first_player", ("seat", state.current), ("round", 1))
 
 

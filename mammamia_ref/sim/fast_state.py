@@ -22,6 +22,7 @@ from mammamia_ref.rules.actions import (
     PlaceOrder,
     Play,
 )
+from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.oven import (
     may_decline,
     named_needs,
@@ -311,9 +312,14 @@ class FastState:
     (equal to them; between decisions also ``round_end`` and ``reveal``).
 
     What each seat has (``hands``, ``hand_orders``, ``waiters``, ``delivered``) is a
-    tuple, replaced when it changes: copying a state then copies only the outer lists."""
+    tuple, replaced when it changes: copying a state then copies only the outer lists.
 
-    __slots__ = ("box", "config", "current", "delivered", "hand_orders", "hands",
+    ``events`` is None unless the caller asks for the events (:func:`record_events`):
+    then every transition appends to it the reference's :class:`~mammamia_ref.rules.events.Event`
+    values, the same as :func:`mammamia_ref.rules.game.apply` returns, in the same order.
+    Normal play builds none (one test of a field per transition at most)."""
+
+    __slots__ = ("box", "config", "current", "delivered", "events", "hand_orders", "hands",
                  "mamma_mia", "oven", "phase", "played", "players", "quiet_turns", "resolutions",
                  "reveal", "reveal_kind", "round", "rules", "seat_of_colour", "step", "supply",
                  "table", "used", "waiters")
@@ -341,6 +347,7 @@ class FastState:
     quiet_turns: int
     reveal: int | None
     reveal_kind: int | None
+    events: list[Event] | None
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled field by field (for the worker processes of ``perft --jobs``): a
@@ -366,6 +373,7 @@ class FastState:
         new.waiters, new.delivered = self.waiters[:], self.delivered[:]
         new.played, new.quiet_turns = self.played, self.quiet_turns
         new.reveal, new.reveal_kind = self.reveal, self.reveal_kind
+        new.events = None  # a copy records nothing into its original's events
         return new
 
     @property
@@ -460,6 +468,7 @@ def _unpickled(config: GameConfig, rules: Rules, players: int, seat_of_colour: l
     state.box, state.mamma_mia, state.hands, state.hand_orders = box, mamma_mia, hands, hand_orders
     state.waiters, state.delivered, state.played = waiters, delivered, played
     state.quiet_turns, state.reveal, state.reveal_kind = quiet_turns, reveal, reveal_kind
+    state.events = None
     return state
 
 
@@ -475,6 +484,7 @@ def _blank(config: GameConfig) -> FastState:
     for seat, colour in enumerate(config.colours):
         seats[COLOUR_INDEX[colour]] = seat
     state.seat_of_colour = seats
+    state.events = None
     return state
 
 
@@ -519,3 +529,18 @@ def _holder(state: FastState) -> int:
         raise InternalError(f"no Mamma Mia! holder in phase {state.phase}")
     return seat
 
+
+def record_events(state: FastState) -> list[Event]:
+    """From now on, the events of every transition of ``state`` are appended to the list
+    returned (:attr:`FastState.events`): the reference's events, for the judging of
+    ``mammamia ask``'s questions (:mod:`mammamia_ref.sim.fast_events`)."""
+    events: list[Event] = []
+    state.events = events
+    return events
+
+
+def tell(state: FastState, name: str, rule: str, *data: tuple[str, Any]) -> None:
+    """Append an event to ``state.events`` (the caller has checked it records): the
+    reference's :func:`mammamia_ref.rules.events.event` with its fields in order."""
+    if state.events is not None:
+        state.events.append(Event(name, rule, data))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 from mammamia_ref.rules.turn import (
     cards_to_draw,
+    draw_rule,
     orders_before_supply,
     play_options,
     step_after_play,
 )
+from mammamia_ref.rules.vocabulary import KINDS, format_counts
 from mammamia_ref.sim.fast_round import (
     _EXHAUSTED,
     stall,
@@ -21,8 +24,10 @@ from mammamia_ref.sim.fast_state import (
     _PLAY,
     _ROUND_END,
     _SUPPLY_PILE,
+    CARD_NAMES,
     DRAW_N_BASE,
     MM,
+    N_KINDS,
     NO_ORDER,
     PASS,
     PLACE_BASE,
@@ -30,6 +35,7 @@ from mammamia_ref.sim.fast_state import (
     WAITER,
     FastState,
     play_code,
+    tell,
 )
 
 _PLAY_CHOICES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
@@ -75,6 +81,9 @@ def turn_play(state: FastState, kind: int, count: int) -> None:
     state.played = count
     state.step = _AFTER_PLAY_WITH_ORDERS if state.hand_orders[state.current] \
         else _AFTER_PLAY_WITHOUT_ORDERS
+    if state.events is not None:
+        tell(state, "played", "turn.play", ("seat", state.current), ("kind", KINDS[kind]),
+             ("count", count))
 
 
 def turn_pass(state: FastState) -> None:
@@ -84,6 +93,7 @@ def turn_pass(state: FastState) -> None:
     rules = state.rules
     state.step = rules.after_pass_with_orders if state.hand_orders[state.current] \
         else rules.after_pass_without_orders
+    tell(state, "passed", "turn.pass", ("seat", state.current))
 
 
 def turn_place_order(state: FastState, order: int) -> None:
@@ -93,6 +103,10 @@ def turn_place_order(state: FastState, order: int) -> None:
     orders.remove(order)
     state.hand_orders[state.current] = tuple(orders)
     state.oven.append(order)
+    if state.events is not None:
+        rule = "turn.place_order" if state.played or state.rules.pass_order == "forbidden" \
+            else "turn.pass_with_order"
+        tell(state, "placed_order", rule, ("seat", state.current), ("order", CARD_NAMES[order]))
     state.played += 1
     state.step = _DRAW
 
@@ -126,19 +140,26 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
             wanted = refill_allowance(state)
     else:
         wanted = count
-    supply, first = state.supply, 0
+    supply, first, events = state.supply, 0, state.events
     if source != WAITER and rules.draw_both:  # turn.draw_both: the waiter's top order first
         first = orders_before_supply(rules.draw_piles, wanted, len(state.waiters[seat]))
         draw_from_waiter(state, first)
+        if first and events is not None:
+            tell_drew(state, "turn.draw_both", "waiter", first)
         wanted -= first
     if source == WAITER:
         moved = draw_from_waiter(state, wanted)
+        if events is not None:
+            tell_drew(state, draw_rule(state.config.rules.flags, moved < wanted), "waiter", moved)
     elif len(supply) > wanted and MM not in (taken := supply[:wanted]):  # the usual case
         hand = list(state.hands[seat])
         for card in taken:
             hand[card] += 1
         del supply[:wanted]
         state.hands[seat] = tuple(hand)
+        if events is not None:
+            tell_drew(state, draw_rule(state.config.rules.flags, False), "supply", wanted,
+                      [taken.count(kind) for kind in range(N_KINDS)])
         if rules.round_end_last_ingredient and supply_exhausted(state):
             take_last_mamma_mia(state, seat)
         moved = wanted
@@ -155,6 +176,20 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
         state.current = (seat + 1) % state.players
         state.step = _PLAY
         state.played = 0
+        if events is not None:
+            tell(state, "turn_begins", "turn.clockwise", ("seat", state.current),
+                 ("round", state.round))
+
+
+def tell_drew(state: FastState, rule: str, source: str, count: int,
+              cards: Sequence[int] | None = None) -> None:
+    """The reference's ``drew`` event: from the waiter its count, from the supply also
+    the ingredient cards drawn."""
+    data: tuple[tuple[str, Any], ...] = (("seat", state.current), ("source", source),
+                                         ("count", count))
+    if cards is not None:
+        data += (("cards", format_counts(tuple(cards))),)
+    tell(state, "drew", rule, *data)
 
 
 def draw_from_waiter(state: FastState, wanted: int) -> int:
@@ -177,16 +212,24 @@ def draw_from_supply(state: FastState, wanted: int) -> int:
     seat, supply, hand = state.current, state.supply, list(state.hands[state.current])
     last_ingredient = state.rules.round_end_last_ingredient
     got = moved = 0
+    drawn_mamma_mia = False
     while got < wanted and supply:  # an empty supply is exhausted under either ruling
         card = supply.pop(0)
         moved += 1
         if card == MM:
             state.mamma_mia = seat
+            drawn_mamma_mia = True
         else:
             hand[card] += 1
             got += 1
         if last_ingredient and supply_exhausted(state):
             break
+    if state.events is not None:
+        before = state.hands[seat]
+        tell_drew(state, draw_rule(state.config.rules.flags, got < wanted), "supply", got,
+                  [now - then for now, then in zip(hand, before, strict=True)])
+        if drawn_mamma_mia:
+            tell(state, "mamma_mia_drawn", "mamma_mia.draw", ("seat", seat))
     state.hands[seat] = tuple(hand)
     if supply_exhausted(state):
         take_last_mamma_mia(state, seat)
