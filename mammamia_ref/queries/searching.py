@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mammamia_ref.queries.judging import Played
@@ -64,17 +64,31 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
 
 def search(question: Question, players: int, rules: Rules, budget: float,
            judge: Callable[[Played], float | None], *, directed: bool = False,
-           enough: float = float("inf")) -> tuple[Played | None, int, float, int]:
+           enough: float = float("inf"), on_fast: bool = True
+           ) -> tuple[Played | None, int, float, int]:
     """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
     or the bound's game count: the best game by ``judge`` (None: not a candidate; a
     larger number is better; ``enough`` or more stops at once: a proved bound met),
     the reference's games played, its score and the games the fast engine screened.
     ``directed`` (a measure: a judge with degrees) screens on the fast engine where it
     gives the measure (:func:`screen`), gives the seeded games a part of the budget
-    and then climbs (:func:`climb`)."""
+    and then climbs (:func:`climb`). Where the judgement reads only events
+    (:func:`judged_on_events`) and the fast engine plays the rules, the seeded games are
+    played on it (``on_fast``, :func:`seeded_on_fast`; for a ``find:`` the count
+    returned is then every game judged, on either engine)."""
     config = make_config(players, variants=rules)
     games = question.bound.get("games", 10_000)
     start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
+    if on_fast and judged_on_events(question) and fast_plays(rules):
+        share = budget * (SEEDED_SHARE if directed else 1.0)
+        best, score, played, screened = seeded_on_fast(config, judge, share, 10 * games,
+                                                       enough)
+        if directed and best is not None and score < enough:
+            best, score, more, tried = climb(question, best, score, judge,
+                                             budget - (time.process_time() - start),
+                                             games - played, enough, on_events=True)
+            played, screened = played + more, screened + tried
+        return best, played if directed else played + screened, score, screened
     fast = FAST_MEASURES.get(question.measure or "") if directed and fast_plays(rules) \
         else None
     if fast is not None:
@@ -94,11 +108,84 @@ def search(question: Question, players: int, rules: Rules, budget: float,
             if got >= enough:
                 return best, played, score, screened
     if directed and best is not None and score < enough:
-        best, score, more = climb(question, best, score, judge,
-                                  budget - (time.process_time() - start), games - played,
-                                  enough, fast)
-        played += more
+        best, score, more, tried = climb(question, best, score, judge,
+                                         budget - (time.process_time() - start),
+                                         games - played, enough, fast)
+        played, screened = played + more, screened + tried
     return best, played, score, screened
+
+
+EVENT_MEASURES = frozenset({"turns", "baked", "baked_one_opening", "bombastica_cards"})
+"""The measures (:func:`.judging.measure`) a game's events alone give."""
+
+
+def judged_on_events(question: Question) -> bool:
+    """Whether a game is judged for ``question`` by its events alone: a ``find:``
+    condition naming only events (no state condition), or a measure of
+    :data:`EVENT_MEASURES`."""
+    if question.goal != "find":
+        return question.measure in EVENT_MEASURES
+    return question.condition is not None and _events_only(question.condition)
+
+
+def _events_only(cond: Mapping[str, Any]) -> bool:
+    if "all" in cond or "any" in cond:
+        return all(_events_only(c) for c in cond.get("all", cond.get("any", ())))
+    if "not" in cond:
+        return _events_only(cond["not"])
+    return "event" in cond
+
+
+FAST_SEEDS = {"random": 5, "careful": 1}
+"""How many seeds each policy plays in its turn on the fast engine: a careful game
+costs about five random ones there (3.6 to 7 times, pure or compiled, 2 to 5 players), so
+each policy has about the same share of the search's CPU time."""
+
+
+def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
+                   budget: float, games: int, enough: float
+                   ) -> tuple[Played | None, float, int, int]:
+    """The seeded games played on the fast engine with the reference's events
+    (:func:`mammamia_ref.sim.fast_events.games_with_events`; its policies in turn, each
+    the next :data:`FAST_SEEDS` of its seeds), until ``budget`` CPU seconds or ``games``
+    games, each judged on its events by ``judge``. A game that scores better than the
+    best so far is played again by the reference, judged again, and only that game is
+    kept; ``enough`` stops at once. The best game, its score, the reference's games and
+    the fast engine's."""
+    from dataclasses import replace
+
+    from mammamia_ref.errors import InternalError
+    from mammamia_ref.rules.actions import NoOrder
+    from mammamia_ref.sim.fast_events import fast_policies, games_with_events
+
+    start, setup = time.process_time(), new_game(config)
+    best, score, replayed, screened = None, float("-inf"), 0, 0
+    policies = [p for p in fast_policies() if p == "random" or claims("policies", config.rules)]
+    streams = [(policy, games_with_events(config, itertools.count(), policy))
+               for policy in policies]
+    seeded = ((policy, seed, events) for _turn in itertools.count()
+              for policy, stream in streams
+              for seed, events in itertools.islice(stream, FAST_SEEDS.get(policy, 1)))
+    for policy, seed, events in seeded:
+        screened += 1
+        # the events as one step: an event-only judgement reads nothing else
+        got = judge(Played(config, ((NoOrder(), events, setup),), seed, policy))
+        if got is not None and got > score:
+            game = playout(config, seed, policy)
+            replayed += 1
+            again = judge(game)
+            if again != got:
+                raise InternalError(f"the fast engine's game ({policy} policy, seed {seed}) "
+                                    f"is judged {got}, the reference's {again}")
+            best = replace(game, found_by=f"{policy} policy, seed {seed}, found among "
+                           f"{screened} seeded games on the fast engine ("
+                           f"{', '.join(policies)} policies), replayed by the reference")
+            score = got
+            if got >= enough:
+                break
+        if screened >= games or time.process_time() - start > budget:
+            break
+    return best, score, replayed, screened
 
 
 SEEDED_SHARE = 0.6
@@ -136,11 +223,17 @@ def screen(config: GameConfig, fast_measure: Callable[[Any, int], int],
 def fast_plays(rules: Rules) -> bool:
     """Whether the fast engine plays games under ``rules`` (its ``models:`` claims; the
     information flags change what players see, not the game)."""
+    return claims("fast", rules)
+
+
+def claims(model: str, rules: Rules) -> bool:
+    """Whether ``model`` (``fast``, ``policies``) claims every value of ``rules`` in the
+    spec's ``models:`` (the information flags aside)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.rules.state import refuse_unclaimed
 
     try:
-        refuse_unclaimed("fast", rules, carries_information=True)
+        refuse_unclaimed(model, rules, carries_information=True)
     except VariantError:
         return False
     return True
@@ -174,15 +267,33 @@ def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple
     return game, turns
 
 
+def _score_on_fast(prefix: Played, seed: str, policy: str,
+                   judge: Callable[[Played], float | None]) -> float | None:
+    """The score of ``prefix`` played on to its end on the fast engine (``seed``,
+    ``policy``), judged on the reference's events of the whole game."""
+    from mammamia_ref.rules.actions import NoOrder
+    from mammamia_ref.sim.fast_events import games_with_events
+
+    last = prefix.steps[-1][2] if prefix.steps else new_game(prefix.config)
+    _seed, events = next(games_with_events(prefix.config, [seed], policy, after=last))
+    before = tuple(e for _a, evs, _s in prefix.steps for e in evs)
+    return judge(Played(prefix.config, ((NoOrder(), before + events, last),), seed, policy))
+
+
 def climb(question: Question, best: Played, score: float,
           judge: Callable[[Played], float | None], budget: float, games: int,
-          enough: float, fast: Callable[[Any, int], int] | None = None
-          ) -> tuple[Played, float, int]:
+          enough: float, fast: Callable[[Any, int], int] | None = None,
+          on_events: bool = False) -> tuple[Played, float, int, int]:
     """A directed search: the best game so far is played again from a point along it
     (a seeded choice), on from there by another seed and policy, and kept when it
     scores as well or better; every shuffle stays explicit, so each game replays. With
     ``fast`` (the measure on the fast engine), a try under the random policy is played
-    on it first and goes to the reference only if it scores as well."""
+    on it first and goes to the reference only if it scores as well. With ``on_events``
+    (the judgement reads only events) every try is played on the fast engine with the
+    reference's events, under a policy it plays (as often as :data:`FAST_SEEDS` has each
+    play in the seeded games), and goes to the reference only if it
+    scores better: a try that only scores as well is not kept there (the reference would
+    replay every such try), so this climb never moves sideways."""
     import random
     from dataclasses import replace
 
@@ -192,9 +303,17 @@ def climb(question: Question, best: Played, score: float,
     sign = 1 if question.goal == "most" else -1
     while played < games and time.process_time() - start < budget and score < enough:
         cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
-        seed, policy = f"climb-{played + screened}", rng.choice(POLICIES)
+        seed = f"climb-{played + screened}"
+        policy = rng.choices(list(FAST_SEEDS), list(FAST_SEEDS.values()))[0] if on_events \
+            else rng.choice(POLICIES)
         prefix = replace(best, steps=best.steps[:cut])
-        if fast is not None and policy == "random":
+        told = None
+        if on_events:
+            screened += 1
+            told = _score_on_fast(prefix, seed, policy, judge)
+            if told is None or told <= score:
+                continue
+        elif fast is not None and policy == "random":
             state, after = fast_on(prefix.steps[-1][2], seed)
             screened += 1
             before = sum(1 for _a, evs, _s in prefix.steps for e in evs
@@ -204,14 +323,20 @@ def climb(question: Question, best: Played, score: float,
         game = playout(best.config, seed, policy, after=prefix)
         played += 1
         got = judge(game)
+        if on_events and got != told:
+            from mammamia_ref.errors import InternalError
+
+            raise InternalError(f"the fast engine's game ({policy} policy, seed {seed}, "
+                                f"from step {cut}) is judged {told}, the reference's {got}")
         if got is not None and got >= score:
             better += got > score
             best, score = game, got
     fast_part = f" ({screened} tried on the fast engine first)" if screened else ""
     found_by = (f"a directed search from the game of {origin}: {played} games played on "
                 f"from a point of the best so far{fast_part}, {better} better")
-    return replace(best, found_by=found_by), score, played
+    return replace(best, found_by=found_by), score, played, screened
 
 
-__all__ = ["FAST_MEASURES", "POLICIES", "SEEDED_SHARE", "climb", "fast_on", "fast_plays",
-           "playout", "screen", "search"]
+__all__ = ["EVENT_MEASURES", "FAST_MEASURES", "FAST_SEEDS", "POLICIES", "SEEDED_SHARE", "claims",
+           "climb", "fast_on", "fast_plays", "judged_on_events", "playout", "screen", "search",
+           "seeded_on_fast"]

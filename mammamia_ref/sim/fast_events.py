@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from mammamia_ref.errors import VariantError
 from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.state import GameConfig
+from mammamia_ref.rules.state import GameConfig, GameState
 from mammamia_ref.sim import fast
 
 MAX_STEPS = 20_000
@@ -32,11 +32,14 @@ def fast_policies() -> tuple[str, ...]:
 
 
 def games_with_events(config: GameConfig, seeds: Iterable[int | str], policy: str,
-                      max_steps: int = MAX_STEPS
+                      max_steps: int = MAX_STEPS, *, after: GameState | None = None
                       ) -> Iterator[tuple[int | str, tuple[Event, ...]]]:
     """Each seed's game under ``policy`` at every seat, with every event of the game in
-    the reference's order. A policy without a fast chooser, or one that refuses these
-    rules (as the reference's would), is refused with :class:`VariantError`."""
+    the reference's order; with ``after`` (a reference state of a game under
+    ``config``), that game played on from there to its end (the events from there on), as
+    ``playout(..., after=...)`` plays it. A policy without a fast chooser, or one that
+    refuses these rules (as the reference's would), is refused with
+    :class:`VariantError`."""
     from mammamia_ref.rules.state import refuse_unclaimed
     from mammamia_ref.sim.policies import FAST_CHOOSERS
 
@@ -47,7 +50,7 @@ def games_with_events(config: GameConfig, seeds: Iterable[int | str], policy: st
     if policy != "random":   # the benchmark policy reads no rule; the others check theirs
         refuse_unclaimed("policies", config.rules, carries_information=True)
     for seed in seeds:
-        state = fast.new_game(config)
+        state = fast.new_game(config) if after is None else fast.from_state(after)
         events = fast.record_events(state)
         chance, rng = fast.FastChance(seed), random.Random(f"mammamia-policy:{seed}")
         letter, players = state.rules.stall_letter, state.players
