@@ -161,6 +161,22 @@ def test_the_search_games_are_the_reference_playouts() -> None:
     assert played >= 4 * len(PLAYERS) * 3
 
 
+def test_events_asked_for_by_name_are_the_others_left_out() -> None:
+    """``record_events(state, names)``: exactly the events of those names, in order (what
+    the search asks for: the events its question reads)."""
+    rng = random.Random("fast-events-names")
+    vocabulary = sorted({e.name for _s, told in games_with_events(
+        make_config(3), range(3), "random") for e in told})
+    for index, (_name, rules) in enumerate(rulings(2)[::3]):
+        config = make_config(2 + index % 4, variants=rules)
+        names = frozenset(rng.sample(vocabulary, 3))
+        whole = games_with_events(config, range(index, index + 2), "random")
+        part = games_with_events(config, range(index, index + 2), "random", names=names)
+        for (seed, every), (same, kept) in zip(whole, part, strict=True):
+            assert seed == same and kept == tuple(e for e in every if e.name in names)
+    assert len(vocabulary) > 12
+
+
 def test_every_ruling_of_the_sample_is_played_by_the_fast_engine() -> None:
     """The sample is what it says: the fast engine plays every ruling in it (a refusal
     would make the differential test smaller than it says), and it holds every flag's

@@ -43,6 +43,17 @@ def test_only_a_judgement_on_events_goes_to_the_fast_engine() -> None:
         assert not on_events(question("most", measured=name))
 
 
+def test_the_fast_engine_tells_only_the_events_a_judgement_reads() -> None:
+    named = searching.judged_events
+    assert named(question("find", {"all": [{"not": {"event": "baked"}},
+                                           {"any": [{"event": "game_ended"},
+                                                    {"event": "passed"}]}]})) \
+        == {"baked", "game_ended", "passed", "turn_begins"}
+    assert named(question("most", measured="baked_one_opening")) \
+        == {"baked", "oven_opened", "turn_begins"}
+    assert set(searching.MEASURE_EVENTS) == searching.EVENT_MEASURES
+
+
 def test_a_find_on_the_fast_engine_keeps_the_references_game() -> None:
     """The first seeded game that meets the condition, as the reference plays it: the
     same seed and policy as the fast engine's, judged again."""
@@ -64,7 +75,7 @@ def test_a_measure_on_the_fast_engine_is_the_references(monkeypatch: pytest.Monk
         got = measure("baked_one_opening", game)
         return None if got is None else float(got)
 
-    game, played, score, screened = searching.search(asked, 2, make_rules(), 2.0, judge,
+    game, played, score, screened = searching.search(asked, 2, make_rules(), 1.0, judge,
                                                      directed=True)
     assert game is not None and measure("baked_one_opening", game) == score
     assert screened > played   # most games were judged on the fast engine only

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from mammamia_ref.queries.judging import Played
@@ -82,7 +82,7 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     if on_fast and judged_on_events(question) and fast_plays(rules):
         share = budget * (SEEDED_SHARE if directed else 1.0)
         best, score, played, screened = seeded_on_fast(config, judge, share, 10 * games,
-                                                       enough)
+                                                       enough, judged_events(question))
         if directed and best is not None and score < enough:
             best, score, more, tried = climb(question, best, score, judge,
                                              budget - (time.process_time() - start),
@@ -115,8 +115,13 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     return best, played, score, screened
 
 
-EVENT_MEASURES = frozenset({"turns", "baked", "baked_one_opening", "bombastica_cards"})
-"""The measures (:func:`.judging.measure`) a game's events alone give."""
+MEASURE_EVENTS: dict[str, frozenset[str]] = {
+    "turns": frozenset({"turn_begins"}), "baked": frozenset({"baked"}),
+    "baked_one_opening": frozenset({"oven_opened", "baked"}),
+    "bombastica_cards": frozenset({"baked"})}
+"""The measures (:func:`.judging.measure`) a game's events alone give, and the events
+each reads."""
+EVENT_MEASURES = frozenset(MEASURE_EVENTS)
 
 
 def judged_on_events(question: Question) -> bool:
@@ -126,6 +131,23 @@ def judged_on_events(question: Question) -> bool:
     if question.goal != "find":
         return question.measure in EVENT_MEASURES
     return question.condition is not None and _events_only(question.condition)
+
+
+def judged_events(question: Question) -> frozenset[str]:
+    """The names of the events a judgement of ``question`` on events reads: those its
+    condition or measure names, and ``turn_begins``, where :func:`.judging.within` cuts
+    a game to the bound."""
+    if question.goal != "find":
+        return MEASURE_EVENTS[question.measure or ""] | {"turn_begins"}
+    return frozenset(_named(question.condition or {})) | {"turn_begins"}
+
+
+def _named(cond: Mapping[str, Any]) -> Iterator[str]:
+    for part in (*cond.get("all", ()), *cond.get("any", ()),
+                 *((cond["not"],) if "not" in cond else ())):
+        yield from _named(part)
+    if "event" in cond:
+        yield cond["event"]
 
 
 def _events_only(cond: Mapping[str, Any]) -> bool:
@@ -143,12 +165,14 @@ each policy has about the same share of the search's CPU time."""
 
 
 def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
-                   budget: float, games: int, enough: float
+                   budget: float, games: int, enough: float,
+                   names: frozenset[str] | None = None
                    ) -> tuple[Played | None, float, int, int]:
     """The seeded games played on the fast engine with the reference's events
     (:func:`mammamia_ref.sim.fast_events.games_with_events`; its policies in turn, each
     the next :data:`FAST_SEEDS` of its seeds), until ``budget`` CPU seconds or ``games``
-    games, each judged on its events by ``judge``. A game that scores better than the
+    games, each judged on its events by ``judge`` (only those of ``names``, if given:
+    :func:`judged_events`). A game that scores better than the
     best so far is played again by the reference, judged again, and only that game is
     kept; ``enough`` stops at once. The best game, its score, the reference's games and
     the fast engine's."""
@@ -161,7 +185,7 @@ def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
     start, setup = time.process_time(), new_game(config)
     best, score, replayed, screened = None, float("-inf"), 0, 0
     policies = [p for p in fast_policies() if p == "random" or claims("policies", config.rules)]
-    streams = [(policy, games_with_events(config, itertools.count(), policy))
+    streams = [(policy, games_with_events(config, itertools.count(), policy, names=names))
                for policy in policies]
     seeded = ((policy, seed, events) for _turn in itertools.count()
               for policy, stream in streams
@@ -268,14 +292,16 @@ def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple
 
 
 def _score_on_fast(prefix: Played, seed: str, policy: str,
-                   judge: Callable[[Played], float | None]) -> float | None:
+                   judge: Callable[[Played], float | None], names: frozenset[str]
+                   ) -> float | None:
     """The score of ``prefix`` played on to its end on the fast engine (``seed``,
     ``policy``), judged on the reference's events of the whole game."""
     from mammamia_ref.rules.actions import NoOrder
     from mammamia_ref.sim.fast_events import games_with_events
 
     last = prefix.steps[-1][2] if prefix.steps else new_game(prefix.config)
-    _seed, events = next(games_with_events(prefix.config, [seed], policy, after=last))
+    _seed, events = next(games_with_events(prefix.config, [seed], policy, after=last,
+                                           names=names))
     before = tuple(e for _a, evs, _s in prefix.steps for e in evs)
     return judge(Played(prefix.config, ((NoOrder(), before + events, last),), seed, policy))
 
@@ -310,7 +336,7 @@ def climb(question: Question, best: Played, score: float,
         told = None
         if on_events:
             screened += 1
-            told = _score_on_fast(prefix, seed, policy, judge)
+            told = _score_on_fast(prefix, seed, policy, judge, judged_events(question))
             if told is None or told <= score:
                 continue
         elif fast is not None and policy == "random":
@@ -337,6 +363,6 @@ def climb(question: Question, best: Played, score: float,
     return replace(best, found_by=found_by), score, played, screened
 
 
-__all__ = ["EVENT_MEASURES", "FAST_MEASURES", "FAST_SEEDS", "POLICIES", "SEEDED_SHARE", "claims",
-           "climb", "fast_on", "fast_plays", "judged_on_events", "playout", "screen", "search",
-           "seeded_on_fast"]
+__all__ = ["EVENT_MEASURES", "FAST_MEASURES", "FAST_SEEDS", "MEASURE_EVENTS", "POLICIES",
+           "SEEDED_SHARE", "claims", "climb", "fast_on", "fast_plays", "judged_events",
+           "judged_on_events", "playout", "screen", "search", "seeded_on_fast"]

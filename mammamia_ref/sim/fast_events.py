@@ -32,14 +32,16 @@ def fast_policies() -> tuple[str, ...]:
 
 
 def games_with_events(config: GameConfig, seeds: Iterable[int | str], policy: str,
-                      max_steps: int = MAX_STEPS, *, after: GameState | None = None
+                      max_steps: int = MAX_STEPS, *, after: GameState | None = None,
+                      names: Iterable[str] | None = None
                       ) -> Iterator[tuple[int | str, tuple[Event, ...]]]:
     """Each seed's game under ``policy`` at every seat, with every event of the game in
     the reference's order; with ``after`` (a reference state of a game under
     ``config``), that game played on from there to its end (the events from there on), as
-    ``playout(..., after=...)`` plays it. A policy without a fast chooser, or one that
-    refuses these rules (as the reference's would), is refused with
-    :class:`VariantError`."""
+    ``playout(..., after=...)`` plays it; with ``names``, only the events of those names
+    (:func:`~mammamia_ref.sim.fast.record_events`: the others are not built). A policy
+    without a fast chooser, or one that refuses these rules (as the reference's would),
+    is refused with :class:`VariantError`."""
     from mammamia_ref.rules.state import refuse_unclaimed
     from mammamia_ref.sim.policies import FAST_CHOOSERS
 
@@ -51,7 +53,7 @@ def games_with_events(config: GameConfig, seeds: Iterable[int | str], policy: st
         refuse_unclaimed("policies", config.rules, carries_information=True)
     for seed in seeds:
         state = fast.new_game(config) if after is None else fast.from_state(after)
-        events = fast.record_events(state)
+        events = fast.record_events(state, names)
         chance, rng = fast.FastChance(seed), random.Random(f"mammamia-policy:{seed}")
         letter, players = state.rules.stall_letter, state.players
         for _ in range(max_steps):

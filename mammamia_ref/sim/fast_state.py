@@ -6,7 +6,7 @@ conversions to and from the reference's state). The chapters (:mod:`.fast_setup`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from mammamia_ref.errors import InternalError
@@ -317,12 +317,13 @@ class FastState:
     ``events`` is None unless the caller asks for the events (:func:`record_events`):
     then every transition appends to it the reference's :class:`~mammamia_ref.rules.events.Event`
     values, the same as :func:`mammamia_ref.rules.game.apply` returns, in the same order.
-    Normal play builds none (one test of a field per transition at most)."""
+    Normal play builds none (one test of a field per transition at most). ``told``, if
+    not None, keeps only the events of those names (the others are not built)."""
 
     __slots__ = ("box", "config", "current", "delivered", "events", "hand_orders", "hands",
                  "mamma_mia", "oven", "phase", "played", "players", "quiet_turns", "resolutions",
                  "reveal", "reveal_kind", "round", "rules", "seat_of_colour", "step", "supply",
-                 "table", "used", "waiters")
+                 "table", "told", "used", "waiters")
 
     config: GameConfig
     rules: Rules
@@ -348,6 +349,7 @@ class FastState:
     reveal: int | None
     reveal_kind: int | None
     events: list[Event] | None
+    told: frozenset[str] | None
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled field by field (for the worker processes of ``perft --jobs``): a
@@ -373,7 +375,7 @@ class FastState:
         new.waiters, new.delivered = self.waiters[:], self.delivered[:]
         new.played, new.quiet_turns = self.played, self.quiet_turns
         new.reveal, new.reveal_kind = self.reveal, self.reveal_kind
-        new.events = None  # a copy records nothing into its original's events
+        new.events = new.told = None  # a copy records nothing into its original's events
         return new
 
     @property
@@ -468,7 +470,7 @@ def _unpickled(config: GameConfig, rules: Rules, players: int, seat_of_colour: l
     state.box, state.mamma_mia, state.hands, state.hand_orders = box, mamma_mia, hands, hand_orders
     state.waiters, state.delivered, state.played = waiters, delivered, played
     state.quiet_turns, state.reveal, state.reveal_kind = quiet_turns, reveal, reveal_kind
-    state.events = None
+    state.events = state.told = None
     return state
 
 
@@ -484,7 +486,7 @@ def _blank(config: GameConfig) -> FastState:
     for seat, colour in enumerate(config.colours):
         seats[COLOUR_INDEX[colour]] = seat
     state.seat_of_colour = seats
-    state.events = None
+    state.events = state.told = None
     return state
 
 
@@ -530,17 +532,20 @@ def _holder(state: FastState) -> int:
     return seat
 
 
-def record_events(state: FastState) -> list[Event]:
+def record_events(state: FastState, names: Iterable[str] | None = None) -> list[Event]:
     """From now on, the events of every transition of ``state`` are appended to the list
     returned (:attr:`FastState.events`): the reference's events, for the judging of
-    ``mammamia ask``'s questions (:mod:`mammamia_ref.sim.fast_events`)."""
+    ``mammamia ask``'s questions (:mod:`mammamia_ref.sim.fast_events`); with ``names``,
+    only the events of those names (the reference's, with the others left out)."""
     events: list[Event] = []
     state.events = events
+    state.told = None if names is None else frozenset(names)
     return events
 
 
 def tell(state: FastState, name: str, rule: str, *data: tuple[str, Any]) -> None:
     """Append an event to ``state.events`` (the caller has checked it records): the
     reference's :func:`mammamia_ref.rules.events.event` with its fields in order."""
-    if state.events is not None:
-        state.events.append(Event(name, rule, data))
+    events, told = state.events, state.told
+    if events is not None and (told is None or name in told):
+        events.append(Event(name, rule, data))
