@@ -11,6 +11,7 @@ from typing import Any
 
 from mammamia_ref.queries.judging import Played
 from mammamia_ref.queries.questions import Question
+from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
@@ -158,6 +159,21 @@ def _events_only(cond: Mapping[str, Any]) -> bool:
     return "event" in cond
 
 
+def told_game(config: GameConfig, events: tuple[Event, ...], state: GameState,
+              seed: int | str, policy: str) -> Played:
+    """A game the fast engine told, for a judgement on events alone: its events as one
+    step (whose action and state, ``state``, such a judgement never reads)."""
+    from mammamia_ref.rules.actions import NoOrder
+
+    return Played(config, ((NoOrder(), events, state),), seed, policy)
+
+
+def policies_on_fast(rules: Rules) -> list[str]:
+    """The policies of :data:`FAST_SEEDS` that play ``rules`` (the benchmark policy reads
+    no rule; the careful player's ``models:`` claims)."""
+    return [p for p in FAST_SEEDS if p == "random" or claims("policies", rules)]
+
+
 FAST_SEEDS = {"random": 5, "careful": 1}
 """How many seeds each policy plays in its turn on the fast engine: a careful game
 costs about five random ones there (3.6 to 7 times, pure or compiled, 2 to 5 players), so
@@ -172,19 +188,17 @@ def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
     (:func:`mammamia_ref.sim.fast_events.games_with_events`; its policies in turn, each
     the next :data:`FAST_SEEDS` of its seeds), until ``budget`` CPU seconds or ``games``
     games, each judged on its events by ``judge`` (only those of ``names``, if given:
-    :func:`judged_events`). A game that scores better than the
-    best so far is played again by the reference, judged again, and only that game is
-    kept; ``enough`` stops at once. The best game, its score, the reference's games and
-    the fast engine's."""
+    :func:`judged_events`). A game that scores better than the best so far is played
+    again by the reference, judged again, and only that game is kept; ``enough`` stops at
+    once. The best game, its score, the reference's games and the fast engine's."""
     from dataclasses import replace
 
     from mammamia_ref.errors import InternalError
-    from mammamia_ref.rules.actions import NoOrder
-    from mammamia_ref.sim.fast_events import fast_policies, games_with_events
+    from mammamia_ref.sim.fast_events import games_with_events
 
     start, setup = time.process_time(), new_game(config)
     best, score, replayed, screened = None, float("-inf"), 0, 0
-    policies = [p for p in fast_policies() if p == "random" or claims("policies", config.rules)]
+    policies = policies_on_fast(config.rules)
     streams = [(policy, games_with_events(config, itertools.count(), policy, names=names))
                for policy in policies]
     seeded = ((policy, seed, events) for _turn in itertools.count()
@@ -192,8 +206,7 @@ def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
               for seed, events in itertools.islice(stream, FAST_SEEDS.get(policy, 1)))
     for policy, seed, events in seeded:
         screened += 1
-        # the events as one step: an event-only judgement reads nothing else
-        got = judge(Played(config, ((NoOrder(), events, setup),), seed, policy))
+        got = judge(told_game(config, events, setup, seed, policy))
         if got is not None and got > score:
             game = playout(config, seed, policy)
             replayed += 1
@@ -296,14 +309,13 @@ def _score_on_fast(prefix: Played, seed: str, policy: str,
                    ) -> float | None:
     """The score of ``prefix`` played on to its end on the fast engine (``seed``,
     ``policy``), judged on the reference's events of the whole game."""
-    from mammamia_ref.rules.actions import NoOrder
     from mammamia_ref.sim.fast_events import games_with_events
 
     last = prefix.steps[-1][2] if prefix.steps else new_game(prefix.config)
     _seed, events = next(games_with_events(prefix.config, [seed], policy, after=last,
                                            names=names))
     before = tuple(e for _a, evs, _s in prefix.steps for e in evs)
-    return judge(Played(prefix.config, ((NoOrder(), before + events, last),), seed, policy))
+    return judge(told_game(prefix.config, before + events, last, seed, policy))
 
 
 def climb(question: Question, best: Played, score: float,
@@ -327,10 +339,11 @@ def climb(question: Question, best: Played, score: float,
     start, played, better, screened = time.process_time(), 0, 0, 0
     origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
     sign = 1 if question.goal == "most" else -1
+    tried = policies_on_fast(best.config.rules)
     while played < games and time.process_time() - start < budget and score < enough:
         cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
         seed = f"climb-{played + screened}"
-        policy = rng.choices(list(FAST_SEEDS), list(FAST_SEEDS.values()))[0] if on_events \
+        policy = rng.choices(tried, [FAST_SEEDS[p] for p in tried])[0] if on_events \
             else rng.choice(POLICIES)
         prefix = replace(best, steps=best.steps[:cut])
         told = None
@@ -365,4 +378,5 @@ def climb(question: Question, best: Played, score: float,
 
 __all__ = ["EVENT_MEASURES", "FAST_MEASURES", "FAST_SEEDS", "MEASURE_EVENTS", "POLICIES",
            "SEEDED_SHARE", "claims", "climb", "fast_on", "fast_plays", "judged_events",
-           "judged_on_events", "playout", "screen", "search", "seeded_on_fast"]
+           "judged_on_events", "playout", "policies_on_fast", "screen", "search",
+           "seeded_on_fast", "told_game"]
