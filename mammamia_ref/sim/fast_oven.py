@@ -52,13 +52,15 @@ def reveal_next(state: FastState) -> None:
     card = oven[0]
     while card < MM:
         table[card] += 1
-        if events is not None:
-            tell(state, "revealed", "oven.sort", ("card", KINDS[card]))
         if position == last:
+            if events is not None:
+                tell_sorted(state, oven)
             oven.clear()
             return
         position += 1
         card = oven[position]
+    if events is not None:
+        tell_sorted(state, oven[:position])
     del oven[:position + 1]
     state.reveal = card
     state.reveal_kind = None
@@ -84,6 +86,13 @@ def reveal_next(state: FastState) -> None:
             state.step = _NAME_KIND
         else:
             name_kind(state, card, kinds[0])
+
+
+def tell_sorted(state: FastState, cards: Sequence[int]) -> None:
+    """The reference's ``revealed`` event of each ingredient card sorted onto the table
+    (``oven.sort``), in order."""
+    for card in cards:
+        tell(state, "revealed", "oven.sort", ("card", KINDS[card]))
 
 
 _KIND_CHOICES: Final[dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules],

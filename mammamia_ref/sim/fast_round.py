@@ -50,7 +50,8 @@ def take_last_mamma_mia(state: FastState, seat: int) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = seat
-        tell(state, "mamma_mia_taken", "round_end.last_ingredient", ("seat", seat))
+        if state.events is not None:
+            tell(state, "mamma_mia_taken", "round_end.last_ingredient", ("seat", seat))
 
 
 def stall(state: FastState) -> None:
@@ -59,7 +60,8 @@ def stall(state: FastState) -> None:
     if MM in state.supply:
         state.supply.remove(MM)
         state.mamma_mia = (state.current + 1) % state.players
-        tell(state, "mamma_mia_taken", "round_end.stall", ("seat", state.mamma_mia))
+        if state.events is not None:
+            tell(state, "mamma_mia_taken", "round_end.stall", ("seat", state.mamma_mia))
     state.phase, state.step = _ROUND_END, _STALL
 
 
@@ -72,8 +74,9 @@ def open_the_oven(state: FastState) -> None:
     state.phase, state.step = _OVEN, _REVEAL
     state.reveal = None
     state.current = _holder(state)
-    tell(state, "oven_opened", "mamma_mia.holder", ("seat", state.current),
-         ("cards", len(state.oven)))
+    if state.events is not None:
+        tell(state, "oven_opened", "mamma_mia.holder", ("seat", state.current),
+             ("cards", len(state.oven)))
 
 
 # -- the next round and the end ------------------------------------------------------
@@ -89,19 +92,20 @@ def after_resolution(state: FastState) -> None:
     if game_ends(state.resolutions, state.rules.rounds):
         end_game(state)
         return
+    if state.events is not None:
+        name, rule = ("leftovers_to_oven", "next_round.oven") if state.rules.leftovers_to_oven \
+            else ("leftovers_stay", "next_round.leftovers_on_table")
+        tell(state, name, rule, ("cards", sum(state.table)))
     if state.rules.leftovers_to_oven:
-        tell(state, "leftovers_to_oven", "next_round.oven", ("cards", sum(state.table)))
         state.oven = cards_of(state.table)
         state.table = [0] * N_KINDS
-    else:
-        tell(state, "leftovers_stay", "next_round.leftovers_on_table",
-             ("cards", sum(state.table)))
     left = [0] * N_KINDS
     for card in state.supply:
         if card < MM:
             left[card] += 1
     state.supply = cards_of(next_supply(tuple(state.used), tuple(left))) + [MM]
-    tell(state, "supply_gathered", "next_round.supply", ("cards", len(state.supply)))
+    if state.events is not None:
+        tell(state, "supply_gathered", "next_round.supply", ("cards", len(state.supply)))
     state.used = [0] * N_KINDS
     state.phase, state.step = _SHUFFLE, _SUPPLY_PILE
     state.current = _holder(state)
@@ -114,8 +118,9 @@ def start_round(state: FastState) -> None:
     with no ingredient (only under ``round_end.last_ingredient``) ends it at once."""
     state.phase, state.step = _TURN, _PLAY
     state.played = state.quiet_turns = 0
-    tell(state, "turn_begins", "next_round.first_player", ("seat", state.current),
-         ("round", state.round))
+    if state.events is not None:
+        tell(state, "turn_begins", "next_round.first_player", ("seat", state.current),
+             ("round", state.round))
     if supply_exhausted(state):
         take_last_mamma_mia(state, state.current)
         state.phase, state.step = _ROUND_END, _SUPPLY_PILE

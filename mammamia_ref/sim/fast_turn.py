@@ -93,7 +93,8 @@ def turn_pass(state: FastState) -> None:
     rules = state.rules
     state.step = rules.after_pass_with_orders if state.hand_orders[state.current] \
         else rules.after_pass_without_orders
-    tell(state, "passed", "turn.pass", ("seat", state.current))
+    if state.events is not None:
+        tell(state, "passed", "turn.pass", ("seat", state.current))
 
 
 def turn_place_order(state: FastState, order: int) -> None:
