@@ -7,8 +7,9 @@ games, random and careful players in every seat and a search player among carefu
 for 2 to 5 players under the default rulings, every value of every variant flag and
 mixtures, and count the perft tables; every step's legal actions, the action chosen and
 the state after it (canonical JSON) are hashed into each game's stream, which must be the
-same, as must the simulation's counts of each game (what sweeps add up). Without a build
-the comparison is skipped, with the reason. The loader's refusal of a stale build is
+same, as must the simulation's counts of each game (what sweeps add up) and the events
+the fast engine tells when asked (``ask``'s search judges them). Without a build the
+comparison is skipped, with the reason. The loader's refusal of a stale build is
 tested either way, on a build of files in a scratch folder.
 """
 
@@ -120,7 +121,14 @@ def trace() -> dict[str, Any]:
         depths = [d for d, n in sorted(table.counts.items()) if n <= 200_000]
         if depths:
             perft[table.id] = fast.perft(fast.from_state(parse_state(table.state)), depths[-1])
+    from mammamia_ref.sim.fast_events import games_with_events
+
+    events = [_digest([str(e) for _seed, told in games_with_events(
+        make_config(players, variants=variants), range(3), policy) for e in told])
+        for variants in rulings()[::5] for players in (2, 5) for policy in ("random", "careful")
+        if policy == "random" or not variants]
     return {"core": compiled.core_line(), "loaded": compiled.loaded(), "streams": streams,
+            "events": events,
             "random_games": random_games, "stats": stats, "perft": perft}
 
 
@@ -160,6 +168,7 @@ def test_the_compiled_core_plays_the_pure_python_games() -> None:
     assert here["random_games"] == there["random_games"]
     assert here["stats"] == there["stats"]
     assert here["perft"] == there["perft"] and len(here["perft"]) >= 5
+    assert here["events"] == there["events"] and len(here["events"]) >= 10  # record_events
 
 
 def test_a_fast_state_pickles_on_either_core() -> None:
@@ -324,6 +333,8 @@ def _fake_child(core: str, budget: float) -> dict[str, Any]:
     rate = 1.0 if core == "pure" else 2.5
     return {"random_games_per_s": 3000 * rate, "careful_games_per_s": 300 * rate,
             "perft_nodes_per_s": 1e6 * rate, "search_decisions_per_s": 700 * rate,
+            "ask_find_reference_games_per_s": 100, "ask_find_fast_games_per_s": 600 * rate,
+            "ask_most_reference_games_per_s": 100, "ask_most_fast_games_per_s": 500 * rate,
             "core": {"pure": "fast core: pure Python (MAMMAMIA_PURE is set)",
                      "compiled": "fast core: compiled (mypyc)"}[core]}
 
@@ -339,6 +350,14 @@ def test_the_side_by_side_table(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [len(runs) for runs in result["runs"].values()] == [3, 3]
     table = cores.format_cores(result)
     assert "4-player random games/s" in table and "2.50x" in table and "NOT met" not in table
+    assert result["ask_search"]["ratios"] == {"pure": {"find": 6.0, "most": 5.0},
+                                              "compiled": {"find": 15.0, "most": 12.5}}
+    assert "ask search after/before, compiled: find 15.0x, most 12.5x (goal at least 10x: " \
+        "met)" in table
+    monkeypatch.setattr(cores, "_child", lambda core, budget: {
+        **_fake_child(core, budget), "ask_most_fast_games_per_s": 400})
+    table = cores.format_cores(cores.compare_cores(budget=0.1, rounds=1))
+    assert "most 4.0x (goal at least 5x: NOT met)" in table
     pure = compiled.CoreStatus("pure", "the build is stale: x changed; rebuild it", True)
     monkeypatch.setattr(compiled, "status", lambda: pure)
     result = cores.compare_cores(budget=0.1, rounds=1)

@@ -48,7 +48,8 @@ def add_parser(subparsers: Commands) -> argparse.ArgumentParser:
                         help="current (default): every measure on the fast core in use; "
                              "both: the pure-Python and the compiled fast core (python -m "
                              "mammamia_ref.tools.compile) side by side, in turn, three rounds "
-                             "(random, careful and search players' games, perft)")
+                             "(random, careful and search players' games, perft, and ask's "
+                             "search before and after it moved to the fast engine)")
     parser.add_argument("--loop", type=loop_measures, nargs="?", const=",".join(LOOP_MEASURES),
                         metavar="NAMES",
                         help="measure the everyday loop instead, as whole-process wall and "

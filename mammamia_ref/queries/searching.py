@@ -4,12 +4,14 @@ it). Every game is one explicit run: its shuffles are actions, so it replays exa
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from mammamia_ref.queries.judging import Played
 from mammamia_ref.queries.questions import Question
+from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
@@ -63,14 +65,18 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
 
 def search(question: Question, players: int, rules: Rules, budget: float,
            judge: Callable[[Played], float | None], *, directed: bool = False,
-           enough: float = float("inf")) -> tuple[Played | None, int, float, int]:
+           enough: float = float("inf"), on_fast: bool = True
+           ) -> tuple[Played | None, int, float, int]:
     """Seeded games under ``rules``, the policies in turn, until ``budget`` CPU seconds
     or the bound's game count: the best game by ``judge`` (None: not a candidate; a
     larger number is better; ``enough`` or more stops at once: a proved bound met),
     the reference's games played, its score and the games the fast engine screened.
     ``directed`` (a measure: a judge with degrees) screens on the fast engine where it
     gives the measure (:func:`screen`), gives the seeded games a part of the budget
-    and then climbs (:func:`climb`)."""
+    and then climbs (:func:`climb`). Where the judgement reads only events
+    (:func:`judged_on_events`) and the fast engine plays the rules, the seeded games are
+    played on it (``on_fast``, :func:`seeded_on_fast`; for a ``find:`` the count
+    returned is then every game judged, on either engine)."""
     from mammamia_ref.queries.language import seatings
 
     config = make_config(players, variants=rules)
@@ -79,6 +85,16 @@ def search(question: Question, players: int, rules: Rules, budget: float,
               in seatings(players, question.condition or question.measure)]
     games = question.bound.get("games", 10_000)
     start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
+    if on_fast and len(seated) == 1 and judged_on_events(question) and fast_plays(rules):
+        share = budget * (SEEDED_SHARE if directed else 1.0)
+        best, score, played, screened = seeded_on_fast(config, judge, share, 10 * games,
+                                                       enough, judged_events(question))
+        if directed and best is not None and score < enough:
+            best, score, more, tried = climb(question, best, score, judge,
+                                             budget - (time.process_time() - start),
+                                             games - played, enough, on_events=True)
+            played, screened = played + more, screened + tried
+        return best, played if directed else played + screened, score, screened
     fast = FAST_MEASURES.get(question.measure) \
         if directed and fast_plays(rules) and isinstance(question.measure, str) else None
     if fast is not None:
@@ -98,11 +114,129 @@ def search(question: Question, players: int, rules: Rules, budget: float,
             if got >= enough:
                 return best, played, score, screened
     if directed and best is not None and score < enough:
-        best, score, more = climb(question, best, score, judge,
-                                  budget - (time.process_time() - start), games - played,
-                                  enough, fast)
-        played += more
+        best, score, more, tried = climb(question, best, score, judge,
+                                         budget - (time.process_time() - start),
+                                         games - played, enough, fast)
+        played, screened = played + more, screened + tried
     return best, played, score, screened
+
+
+MEASURE_EVENTS: dict[str, frozenset[str]] = {
+    "turns": frozenset({"turn_begins"}), "baked": frozenset({"baked"}),
+    "baked_one_opening": frozenset({"oven_opened", "baked"}),
+    "bombastica_cards": frozenset({"baked"})}
+"""The measures (:func:`.judging.measure`) a game's events alone give, and the events
+each reads."""
+EVENT_MEASURES = frozenset(MEASURE_EVENTS)
+
+
+def judged_on_events(question: Question) -> bool:
+    """Whether a game is judged for ``question`` by its events alone: a ``find:``
+    condition naming only events (no state condition), or a measure of
+    :data:`EVENT_MEASURES`."""
+    if question.goal != "find":
+        return isinstance(question.measure, str) and question.measure in EVENT_MEASURES
+    return question.condition is not None and _events_only(question.condition)
+
+
+def judged_events(question: Question) -> frozenset[str]:
+    """The names of the events a judgement of ``question`` on events reads: those its
+    condition or measure names, and ``turn_begins``, where :func:`.judging.within` cuts
+    a game to the bound."""
+    if question.goal != "find":
+        return MEASURE_EVENTS[str(question.measure)] | {"turn_begins"}
+    return frozenset(_named(question.condition or {})) | {"turn_begins"}
+
+
+def _named(cond: Mapping[str, Any]) -> Iterator[str]:
+    for part in (*cond.get("all", ()), *cond.get("any", ()),
+                 *((cond[key],) for key in ("not", "holds") if key in cond)):
+        yield from _named(part)
+    if "event" in cond:
+        yield cond["event"]
+    if "result" in cond:
+        yield "winners"
+
+
+def _events_only(cond: Mapping[str, Any]) -> bool:
+    """A condition judged on events alone: no state count, no span (a round's span reads
+    the states), no state right after or before an event."""
+    from mammamia_ref.queries.judging import needs_parts
+    from mammamia_ref.queries.language import QUANTIFIERS
+
+    if "all" in cond or "any" in cond:
+        return all(_events_only(c) for c in cond.get("all", cond.get("any", ())))
+    if "not" in cond:
+        return _events_only(cond["not"])
+    if any(q in cond for q in QUANTIFIERS):
+        return _events_only(cond["holds"])
+    return ("event" in cond or "result" in cond) and not needs_parts(cond)
+
+
+def told_game(config: GameConfig, events: tuple[Event, ...], state: GameState,
+              seed: int | str, policy: str) -> Played:
+    """A game the fast engine told, for a judgement on events alone: its events as one
+    step (whose action and state, ``state``, such a judgement never reads)."""
+    from mammamia_ref.rules.actions import NoOrder
+
+    return Played(config, ((NoOrder(), events, state),), seed, policy)
+
+
+def policies_on_fast(rules: Rules) -> list[str]:
+    """The policies of :data:`FAST_SEEDS` that play ``rules`` (the benchmark policy reads
+    no rule; the careful player's ``models:`` claims)."""
+    return [p for p in FAST_SEEDS if p == "random" or claims("policies", rules)]
+
+
+FAST_SEEDS = {"random": 5, "careful": 1}
+"""How many seeds each policy plays in its turn on the fast engine: a careful game
+costs about five random ones there (3.6 to 7 times, pure or compiled, 2 to 5 players), so
+each policy has about the same share of the search's CPU time."""
+
+
+def seeded_on_fast(config: GameConfig, judge: Callable[[Played], float | None],
+                   budget: float, games: int, enough: float,
+                   names: frozenset[str] | None = None
+                   ) -> tuple[Played | None, float, int, int]:
+    """The seeded games played on the fast engine with the reference's events
+    (:func:`mammamia_ref.sim.fast_events.games_with_events`; its policies in turn, each
+    the next :data:`FAST_SEEDS` of its seeds), until ``budget`` CPU seconds or ``games``
+    games, each judged on its events by ``judge`` (only those of ``names``, if given:
+    :func:`judged_events`). A game that scores better than the best so far is played
+    again by the reference, judged again, and only that game is kept; ``enough`` stops at
+    once. The best game, its score, the reference's games and the fast engine's."""
+    from dataclasses import replace
+
+    from mammamia_ref.errors import InternalError
+    from mammamia_ref.sim.fast_events import games_with_events
+
+    start, setup = time.process_time(), new_game(config)
+    best, score, replayed, screened = None, float("-inf"), 0, 0
+    policies = policies_on_fast(config.rules)
+    streams = [(policy, games_with_events(config, itertools.count(), policy, names=names))
+               for policy in policies]
+    seeded = ((policy, seed, events) for _turn in itertools.count()
+              for policy, stream in streams
+              for seed, events in itertools.islice(stream, FAST_SEEDS.get(policy, 1)))
+    for policy, seed, events in seeded:
+        screened += 1
+        got = judge(told_game(config, events, setup, seed, policy))
+        if got is not None and got > score:
+            game = playout(config, seed, policy)
+            replayed += 1
+            again = judge(game)
+            if again != got:
+                raise InternalError(f"the fast engine's game ({policy} policy, seed {seed}) "
+                                    f"is judged {got}, the reference's {again}")
+            best = replace(game, found_by=f"{policy} policy, seed {seed}, found among "
+                           f"{screened} seeded games on the fast engine ("
+                           f"{', '.join(policies)} policies), replayed by the reference")
+            score = got
+            if got >= enough:
+                break
+        if screened >= games or time.process_time() - start > budget:
+            break
+    return best, score, replayed, screened
 
 
 SEEDED_SHARE = 0.6
@@ -140,11 +274,17 @@ def screen(config: GameConfig, fast_measure: Callable[[Any, int], int],
 def fast_plays(rules: Rules) -> bool:
     """Whether the fast engine plays games under ``rules`` (its ``models:`` claims; the
     information flags change what players see, not the game)."""
+    return claims("fast", rules)
+
+
+def claims(model: str, rules: Rules) -> bool:
+    """Whether ``model`` (``fast``, ``policies``) claims every value of ``rules`` in the
+    spec's ``models:`` (the information flags aside)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.rules.state import refuse_unclaimed
 
     try:
-        refuse_unclaimed("fast", rules, carries_information=True)
+        refuse_unclaimed(model, rules, carries_information=True)
     except VariantError:
         return False
     return True
@@ -178,15 +318,34 @@ def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple
     return game, turns
 
 
+def _score_on_fast(prefix: Played, seed: str, policy: str,
+                   judge: Callable[[Played], float | None], names: frozenset[str]
+                   ) -> float | None:
+    """The score of ``prefix`` played on to its end on the fast engine (``seed``,
+    ``policy``), judged on the reference's events of the whole game."""
+    from mammamia_ref.sim.fast_events import games_with_events
+
+    last = prefix.steps[-1][2] if prefix.steps else new_game(prefix.config)
+    _seed, events = next(games_with_events(prefix.config, [seed], policy, after=last,
+                                           names=names))
+    before = tuple(e for _a, evs, _s in prefix.steps for e in evs)
+    return judge(told_game(prefix.config, before + events, last, seed, policy))
+
+
 def climb(question: Question, best: Played, score: float,
           judge: Callable[[Played], float | None], budget: float, games: int,
-          enough: float, fast: Callable[[Any, int], int] | None = None
-          ) -> tuple[Played, float, int]:
+          enough: float, fast: Callable[[Any, int], int] | None = None,
+          on_events: bool = False) -> tuple[Played, float, int, int]:
     """A directed search: the best game so far is played again from a point along it
     (a seeded choice), on from there by another seed and policy, and kept when it
     scores as well or better; every shuffle stays explicit, so each game replays. With
     ``fast`` (the measure on the fast engine), a try under the random policy is played
-    on it first and goes to the reference only if it scores as well."""
+    on it first and goes to the reference only if it scores as well. With ``on_events``
+    (the judgement reads only events) every try is played on the fast engine with the
+    reference's events, under a policy it plays (as often as :data:`FAST_SEEDS` has each
+    play in the seeded games), and goes to the reference only if it
+    scores better: a try that only scores as well is not kept there (the reference would
+    replay every such try), so this climb never moves sideways."""
     import random
     from dataclasses import replace
 
@@ -194,11 +353,20 @@ def climb(question: Question, best: Played, score: float,
     start, played, better, screened = time.process_time(), 0, 0, 0
     origin = best.found_by or f"{best.policy} policy, seed {best.seed}"
     sign = 1 if question.goal == "most" else -1
+    tried = policies_on_fast(best.config.rules)
     while played < games and time.process_time() - start < budget and score < enough:
         cut = rng.randrange(1, len(best.steps)) if len(best.steps) > 1 else 0
-        seed, policy = f"climb-{played + screened}", rng.choice(POLICIES)
+        seed = f"climb-{played + screened}"
+        policy = rng.choices(tried, [FAST_SEEDS[p] for p in tried])[0] if on_events \
+            else rng.choice(POLICIES)
         prefix = replace(best, steps=best.steps[:cut])
-        if fast is not None and policy == "random":
+        told = None
+        if on_events:
+            screened += 1
+            told = _score_on_fast(prefix, seed, policy, judge, judged_events(question))
+            if told is None or told <= score:
+                continue
+        elif fast is not None and policy == "random":
             state, after = fast_on(prefix.steps[-1][2], seed)
             screened += 1
             before = sum(1 for _a, evs, _s in prefix.steps for e in evs
@@ -208,14 +376,21 @@ def climb(question: Question, best: Played, score: float,
         game = playout(best.config, seed, policy, after=prefix)
         played += 1
         got = judge(game)
+        if on_events and got != told:
+            from mammamia_ref.errors import InternalError
+
+            raise InternalError(f"the fast engine's game ({policy} policy, seed {seed}, "
+                                f"from step {cut}) is judged {told}, the reference's {got}")
         if got is not None and got >= score:
             better += got > score
             best, score = game, got
     fast_part = f" ({screened} tried on the fast engine first)" if screened else ""
     found_by = (f"a directed search from the game of {origin}: {played} games played on "
                 f"from a point of the best so far{fast_part}, {better} better")
-    return replace(best, found_by=found_by), score, played
+    return replace(best, found_by=found_by), score, played, screened
 
 
-__all__ = ["FAST_MEASURES", "POLICIES", "SEEDED_SHARE", "climb", "fast_on", "fast_plays",
-           "playout", "screen", "search"]
+__all__ = ["EVENT_MEASURES", "FAST_MEASURES", "FAST_SEEDS", "MEASURE_EVENTS", "POLICIES",
+           "SEEDED_SHARE", "claims", "climb", "fast_on", "fast_plays", "judged_events",
+           "judged_on_events", "playout", "policies_on_fast", "screen", "search",
+           "seeded_on_fast", "told_game"]

@@ -177,12 +177,19 @@ def pizza_minimale_kinds(table: Counts, personal: str, lowest_over: MinimaleLowe
 
 
 def kind_rule(state: GameState) -> str:
-    order = ORDERS[revealed(state).order]
-    if order.type == "monotoni":
-        return "oven.monotoni_on_table" if state.flags.monotoni_kind == MonotoniKind.ON_TABLE \
+    """The rule the revealed Monotoni's or Minimale's kind is named under."""
+    return naming_rule(ORDER_TYPE_OF[revealed(state).order], state.flags.monotoni_kind,
+                       state.flags.minimale_lowest)
+
+
+def naming_rule(order_type: str, monotoni_kind: str, minimale_lowest: str) -> str:
+    """``oven.monotoni`` (``oven.monotoni_on_table`` under ``monotoni_kind=on_table``) or
+    ``oven.minimale`` (``oven.minimale_all_kinds`` under ``minimale_lowest=all_kinds``):
+    the rule a Monotoni's or Minimale's kind is named under (the fast engine's too)."""
+    if order_type == "monotoni":
+        return "oven.monotoni_on_table" if monotoni_kind == MonotoniKind.ON_TABLE \
             else "oven.monotoni"
-    return "oven.minimale_all_kinds" if state.flags.minimale_lowest == _ALL_KINDS \
-        else "oven.minimale"
+    return "oven.minimale_all_kinds" if minimale_lowest == _ALL_KINDS else "oven.minimale"
 
 
 def name_kind(state: GameState, action: NameKind) -> Transition:

@@ -1,10 +1,12 @@
 """Which fast core runs: the compiled one (mypyc), or the pure-Python modules.
 
-The fast engine and the players on it (:mod:`~mammamia_ref.sim.fast`,
-:mod:`~mammamia_ref.sim.careful`, :mod:`~mammamia_ref.sim.search`) can be compiled with
+The fast engine (:mod:`~mammamia_ref.sim.fast` and its state and chapters,
+:data:`FAST_ENGINE`) and the players on it (:mod:`~mammamia_ref.sim.careful`,
+:mod:`~mammamia_ref.sim.search`) can be compiled with
 mypyc (``python -m mammamia_ref.tools.compile``): the extension modules are written next
 to the sources, with a manifest (``_compiled.json``) that records the SHA-256 of every
-source file the build read (the three modules and the package modules they import).
+source file the build read (the modules of :data:`MODULES` and the package
+modules they import).
 Python prefers an extension module to a source file of the same name, so a build left
 behind after a source was edited would silently run the old code. This module, loaded
 with :mod:`mammamia_ref.sim` (before any of its modules), decides once per process:
@@ -17,11 +19,11 @@ with :mod:`mammamia_ref.sim` (before any of its modules), decides once per proce
   since, no manifest, built for another Python, an extension missing or not the one
   built), it says why in a
   :class:`StaleCoreWarning` and loads the sources, whatever the import system would
-  prefer (a finder placed first on ``sys.meta_path`` answers for the three modules).
+  prefer (a finder placed first on ``sys.meta_path`` answers for those modules).
   ``MAMMAMIA_PURE=1`` asks for the pure-Python core on purpose (``mammamia bench
   --cores both`` runs its pure-Python side so), with no warning.
 
-The three are compiled together (mypyc calls between them natively), so they are used
+They are compiled together (mypyc calls between them natively), so they are used
 all compiled or all pure, never mixed. :func:`status` says which was chosen and why;
 :func:`loaded` says what the import system actually loaded; :func:`core_line` is the
 line ``mammamia --version``, ``verify`` and ``bench`` print.
@@ -50,7 +52,11 @@ from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 PACKAGE_ROOT = HERE.parent.parent  # the folder that holds mammamia_ref/
-MODULES = ("fast", "careful", "search")
+FAST_ENGINE = ("fast_state", "fast_setup", "fast_turn", "fast_round", "fast_oven",
+               "fast_scoring", "fast_chance", "fast")
+"""The fast engine's modules: its state, its chapters (as ``rules/``'s), its chance and
+its API (:mod:`~mammamia_ref.sim.fast`)."""
+MODULES = (*FAST_ENGINE, "careful", "search")
 """The modules compiled, all in one build (one shared library, ``_core__mypyc``)."""
 GROUP = "_core"
 MANIFEST = HERE / "_compiled.json"
@@ -220,5 +226,5 @@ def core_line() -> str:
     return f"fast core: {decided.label}"
 
 
-__all__ = ["MODULES", "CoreStatus", "StaleCoreWarning", "core_line", "install", "loaded",
-           "status"]
+__all__ = ["FAST_ENGINE", "MODULES", "CoreStatus", "StaleCoreWarning", "core_line", "install",
+           "loaded", "status"]

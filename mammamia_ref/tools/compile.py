@@ -1,13 +1,14 @@
 """``python -m mammamia_ref.tools.compile``: build the optional compiled fast core.
 
-Compiles :mod:`mammamia_ref.sim.fast`, :mod:`~mammamia_ref.sim.careful` and
-:mod:`~mammamia_ref.sim.search` with mypyc (``pip install mypy setuptools``, or the
-``compile`` extra; a C compiler) in place: the extension modules go next to the sources,
-with ``_compiled.json``, the SHA-256 of every source file the build read (the three
-modules and every package module they import) and of every extension file it wrote,
-which :mod:`mammamia_ref.sim.compiled` checks at every start so that a stale or damaged
-build never runs. The default install needs none of this: without a build the
-pure-Python modules run.
+Compiles the fast engine (:mod:`mammamia_ref.sim.fast`, its state and its chapters),
+:mod:`~mammamia_ref.sim.careful` and :mod:`~mammamia_ref.sim.search` with mypyc
+(``pip install mypy setuptools``, or the ``compile`` extra; a C compiler) in place: the
+extension modules go next to the sources, with ``_compiled.json``, the SHA-256 of every
+source file the build read (the compiled modules,
+:data:`~mammamia_ref.sim.compiled.MODULES`, and every package module they import) and of
+every extension file it wrote, which :mod:`mammamia_ref.sim.compiled` checks at every
+start so that a stale or damaged build never runs.
+The default install needs none of this: without a build the pure-Python modules run.
 
 ``--clean`` removes a build (back to pure Python); ``--check`` says whether a build is
 there and current, without building. Exit codes: 0 built (or current), 1 the build
@@ -84,7 +85,7 @@ def clean() -> list[Path]:
 
 
 def build(verbose: bool = False) -> Path:
-    """Compile the three modules in place; returns the manifest written."""
+    """Compile the modules in place; returns the manifest written."""
     from mypy.version import __version__ as mypy_version
     from mypyc.build import mypycify
     from setuptools import Distribution
@@ -128,7 +129,7 @@ def build(verbose: bool = False) -> Path:
 
 
 def loaded_core() -> str:
-    """The core line of a fresh process that imports the three modules (what the next
+    """The core line of a fresh process that imports the compiled modules (what the next
     ``mammamia`` run will use)."""
     code = ("import mammamia_ref.sim.fast, mammamia_ref.sim.careful, mammamia_ref.sim.search;"
             "from mammamia_ref.sim.compiled import core_line; print(core_line())")

@@ -11,7 +11,10 @@ round), each measuring the same four things for the same CPU budget on the same 
   simulation's game loop, what sweeps run);
 - perft nodes per CPU second over the tables in ``scenarios/perft/`` (the counts checked);
 - the search player's decisions per CPU second (its own seat's decisions, default budget,
-  one search seat of four).
+  one search seat of four);
+- ``mammamia ask``'s search, games judged per CPU second, for a ``find:`` and a ``most:``
+  question, before (every seeded game on the reference) and after (on the fast engine with
+  the reference's events; :mod:`.asksearch`), with the ratio after over before per core.
 
 Each child says which core it ran (:func:`~mammamia_ref.sim.compiled.core_line`); the
 figures are the medians over the rounds, and the ratios compiled over pure of those.
@@ -35,6 +38,17 @@ LABELS = {"random_games_per_s": "4-player random games/s (fast engine's loop)",
           "careful_games_per_s": "4-player careful games/s (simulation loop)",
           "perft_nodes_per_s": "perft nodes/s (scenarios/perft tables)",
           "search_decisions_per_s": "search player's decisions/s (its own seat)"}
+ASK_MEASURES = tuple(f"ask_{question}_{route}_games_per_s" for question in ("find", "most")
+                     for route in ("reference", "fast"))
+ASK_LABELS = {f"ask_{question}_{route}_games_per_s":
+              f"ask search, {question}: games/s, {where}"
+              for question in ("find", "most")
+              for route, where in (("reference", "before (reference)"),
+                                   ("fast", "after (fast engine)"))}
+"""``mammamia ask``'s search (:mod:`.asksearch`): before, every seeded game on the
+reference; after, on the fast engine with the reference's events."""
+ASK_GOALS = {"pure": 5.0, "compiled": 10.0}
+"""The search's games per CPU second after over before, at least (issue 46)."""
 GOAL_RATIO = 2.0
 GOAL_RANDOM_GAMES = 7_000.0
 CORES = ("pure", "compiled")
@@ -45,6 +59,7 @@ def core_figures(budget: float) -> dict[str, Any]:
     from mammamia_ref.errors import InternalError
     from mammamia_ref.formats.jsonform import parse_state
     from mammamia_ref.sim import compiled, fast, simulate
+    from mammamia_ref.tools.bench.asksearch import ask_search_figures
     from mammamia_ref.tools.bench.counting import perft_tables
     from mammamia_ref.tools.bench.engines import fast_games
     from mammamia_ref.tools.bench.measure import Meter, until
@@ -78,6 +93,7 @@ def core_figures(budget: float) -> dict[str, Any]:
     figures["search_decisions_per_s"] = round(1000 / search["cpu_ms_per_decision"], 1) \
         if search["cpu_ms_per_decision"] else None
     figures["search"] = search
+    figures.update(ask_search_figures(budget))
     figures["core"] = compiled.core_line()
     figures["loaded"] = compiled.loaded()
     return figures
@@ -127,15 +143,18 @@ def compare_cores(budget: float = 2.0, rounds: int = 3,
         for run in found:
             if not run["core"].startswith(expected[core]):
                 raise RuntimeError(f"the {core} side ran {run['core']!r}")
-    medians = {core: {measure: _median([run[measure] for run in found])
-                      for measure in MEASURES} for core, found in runs.items()}
+    medians = {core: {measure: _median([run.get(measure) for run in found])
+                      for measure in (*MEASURES, *ASK_MEASURES)}
+               for core, found in runs.items()}
     result: dict[str, Any] = {"rounds": rounds, "budget_cpu_seconds": budget,
                               "load_average": load, "medians": medians,
-                              "runs": {core: [{key: run[key] for key in (*MEASURES, "core")}
+                              "runs": {core: [{key: run.get(key)
+                                               for key in (*MEASURES, *ASK_MEASURES, "core")}
                                               for run in found]
                                        for core, found in runs.items()},
                               "compiled_available": available,
-                              "compiled_status": status.label}
+                              "compiled_status": status.label,
+                              "ask_search": _ask_ratios(medians)}
     if available:
         ratios = {measure: _ratio(medians["compiled"][measure], medians["pure"][measure])
                   for measure in MEASURES}
@@ -145,6 +164,18 @@ def compare_cores(budget: float = 2.0, rounds: int = 3,
             "random_games_at_least_7000":
                 (medians["compiled"]["random_games_per_s"] or 0) >= GOAL_RANDOM_GAMES}
     return result
+
+
+def _ask_ratios(medians: dict[str, dict[str, float | None]]) -> dict[str, Any]:
+    """The ask search's games per CPU second after over before, by core and question,
+    and whether each meets its goal (:data:`ASK_GOALS`)."""
+    ratios = {core: {question: _ratio(figures.get(f"ask_{question}_fast_games_per_s"),
+                                      figures.get(f"ask_{question}_reference_games_per_s"))
+                     for question in ("find", "most")} for core, figures in medians.items()}
+    return {"ratios": ratios,
+            "goals_met": {core: all(r is not None and r >= ASK_GOALS[core]
+                                    for r in found.values())
+                          for core, found in ratios.items()}}
 
 
 def _ratio(compiled: float | None, pure: float | None) -> float | None:
@@ -184,7 +215,33 @@ def format_cores(result: dict[str, Any]) -> str:
                      f"{'met' if goals['ratio_at_least_2'] else 'NOT met'}; "
                      f"{GOAL_RANDOM_GAMES:,.0f} random games/s compiled: "
                      f"{'met' if goals['random_games_at_least_7000'] else 'NOT met'}")
+    lines += _format_ask(result)
     return "\n".join(lines)
+
+
+def _format_ask(result: dict[str, Any]) -> list[str]:
+    """The ask search's lines: its games per CPU second on each core, before and after."""
+    medians, ask = result["medians"], result.get("ask_search", {})
+    if not any(medians[core].get(measure) is not None for core in medians
+               for measure in ASK_MEASURES):
+        return []
+    width = max(map(len, ASK_LABELS.values()))
+    lines = [f"{'mammamia ask search':<{width}}  {'pure Python':>12}  {'compiled':>12}"]
+    for measure in ASK_MEASURES:
+        compiled = medians.get("compiled", {}).get(measure)
+        lines.append(f"{ASK_LABELS[measure]:<{width}}  "
+                     f"{_num(medians['pure'].get(measure)):>12}  {_num(compiled):>12}")
+    for core, found in ask.get("ratios", {}).items():
+        shown = ", ".join(f"{question} {'-' if r is None else f'{r:.1f}x'}"
+                          for question, r in found.items())
+        met = "met" if ask["goals_met"][core] else "NOT met"
+        lines.append(f"ask search after/before, {core}: {shown} (goal at least "
+                     f"{ASK_GOALS[core]:g}x: {met})")
+    return lines
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
