@@ -49,18 +49,21 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     assert done.returncode == 0, done.stderr
     after = _snapshot(checkout)
     changed = sorted(name for name in after if after[name] != before.get(name))
+    # the module that holds the fast engine's Rules, wherever the engine's split put it
+    fast = next(name for name in changed if name.startswith("mammamia_ref/sim/"))
+    assert "\nclass Rules:" in after[fast]
     assert changed == sorted([
         "spec/disputes.yaml", "spec/rules.yaml", "spec/schemas/question.schema.json",
         "mammamia_ref/rules/typed_spec.py", "mammamia_ref/rules/turn.py",
-        "mammamia_ref/sim/fast.py", "scenarios/house/waiter-draw.yaml",
+        fast, "scenarios/house/waiter-draw.yaml",
         "examples/ports/javascript/lib/cards.js"])
     assert "class WaiterDraw(StrEnum)" in after["mammamia_ref/rules/typed_spec.py"]
     assert "def waiter_draw_in_force(waiter_draw: str) -> bool:" in \
         after["mammamia_ref/rules/turn.py"]
-    assert "self.waiter_draw: str = variants.flags.waiter_draw" in after["mammamia_ref/sim/fast.py"]
+    assert "self.waiter_draw: str = variants.flags.waiter_draw" in after[fast]
     assert "waiter_draw: ['fill', 'one']," in after["examples/ports/javascript/lib/cards.js"]
     assert "left to write by hand (four files):" in done.stdout
-    for hand in ("mammamia_ref/rules/turn.py", "mammamia_ref/sim/fast.py",
+    for hand in ("mammamia_ref/rules/turn.py", fast,
                  "scenarios/house/waiter-draw.yaml", "examples/ports/javascript/lib/turn.js"):
         assert hand in done.stdout
     # the project still loads, knows the flag, and plays its default; the new rule is in the

@@ -68,7 +68,7 @@ def run_ask(args: argparse.Namespace) -> int:
                     write_witness(plan, answer.scenario["id"],
                                   dump_scenario(answer.scenario, ASK_HEADER))
                 if not args.json:
-                    print(answer.text(), flush=True)
+                    print(answer.text(written=plan is not None), flush=True)
         except KeyboardInterrupt:
             raise KeyboardInterrupt(f"after {len(found)} of {cells} cells") from None
     if args.json:

@@ -32,7 +32,7 @@ from mammamia_ref.formats.house import HouseRule, house_rules
 from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.judging import Played, judged_on, measure, meets
 from mammamia_ref.queries.questions import Question, rules_in_force
-from mammamia_ref.queries.searching import POLICIES, search
+from mammamia_ref.queries.searching import POLICIES, policies_on_fast, search
 from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -60,6 +60,8 @@ class AskAnswer:
     in_force: dict[str, Any] = field(default_factory=dict)
     condition_holds: bool | None = None   # the question's condition on the witness
     judged_on: str = ""                   # the part of a game the condition is judged on
+    title: str = ""                       # the question in words
+    first_held: str = ""                  # where in the witness the condition first held
     scenario: dict[str, Any] | None = field(default=None, repr=False)
 
     def as_json(self) -> dict[str, Any]:
@@ -70,13 +72,17 @@ class AskAnswer:
                 "witness": self.witness_file, "reference": self.reference,
                 "condition_holds_on_witness": self.condition_holds,
                 "judged_on": self.judged_on or None, "detail": self.detail,
+                "title": self.title, "first_held": self.first_held or None,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters":
                 self.in_force.get("parameters"), "parameters_from":
                 self.in_force.get("parameters_from"), "house": self.in_force.get("house"),
                 "not_the_spec": self.in_force.get("non_default")}
 
-    def text(self) -> str:
+    def text(self, written: bool = False) -> str:
+        """The answer in words: the question, the answer and its bound, where the
+        condition first held, the witness (``written`` by ``--write-witnesses`` or not)
+        and only what of the rules is not the spec's (``--json`` has every value)."""
         cell = "".join(f", {k}={v}" for k, v in sorted(self.variants.items()))
         head = f"{self.question} ({self.players} players{cell}): {self.answer}"
         if self.value is not None:
@@ -91,22 +97,27 @@ class AskAnswer:
             else:
                 head += ", no proved bound"
         lines = [head + f"  [{self.cpu:.1f} s CPU]"]
+        if self.title:
+            lines.append(f"  {self.title}")
         if self.judged_on:
             lines.append(f"  judged on {self.judged_on}")
         if self.detail:
             lines.append(f"  {self.detail}")
+        if self.first_held:
+            lines.append(f"  {self.first_held}")
         if self.witness_file:
-            lines.append(f"  witness: {self.witness_file} (reference {self.reference})")
+            lines.append(f"  witness: {self.witness_file} (reference {self.reference})"
+                         if written else f"  witness: replayed by the reference "
+                         f"({self.reference}), not written: --write-witnesses keeps it as "
+                         f"{self.witness_file}")
         if self.tried:
             lines.append(f"  tried: {self.tried}")
-        flags = self.in_force.get("flags", {})
-        lines.append("  flags: " + ", ".join(f"{k}={v}" for k, v in sorted(flags.items())))
-        params = self.in_force.get("parameters", {})
-        lines.append("  parameters (" + str(self.in_force.get("parameters_from")) + "): "
-                     + ", ".join(f"{k}={v}" for k, v in params.items()))
         differs = self.in_force.get("non_default") or {}
-        lines.append("  not the spec's: " + (", ".join(f"{k}={v}" for k, v in differs.items())
-                                             if differs else "nothing"))
+        house = self.in_force.get("house")
+        lines.append("  rules: " + (("not the spec's: " + ", ".join(
+            f"{k}={v}" for k, v in differs.items())) if differs else "the spec's")
+            + (f" (house rule {house})" if house else "")
+            + "; every value in --json")
         return "\n".join(lines)
 
 
@@ -239,7 +250,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
     rule (if any) with the cell's flag values."""
     cpu = time.process_time()
     rules = house_rules(question.house, variants)   # the cell's flags over the house rule's
-    out = AskAnswer(question.id, players, dict(variants),
+    out = AskAnswer(question.id, players, dict(variants), title=question.title,
                     in_force=rules_in_force(rules, question.house))
     restated = question.restates and not rules.non_default_parameters()
     if restated:
@@ -337,8 +348,10 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
             _settled(question, out, never.how, "", bounded)
             return
     share = left() if solver_first or not expressible else budget * SEARCH_SHARE
-    game, played, _score, _screened = search(question, players, rules, share, judge)
-    searched = f"{played} seeded games ({', '.join(POLICIES)} policies): none"
+    game, played, _score, screened = search(question, players, rules, share, judge)
+    searched = (f"{played} seeded games ({screened} on the fast engine, the "
+                f"{' and '.join(policies_on_fast(rules))} policies): none" if screened else
+                f"{played} seeded games ({', '.join(POLICIES)} policies): none")
     if game is not None:
         _keep(question, game, out, "found", question.title)
         out.condition_holds = True
@@ -376,10 +389,30 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
 
     doc = witness_doc(question, game, title)
     passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    if question.condition is not None:
+        out.first_held = first_held(question.condition, game)
     out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
     out.reference = "agrees" if passed else "disagrees"
     out.answer = verdict if passed else "unknown"
     out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
+
+
+def first_held(condition: Mapping[str, Any], game: Played) -> str:
+    """Where in ``game`` a condition kept once met first held: the turn, its round and
+    the seat to play (:func:`.judging.measure`'s ``turns_until``); a condition judged on
+    whole games holds on the whole game."""
+    from mammamia_ref.queries.questions import kept_once_met
+
+    turns = [(e.get("seat"), e.get("round")) for _a, events, _s in game.steps
+             for e in events if e.name == "turn_begins"]
+    if not kept_once_met(condition):
+        return f"held on the whole game ({len(turns)} turns)"
+    k = measure({"turns_until": condition}, game)
+    if k is None or k > len(turns):
+        return ""
+    seat, round_ = turns[k - 1]
+    return (f"first held in turn {k} of {len(turns)} (round {round_}, "
+            f"{game.config.colours[seat]} to play)")
 
 
 def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) -> None:

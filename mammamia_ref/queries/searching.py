@@ -150,7 +150,7 @@ def judged_events(question: Question) -> frozenset[str]:
 
 def _named(cond: Mapping[str, Any]) -> Iterator[str]:
     for part in (*cond.get("all", ()), *cond.get("any", ()),
-                 *((cond[key],) for key in ("not", "holds") if key in cond)):
+                 *(cond[key] for key in ("not", "holds") if key in cond)):
         yield from _named(part)
     if "event" in cond:
         yield cond["event"]
