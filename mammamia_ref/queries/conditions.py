@@ -1,29 +1,27 @@
-"""A designer's condition (:mod:`.questions`' grammar) as a z3 term over one run of the
-game model (:class:`.game_model.GameModel`), so that ``ask`` can prove "none within the
-bound" or find a game where a search does not.
+"""A designer's condition (the core of :mod:`.language`, its variables written out)
+as a z3 term over one run of the game model (:class:`.game_model.GameModel`), so that
+``ask`` can prove "none within the bound" or find a game where a search does not.
 
-Each event of the question vocabulary is read off the model's steps, the same events
-the reference emits (``mammamia_ref/rules``): ``played``, ``passed``,
-``placed_order``, ``drew`` and ``mamma_mia_drawn`` from each turn step's selectors and
-facts; ``round_ended``, ``oven_opened`` and ``mamma_mia_taken`` from the turn that ends
-a round (and from a transition into a round that ends at once, under
-``round_end.last_ingredient``); ``revealed``, ``baked``, ``failed`` and
-``completed_from_hand`` from each reveal step; ``game_ended`` from the last transition.
-A field or a rule the model cannot tell apart raises :class:`Unsupported` with the
-reason, before any model is built, and the question is then only searched.
+The events are read off the model's steps (:mod:`.events_model`), counted within the
+part of the run a span keeps (:class:`Part`: rounds, the first turns, after or before an
+event); state counts off the states between turns, at a round's end and at the game's
+end; the result off the last state (:mod:`.scoring_model`); ``then:`` off the state a
+step leaves. A field, rule or construct the model cannot tell raises
+:class:`Unsupported` with the reason, before any model is built, and the question is
+then only searched.
 
 :func:`shape` says what a term over a *part* of a game proves: a condition that, once
 met, stays met (:func:`.questions.kept_once_met`) can be judged on the first rounds of
-a game; any other only on whole games.
-State counts at ``any_step`` are judged at the states between two turns (the
-reference has more: inside a turn, partway into an opening), so they serve a search
-for a game but never a proof that none exists. ``tests/test_conditions.py`` holds
-every event count of the encoding to the reference's on replayed runs.
+a game; any other only on whole games. State counts at ``any_step`` are judged at the
+states between two turns (the reference has more: inside a turn, partway into an
+opening), so they serve a search for a game but never a proof that none exists.
+``tests/test_conditions.py`` holds every count, span, relation and result of the
+encoding to the reference's on replayed runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +58,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "passed": frozenset({"seat"}),
     "placed_order": frozenset({"order", "seat", "order_type"}),
     "drew": frozenset({"seat", "source", "count"}),
-    "mamma_mia_drawn": frozenset({"seat", "last_card"}),
+    "mamma_mia_drawn": frozenset({"seat", "last_card", "first_card_of_round"}),
     "mamma_mia_taken": frozenset({"seat"}),
     "round_ended": frozenset({"round"}),
     "oven_opened": frozenset({"seat"}),
@@ -125,8 +123,17 @@ def _check(cond: Mapping[str, Any]) -> None:
     elif "within" in cond:
         for key in ("after", "before"):
             if key in cond["within"]:
-                raise Unsupported(f"a span {key} an event: the game model orders the events "
-                                  "of one turn only as a whole")
+                bound = cond["within"][key]
+                _check(bound)
+                named = {bound["event"], *_events_named(cond["holds"])}
+                if "revealed" in named:
+                    raise Unsupported(f"a span {key} an event, with cards revealed: one "
+                                      "step of the game model reveals many cards, whose "
+                                      "order it does not tell")
+                if "then" in bound or any(k in bound for k in (*RELATIONS, "at_most",
+                                                               "equals")):
+                    raise Unsupported(f"a span {key} an event that names more than its "
+                                      "fields and rule")
         _check(cond["holds"])
     elif "event" in cond:
         name = cond["event"]
@@ -150,6 +157,16 @@ def _check(cond: Mapping[str, Any]) -> None:
         _check_state(cond["state"])
 
 
+def _events_named(cond: Any) -> set[str]:
+    """Every event a condition names (inside spans and relations too)."""
+    if isinstance(cond, Mapping):
+        own = {cond["event"]} if isinstance(cond.get("event"), str) else set()
+        return own.union(*[_events_named(v) for v in cond.values()])
+    if isinstance(cond, list):
+        return set().union(*[_events_named(v) for v in cond])
+    return set()
+
+
 def _check_state(state: Mapping[str, Any]) -> None:
     """Every state count is told (at a round's end: the state in which the oven opens)."""
 
@@ -159,14 +176,40 @@ def _check_state(state: Mapping[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class Part:
-    """The part of a run a condition is judged on: the steps in it (all when None) and
-    whether the setup's state belongs to it (see :func:`.judging.span`)."""
+    """The part of a run a condition is judged on (see :func:`.judging.span`): the steps
+    in it (all when None) and whether the setup's state belongs to it; for a span bounded
+    by an event, which events of a step (by name) and which states it holds, as z3
+    terms (``events``, ``states``: the state a step leaves, None for the setup's)."""
 
     steps: frozenset[int] | None = None
     setup: bool = True
+    events: Callable[[Step, str], Any] | None = None
+    states: Callable[[int | None], Any] | None = None
+    present: Any = None   # a term: whether the run has the part at all (None: it has)
 
     def has(self, index: int) -> bool:
         return self.steps is None or index in self.steps
+
+    def event_in(self, step: Step, name: str) -> Any:
+        """Whether an event ``name`` of ``step`` lies in the part (a term)."""
+        return self.events(step, name) if self.events is not None else N.BoolVal(True)
+
+    def state_in(self, index: int | None) -> Any:
+        """Whether the state step ``index`` leaves lies in the part (a term)."""
+        static = self.setup if index is None else self.has(index)
+        if not static:
+            return N.BoolVal(False)
+        return self.states(index) if self.states is not None else N.BoolVal(True)
+
+
+EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn",
+                    "mamma_mia_taken", "round_ended", "oven_opened"),
+           "reveal": ("revealed", "named_kind", "completed_from_hand", "baked", "failed"),
+           "transition": ("leftovers_to_oven", "game_ended", "mamma_mia_taken",
+                          "round_ended", "oven_opened", "revealed")}
+"""The order in which the reference emits the events of one model step: a span bounded
+by an event holds the events of its step that come after (or before) it. ``revealed``
+may come many times in one step, so it bounds no span the model tells."""
 
 
 def encode(cond: Mapping[str, Any], model: GameModel) -> Any:
@@ -187,7 +230,8 @@ def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
         inner = span_part(cond["within"], model, part)
         if inner is None:
             return N.BoolVal(False)
-        return _encode(cond["holds"], model, inner)
+        held = _encode(cond["holds"], model, inner)
+        return held if inner.present is None else N.And(inner.present, held)
     if "result" in cond:
         return _result(cond["result"], model, part)
     if "event" in cond:
@@ -212,8 +256,8 @@ def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, boo
     """The states of the part a state condition ``at`` looks at, each with the condition
     that it is one and whether it lies inside a round (see :func:`state_counts`)."""
     final = final_step(model)
-    end = [(model.S[-1], N.BoolVal(True), False)] if final is not None and part.has(final) \
-        else []
+    end = [(model.S[-1], part.state_in(final), False)] \
+        if final is not None and part.has(final) else []
     if at == "game_end":
         return end
     if at == "round_end":   # the state in which the oven opens: after the round's last turn
@@ -222,11 +266,14 @@ def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, boo
             if not part.has(step.index):
                 continue
             if step.what == "turn":
-                out.append((model.S[step.after], step.facts["round_end"], True))
+                out.append((model.S[step.after],
+                            N.And(step.facts["round_end"], part.state_in(step.index)), True))
             elif step.what == "transition" and step.round < model.rounds:
-                out.append((model.S[step.after], step.facts["ends_at_once"], True))
+                out.append((model.S[step.after],
+                            N.And(step.facts["ends_at_once"], part.state_in(step.index)), True))
         return out
-    inner = [(s, guard, True) for s, guard, index in between_turns(model)
+    inner = [(s, N.And(guard, part.state_in(index)), True)
+             for s, guard, index in between_turns(model)
              if (part.setup if index is None else part.has(index))]
     return inner + end
 
@@ -262,7 +309,52 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
         setup = setup and low <= 1
     if not steps and not setup:
         return None
-    return Part(frozenset(steps), setup)
+    kept = Part(frozenset(steps), setup, part.events, part.states, part.present)
+    for key in ("after", "before"):
+        if key in where:
+            kept = _bounded(where[key], key == "after", model, kept)
+    return kept
+
+
+def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part) -> Part:
+    """The part after (or before) the first event of ``part`` that meets ``first``: the
+    steps after (before) the one that emits it, and in that step the events the
+    reference emits after (before) it (:data:`EMITTED`); the states a step leaves once
+    it has happened (before it has). Where it never happens, no part after it and the
+    whole part before it (the game's end only where it is in the part)."""
+    name = first["event"]
+    occurs = [N.Val(0) if not part.has(step.index) else
+              event_count(first, model, Part(frozenset({step.index}), False,
+                                             part.events, part.states))
+              for step in model.steps]
+    seen_upto: list[Any] = []
+    so_far: Any = N.BoolVal(False)
+    for n in occurs:
+        so_far = z3.Or(so_far, n > 0)
+        seen_upto.append(so_far)
+    seen_before = [N.BoolVal(False), *seen_upto[:-1]]
+
+    def events(step: Step, other: str) -> Any:
+        t = step.index
+        order = EMITTED[step.what]
+        here = N.And(occurs[t] > 0, z3.Not(seen_before[t]))
+        if name in order and other in order and other != name:
+            later = order.index(other) > order.index(name)
+        else:
+            later = False   # the same event, or one the step never emits with it
+        mine = z3.Or(seen_before[t], N.And(here, N.BoolVal(later))) if after else \
+            N.And(z3.Not(seen_before[t]), z3.Or(z3.Not(here), N.BoolVal(
+                name in order and other in order and other != name and not later)))
+        return N.And(part.event_in(step, other), mine)
+
+    def states(index: int | None) -> Any:
+        happened = N.BoolVal(False) if index is None else seen_upto[index]
+        outer = part.states(index) if part.states is not None else N.BoolVal(True)
+        return N.And(outer, happened if after else z3.Not(happened))
+
+    there = seen_upto[-1] if after and seen_upto else N.BoolVal(not after)
+    present = there if part.present is None else N.And(part.present, there)
+    return Part(part.steps, part.setup and not after, events, states, present)
 
 
 def state_term(state: Mapping[str, Any], s: Any, model: GameModel, in_round: bool) -> Any:
@@ -289,7 +381,7 @@ def _result(result: Mapping[str, Any], model: GameModel, part: Part) -> Any:
     if final is None or not part.has(final):
         return N.BoolVal(False)
     wins, rule = scoring_terms(model.S[-1], model)
-    return result_term(result, wins, rule, model)
+    return N.And(part.state_in(final), result_term(result, wins, rule, model))
 
 
 def whole_game(model: GameModel) -> bool:
@@ -379,6 +471,9 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
         if then is not None and found:
             after = then_term(then, step, model)
             found = [N.If(after, t, 0) for t in found]
+        if part.events is not None and found:
+            inside = part.event_in(step, name)
+            found = [N.If(inside, t, 0) for t in found]
         terms += found
     return N.Sum(terms) if terms else N.Val(0)
 
@@ -404,7 +499,7 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
         "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
-        "last_card": [True, False]}
+        "last_card": [True, False], "first_card_of_round": [True, False]}
     out: list[dict[str, Any]] = [{}]
     for key in sorted(FIELDS[name]):
         out += [{key: value} for value in values[key]]

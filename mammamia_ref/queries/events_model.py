@@ -160,6 +160,9 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
         lay_last = N.And(f["exhausted"], N.Or(a.mm_last, f["moved"] == 1))
         last = [lay_last == N.BoolVal(bool(where["last_card"]))] \
             if "last_card" in where else []
+        if "first_card_of_round" in where:
+            last.append(_first_of_round(step, model)
+                        == N.BoolVal(bool(where["first_card_of_round"])))
         return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"), *seat, *last)]
     ends = f["round_end"]
     if name == "round_ended":
@@ -183,6 +186,18 @@ def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: St
                         *_seat_where(where, "seat", following, model)))
         return out
     return []
+
+
+def _first_of_round(step: Step, model: GameModel) -> Any:
+    """The Mamma Mia! card drawn in ``step`` is the first card drawn from the supply in
+    its round: drawn before the draw's ingredient cards (or alone), and no earlier turn of
+    the round took a card from the supply. (On an unrolled run only: a free step has no
+    round before it.)"""
+    a, f = step.sel, step.facts
+    earlier = [st for st in model.steps if st.what == "turn" and st.round == step.round
+               and st.index < step.index]
+    drawn = [N.And(st.sel.source == SUPPLY, st.facts["moved"] > 0) for st in earlier]
+    return N.And(N.Or(z3.Not(a.mm_last), f["moved"] == 1), *[z3.Not(d) for d in drawn])
 
 
 def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: Step,

@@ -154,6 +154,9 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
         raise NotProvable(f"at least 0 {name} events: every game has that")
     shape(cond)   # what the model tells (conditions.Unsupported otherwise)
     where, rule = dict(cond.get("where") or {}), cond.get("rule")
+    if "first_card_of_round" in where:
+        raise NotProvable("first_card_of_round looks back over the round, which one step "
+                          "does not see")
     v = rules.flags
     if name in ("game_ended", "leftovers_to_oven") or "round" in where:
         raise NotProvable(f"{name} with these fields is told by the model only on an "
