@@ -125,7 +125,7 @@ def test_every_shipped_question_file_is_well_formed() -> None:
     files = sorted(QUESTIONS.glob("*.yaml"))
     questions = list(map(load_question, files))
     restated = [q for q in questions if q.restates]
-    assert len(questions) >= 30 and len(restated) >= 9   # the others by their conditions
+    assert len(questions) >= 30 and len(restated) >= 8   # the others by their conditions
     assert all(q.title and q.title != q.id for q in questions)
 
 
