@@ -21,6 +21,7 @@ scenario written from it.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time
@@ -479,18 +480,12 @@ def answers(questions: Sequence[Question], budget: float, house: HouseRule | Non
     """:func:`ask`'s answers, each as its cell is done. Once ``stop`` is set (Ctrl-C or
     SIGTERM, :func:`.interrupt.z3_interruptible`), KeyboardInterrupt: the answer of a
     cancelled check is not trusted, and no further cell starts."""
+    from mammamia_ref.queries.interrupt import trusted
+
     for question in questions:
         asked = question.with_house(house)
         for n, v in asked.cells():
-            try:
-                got = answer_cell(asked, n, v, budget)
-            except Exception:
-                if stop is not None and stop.is_set():
-                    raise KeyboardInterrupt from None
-                raise
-            if stop is not None and stop.is_set():
-                raise KeyboardInterrupt
-            yield got
+            yield trusted(stop, functools.partial(answer_cell, asked, n, v, budget))
 
 
 __all__ = [

@@ -11,10 +11,12 @@ import _thread
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def answer_interruptibly(query_id: str, stop: threading.Event | None,
@@ -25,15 +27,21 @@ def answer_interruptibly(query_id: str, stop: threading.Event | None,
         run_catalogue,  # looked up in the package, where a test may wrap it
     )
 
+    return trusted(stop, lambda: run_catalogue([query_id], **options))
+
+
+def trusted(stop: threading.Event | None, work: Callable[[], T]) -> T:
+    """``work()``, unless ``stop`` was set meanwhile: then KeyboardInterrupt, whether the
+    work failed or not (a cancelled z3 check says "unknown", never a truth)."""
     try:
-        results = run_catalogue([query_id], **options)
+        result = work()
     except Exception:
         if stop is not None and stop.is_set():
             raise KeyboardInterrupt from None
         raise
     if stop is not None and stop.is_set():
         raise KeyboardInterrupt
-    return results
+    return result
 
 
 @contextmanager
