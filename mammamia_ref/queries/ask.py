@@ -480,7 +480,7 @@ def answers(questions: Sequence[Question], budget: float, house: HouseRule | Non
     """:func:`ask`'s answers, each as its cell is done. Once ``stop`` is set (Ctrl-C or
     SIGTERM, :func:`.interrupt.z3_interruptible`), KeyboardInterrupt: the answer of a
     cancelled check is not trusted, and no further cell starts."""
-    from mammamia_ref.queries.interrupt import trusted
+    from mammamia_ref.queries.cancel import trusted
 
     for question in questions:
         asked = question.with_house(house)

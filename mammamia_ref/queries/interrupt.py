@@ -11,12 +11,10 @@ import _thread
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
-from typing import Any, TypeVar
-
-T = TypeVar("T")
+from typing import Any
 
 
 def answer_interruptibly(query_id: str, stop: threading.Event | None,
@@ -26,22 +24,9 @@ def answer_interruptibly(query_id: str, stop: threading.Event | None,
     from mammamia_ref.queries import (
         run_catalogue,  # looked up in the package, where a test may wrap it
     )
+    from mammamia_ref.queries.cancel import trusted
 
     return trusted(stop, lambda: run_catalogue([query_id], **options))
-
-
-def trusted(stop: threading.Event | None, work: Callable[[], T]) -> T:
-    """``work()``, unless ``stop`` was set meanwhile: then KeyboardInterrupt, whether the
-    work failed or not (a cancelled z3 check says "unknown", never a truth)."""
-    try:
-        result = work()
-    except Exception:
-        if stop is not None and stop.is_set():
-            raise KeyboardInterrupt from None
-        raise
-    if stop is not None and stop.is_set():
-        raise KeyboardInterrupt
-    return result
 
 
 @contextmanager
