@@ -20,6 +20,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
+from mammamia_ref.rules.oven import naming_rule
 from mammamia_ref.rules.turn import draw_rule
 from mammamia_ref.rules.vocabulary import KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
 
@@ -248,12 +249,11 @@ def _named_kind(where: Mapping[str, Any], rule: str | None, step: Step,
     named = step.sel.decision.named
     out = [f["has_order"], named != NO_KIND]
     if rule is not None:
-        mono = "oven.monotoni_on_table" if v.monotoni_kind == "on_table" else "oven.monotoni"
-        mini = "oven.minimale_all_kinds" if v.minimale_lowest == "all_kinds" \
-            else "oven.minimale"
-        typ = f["type"]
-        out.append(N.Or(N.And(typ == ORDER_TYPE_CODES["monotoni"], N.BoolVal(rule == mono)),
-                        N.And(typ == ORDER_TYPE_CODES["minimale"], N.BoolVal(rule == mini))))
+        typ = f["type"]   # the rule each type is named under: the reference's naming_rule
+        out.append(z3.Or(*[
+            N.And(typ == ORDER_TYPE_CODES[kind],
+                  N.BoolVal(rule == naming_rule(kind, v.monotoni_kind, v.minimale_lowest)))
+            for kind in ("monotoni", "minimale")]))
     if "kind" in where:
         out.append(named == KINDS.index(where["kind"]))
     if "on_table" in where:

@@ -2,7 +2,7 @@
 
 The bounded route (:mod:`.bounded`) can only say "none within the bound". This route
 proves more, by induction over the game model's transition relation
-(:func:`.game_model.free_step`: one turn, one opening's reveal or one round's
+(:func:`.free_steps.free_step`: one turn, one opening's reveal or one round's
 preparation, from *any* well-formed state), relative to what is already proved for every
 reachable state: the model's well-formedness and the hand limit
 (:func:`.proofs.prove_invariant`, itself a 1-induction from the setup). Why this and
@@ -144,8 +144,6 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
                  colours: tuple[str, ...], cases: dict[str, str]) -> None:
     from mammamia_ref.queries.conditions import shape
-    from mammamia_ref.queries.events_model import occurrences
-    from mammamia_ref.queries.free_steps import free_step
 
     name = cond["event"]
     if any(r in cond for r in RELATIONS) or "at_most" in cond or "equals" in cond:
@@ -153,7 +151,7 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
     if int(cond.get("at_least", 1)) < 1:
         raise NotProvable(f"at least 0 {name} events: every game has that")
     shape(cond)   # what the model tells (conditions.Unsupported otherwise)
-    where, rule = dict(cond.get("where") or {}), cond.get("rule")
+    where = dict(cond.get("where") or {})
     if "first_card_of_round" in where:
         raise NotProvable("first_card_of_round looks back over the round, which one step "
                           "does not see")
@@ -168,27 +166,39 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
     if v.leftovers == "oven" and name == "revealed":
         raise NotProvable("under leftovers=oven an opening first reveals the last round's "
                           "leftovers, which the model tells only on an unrolled run")
-    hypotheses = _invariants(players, rules)
     for what in STEP_KINDS:
         label = f"{'-'.join(colours)} {what} emits {name}"
-        model, before, after, facts, constraints = free_step(
-            players, rules, what, f"u_{what}", colours=colours)
-        model.S = [before, after]
-        step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
-        found = occurrences(name, where, rule, step, model)
+        model, _before, after, found, base = _emitted(cond, players, rules, colours, what)
         if not found:
             cases[label] = "none (this step never emits it)"
             continue
         if "then" in cond:
             then = state_term(cond["then"], after, model, in_round=what == "turn")
             found = [N.If(then, t, 0) for t in found]
-        goal = z3.Or(*[t > 0 for t in found])
-        result, _zm = N.check([*constraints, *hypotheses(model, before), goal])
+        result, _zm = N.check([*base, z3.Or(*[t > 0 for t in found])])
         cases[label] = str(result)
         if result != z3.unsat:
             raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
                               f"as asked ({result}): the invariants proved do not rule it "
                               "out, so only the bounded search may answer")
+
+
+def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
+             what: str) -> tuple[Any, Any, Any, list[Any], list[Any]]:
+    """One free step of kind ``what`` (:func:`.free_steps.free_step`) and the occurrences
+    of ``cond``'s event in it: the model, the states before and after, the occurrences,
+    and the step's constraints with the invariants proved on the state before it."""
+    from mammamia_ref.queries.events_model import occurrences
+    from mammamia_ref.queries.free_steps import free_step
+
+    model, before, after, facts, constraints = free_step(players, rules, what, f"u_{what}",
+                                                         colours=colours)
+    model.S = [before, after]
+    step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
+    found = occurrences(cond["event"], dict(cond.get("where") or {}), cond.get("rule"),
+                        step, model)
+    return model, before, after, found, [*constraints,
+                                         *_invariants(players, rules)(model, before)]
 
 
 def _at_the_end(cond: Mapping[str, Any]) -> bool:
@@ -291,9 +301,7 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
     least ``k / m`` turns, rounded up. None where the proof does not go through."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.conditions import Unsupported, shape
-    from mammamia_ref.queries.events_model import occurrences
     from mammamia_ref.queries.flags import model_rules
-    from mammamia_ref.queries.free_steps import free_step
     from mammamia_ref.rules.vocabulary import COLOURS
 
     own = "own_turns_until" in form
@@ -312,26 +320,14 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
         shape(cond)
     except (VariantError, Unsupported):
         return None
-    where, rule = dict(cond.get("where") or {}), cond.get("rule")
-    hypotheses = _invariants(players, rules)
     with N.building():
         for what in ("reveal", "transition"):
-            model, before, after, facts, constraints = free_step(
-                players, rules, what, f"n_{what}", colours=colours)
-            model.S = [before, after]
-            found = occurrences(cond["event"], where, rule,
-                                 Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"],
-                                      facts), model)
-            if found and N.check([*constraints, *hypotheses(model, before),
-                                  z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
+            _model, _before, _after, found, base = _emitted(cond, players, rules, colours,
+                                                             what)
+            if found and N.check([*base, z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
                 return None
-        model, before, after, facts, constraints = free_step(players, rules, "turn", "n_turn",
-                                                             colours=colours)
-        model.S = [before, after]
-        step = Step(0, "turn", 1, 1, N.BoolVal(True), facts["selectors"], facts)
-        found = occurrences(cond["event"], where, rule, step, model)
+        _model, before, _after, found, base = _emitted(cond, players, rules, colours, "turn")
         count = N.Sum(found) if found else N.Val(0)
-        base = [*constraints, *hypotheses(model, before)]
         if own and N.check([*base, before.cur != 0, count > 0])[0] != z3.unsat:
             return None
         for most in range(1, 4):
