@@ -216,3 +216,20 @@ def test_the_derived_fields_follow_the_states_around_the_event(games: list[Playe
                     assert isinstance(e.get("first_card_of_round"), bool)
             before = state if state is not None else before
     assert all(seen.values()), seen
+
+
+def test_the_parts_of_the_actions_keep_every_event_and_every_state(
+        games: list[Played]) -> None:
+    """:func:`.judging.in_parts` splits each action into its parts: the same events in the
+    same order, and every state an action leaves among its parts' states (an action that
+    emits no event, a shuffle say, included)."""
+    from mammamia_ref.queries.judging import in_parts, within
+
+    for game in games:
+        for part in (game, within(game, {"turns": 7})):
+            assert part is not None
+            split = in_parts(part)
+            assert [e for _a, ev, _s in split.steps for e in ev] == \
+                [e for _a, ev, _s in part.steps for e in ev]
+            states = [s for _a, _e, s in split.steps]
+            assert all(any(s == t for t in states) for _a, _e, s in part.steps)

@@ -99,12 +99,12 @@ def in_parts(played: Played) -> Played:
     state, steps = new_game(played.config), []
     for action, events, _after in played.steps:
         parts = apply_in_parts(state, action)
-        cut = len(events)   # a part (within:) may end partway into an action
-        for part_state, part_events in parts:
-            if cut <= 0:
-                break
-            steps.append((action, part_events[:cut], part_state))
-            cut -= len(part_events)
+        left = len(events)   # a part (within:) may end partway into an action
+        for i, (part_state, part_events) in enumerate(parts):
+            if i and left <= 0 < sum(len(e) for _s, e in parts[i:]):
+                break   # cut before these events: the part has none of them
+            steps.append((action, part_events[:left], part_state))
+            left -= len(part_events)
         state = parts[-1][0]
     return replace(played, steps=tuple(steps))
 
