@@ -37,6 +37,11 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("Q09-hand-above-seven", {}),
     ("Q10-opening-without-holder", {}),
     ("Q14-bombastica-leaves-cards", {}),
+    ("Q01-minimale-impossible", {"minimale_lowest": "eligible_kinds"}),
+    ("Q11-mamma-mia-last-card", {"round_end": "last_ingredient"}),
+    ("Q12-monotoni-absent-kind", {"monotoni_kind": "on_table"}),
+    ("Q13-bombastica-short-table", {"bombastica_hand": "forbidden"}),
+    ("Q15-completion-declined", {"completion": "mandatory"}),
 ]
 
 # conditions a game reaches (a reference game shows each): never proved impossible

@@ -4,17 +4,17 @@ Each (players, flag values) cell gets one of
 
 - **found**: a witness game from a new deal (explicit shuffles), written as a scenario
   and replayed by the reference;
-- **none within the bound**: only from a z3 proof (a restated catalogue query's, or the
-  game model over every schedule of the bound, :mod:`.bounded`); a search never answers
-  "none";
+- **none in any game**: an unbounded proof (:mod:`.unbounded`, induction over the game
+  model's steps);
+- **none within the bound**: only from a z3 proof (the game model over every schedule
+  of the bound, :mod:`.bounded`); a search never answers "none";
 - **value**: for ``most:`` / ``fewest:``, the best game found, with the proved bound where
   one is known ("exact" only when the two meet);
 - **unknown**: the budget spent and what was tried.
 
-The routes: a question that ``restates:`` a catalogue query is answered by that query's
-z3 model (the same verdict, value and witness game), and its own condition is then
-checked on the witness; a ``find:`` by a seeded search (:mod:`.searching`), then the
-z3 game model; a ``most:`` / ``fewest:`` by its proved bound and a directed search. A
+The routes: a ``find:`` by the unbounded proof, then a seeded search
+(:mod:`.searching`) and the z3 game model; a ``most:`` / ``fewest:`` by its proved bound,
+a directed search and the game model raising the value found (:mod:`.optimum`). A
 game is judged by :mod:`.judging` and kept only when the reference replays the
 scenario written from it.
 """
@@ -156,7 +156,7 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
 # --------------------------------------------------------------- the answers
 
 
-def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str | None]:
+def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
     """A proved upper bound of a measure under ``rules``, where one is known: z3's
     (``ranking``: :func:`.proofs.round_length_bound`; ``statement``: the cards the
     orders need, all colours together, Q05's :func:`card_bound`, or
@@ -177,6 +177,8 @@ def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str 
     from mammamia_ref.rules.vocabulary import COLOURS, COPIES, ORDERS_OF
 
     numbers = rules.parameters
+    if isinstance(name, Mapping):
+        return _form_upper_bound(name, players, rules)
     try:
         with N.building():
             if name in ("longest_round", "turns") and rules.flags.stall == "cut":
@@ -212,6 +214,33 @@ def upper_bound(name: str, players: int, rules: Rules) -> tuple[int | None, str 
         trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
         return sum(c - trimmed for c in COPIES), "counting"
     return None, None
+
+
+def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
+                      ) -> tuple[int | None, str | None]:
+    """A seat's orders baked in one round (``some_seat: s`` with ``most_in_a_round:``
+    ``baked`` at ``s``'s seat, nothing else): the most any colour can deliver at one
+    opening, z3's :func:`.proofs.orders_bound` (``statement``)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries import num as N
+    from mammamia_ref.queries.proofs import orders_bound
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    counted = form.get("most_in_a_round")
+    if "some_seat" not in form or counted != {"event": "baked",
+                                              "where": {"seat": form["some_seat"]}}:
+        return None, None
+    most = 0
+    try:
+        with N.building():
+            for colour in COLOURS[:players]:
+                bound, proof = orders_bound(players, rules, colour)
+                if not proof.holds:
+                    return None, None
+                most = max(most, bound)
+    except VariantError:
+        return None, None
+    return most, "statement"
 
 
 def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
@@ -253,10 +282,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
     rules = house_rules(question.house, variants)   # the cell's flags over the house rule's
     out = AskAnswer(question.id, players, dict(variants), title=question.title,
                     in_force=rules_in_force(rules, question.house))
-    restated = question.restates and not rules.non_default_parameters()
-    if restated:
-        _restated(question, players, rules, out)
-    elif question.goal == "find":
+    if question.goal == "find":
         assert question.condition is not None
         _find(question, players, rules, budget, out)
     else:
@@ -275,26 +301,58 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         else:
             out.lower, out.lower_evidence = lower_bound(name, players, rules)
             known = out.lower
-        left = max(budget * SPENDABLE - (time.process_time() - cpu), budget / 4)
-        enough = float("inf") if known is None else sign * known
-        game, played, score, screened = search(question, players, rules, left, judge,
-                                               directed=True, enough=enough)
-        if game is not None:
-            _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
-            out.value = int(sign * score)
-            out.exact = known is not None and known == out.value
-            fast = f" and {screened} on the fast engine" if screened else ""
-            out.tried = (f"the best of {played} games on the reference{fast} "
-                         f"({game.found_by or 'seeded'}), a budget of {left:.1f} s of CPU"
-                         + ("; stopped at the proved bound" if out.exact else ""))
-        else:
-            out.tried = f"{played} seeded games in {budget:g} s of CPU; none has the measure"
-    if question.restates and not restated:
-        out.tried = (f"{question.restates}'s z3 answers are under the spec's numbers, not "
-                     f"these; searched instead. " + out.tried).strip()
+        _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
+                 budget, known, judge, out)
     out.cpu = time.process_time() - cpu
     return out
 
+
+def _optimum(question: Question, players: int, rules: Rules, spendable: float,
+             budget: float, known: int | None, judge: Any, out: AskAnswer) -> None:
+    """A ``most:`` / ``fewest:`` cell after its proved bound: the directed search, then
+    (for a ``most:`` the language states as "at least k", :mod:`.optimum`) the game
+    model raising the search's value for the rest of the budget."""
+    from mammamia_ref.queries.optimum import at_least, raise_value
+
+    sign = 1 if question.goal == "most" else -1
+    raisable = question.goal == "most" and at_least(question.measure, 1) is not None
+    left = max(spendable, budget / 4)
+    enough = float("inf") if known is None else sign * known
+    start = time.process_time()
+    game, played, score, screened = search(question, players, rules,
+                                           left * (OPTIMUM_SEARCH_SHARE if raisable else 1),
+                                           judge, directed=True, enough=enough)
+    fast = f" and {screened} on the fast engine" if screened else ""
+    if game is not None:
+        _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
+        out.value = int(sign * score)
+        out.tried = (f"the best of {played} games on the reference{fast} "
+                     f"({game.found_by or 'seeded'})")
+    else:
+        out.tried = f"{played} seeded games; none has the measure"
+    out.exact = known is not None and known == out.value
+    if raisable and not out.exact:
+        raised = raise_value(question, players, rules, out.value or 0,
+                             left - (time.process_time() - start))
+        if raised.game is not None:
+            held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
+            _keep(question, raised.game, out, "value", f"{question.title}: {raised.value}")
+            if out.reference == "agrees":
+                out.value = raised.value
+            else:   # the reference did not replay the model's game: the search's stands
+                out.scenario, out.witness_file, out.reference, out.detail, out.answer = held
+        if raised.upper is not None and (out.upper is None or raised.upper < out.upper):
+            out.upper, out.upper_evidence = raised.upper, raised.upper_evidence
+        out.tried += "; then " + "; ".join(raised.tried) if raised.tried else ""
+        out.exact = out.upper is not None and out.upper == out.value
+    out.tried += f"; a budget of {left:.1f} s of CPU" + \
+        ("; stopped at the proved bound" if out.exact else "")
+
+
+OPTIMUM_SEARCH_SHARE = 0.5
+"""The part of a ``most:`` cell's budget the directed search has before the game model
+raises its value (:mod:`.optimum`), where the language states the measure as a
+condition."""
 
 SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
@@ -414,43 +472,6 @@ def first_held(condition: Mapping[str, Any], game: Played) -> str:
     seat, round_ = turns[k - 1]
     return (f"first held in turn {k} of {len(turns)} (round {round_}, "
             f"{game.config.colours[seat]} to play)")
-
-
-def _restated(question: Question, players: int, rules: Rules, out: AskAnswer) -> None:
-    """A catalogue query's answer for the cell (its flags; the spec's numbers), and the
-    question's condition on its witness game."""
-    from mammamia_ref.queries.common import load_catalogue
-    from mammamia_ref.queries.runner import answer_query
-    from mammamia_ref.rules.ruleset import make_rules
-
-    query = next(q for q in load_catalogue() if q["id"] == question.restates)
-    flags = rules.as_dict()
-    answer = next((a for a in query["answers"] if int(a.get("players", 2)) == players
-                   and make_rules(a.get("variants", {})).as_dict() == flags), None)
-    if answer is None:
-        out.tried = f"{question.restates} has no answer for this cell"
-        return
-    found = answer_query(query, answer)
-    out.answer = {"sat": "found", "unsat": "none within the bound",
-                  "value": "value"}.get(found.verdict, "unknown")
-    out.value, out.upper, out.upper_evidence = found.value, found.upper, found.upper_evidence
-    out.exact = found.value is not None and found.upper == found.value
-    out.witness_file, out.reference, out.scenario = found.witness_file, found.reference, \
-        found.scenario
-    out.detail = f"{question.restates} ({answer['name']}): {found.detail}"
-    if found.full_search is not None:
-        from mammamia_ref.queries.results import full_search_line
-
-        out.detail += f"; {full_search_line(found.full_search, found.cpu)}"
-    if out.answer == "none within the bound":
-        out.detail += f"; bound: {' '.join(found.bound.split())}"
-    if found.scenario is not None and "setup" in found.scenario["given"]:
-        game = replay_witness(found.scenario)
-        if question.condition is None:
-            out.condition_holds = measure(str(question.measure), game, question.goal) \
-                == found.value
-        else:   # within the file's bound, as for any other question
-            out.condition_holds = meets(question.condition, game, question.bound)
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:

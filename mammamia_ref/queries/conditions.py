@@ -42,6 +42,8 @@ from mammamia_ref.queries.language import RELATIONS
 from mammamia_ref.queries.questions import kept_once_met
 from mammamia_ref.queries.scoring_model import compare_term as _compare
 from mammamia_ref.queries.scoring_model import result_term, scoring_terms
+from mammamia_ref.rules.oven import failure_reason
+from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
 
 
@@ -64,18 +66,15 @@ FIELDS: dict[str, frozenset[str]] = {
     "oven_opened": frozenset({"seat"}),
     "revealed": frozenset({"card", "owner"}),
     "baked": frozenset({"order", "seat", "order_type"}),
-    "failed": frozenset({"order", "seat", "order_type"}),
+    "failed": frozenset({"order", "seat", "order_type", "why"}),
     "completed_from_hand": frozenset({"order", "seat", "order_type"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
     "game_ended": frozenset(),
 }
-"""The events the model tells, and the fields of each it can test (the language's
-derived fields among them; a condition testing another field is only searched)."""
-
-RULED = frozenset(FIELDS) - {"failed", "completed_from_hand"}
-"""The events whose rule the model tells (the others' rule depends on the path through
-the oven rules that decided them)."""
+"""The events the model tells, with their rules, and the fields of each it can test (the
+language's derived fields among them; a condition testing another field is only
+searched)."""
 
 THEN_EXACT = frozenset({"drew", "mamma_mia_drawn", "mamma_mia_taken", "round_ended",
                         "oven_opened", "baked", "failed", "completed_from_hand",
@@ -145,9 +144,6 @@ def _check(cond: Mapping[str, Any]) -> None:
             for key in where:
                 if key not in FIELDS[name]:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
-        if ("rule" in cond or any("rule" in cond[r] for r in RELATIONS if r in cond)) \
-                and name not in RULED:
-            raise Unsupported(f"the game model does not tell which rule decided {name}")
         if "then" in cond:
             if name not in THEN_EXACT:
                 raise Unsupported(f"the state right after {name} lies inside a turn or an "
@@ -415,6 +411,8 @@ def per_seat(s: Any, what: str, kind: str | None, model: GameModel) -> list[Any]
                 for p in range(model.n)]
     if what == "mamma_mia":
         return [N.If(s.mm == p, 1, 0) for p in range(model.n)]
+    if what == "ingredients":
+        return [s.hand[p][k] if k is not None else N.Sum(s.hand[p]) for p in range(model.n)]
     return [s.hand[p][k] if k is not None else
             N.Sum(s.hand[p]) + N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
             for p in range(model.n)]
@@ -499,12 +497,16 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
         "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
-        "last_card": [True, False], "first_card_of_round": [True, False]}
+        "last_card": [True, False], "first_card_of_round": [True, False],
+        "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
+                       for rule in ("oven.fail", "oven.complete_from_hand",
+                                    "oven.bombastica_table_only", "oven.minimale")
+                       for kind in ORDER_TYPE_CODES})}
     out: list[dict[str, Any]] = [{}]
     for key in sorted(FIELDS[name]):
         out += [{key: value} for value in values[key]]
     return out
 
 
-__all__ = ["FIELDS", "RULED", "Shape", "Unsupported", "encode", "event_count", "shape",
+__all__ = ["FIELDS", "Shape", "Unsupported", "encode", "event_count", "shape",
            "state_counts", "where_values"]

@@ -20,7 +20,7 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
-from mammamia_ref.rules.oven import naming_rule
+from mammamia_ref.rules.oven import failure_reason, naming_rule
 from mammamia_ref.rules.turn import draw_rule
 from mammamia_ref.rules.vocabulary import KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
 
@@ -232,12 +232,50 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         by_rule = _either("oven.bombastica", bomb, "oven.bake", z3.Not(bomb))
         return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
     if name == "failed":
-        return [_one(has_order, z3.Not(f["baked"]), *seat, *which)]
+        rules = _failure_rules(step, model)
+        test = [_rule(rule, rules)]
+        if "why" in where:
+            test.append(_failed_why(str(where["why"]), rules, step, model))
+        return [_one(has_order, z3.Not(f["baked"]), *seat, *which, *test)]
     if name == "completed_from_hand":
-        return [_one(f["baked"], N.Sum(f["from_hand"]) > 0, *seat, *which)]
+        by = "oven.complete_mandatory" if model.v.completion == "mandatory" \
+            else "oven.complete_from_hand"
+        return [_one(f["baked"], N.Sum(f["from_hand"]) > 0, _rule(rule, by), *seat, *which)]
     if name == "named_kind":
         return [_one(*_named_kind(where, rule, step, model), *which)]
     return []
+
+
+def _failure_rules(step: Step, model: GameModel) -> dict[str, Any]:
+    """The rule that fails a revealed order that does not bake, as a map of rule to
+    condition: a kind-naming rule when no kind may be named, ``oven.complete_from_hand``
+    when its owner declines, ``oven.bombastica_table_only`` for a Bombastica short under
+    ``bombastica_hand=forbidden``, else ``oven.fail``."""
+    f, v = step.facts, model.v
+    out, typ = f["outcome"], f["type"]
+    named_type = z3.Or(typ == ORDER_TYPE_CODES["monotoni"], typ == ORDER_TYPE_CODES["minimale"])
+    no_kind = N.And(named_type, z3.Not(N.Or(*out.permitted)))
+    declined = N.And(z3.Not(no_kind), out.asked, z3.Not(step.sel.decision.complete))
+    table_only = N.And(typ == T_BOMBASTICA, N.BoolVal(v.bombastica_hand == "forbidden"),
+                       z3.Not(declined))
+    rules: dict[str, Any] = {
+        "oven.complete_from_hand": declined, "oven.bombastica_table_only": table_only,
+        "oven.fail": N.And(z3.Not(no_kind), z3.Not(declined), z3.Not(table_only))}
+    for kind in ("monotoni", "minimale"):
+        named = naming_rule(kind, v.monotoni_kind, v.minimale_lowest)
+        rules[named] = z3.Or(rules.get(named, N.BoolVal(False)),
+                             N.And(no_kind, typ == ORDER_TYPE_CODES[kind]))
+    return rules
+
+
+def _failed_why(want: str, rules: Mapping[str, Any], step: Step, model: GameModel) -> Any:
+    """The ``why`` of a failed order: the reference's :func:`~mammamia_ref.rules.oven.
+    failure_reason` of the rule that failed it and the order's type."""
+    total = model.rules.parameters.bombastica_total
+    typ = step.facts["type"]
+    return z3.Or(N.BoolVal(False), *[
+        N.And(when, typ == code) for rule, when in rules.items()
+        for kind, code in ORDER_TYPE_CODES.items() if failure_reason(rule, kind, total) == want])
 
 
 def _named_kind(where: Mapping[str, Any], rule: str | None, step: Step,

@@ -129,8 +129,8 @@ def judged_on(bound: Mapping[str, int], rules: Rules, cond: Mapping[str, Any]) -
 
 
 def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
-    """The counts a state condition compares: one per seat for hand, delivered, waiter
-    and mamma_mia (1 for the seat holding the Mamma Mia! card)."""
+    """The counts a state condition compares: one per seat for hand, ingredients,
+    delivered, waiter and mamma_mia (1 for the seat holding the Mamma Mia! card)."""
     from mammamia_ref.rules.vocabulary import KINDS
 
     what, kind = cond["count"], cond.get("kind")
@@ -165,6 +165,9 @@ def per_seat_counts(state: GameState, what: str, kind: str | None) -> list[int]:
         return [len(w) for w in state.waiters]
     if what == "mamma_mia":
         return [int(state.mamma_mia == seat) for seat in range(state.players)]
+    if what == "ingredients":   # the ingredient cards alone (the tie-break's count)
+        return [h.ingredients[KINDS.index(kind)] if kind else sum(h.ingredients)
+                for h in state.hands]
     return [h.ingredients[KINDS.index(kind)] if kind else h.size for h in state.hands]
 
 
@@ -436,7 +439,8 @@ def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | No
     """``turns_until: C``: the turns of the game when ``C`` first holds (on the game's
     first turns, :func:`within`); ``some_seat: s`` with ``own_turns_until: C``: seat
     ``s``'s own turns then, the best seat's; with ``own_turns: true``: the seat's turns
-    in the whole game, the best seat's."""
+    in the whole game, the best seat's; ``most_in_a_round: E``: the most events of
+    ``E`` in one round (the best seat's with ``some_seat``)."""
     from mammamia_ref.queries.language import expand
 
     colours, rounds = played.config.colours, played.config.rules.parameters.rounds
@@ -447,6 +451,11 @@ def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | No
     if "turns_until" in form:
         cond = expand(form["turns_until"], colours, rounds)
         return next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)
+    if "most_in_a_round" in form:
+        seats = colours if "some_seat" in form else colours[:1]
+        return pick(_most_in_a_round(expand(form["most_in_a_round"], colours, rounds,
+                                           {form["some_seat"]: c} if "some_seat" in form
+                                           else None), played, rounds) for c in seats)
     var = form["some_seat"]
     found = []
     for colour in colours:
@@ -459,6 +468,12 @@ def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | No
             part = within(played, {"turns": k})
             found.append(_own_turns(part, colour) if part is not None else 0)
     return pick(found) if found else None
+
+
+def _most_in_a_round(cond: Mapping[str, Any], played: Played, rounds: int) -> int:
+    """The most events of ``cond`` in one of the game's rounds (:func:`span`)."""
+    parts = (span(played, {"round": r}) for r in range(1, rounds + 1))
+    return max((event_count(cond, part) for part in parts if part is not None), default=0)
 
 
 def _holds_by(cond: Mapping[str, Any], played: Played, turns: int) -> bool:

@@ -75,6 +75,10 @@ MEASURES: dict[str, str] = dict(_VOCABULARY["measures"])
 
 COMPARE: tuple[str, ...] = tuple(_VOCABULARY["comparisons"])
 
+MEASURE_CONDITIONS: dict[str, Any] = dict(_VOCABULARY["measure_conditions"])
+"""A game whose named measure is at least ``K``, as a ``find:`` condition (``K`` stands
+for the number): :mod:`.optimum` raises a value with it."""
+
 MEASURE_FORMS: dict[str, str] = dict(_VOCABULARY["measure_forms"])
 """The measures written as a mapping: the turns until a condition first holds, a seat's
 own turns (until a condition holds, or in the whole game)."""
@@ -94,7 +98,6 @@ class Question:
     variants: dict[str, tuple[str, ...]]
     house: HouseRule | None                # read from house: (beside the question file)
     bound: dict[str, int]
-    restates: str | None = None
     text: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
     lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # of each pointer
@@ -189,7 +192,11 @@ def _check_question(loaded: Loaded) -> Question:
     if not isinstance(doc, dict):
         raise _fail(loaded, "", "a question is a mapping (question:, find: or most:, ...)")
     known = {"question", "title", "text", "find", "most", "fewest", "players", "variants",
-             "house", "bound", "restates", "whatever_the_others_do"}
+             "house", "bound", "whatever_the_others_do"}
+    if "restates" in doc:
+        raise _fail(loaded, "/restates", "restates: is gone (the catalogue's queries are "
+                    "question files stated by their conditions, spec/questions/Q*.yaml): "
+                    "state the question by find:, most: or fewest:")
     for key in doc:
         if key not in known:
             raise _fail(loaded, f"/{key}", f"unknown key {excerpt(key)}; a question has "
@@ -228,14 +235,8 @@ def _check_question(loaded: Loaded) -> Question:
                            rules_known=house is not None)
     if problem is not None:
         raise _fail(loaded, *problem)
-    restates = doc.get("restates")
-    if restates is not None:
-        from mammamia_ref.queries.common import load_catalogue
-
-        if restates not in {q["id"] for q in load_catalogue()}:
-            raise _fail(loaded, "/restates", f"restates: no catalogue query {excerpt(restates)}")
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
-                    tuple(players), variants, house, bound, restates,
+                    tuple(players), variants, house, bound,
                     " ".join(str(doc.get("text", "")).split()), doc, loaded.lines)
 
 
@@ -555,7 +556,7 @@ def _check_count(loaded: Loaded, cond: Mapping[str, Any], pointer: str) -> None:
 
 def _check_measure(loaded: Loaded, measure: Mapping[str, Any], pointer: str) -> None:
     """``turns_until: C``, or ``some_seat: s`` with ``own_turns_until: C`` or
-    ``own_turns: true``."""
+    ``own_turns: true``, or ``most_in_a_round: EVENT`` (``some_seat: s`` optional)."""
     forms = [k for k in MEASURE_FORMS if k in measure]
     if len(forms) != 1:
         raise _fail(loaded, pointer, "a measure mapping has one of " + ", ".join(
@@ -564,6 +565,16 @@ def _check_measure(loaded: Loaded, measure: Mapping[str, Any], pointer: str) -> 
     scope = Scope()
     if form == "turns_until":
         _only(loaded, measure, pointer, ("turns_until",), "turns_until: a condition")
+    elif form == "most_in_a_round":
+        _only(loaded, measure, pointer, ("some_seat", form), "most_in_a_round: an event "
+              "condition, some_seat: a seat it may name")
+        if "some_seat" in measure:
+            scope = scope.bind(loaded, pointer, "some_seat", measure["some_seat"])
+        counted = measure[form]
+        if not isinstance(counted, Mapping) or "event" not in counted or \
+                any(k in counted for k in ("at_least", "at_most", "equals")):
+            raise _fail(loaded, f"{pointer}/{form}", "most_in_a_round: an event condition "
+                        "without a count (the measure is its count)")
     else:
         _only(loaded, measure, pointer, ("some_seat", form), f"{form}: counts the turns of "
               "the seat some_seat: binds")

@@ -75,7 +75,7 @@ def judge(state: GameState) -> Transition:
     if order.type in ("monotoni", "minimale"):
         kinds = kind_choices(state)
         if not kinds:
-            return fail(state, kind_rule(state), "no kind can be named")
+            return fail(state, kind_rule(state))
         if len(kinds) > 1:
             return replace(state, step=Step.NAME_KIND), ()
         return name_kind(state, NameKind(kinds[0]))
@@ -275,7 +275,7 @@ def settle(state: GameState) -> Transition:
     if outcome is Outcome.BAKE:
         return bake(state, from_table=need, from_hand=NO_CARDS)
     if outcome is Outcome.FAIL:
-        return fail(state, "oven.fail", "the table and the hand fall short")
+        return fail(state, "oven.fail")
     if outcome is Outcome.FORCED:
         missing = shortfall(need, state.table)
         return bake(state, from_table=subtract(need, missing), from_hand=missing,
@@ -292,9 +292,9 @@ def pizza_bombastica(state: GameState) -> Transition:
     if outcome is Outcome.BAKE:
         return bake(state, from_table=state.table, from_hand=NO_CARDS)
     if outcome is Outcome.FAIL_TABLE_ONLY:
-        return fail(state, "oven.bombastica_table_only", f"the table holds fewer than {total}")
+        return fail(state, "oven.bombastica_table_only")
     if outcome is Outcome.FAIL:
-        return fail(state, "oven.fail", f"the table and the hand hold fewer than {total}")
+        return fail(state, "oven.fail")
     if outcome is Outcome.FORCED:
         return bake(state, from_table=state.table, from_hand=completions(state)[0],
                     completion_rule="oven.complete_mandatory")
@@ -351,7 +351,7 @@ def complete(state: GameState, action: Complete | Decline) -> Transition:
         if not may_decline(state.flags.completion):
             raise IllegalActionError("an owner who can complete must complete",
                                      rule="oven.complete_mandatory", action=action)
-        return fail(state, rule, "the owner declined")
+        return fail(state, rule)
     bombastica = ORDERS[revealed(state).order].type == "bombastica"
     if action.cards not in completions(state):
         raise IllegalActionError("these hand cards do not complete the order exactly",
@@ -391,10 +391,27 @@ def bake(state: GameState, *, from_table: Counts, from_hand: Counts,
     return state, tuple(events)
 
 
-def fail(state: GameState, rule: str, why: str) -> Transition:
+def fail(state: GameState, rule: str) -> Transition:
     """``oven.fail``: the order goes face down under its owner's waiter; the table keeps
-    every card."""
+    every card. ``rule`` is the rule that failed it (:func:`failure_reason`)."""
     seat, order = state.current, revealed(state).order
+    why = failure_reason(rule, ORDER_TYPE_OF[order], state.parameters.bombastica_total)
     state = state.with_waiter(seat, state.waiters[seat] + (order,))
     state = replace(state, reveal=None, step=Step.REVEAL, current=holder(state))
     return state, (event("failed", rule, seat=seat, order=order, why=why),)
+
+
+def failure_reason(rule: str, order_type: str, total: int) -> str:
+    """Why an order failed, in words (the ``failed`` event's ``why``), from the rule that
+    failed it and the order's type: a kind-naming rule (no kind can be named),
+    ``oven.complete_from_hand`` (its owner declined), ``oven.bombastica_table_only`` or
+    ``oven.fail`` (the cards fall short; a Bombastica's ``total`` named). The z3 game
+    model tells the field from the same function."""
+    if rule == "oven.complete_from_hand":
+        return "the owner declined"
+    if rule == "oven.bombastica_table_only":
+        return f"the table holds fewer than {total}"
+    if rule == "oven.fail":
+        return f"the table and the hand hold fewer than {total}" \
+            if order_type == "bombastica" else "the table and the hand fall short"
+    return "no kind can be named"

@@ -5,6 +5,7 @@ the site's links), then the question files ``mammamia ask`` answers."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -180,9 +181,11 @@ def question_files(folder: Path) -> str:
         doc = load_file(path).data
         goal = next((f"{g}: {doc[g]}" if g != "find" else "find a game" for g in
                      ("find", "most", "fewest") if g in doc), "?")
-        restates = f" (restates {doc['restates']})" if doc.get("restates") else ""
+        qid = str(doc.get("question", ""))
+        catalogue = f" (the catalogue's {qid[:3]}, by its condition)" \
+            if re.match(r"Q[0-9]{2}-", qid) else ""
         asked = doc.get("text") or doc.get("title", "")
-        rows.append(f"| {md(asked)}{md(restates)} | {md(goal)} "
+        rows.append(f"| {md(asked)}{md(catalogue)} | {md(goal)} "
                     f"| {', '.join(map(str, doc.get('players', [2])))} "
                     f"| `spec/questions/{md(path.name)}` |")
     return ("## Question files\n\nAsked with `mammamia ask FILE...` (the format: "

@@ -140,7 +140,8 @@ def _defs() -> dict[str, Any]:
          "properties": {"some_seat": variable,
                         "turns_until": {"$ref": "#/$defs/condition"},
                         "own_turns_until": {"$ref": "#/$defs/condition"},
-                        "own_turns": {"const": True}}}]}
+                        "own_turns": {"const": True},
+                        "most_in_a_round": {"$ref": "#/$defs/condition"}}}]}
     return {"measure": measure, "condition": condition, "state": state, "result": result,
             "span": span}
 
@@ -200,9 +201,6 @@ def build() -> dict[str, Any]:
                                          "maximum": GAMES_MAX,
                                          "description": "The most seeded games a search "
                                                         "plays."}}},
-            "restates": {"type": "string", "pattern": "^Q[0-9]{2}-",
-                         "description": "The catalogue query (spec/queries.yaml) whose z3 "
-                                        "model answers it."},
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
                 "force: beyond existential models, refused when true."}},

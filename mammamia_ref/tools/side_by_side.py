@@ -1,0 +1,193 @@
+"""The catalogue's queries answered by the question language, side by side.
+
+Every query of ``spec/queries.yaml`` is also a question file,
+``spec/questions/<its id>.yaml``, stated by its condition alone. This answers each
+catalogue cell (its player count and flag values) by ``mammamia ask``'s generic route
+and sets the answer beside the catalogue's expected one: the verdict or value, how it
+was obtained, and the CPU spent. The catalogue is not run: its expected answers are
+the claim (``tests/test_queries.py`` holds the catalogue to them).
+
+    python -m mammamia_ref.tools.side_by_side [--players 2,3] [--budget 60]
+        [--query Q05] [--json]
+
+Exit 1 when an answer contradicts the catalogue (a "found" where the catalogue proves
+none, a "none" where it has a game, a value beyond its proved bound), 0 otherwise. A
+cell the generic route does not settle within the budget is listed as such, never as
+agreeing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mammamia_ref.rules import specdata
+
+NOT_STATED: dict[str, str] = {
+    "Q02-minimale-tie-decides": (
+        "a counterfactual: whether the kind picked among tied kinds decides a later "
+        "order's baking compares the game with the one the other pick makes; a condition "
+        "is judged on one game"),
+    "Q19-completion-costs-own-order": (
+        "a counterfactual: whether declining would have let a later order bake compares "
+        "the game with the one the other decision makes; a condition is judged on one game"),
+    "Q07-round-forever/letter": (
+        "a position that comes back within a round compares two states of one game; the "
+        "language counts, it does not compare states"),
+    "Q24-longest-round/letter": (
+        "a round that lasts for ever (a position that comes back) compares two states of "
+        "one game; the language counts, it does not compare states"),
+}
+"""The catalogue queries (or cells, ``ID/variant``) the question language cannot state,
+and why: they stay with the catalogue's own z3 models (docs/questions.md)."""
+
+
+@dataclass
+class Row:
+    """One catalogue cell, both ways."""
+
+    query: str
+    cell: str
+    players: int
+    variants: dict[str, str]
+    catalogue: str
+    generic: str = "-"
+    how: str = ""
+    cpu: float = 0.0
+    agreement: str = "not stated"
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def catalogue_answer(expected: Mapping[str, Any]) -> str:
+    """The catalogue's expected answer in a word or two, with its evidence."""
+    verdict, evidence = expected["verdict"], expected.get("evidence", "")
+    if verdict == "value":
+        upper = expected.get("upper")
+        exact = " exact" if upper is not None and upper == expected["value"] else \
+            (f", proved at most {upper}" if upper is not None else "")
+        return f"value {expected['value']}{exact} ({evidence})"
+    return {"sat": "found", "unsat": "none"}[verdict] + f" ({evidence})"
+
+
+def agreement(expected: Mapping[str, Any], got: Any, goal: str) -> str:
+    """How the generic answer stands to the catalogue's: ``agrees``, ``agrees within the
+    bound`` (a bounded "none" beside the catalogue's proof), ``short`` (a value below the
+    catalogue's, or a bound not met), ``not settled``, or ``CONTRADICTS``."""
+    verdict = expected["verdict"]
+    if verdict == "sat":
+        return {"found": "agrees", "unknown": "not settled"}.get(got.answer, "CONTRADICTS")
+    if verdict == "unsat":
+        if got.answer == "none in any game":
+            return "agrees"
+        if got.answer == "none within the bound":
+            return "agrees within the bound"
+        if got.answer == "value" and goal == "most" and got.upper is not None:
+            return "agrees (a proved bound on every round)"
+        return "CONTRADICTS" if got.answer == "found" else "not settled"
+    value, upper = expected["value"], expected.get("upper")
+    if got.value is None:
+        return "not settled"
+    if goal == "most":
+        if upper is not None and got.value > upper:
+            return "CONTRADICTS"
+        if got.upper is not None and got.upper < value:
+            return "CONTRADICTS"
+        if got.value < value:
+            return "short"
+        return "agrees" if got.value == value and (got.exact or upper != value) \
+            else ("agrees, not proved exact" if got.value == value else "beyond the catalogue")
+    if got.lower is not None and got.lower > value:
+        return "CONTRADICTS"
+    return "agrees" if got.value == value else ("short" if got.value > value
+                                                else "beyond the catalogue")
+
+
+def generic_answer(got: Any) -> str:
+    if got.answer == "value":
+        bound = " exact" if got.exact else (
+            f", proved at most {got.upper}" if got.upper is not None else
+            f", proved at least {got.lower}" if got.lower is not None else "")
+        return f"value {got.value}{bound}"
+    return str(got.answer)
+
+
+def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> list[Row]:
+    """Every catalogue cell at ``players``, answered by its question file."""
+    from mammamia_ref.queries.ask import answer_cell
+    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.questions import load_question
+
+    folder = specdata.spec_path("questions")
+    out: list[Row] = []
+    for query in load_catalogue():
+        qid = query["id"]
+        if only and not any(qid.startswith(o) for o in only):
+            continue
+        path = folder / f"{qid}.yaml"
+        question = load_question(path) if path.exists() else None
+        for answer in query["answers"]:
+            n = int(answer.get("players", 2))
+            if n not in players:
+                continue
+            variants = dict(answer.get("variants") or {})
+            row = Row(qid, answer["name"], n, variants, catalogue_answer(answer["expected"]))
+            reason = NOT_STATED.get(qid) or next(
+                (why for key, why in NOT_STATED.items() if key.startswith(qid + "/")
+                 and key.split("/")[1] in variants.values()), None)
+            if question is None or reason is not None:
+                row.how = reason or "no question file"
+                out.append(row)
+                continue
+            got = answer_cell(question, n, variants, budget)
+            row.generic, row.cpu = generic_answer(got), got.cpu
+            row.how = got.detail if got.answer.startswith("none") else got.tried
+            row.agreement = agreement(answer["expected"], got, question.goal)
+            out.append(row)
+            print(f"{qid} {answer['name']}: {row.generic} [{row.agreement}] "
+                  f"{row.cpu:.1f} s", file=sys.stderr, flush=True)
+    return out
+
+
+def table(found: Sequence[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = ["| query | cell | players | catalogue | generic route | CPU s | |",
+             "|---|---|---:|---|---|---:|---|"]
+    for r in found:
+        lines.append(f"| {r.query[:3]} | {r.cell} | {r.players} | {r.catalogue} | "
+                     f"{r.generic} | {r.cpu:.1f} | {r.agreement} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mammamia_ref.tools.side_by_side",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", default="2,3", help="player counts (default 2,3)")
+    parser.add_argument("--budget", type=float, default=60.0,
+                        help="CPU seconds per cell (default 60)")
+    parser.add_argument("--query", action="append", default=[],
+                        help="only queries whose ID starts so (repeatable)")
+    parser.add_argument("--json", action="store_true", help="one JSON document")
+    args = parser.parse_args(argv)
+    try:
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        parser.error(f"--players: a comma-separated list of 2 to 5, not {args.players!r}")
+    found = rows(players, args.budget, args.query)
+    if args.json:
+        print(json.dumps([r.as_json() for r in found], indent=2))
+    else:
+        print(table(found))
+    return 1 if any(r.agreement == "CONTRADICTS" for r in found) else 0
+
+
+if __name__ == "__main__":   # pragma: no cover
+    sys.exit(main())
+
+
+__all__ = ["NOT_STATED", "Row", "agreement", "catalogue_answer", "main", "rows", "table"]

@@ -1,0 +1,77 @@
+"""Optima by the solver (``mammamia_ref/queries/optimum.py``): "a game whose measure is
+at least k" is a condition the language states, held to the measure on played games;
+the game model raises a value the search left, and a bound no game of any length passes
+is proved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.queries.judging import measure, meets
+from mammamia_ref.queries.optimum import at_least, raise_value
+from mammamia_ref.queries.questions import MEASURE_CONDITIONS, Question
+from mammamia_ref.queries.searching import playout
+from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.state import make_config
+from mammamia_ref.rules.vocabulary import COLOURS
+
+pytestmark = pytest.mark.z3
+
+FORMS: list[Any] = [
+    *MEASURE_CONDITIONS,
+    {"most_in_a_round": {"event": "baked"}},
+    {"some_seat": "s", "most_in_a_round": {"event": "baked", "where": {"seat": "s"}}},
+    {"some_seat": "s", "most_in_a_round": {"event": "placed_order", "where": {"seat": "s"}}},
+]
+
+
+def test_every_measure_the_language_states_is_met_exactly_at_its_value() -> None:
+    """For 60 random reference games (2 to 5 players, every seating drawn, three
+    policies) and each measure with a condition: the game meets "at least k" for k up
+    to its measure and not beyond."""
+    checked = 0
+    for seed in range(60):
+        players = 2 + seed % 4
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
+        config = make_config(players, colours=colours, first_player=seed % players)
+        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+        for form in FORMS:
+            value = measure(form, game, "most")
+            assert value is not None
+            for k in (value - 1, value, value + 1):
+                if k < 1:
+                    continue
+                cond = at_least(form, k)
+                assert cond is not None
+                assert meets(cond, game, {}) == (k <= value), (form, seed, k, value)
+                checked += 1
+    assert checked > 600
+
+
+def test_a_measure_the_language_does_not_count_has_no_condition() -> None:
+    for name in ("turns", "longest_round", "delivered", "bombastica_cards"):
+        assert at_least(name, 3) is None
+    assert at_least({"turns_until": {"event": "baked"}}, 3) is None
+
+
+def _question(name: Any) -> Question:
+    return Question("t", "t.yaml", "t", "most", None, name, (2,), {}, None, {})
+
+
+def test_the_game_model_raises_a_value_and_proves_where_no_game_goes() -> None:
+    """From nothing found, the game model finds hands of growing size, up to the hand
+    limit; a hand of eight is proved impossible in every game (the induction)."""
+    raised = raise_value(_question("largest_hand"), 2, make_rules({}), 5, budget=120)
+    assert raised.game is not None and raised.value == 7, raised.tried
+    assert measure("largest_hand", raised.game, "most") == 7
+    assert (raised.upper, raised.upper_evidence) == (7, "induction"), raised.tried
+
+
+def test_the_game_model_finds_two_orders_baked_at_one_opening() -> None:
+    raised = raise_value(_question("baked_one_opening"), 2, make_rules({}), 1, budget=120)
+    assert raised.game is not None and raised.value >= 2, raised.tried
+    assert measure("baked_one_opening", raised.game, "most") == raised.value

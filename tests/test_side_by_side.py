@@ -1,0 +1,67 @@
+"""The catalogue's queries as question files, side by side with the catalogue
+(``mammamia_ref/tools/side_by_side.py``): every query is a file stated by its condition
+(or named as one the language cannot state, with the reason), quick cells give the
+catalogue's answer by the generic route, and the comparison calls a contradiction one."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.queries.common import load_catalogue
+from mammamia_ref.rules import specdata
+from mammamia_ref.tools.side_by_side import NOT_STATED, agreement, rows
+
+pytestmark = pytest.mark.z3
+
+
+def test_every_catalogue_query_is_a_question_file_or_named_with_its_reason() -> None:
+    folder = specdata.spec_path("questions")
+    for query in load_catalogue():
+        qid = query["id"]
+        stated = (folder / f"{qid}.yaml").exists()
+        assert stated != (qid in NOT_STATED), qid
+    assert all(len(why) > 40 for why in NOT_STATED.values())
+
+
+def _got(answer: str, value: int | None = None, upper: int | None = None,
+         lower: int | None = None, exact: bool = False) -> Any:
+    return SimpleNamespace(answer=answer, value=value, upper=upper, lower=lower, exact=exact)
+
+
+def test_the_comparison_never_calls_a_contradiction_agreement() -> None:
+    sat, unsat = {"verdict": "sat"}, {"verdict": "unsat"}
+    assert agreement(sat, _got("found"), "find") == "agrees"
+    assert agreement(sat, _got("none in any game"), "find") == "CONTRADICTS"
+    assert agreement(sat, _got("none within the bound"), "find") == "CONTRADICTS"
+    assert agreement(sat, _got("unknown"), "find") == "not settled"
+    assert agreement(unsat, _got("found"), "find") == "CONTRADICTS"
+    assert agreement(unsat, _got("none in any game"), "find") == "agrees"
+    assert agreement(unsat, _got("none within the bound"), "find") == "agrees within the bound"
+    value = {"verdict": "value", "value": 10, "upper": 12}
+    assert agreement(value, _got("value", 13), "most") == "CONTRADICTS"
+    assert agreement(value, _got("value", 10, upper=9), "most") == "CONTRADICTS"
+    assert agreement(value, _got("value", 9), "most") == "short"
+    assert agreement(value, _got("value", 10), "most") == "agrees"
+    assert agreement(value, _got("value", 11), "most") == "beyond the catalogue"
+    exact = {"verdict": "value", "value": 6, "upper": 6}
+    assert agreement(exact, _got("value", 6, upper=7), "most") == "agrees, not proved exact"
+    assert agreement(exact, _got("value", 6, upper=6, exact=True), "most") == "agrees"
+    fewest = {"verdict": "value", "value": 8}
+    assert agreement(fewest, _got("value", 8, lower=9), "fewest") == "CONTRADICTS"
+    assert agreement(fewest, _got("value", 9), "fewest") == "short"
+
+
+@pytest.mark.parametrize("query", ["Q09", "Q11", "Q13", "Q14"])
+def test_quick_catalogue_cells_get_the_catalogues_answer_by_the_generic_route(
+        query: str) -> None:
+    """Every two-player cell of these queries, each settled in about a second: the
+    catalogue's verdict, a "none" proved for games of every length."""
+    found = rows([2], budget=30, only=[query])
+    assert found
+    for row in found:
+        assert row.agreement == "agrees", (row.cell, row.generic, row.how)
