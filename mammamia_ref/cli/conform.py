@@ -32,7 +32,9 @@ from mammamia_ref.errors import NoSuchPathError, UsageError
 if TYPE_CHECKING:  # the kit, the scenario loader and the engine load when a command runs
     from mammamia_ref.formats.scenario import Run
     from mammamia_ref.kit.cases import CaseResult
+    from mammamia_ref.kit.client import Implementation
     from mammamia_ref.kit.report import JsonlReport, Progress
+    from mammamia_ref.kit.runner import ConformRun
     from mammamia_ref.rules.state import GameConfig
 
 
@@ -53,6 +55,15 @@ def add_parsers(commands: Commands) -> None:
     conform = commands.add_parser(
         "conform", help="run an implementation through the scenarios, counting tables and "
         "random games", usage="mammamia conform [options] -- COMMAND [ARGS...]")
+    _add_case_options(conform)
+    _add_selection_options(conform)
+    _add_run_options(conform)
+    conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
+    conform.set_defaults(handler=run_conform)
+
+
+def _add_case_options(conform: argparse.ArgumentParser) -> None:
+    """What ``conform`` runs: the scenarios, the counting tables, the random games."""
     conform.add_argument("--scenarios", action="append", metavar="PATH",
                          help="scenario files or folders (default: ./scenarios, else the "
                          "suite shipped with the package)")
@@ -83,6 +94,10 @@ def add_parsers(commands: Commands) -> None:
                          "variant flag, one flag changed at a time")
     conform.add_argument("--write-divergences", metavar="DIR",
                          help="write a scenario reproducing each random-game divergence")
+
+
+def _add_selection_options(conform: argparse.ArgumentParser) -> None:
+    """Which of ``conform``'s cases run, and which are expected to fail."""
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule")
     conform.add_argument("--id", action="append", dest="ids", help="only this scenario id")
     conform.add_argument("--feature", action="append", choices=HELLO_FEATURES,
@@ -93,6 +108,10 @@ def add_parsers(commands: Commands) -> None:
                          "games (a port without load_state yet)")
     conform.add_argument("--expected-failures", metavar="FILE",
                          help="case names expected to fail, one per line")
+
+
+def _add_run_options(conform: argparse.ArgumentParser) -> None:
+    """How long ``conform`` waits, and what it writes."""
     conform.add_argument("--timeout", type=request_timeout, default=10.0,
                          help="the base allowance per request, in seconds: a counting (perft) "
                          "request gets one more per 2,000 nodes of its table; on Linux the "
@@ -115,8 +134,6 @@ def add_parsers(commands: Commands) -> None:
                          "at URL (its address, or the folder `mkdocs build` wrote)")
     conform.add_argument("-q", "--quiet", action="store_true",
                          help="only the summary (and a progress bar on a terminal)")
-    conform.add_argument("command", nargs=argparse.REMAINDER, help="the implementation")
-    conform.set_defaults(handler=run_conform)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -190,8 +207,7 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
     seed_span(args.seed, args.random_games)
     bound_work("conform: the random games", len(configs) * args.random_games, CASES_MAX,
                "give fewer --random-games or --players, or drop --sweep-variants")
-    from mammamia_ref.formats.perft_table import load_perft_tables
-    from mammamia_ref.formats.scenario import default_suite, load_all
+    from mammamia_ref.formats.scenario import default_suite
 
     scenario_paths = args.scenarios or [str(default_suite())]
     missing = [p for p in scenario_paths if not Path(p).exists()]
@@ -199,6 +215,27 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
         raise NoSuchPathError(missing)
     if args.perft and not Path(args.perft).is_dir():
         raise NoSuchPathError([args.perft])
+    cases, load_errors = _scenario_cases(args, scenario_paths)
+    looked = [f"scenarios in {', '.join(scenario_paths)}"]
+    tables = not (args.ids or args.rule or args.from_setup) and \
+        (not args.feature or {"load_state", "perft"} & set(args.feature))
+    if tables:
+        # the counting tables: --perft, else the perft folder of the (first) suite
+        perft_dir = Path(args.perft) if args.perft else Path(scenario_paths[0]) / "perft"
+        if perft_dir.is_dir():
+            looked.append(f"counting tables in {perft_dir}")
+            cases += _table_cases(args, perft_dir)
+    if not (args.ids or args.rule or args.feature):
+        cases += _random_cases(args, configs)
+        looked.append(f"{args.random_games} random games per configuration")
+    return cases, looked, load_errors
+
+
+def _scenario_cases(args: argparse.Namespace, scenario_paths: list[str]) -> tuple[list[Case], int]:
+    """A case for each run of each scenario that loads and that the options select, and
+    how many scenario files failed to load (each told on stderr)."""
+    from mammamia_ref.formats.scenario import load_all
+
     scenarios, errors = load_all(scenario_paths, follow_links=args.follow_links)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
@@ -218,29 +255,31 @@ def plan(args: argparse.Namespace) -> tuple[list[Case], list[str], int]:
             cases.append(Case(case_name, "scenario",
                               partial(_scenario_body, scenario=scenario, run=scenario_run),
                               scenario.rules, scenario.file))
-    looked = [f"scenarios in {', '.join(scenario_paths)}"]
-    tables = not (args.ids or args.rule or args.from_setup) and \
-        (not args.feature or {"load_state", "perft"} & set(args.feature))
-    if tables:
-        # the counting tables: --perft, else the perft folder of the (first) suite
-        perft_dir = Path(args.perft) if args.perft else Path(scenario_paths[0]) / "perft"
-        if perft_dir.is_dir():
-            looked.append(f"counting tables in {perft_dir}")
-            for table in load_perft_tables(perft_dir):
-                cases.append(Case(table.id, "perft",
-                                  partial(_perft_body, table=table, max_nodes=args.max_nodes,
-                                          walk=args.perft_walk),
-                                  file=table.file))
-    if not (args.ids or args.rule or args.feature):
-        divergences = Path(args.write_divergences) if args.write_divergences else None
-        for config in configs:
-            for game in range(args.random_games):
-                seed = args.seed + game
-                cases.append(Case(f"random-{config.players}p-seed{seed}", "random",
-                                  partial(_random_body, config=config, seed=seed,
-                                          write_to=divergences, house=args.house)))
-        looked.append(f"{args.random_games} random games per configuration")
-    return cases, looked, len(errors)
+    return cases, len(errors)
+
+
+def _table_cases(args: argparse.Namespace, perft_dir: Path) -> list[Case]:
+    """A case for each counting table in ``perft_dir``."""
+    from mammamia_ref.formats.perft_table import load_perft_tables
+
+    return [Case(table.id, "perft",
+                 partial(_perft_body, table=table, max_nodes=args.max_nodes,
+                         walk=args.perft_walk),
+                 file=table.file)
+            for table in load_perft_tables(perft_dir)]
+
+
+def _random_cases(args: argparse.Namespace, configs: list[GameConfig]) -> list[Case]:
+    """A case for each random game: ``--random-games`` seeds under each configuration."""
+    divergences = Path(args.write_divergences) if args.write_divergences else None
+    cases: list[Case] = []
+    for config in configs:
+        for game in range(args.random_games):
+            seed = args.seed + game
+            cases.append(Case(f"random-{config.players}p-seed{seed}", "random",
+                              partial(_random_body, config=config, seed=seed,
+                                      write_to=divergences, house=args.house)))
+    return cases
 
 
 def random_configs(args: argparse.Namespace) -> list[GameConfig]:
@@ -299,7 +338,7 @@ def run_conform(args: argparse.Namespace) -> int:
                          "mammamia conform -- ./my-impl --serve", options=("COMMAND",))
     from mammamia_ref.formats.output import check_destination
     from mammamia_ref.formats.scenario import NoCasesError
-    from mammamia_ref.kit.client import Implementation, ImplementationError
+    from mammamia_ref.kit.client import Implementation
     from mammamia_ref.kit.report import (
         UNEXPECTED,
         JsonlReport,
@@ -322,22 +361,45 @@ def run_conform(args: argparse.Namespace) -> int:
     jsonl = JsonlReport(Path(args.jsonl)) if args.jsonl else None  # before the start
     impl = Implementation(command, timeout=args.timeout, startup_timeout=args.startup_timeout)
     deadline = time.monotonic() + args.budget  # the budget covers the first start too
+    info = _start(impl, deadline, jsonl)
+    if info is None:
+        return 2
+    run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
+    progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
+    run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
+                            verbose=not args.quiet)
+    _run_cases(run, cases, impl, jsonl, progress)
+    write_outputs(args, run.results, info, interrupted=run.interrupted)
+    if run.interrupted:  # the summary and the reports above cover the finished cases
+        raise KeyboardInterrupt(f"after {len(run.results)} cases; "
+                                f"{sum(r.status == 'pass' for r in run.results)} passed")
+    return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
+
+
+def _start(impl: Implementation, deadline: float,
+           jsonl: JsonlReport | None) -> dict[str, Any] | None:
+    """Start the implementation and shake hands: its hello, or None (told on stderr) if it
+    did not start; the JSONL report is closed if it goes no further."""
+    from mammamia_ref.kit.client import ImplementationError
+
     try:
-        info = impl.start(deadline)
+        return impl.start(deadline)
     except ImplementationError as exc:
         if jsonl:
             jsonl.close()
         print(f"mammamia: error: the implementation did not start: {exc}", file=sys.stderr)
-        return 2
+        return None
     except BaseException:
         impl.close()
         if jsonl:
             jsonl.close()
         raise
-    run = ConformRun(impl, budget=max(0.0, deadline - time.monotonic()))
-    progress = Progress(len(cases), sys.stderr) if args.quiet and sys.stderr.isatty() else None
-    run.on_result = partial(_finished, expected=expected, jsonl=jsonl, progress=progress,
-                            verbose=not args.quiet)
+
+
+def _run_cases(run: ConformRun, cases: list[Case], impl: Implementation,
+               jsonl: JsonlReport | None, progress: Progress | None) -> None:
+    """Run every case, until the end or Ctrl-C (``run.interrupted``); then close the
+    implementation and the reports written as the cases finish."""
     try:
         for case in cases:
             run.case(case.name, case.kind, partial(case.body, run.port), case.rules, case.file)
@@ -349,11 +411,6 @@ def run_conform(args: argparse.Namespace) -> int:
             jsonl.close()
         if progress:
             progress.close()
-    write_outputs(args, run.results, info, interrupted=run.interrupted)
-    if run.interrupted:  # the summary and the reports above cover the finished cases
-        raise KeyboardInterrupt(f"after {len(run.results)} cases; "
-                                f"{sum(r.status == 'pass' for r in run.results)} passed")
-    return 1 if any(r.status in UNEXPECTED for r in run.results) or load_errors else 0
 
 
 def write_outputs(args: argparse.Namespace, results: list[CaseResult], info: dict[str, Any],

@@ -49,15 +49,37 @@ def add_parser(commands: Commands) -> None:
 
 
 def run_scenario_command(args: argparse.Namespace) -> int:
-    from mammamia_ref.formats.output import check_destination, write_atomically
+    scenarios, errors = load_scenarios(args)
+    if args.scenario_command == "check" and args.json:
+        return print_check_json(scenarios, errors)
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if args.scenario_command == "check":
+        print(f"{len(scenarios)} scenario files valid, {len(errors)} invalid")
+        return 1 if errors else 0
+    if args.scenario_command == "run" and args.rulings:
+        return run_rulings(scenarios, args, len(errors))
+    if args.scenario_command == "export":
+        export_scenarios(scenarios, args.output)
+        return 1 if errors else 0
+    failed, ran = run_scenarios(scenarios, json_lines=args.json, trace=args.trace)
+    if not args.json:
+        print(f"{ran - failed} passed, {failed} failed"
+              + (f", {len(errors)} files invalid" if errors else ""))
+    return 1 if failed or errors else 0
+
+
+def load_scenarios(args: argparse.Namespace) -> tuple[list[Scenario], list[MalformedError]]:
+    """The scenarios of ``args.paths`` (default: the suite) that load, under ``--house``
+    for ``run``, and an error for each that does not; a missing path, an export's bad
+    destination or no scenario file at all is refused first."""
+    from mammamia_ref.formats.output import check_destination
     from mammamia_ref.formats.scenario import (
         default_suite,
-        export_bundle,
         found_files,
         load_all,
         require_cases,
     )
-    from mammamia_ref.sim.scenario_run import run_one
 
     if not args.paths:  # `check` requires paths; run and export default to the suite
         args.paths = [str(default_suite())]
@@ -71,45 +93,47 @@ def run_scenario_command(args: argparse.Namespace) -> int:
     scenarios, errors = load_all(args.paths, follow_links=args.follow_links)
     if args.scenario_command == "run" and args.house:
         scenarios = under_house(scenarios, args.house, quiet=args.json)
-    if args.scenario_command == "check" and args.json:
-        return print_check_json(scenarios, errors)
-    for error in errors:
-        print(f"error: {error}", file=sys.stderr)
-    if args.scenario_command == "check":
-        print(f"{len(scenarios)} scenario files valid, {len(errors)} invalid")
-        return 1 if errors else 0
-    if args.scenario_command == "run" and args.rulings:
-        return run_rulings(scenarios, args, len(errors))
-    if args.scenario_command == "export":
-        bundle = json.dumps(export_bundle(scenarios), indent=1, ensure_ascii=False) + "\n"
-        if args.output:
-            write_atomically(Path(args.output), bundle)
-            print(f"wrote {len(scenarios)} scenarios to {args.output}")
-        else:
-            sys.stdout.write(bundle)
-        return 1 if errors else 0
+    return scenarios, errors
+
+
+def export_scenarios(scenarios: list[Scenario], output: str | None) -> None:
+    """``scenario export``: the scenarios as one JSON bundle, to ``output`` or stdout."""
+    from mammamia_ref.formats.output import write_atomically
+    from mammamia_ref.formats.scenario import export_bundle
+
+    bundle = json.dumps(export_bundle(scenarios), indent=1, ensure_ascii=False) + "\n"
+    if output:
+        write_atomically(Path(output), bundle)
+        print(f"wrote {len(scenarios)} scenarios to {output}")
+    else:
+        sys.stdout.write(bundle)
+
+
+def run_scenarios(scenarios: list[Scenario], *, json_lines: bool,
+                  trace: bool) -> tuple[int, int]:
+    """``scenario run``: every run of every scenario, each told as it ends (a JSON line,
+    or a line and with ``trace`` its steps); how many failed, of how many run. Ctrl-C
+    stops with the count so far."""
+    from mammamia_ref.sim.scenario_run import run_one
+
     results: list[RunResult] = []
     try:
         for scenario in scenarios:
             for run in scenario.runs:  # one at a time, so an interruption counts exactly
                 result = run_one(scenario, run)
                 results.append(result)
-                if args.json:
+                if json_lines:
                     print(json.dumps({"scenario": result.scenario, "run": result.run,
                                       "file": result.file, "passed": result.passed,
                                       "step": result.step, "line": result.line,
                                       "failure": result.failure}))
                 else:
-                    print_result(result, trace=args.trace)
+                    print_result(result, trace=trace)
     except KeyboardInterrupt:
         total = sum(len(scenario.runs) for scenario in scenarios)
         raise KeyboardInterrupt(f"after {len(results)} of {total} scenario runs; "
                                 f"{sum(r.passed for r in results)} passed") from None
-    failed = sum(not r.passed for r in results)
-    if not args.json:
-        print(f"{len(results) - failed} passed, {failed} failed"
-              + (f", {len(errors)} files invalid" if errors else ""))
-    return 1 if failed or errors else 0
+    return sum(not r.passed for r in results), len(results)
 
 
 def under_house(scenarios: list[Scenario], path: str, *, quiet: bool) -> list[Scenario]:

@@ -26,6 +26,7 @@ from mammamia_ref.cli.args import (
 from mammamia_ref.errors import UsageError
 
 if TYPE_CHECKING:  # the simulator (and Dask, when asked for) loads when a command runs
+    from mammamia_ref.rules.ruleset import Rules
     from mammamia_ref.sim.simulate import Executor
 
 
@@ -130,12 +131,14 @@ def _done(doc: dict[str, Any], param: tuple[str, tuple[int, ...]] | None) -> str
     return f"{count} dispute{'' if count == 1 else 's'} compared in {took}"
 
 
-def run_compare(args: argparse.Namespace) -> int:
+def _compare_rules(args: argparse.Namespace) -> Rules:
+    """``compare``'s options checked before any game is played (the seeds, the disputes,
+    ``--param`` and its values, the output's destination), and the rules the other flags
+    give; ``args.param`` is made (name, values) or None."""
     from mammamia_ref.formats.limits import seed_span
-    from mammamia_ref.formats.output import check_destination, write_atomically
+    from mammamia_ref.formats.output import check_destination
     from mammamia_ref.rules.state import make_config
-    from mammamia_ref.sim import impact
-    from mammamia_ref.sim.compare import format_comparison, parameter_rulings, rulings_of
+    from mammamia_ref.sim.compare import parameter_rulings, rulings_of
 
     seed_span(args.seed, args.games)  # every game's seed is one a port can hold
     for dispute in args.disputes:
@@ -151,13 +154,28 @@ def run_compare(args: argparse.Namespace) -> int:
             make_config(args.players, variants=cell)  # numbers the deck cannot serve
     if args.output:
         check_destination(args.output)  # a typo in -o costs nothing: refused before the games
-    if args.plots:
-        try:
-            import matplotlib  # noqa: F401  (only when plotting: not loaded at start-up)
-        except ImportError:
-            print("mammamia: error: --plots needs matplotlib (pip install 'mammamia[bench]')",
-                  file=sys.stderr)
-            return 2
+    return rules
+
+
+def _can_plot() -> bool:
+    """Whether matplotlib is here for ``--plots`` (said on stderr if not)."""
+    try:
+        import matplotlib  # noqa: F401  (only when plotting: not loaded at start-up)
+    except ImportError:
+        print("mammamia: error: --plots needs matplotlib (pip install 'mammamia[bench]')",
+              file=sys.stderr)
+        return False
+    return True
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from mammamia_ref.formats.output import write_atomically
+    from mammamia_ref.sim import impact
+    from mammamia_ref.sim.compare import format_comparison
+
+    rules = _compare_rules(args)
+    if args.plots and not _can_plot():
+        return 2
     command = "mammamia " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
     def shown(doc: dict[str, Any]) -> None:

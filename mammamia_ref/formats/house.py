@@ -115,6 +115,12 @@ def shape_fault(doc: Any) -> tuple[str, str] | None:
                                f"rule has {', '.join(KEYS[:-1])} and {KEYS[-1]})")
     if "name" not in doc:
         return "", "a house rule needs a name (name: my house rule), printed with every game"
+    return _text_fault(doc) or _map_fault(doc)
+
+
+def _text_fault(doc: Mapping[str, Any]) -> tuple[str, str] | None:
+    """:func:`shape_fault` of the name and the purpose: text, a name not empty, neither
+    longer than the schema allows."""
     for key, longest in _LONGEST.items():
         if key in doc:
             value = doc[key]
@@ -125,6 +131,11 @@ def shape_fault(doc: Any) -> tuple[str, str] | None:
                 return "/name", "name must not be empty"
             if len(value) > longest:
                 return f"/{key}", f"{key} is at most {longest} characters, not {len(value)}"
+    return None
+
+
+def _map_fault(doc: Mapping[str, Any]) -> tuple[str, str] | None:
+    """:func:`shape_fault` of the parameters and the variants: each a map."""
     examples = {"parameters": "{hand_limit: 8}", "variants": "{refill: to_seven}"}
     for key, example in examples.items():
         if key in doc and not isinstance(doc[key], Mapping):

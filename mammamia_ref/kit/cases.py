@@ -186,14 +186,7 @@ def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
         problems += [f"state{p}" for p in project_diff(state, expect["state"])]
     accepted = step.action is not None and step.reject is None
     if lockstep.events_feature and accepted:
-        events = [e for e in lockstep.last_events or [] if isinstance(e, dict)]
-        if "events" in expect:
-            problems += events_diff(events, expect["events"])
-        if "events_exact" in expect and (len(events) != len(expect["events_exact"]) or any(
-                project_diff(a, w) for a, w in zip(events, expect["events_exact"],
-                                                   strict=False))):
-            problems.append(f"events_exact: expected {short(expect['events_exact'])}, got "
-                            f"{short(events)}")
+        problems += _own_event_problems(lockstep, expect)
     if "legal" in expect and lockstep.last_legal is not None:
         theirs = {_canonical_key(a) for a in lockstep.last_legal}
         listed = {_canonical_key(a) for a in expect["legal"]}
@@ -204,22 +197,45 @@ def own_expectation_problems(lockstep: Lockstep, step: Step) -> list[str]:
         if mover != expect["to_move"]:
             problems.append(f"to_move: expected {expect['to_move']}, got {mover}")
     if "winners" in expect or "winner_rule" in expect:
-        outcome = state.get("result") if lockstep.terms.speaks("result") else \
-            outcome_of_events(lockstep.last_events, state)
-        if not isinstance(outcome, dict):
-            problems.append("result: the state names no result (the game has not ended?)")
-        else:
-            if "winners" in expect and sorted(outcome.get("winners") or []) != \
-                    sorted(expect["winners"]):
-                problems.append(f"winners: expected {expect['winners']}, got "
-                                f"{outcome.get('winners')}")
-            if "winner_rule" in expect and outcome.get("rule") != expect["winner_rule"]:
-                problems.append(f"winner_rule: expected {expect['winner_rule']}, got "
-                                f"{outcome.get('rule')}")
+        problems += _own_result_problems(lockstep, expect, state)
     for item in expect.get("observation", []):
         seen = lockstep.last_observations.get(item["player"])
         problems += [f"observation[{item['player'] or 'spectator'}]{p}"
                      for p in project_diff(seen or {}, item["view"])]
+    return problems
+
+
+def _own_event_problems(lockstep: Lockstep, expect: dict[str, Any]) -> list[str]:
+    """The port's events of an accepted action against ``events`` (those listed, in
+    order) and ``events_exact`` (exactly those)."""
+    problems: list[str] = []
+    events = [e for e in lockstep.last_events or [] if isinstance(e, dict)]
+    if "events" in expect:
+        problems += events_diff(events, expect["events"])
+    if "events_exact" in expect and (len(events) != len(expect["events_exact"]) or any(
+            project_diff(a, w) for a, w in zip(events, expect["events_exact"],
+                                               strict=False))):
+        problems.append(f"events_exact: expected {short(expect['events_exact'])}, got "
+                        f"{short(events)}")
+    return problems
+
+
+def _own_result_problems(lockstep: Lockstep, expect: dict[str, Any],
+                         state: dict[str, Any]) -> list[str]:
+    """The port's result (from its state, or from its ``winners`` event if it does not
+    speak ``result``) against ``winners`` and ``winner_rule``."""
+    outcome = state.get("result") if lockstep.terms.speaks("result") else \
+        outcome_of_events(lockstep.last_events, state)
+    if not isinstance(outcome, dict):
+        return ["result: the state names no result (the game has not ended?)"]
+    problems = []
+    if "winners" in expect and sorted(outcome.get("winners") or []) != \
+            sorted(expect["winners"]):
+        problems.append(f"winners: expected {expect['winners']}, got "
+                        f"{outcome.get('winners')}")
+    if "winner_rule" in expect and outcome.get("rule") != expect["winner_rule"]:
+        problems.append(f"winner_rule: expected {expect['winner_rule']}, got "
+                        f"{outcome.get('rule')}")
     return problems
 
 

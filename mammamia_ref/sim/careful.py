@@ -301,15 +301,27 @@ def uses(order: int, table: Counts, hand: Counts,
     ``hand`` cannot make it."""
     fixed = flags.fixed_recipe[order]
     if fixed is not None:  # its one requirement
-        total = _short(fixed, table, hand)
-        if total is None:
-            return None
-        if not total:
-            return flags.fixed_takes[order], NONE
-        return _split(fixed, table)
+        return _fixed_uses(order, fixed, table, hand, flags)
     if TYPE[order] == BOMBASTICA:
         short = hand_shortfall(order, table, hand, flags)
         return None if short is None else (table, spare(hand, short) if short else NONE)
+    return _named_uses(order, table, hand, flags)
+
+
+def _fixed_uses(order: int, fixed: Recipe, table: Counts, hand: Counts,
+                flags: Judgement) -> tuple[Counts, Counts] | None:
+    """:func:`uses` of an order of one requirement, ``fixed``."""
+    total = _short(fixed, table, hand)
+    if total is None:
+        return None
+    if not total:
+        return flags.fixed_takes[order], NONE
+    return _split(fixed, table)
+
+
+def _named_uses(order: int, table: Counts, hand: Counts,
+                flags: Judgement) -> tuple[Counts, Counts] | None:
+    """:func:`uses` of a Monotoni or Minimale: the kind needing the fewest hand cards."""
     best: tuple[int, Recipe] | None = None
     for recipe in _named_recipes(order, table, hand, flags):
         short = _short(recipe, table, hand)
@@ -584,14 +596,40 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
     # For a requirement (kind, need) pairs that the free cards can make up, that changes
     # nothing but its shortfall, by min(count, what the table lacks of that kind), and
     # one that they cannot make up stays so (a play takes no more than the free cards
-    # hold): so each requirement's shortfall is worked out once, here, and each play's
-    # from it. Only which kinds a Monotoni or Minimale may be named depends on the table
-    # the play makes (:func:`nameable`), and a Bombastica is judged on it as before. The
-    # play chosen is the first with the lowest (shortfall, -count, order) over its
-    # orders, so each play's orders may be judged in any order.
-    fixed_judged = []  # (order, shortfall, lacking by kind): fixed recipes
-    named_judged = []  # (order, shortfall before or None, feasible, kinds by table)
-    bombasticas = []  # (order, shortfall before (None: cannot be made))
+    # hold): so each requirement's shortfall is worked out once (:func:`_judge_orders`),
+    # and each play's from it. Only which kinds a Monotoni or Minimale may be named
+    # depends on the table the play makes (:func:`nameable`), and a Bombastica is judged
+    # on it as before. The play chosen is the first with the lowest (shortfall, -count,
+    # order) over its orders, so each play's orders may be judged in any order.
+    judged = _judge_orders(orders, table, free, flags)
+    if judged[0] or judged[1] or judged[2]:
+        chosen = _play_for_orders(plays, table, free, judged, flags)
+        if chosen is not None:
+            return chosen
+    return _most_to_spare(orders, hand, free, flags)
+
+
+_FixedJudged = tuple[int, int, list[int]]
+"""An order of a fixed recipe: (order, shortfall, what the table lacks by kind)."""
+_Feasible = list[tuple[int, int, list[int]]]
+"""A Monotoni's or Minimale's kinds the free cards can make up (:func:`_feasible_named`)."""
+_NamedJudged = tuple[int, int | None, _Feasible, dict[Counts, tuple[int, ...]]]
+"""A Monotoni or Minimale: (order, shortfall before or None, feasible, kinds by table)."""
+_BombasticaJudged = tuple[int, int | None]
+"""A Bombastica: (order, shortfall before; None: cannot be made)."""
+_Judged = tuple[list[_FixedJudged], list[_NamedJudged], list[_BombasticaJudged]]
+_Score = tuple[int, int, int]
+"""A play's score for one order: (shortfall after it, -count, order); the lowest wins."""
+
+
+def _judge_orders(orders: tuple[int, ...], table: Counts, free: Counts,
+                  flags: Judgement) -> _Judged:
+    """The orders in hand a play might bring nearer, by kind of requirement, each with
+    what :func:`_play_for_orders` needs of it: those the hand cannot make up, or that
+    need no hand card already, are left out (no play changes them)."""
+    fixed_judged: list[_FixedJudged] = []
+    named_judged: list[_NamedJudged] = []
+    bombasticas: list[_BombasticaJudged] = []
     for order in orders:
         fixed = flags.fixed_recipe[order]
         if fixed is not None:
@@ -599,90 +637,132 @@ def choose_play(orders: tuple[int, ...], plays: Sequence[tuple[int, int]], hand:
             # one the hand cannot make up stays so whatever is played
             if short is not None and short[0]:
                 fixed_judged.append((order, short[0], short[1]))
-            continue
-        if TYPE[order] == BOMBASTICA:
+        elif TYPE[order] == BOMBASTICA:
             before = hand_shortfall(order, table, free, flags)
             if before != 0:
                 bombasticas.append((order, before))
+        else:
+            named = _judge_named(order, table, free, flags)
+            if named is not None:
+                named_judged.append(named)
+    return fixed_judged, named_judged, bombasticas
+
+
+def _judge_named(order: int, table: Counts, free: Counts,
+                 flags: Judgement) -> _NamedJudged | None:
+    """A Monotoni or Minimale as :func:`_play_for_orders` judges it: the shortfall of
+    each kind it may ever be named (rules kernel), those the free cards can make up (a
+    play leaves the others out of reach), and its lowest on ``table`` now; None if none
+    can be made up or one needs no hand card already."""
+    feasible = _feasible_named(order, table, free, flags)
+    if not feasible:
+        return None
+    known = flags.nameable[order]
+    found = known.get(table)
+    kinds = nameable(order, table, flags) if found is None else found
+    before = None
+    for named, total, _lacks in feasible:
+        if named in kinds and (before is None or total < before):
+            before = total
+    return None if before == 0 else (order, before, feasible, known)
+
+
+def _play_for_orders(plays: Sequence[tuple[int, int]], table: Counts, free: Counts,
+                     judged: _Judged, flags: Judgement) -> tuple[int, int] | None:
+    """The first play with the lowest score over the ``judged`` orders, if any play
+    brings one nearer (takes cards it would otherwise take from hand); else None."""
+    fixed_judged, named_judged, bombasticas = judged
+    best: _Score | None = None
+    chosen = None
+    counts_tried: set[tuple[int, int]] = set()
+    for play in plays:
+        kind, count = play
+        if free[kind] < count:
             continue
-        # the shortfall of each kind it may ever be named (rules kernel), those the free
-        # cards can make up; a play leaves the others out of reach
-        feasible = _feasible_named(order, table, free, flags)
-        if not feasible:
+        scored = _best_fixed(fixed_judged, kind, count, best)
+        if named_judged or bombasticas:
+            after_table = _plus(table, kind, count)
+            scored = _best_named(named_judged, kind, count, after_table, scored, flags)
+            scored = _best_bombastica(bombasticas, kind, count, after_table, free, scored,
+                                      counts_tried, flags)
+        if scored != best:  # a score only ever replaces a higher one
+            best, chosen = scored, play
+    return chosen
+
+
+def _best_fixed(fixed_judged: list[_FixedJudged], kind: int, count: int,
+                best: _Score | None) -> _Score | None:
+    """``best``, or a lower score of playing ``count`` of ``kind`` for an order of a fixed
+    recipe."""
+    for order, total, lacks in fixed_judged:
+        lack = lacks[kind]
+        if lack:  # else the table holds all it needs of this kind: no change
+            score = (total - (count if count < lack else lack), -count, order)
+            if best is None or score < best:
+                best = score
+    return best
+
+
+def _best_named(named_judged: list[_NamedJudged], kind: int, count: int,
+                after_table: Counts, best: _Score | None,
+                flags: Judgement) -> _Score | None:
+    """``best``, or a lower score of playing ``count`` of ``kind`` for a Monotoni or
+    Minimale: worth it only if the cards played are cards the order would take from
+    hand, among the kinds it may be named on the table the play makes."""
+    for order, before, feasible, known in named_judged:
+        # the lowest shortfall this play could leave, whatever kinds it makes
+        # nameable: if that does no better, the rules kernel need not be asked
+        bound = _MORE_THAN_ANY  # feasible is never empty
+        for _named, total, lacking in feasible:
+            lack = lacking[kind]
+            value = total - (count if count < lack else lack)
+            if value < bound:
+                bound = value
+        if (before is not None and bound >= before) or \
+                (best is not None and best <= (bound, -count, order)):
             continue
-        known = flags.nameable[order]
-        found = known.get(table)
-        kinds = nameable(order, table, flags) if found is None else found
-        before = None
-        for named, total, _lacks in feasible:
-            if named in kinds and (before is None or total < before):
-                before = total
-        if before != 0:
-            named_judged.append((order, before, feasible, known))
-    if fixed_judged or named_judged or bombasticas:
-        best: tuple[int, int, int] | None = None
-        chosen = None
-        counts_tried: set[tuple[int, int]] = set()
-        for play in plays:
-            kind, count = play
-            if free[kind] < count:
-                continue
-            for order, total, lacks in fixed_judged:
-                lack = lacks[kind]
-                if lack:  # else the table holds all it needs of this kind: no change
-                    score = (total - (count if count < lack else lack), -count, order)
-                    if best is None or score < best:
-                        best, chosen = score, play
-            if not (named_judged or bombasticas):
-                continue
-            after_table = None
-            for order, before, feasible, known in named_judged:
-                # the lowest shortfall this play could leave, whatever kinds it makes
-                # nameable: if that does no better, the rules kernel need not be asked
-                bound = _MORE_THAN_ANY  # feasible is never empty
-                for _named, total, lacking in feasible:
-                    lack = lacking[kind]
-                    value = total - (count if count < lack else lack)
-                    if value < bound:
-                        bound = value
-                if (before is not None and bound >= before) or \
-                        (best is not None and best <= (bound, -count, order)):
-                    continue
-                if after_table is None:
-                    after_table = _plus(table, kind, count)
-                found = known.get(after_table)
-                kinds = nameable(order, after_table, flags) if found is None else found
-                now = None
-                for named, total, lacking in feasible:
-                    if named in kinds:
-                        lack = lacking[kind]
-                        value = total - (count if count < lack else lack)
-                        if now is None or value < now:
-                            now = value
-                # worth it only if the cards played are cards the order would take from hand
-                if now is None or (before is not None and now >= before):
-                    continue
-                score = (now, -count, order)
-                if best is None or score < best:
-                    best, chosen = score, play
-            for order, before in bombasticas:
-                if best is not None and best < (0, -count, order):
-                    continue  # no shortfall below 0: this play cannot do better here
-                # its shortfall depends only on how many cards are played:
-                if (order, count) in counts_tried:  # an earlier play scored the same
-                    continue
-                counts_tried.add((order, count))
-                if after_table is None:
-                    after_table = _plus(table, kind, count)
-                now = hand_shortfall(order, after_table, _plus(free, kind, -count), flags)
-                if now is None or (before is not None and now >= before):
-                    continue
-                score = (now, -count, order)
-                if best is None or score < best:
-                    best, chosen = score, play
-        if chosen is not None:
-            return chosen
-    # one card of the kind it has most to spare, never one spoken for if it can help it
+        found = known.get(after_table)
+        kinds = nameable(order, after_table, flags) if found is None else found
+        now = None
+        for named, total, lacking in feasible:
+            if named in kinds:
+                lack = lacking[kind]
+                value = total - (count if count < lack else lack)
+                if now is None or value < now:
+                    now = value
+        if now is None or (before is not None and now >= before):
+            continue
+        score = (now, -count, order)
+        if best is None or score < best:
+            best = score
+    return best
+
+
+def _best_bombastica(bombasticas: list[_BombasticaJudged], kind: int, count: int,
+                     after_table: Counts, free: Counts, best: _Score | None,
+                     counts_tried: set[tuple[int, int]], flags: Judgement) -> _Score | None:
+    """``best``, or a lower score of playing ``count`` of ``kind`` for a Bombastica (its
+    shortfall depends only on how many cards are played: ``counts_tried`` holds the
+    (order, count) an earlier play scored already, the same)."""
+    for order, before in bombasticas:
+        if best is not None and best < (0, -count, order):
+            continue  # no shortfall below 0: this play cannot do better here
+        if (order, count) in counts_tried:  # an earlier play scored the same
+            continue
+        counts_tried.add((order, count))
+        now = hand_shortfall(order, after_table, _plus(free, kind, -count), flags)
+        if now is None or (before is not None and now >= before):
+            continue
+        score = (now, -count, order)
+        if best is None or score < best:
+            best = score
+    return best
+
+
+def _most_to_spare(orders: tuple[int, ...], hand: Counts, free: Counts,
+                   flags: Judgement) -> tuple[int, int]:
+    """One card of the kind the hand has most to spare, never one spoken for if it can
+    help it."""
     need = hand_needs(orders, flags)
     spared = free if max(free) > 0 else hand  # the kinds held free, else any held
     pick, most = -1, (0, 0)
@@ -832,49 +912,77 @@ def choose_careful_code(state: fast.FastState, legal: Sequence[int],
     random number)."""
     if len(legal) == 1:
         return legal[0]  # no choice to make (the judgement below would come to it too)
-    seat = state.current
     step = state.step
     flags = _OF_RULES.get(state.rules) or judgement(state)
-    hand = state.hands[seat]
     if step == _PLAY:
-        if legal[0] == _PASS:
-            return _PASS
-        table, reserve = observed_forecast(state, seat, flags)
-        free = free_cards(hand, reserve)
-        kind, count = choose_play(state.hand_orders[seat], _plays(legal),
-                                  hand, table, free, flags)
-        return fast.play_code(kind, count)
+        return _careful_play(state, legal, flags)
     if step == _ORDER:
-        table, reserve = observed_forecast(state, seat, flags)
-        free = free_cards(hand, reserve)
-        order = choose_order(_candidates(legal), table, free, flags)
-        return _NO_ORDER if order is None else _PLACE_BASE + order
-    orders = state.hand_orders[seat]
+        return _careful_order(state, legal, flags)
     if step == _DRAW:
-
-        def view() -> tuple[Counts, Counts]:
-            table, reserve = observed_forecast(state, seat, flags)
-            return table, free_cards(hand, reserve)
-
-        source = fast.WAITER if wants_orders(orders, len(state.waiters[seat]), view, flags) \
-            else fast.SUPPLY
-        if not state.rules.draw_any:
-            return fast.DRAW_FILL[source]
-        base = fast.DRAW_N_BASE + 64 * source
-        return max(c for c in legal if base <= c < base + 64)
+        return _careful_draw(state, legal, flags)
     if step == _NAME_KIND:
-        order = state.reveal
-        if order is None:
-            raise InternalError("a kind is named only for a revealed order")
-        kind = choose_kind(order, [c - fast.NAME_BASE for c in legal], tuple(state.table),
-                           hand, flags)
-        return fast.NAME_BASE + kind
+        return _careful_kind(state, legal, flags)
+    return _careful_completion(state, legal, flags)
+
+
+def _careful_play(state: fast.FastState, legal: Sequence[int], flags: Judgement) -> int:
+    """Pass if the hand must (the rules list passing alone first), else :func:`choose_play`
+    on the forecast table and the free hand cards."""
+    if legal[0] == _PASS:
+        return _PASS
+    seat = state.current
+    hand = state.hands[seat]
+    table, reserve = observed_forecast(state, seat, flags)
+    free = free_cards(hand, reserve)
+    kind, count = choose_play(state.hand_orders[seat], _plays(legal), hand, table, free, flags)
+    return fast.play_code(kind, count)
+
+
+def _careful_order(state: fast.FastState, legal: Sequence[int], flags: Judgement) -> int:
+    """The order to place (:func:`choose_order`), or none."""
+    seat = state.current
+    table, reserve = observed_forecast(state, seat, flags)
+    free = free_cards(state.hands[seat], reserve)
+    order = choose_order(_candidates(legal), table, free, flags)
+    return _NO_ORDER if order is None else _PLACE_BASE + order
+
+
+def _careful_draw(state: fast.FastState, legal: Sequence[int], flags: Judgement) -> int:
+    """The waiter if :func:`wants_orders`, else the supply; under ``draw_amount=any``, as
+    many cards as may be drawn from it."""
+    seat = state.current
+
+    def view() -> tuple[Counts, Counts]:
+        table, reserve = observed_forecast(state, seat, flags)
+        return table, free_cards(state.hands[seat], reserve)
+
+    source = fast.WAITER if wants_orders(state.hand_orders[seat], len(state.waiters[seat]),
+                                         view, flags) else fast.SUPPLY
+    if not state.rules.draw_any:
+        return fast.DRAW_FILL[source]
+    base = fast.DRAW_N_BASE + 64 * source
+    return max(c for c in legal if base <= c < base + 64)
+
+
+def _careful_kind(state: fast.FastState, legal: Sequence[int], flags: Judgement) -> int:
+    """The kind to name for the revealed order (:func:`choose_kind`)."""
+    order = state.reveal
+    if order is None:
+        raise InternalError("a kind is named only for a revealed order")
+    kind = choose_kind(order, [c - fast.NAME_BASE for c in legal], tuple(state.table),
+                       state.hands[state.current], flags)
+    return fast.NAME_BASE + kind
+
+
+def _careful_completion(state: fast.FastState, legal: Sequence[int], flags: Judgement) -> int:
+    """The hand cards to complete the revealed order with (:func:`choose_completion`), or
+    decline if there are none."""
     completes = [c for c in legal if c >= fast.COMPLETE_BASE]
     if not completes:
         return fast.DECLINE
-    _, reserve = observed_forecast(state, seat, flags)
+    _, reserve = observed_forecast(state, state.current, flags)
     cards = choose_completion([fast.unpack(c - fast.COMPLETE_BASE) for c in completes],
-                              reserve, orders, flags)
+                              reserve, state.hand_orders[state.current], flags)
     return fast.COMPLETE_BASE + fast.pack(cards)
 
 

@@ -162,31 +162,56 @@ def to_move(state: FastState) -> int | None:
 def legal_actions(state: FastState) -> Sequence[int]:
     """The action codes of :func:`mammamia_ref.rules.game.legal_actions`, in its order.
     The sequence returned may be shared: do not change it."""
-    step = state.step
     if state.phase == _TURN:
-        if step == _PLAY:
-            hand = state.hands[state.current]
-            return _PLAY_CHOICES.get(hand) or play_choices(hand)
-        if step == _ORDER:
-            orders = state.hand_orders[state.current]
-            return _ORDER_CHOICES.get(orders) or order_choices(orders)
-        if state.rules.draw_any:
-            return _DRAW_ANY[refill_allowance(state)]
-        return DRAW_FILL
+        return _turn_choices(state)
     if state.phase == _OVEN:
-        if step == _NAME_KIND:
-            return [NAME_BASE + kind for kind in kind_choices(state, _revealed(state))]
-        options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
-        if not state.rules.mandatory:
-            options.append(DECLINE)
-        return options
+        return _oven_choices(state)
     return ()
+
+
+def _turn_choices(state: FastState) -> Sequence[int]:
+    """The turn's legal action codes: a play (or pass), an order to place, a draw."""
+    step = state.step
+    if step == _PLAY:
+        hand = state.hands[state.current]
+        return _PLAY_CHOICES.get(hand) or play_choices(hand)
+    if step == _ORDER:
+        orders = state.hand_orders[state.current]
+        return _ORDER_CHOICES.get(orders) or order_choices(orders)
+    if state.rules.draw_any:
+        return _DRAW_ANY[refill_allowance(state)]
+    return DRAW_FILL
+
+
+def _oven_choices(state: FastState) -> Sequence[int]:
+    """The oven's legal action codes: a kind to name, or the hand cards to complete the
+    revealed order with (and declining, unless completing is mandatory)."""
+    if state.step == _NAME_KIND:
+        return [NAME_BASE + kind for kind in kind_choices(state, _revealed(state))]
+    options = [COMPLETE_BASE + pack(cards) for cards in completions(state)]
+    if not state.rules.mandatory:
+        options.append(DECLINE)
+    return options
 
 
 def apply(state: FastState, action: int) -> None:
     """Apply a legal action code (from :func:`legal_actions`; not checked: see
     :func:`apply_checked`), then every automatic step up to the next decision."""
     step = state.step
+    if step in (_PLAY, _ORDER, _DRAW):
+        _apply_turn(state, step, action)
+    elif step == _NAME_KIND:
+        name_kind(state, _revealed(state), action - NAME_BASE)
+    elif action == DECLINE:  # complete
+        oven_fail(state, _revealed(state), "oven.complete_from_hand", "the owner declined")
+    else:
+        oven_complete(state, unpack(action - COMPLETE_BASE))
+    if state.phase != _TURN:
+        settle(state)
+
+
+def _apply_turn(state: FastState, step: str, action: int) -> None:
+    """A turn's action code: a play or pass, an order placed or none, a draw."""
     if step == _PLAY:
         if action == PASS:
             turn_pass(state)
@@ -198,21 +223,11 @@ def apply(state: FastState, action: int) -> None:
             state.step = _DRAW
         else:
             turn_place_order(state, action - PLACE_BASE)
-    elif step == _DRAW:
-        if action < DRAW_N_BASE:
-            turn_draw(state, action - DRAW_SUPPLY, None)
-        else:
-            source, count = divmod(action - DRAW_N_BASE, 64)
-            turn_draw(state, source, count)
-    elif step == _NAME_KIND:
-        name_kind(state, _revealed(state), action - NAME_BASE)
-    else:  # complete
-        if action == DECLINE:
-            oven_fail(state, _revealed(state), "oven.complete_from_hand", "the owner declined")
-        else:
-            oven_complete(state, unpack(action - COMPLETE_BASE))
-    if state.phase != _TURN:
-        settle(state)
+    elif action < DRAW_N_BASE:
+        turn_draw(state, action - DRAW_SUPPLY, None)
+    else:
+        source, count = divmod(action - DRAW_N_BASE, 64)
+        turn_draw(state, source, count)
 
 
 def apply_checked(state: FastState, action: int) -> None:
@@ -291,23 +306,20 @@ def play_random_game(config: GameConfig, seed: int | str, *,
     ``play_game(config, seed, [random_policy] * players)`` on the reference.
 
     This loop is the benchmark's hot path, so it makes the turn's decisions (nine in ten)
-    itself: the choices :func:`legal_actions` lists, the numbers
-    :func:`benchmark_choice` draws, the rule functions :func:`apply` calls (a play's,
-    :func:`turn_play`, written out: half the turn's decisions are plays). The oven's
-    decisions, and every decision under ``draw_amount=any``, take the general path."""
+    itself (:func:`_benchmark_turn`): the choices :func:`legal_actions` lists, the
+    numbers :func:`benchmark_choice` draws, the rule functions :func:`apply` calls (a
+    play's, :func:`turn_play`, written out: half the turn's decisions are plays). The
+    oven's decisions, and every decision under ``draw_amount=any``, take the general
+    path."""
     chance = random.Random(f"mammamia-chance:{seed}")
     rng = random.Random(f"mammamia-policy:{seed}")
-    getrandbits, uniform, bits_of = rng.getrandbits, rng.random, _BITS
     state = new_game(config)
     result = FastGameResult(state)
     players, stall_letter = state.players, state.rules.stall_letter
     inline = _INLINE_OK and not state.rules.draw_any
     decisions = turns = shuffles = 0
     # Module constants as locals: a local is read faster than a global.
-    turn, oven, draw, play = _TURN, _OVEN, _DRAW, _PLAY
-    after_play_with_orders, after_play_without_orders = (_AFTER_PLAY_WITH_ORDERS,
-                                                         _AFTER_PLAY_WITHOUT_ORDERS)
-    play_choices_of, order_choices_of, play_of = _PLAY_CHOICES.get, _ORDER_CHOICES.get, _PLAY_OF
+    turn, oven, play = _TURN, _OVEN, _PLAY
     for _ in range(max_steps):
         if stall_letter and state.quiet_turns >= players:
             result.stalled = True
@@ -315,44 +327,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
         phase = state.phase
         if phase == turn and inline:  # the turn's decisions: see the docstring
             decisions += 1
-            step = state.step
-            if step == draw:  # the source, then the one draw from it: a choice among one
-                source = SUPPLY if uniform() < 0.8 else WAITER
-                while getrandbits(1):
-                    pass
-                turn_draw(state, source, None)
-                if state.phase != turn:
-                    settle(state)
-                continue
-            seat = state.current
-            if step == play:
-                turns += 1
-                hand = state.hands[seat]
-                legal = play_choices_of(hand) or play_choices(hand)
-            else:
-                orders = state.hand_orders[seat]
-                legal = order_choices_of(orders) or order_choices(orders)
-            n = len(legal)
-            bits = bits_of[n]
-            r = getrandbits(bits)
-            while r >= n:
-                r = getrandbits(bits)
-            action = legal[r]
-            if action == NO_ORDER:
-                state.step = draw
-            elif action >= PLACE_BASE:
-                turn_place_order(state, action - PLACE_BASE)
-            elif action == PASS:
-                turn_pass(state)
-            else:  # turn_play, written out (half the turn's decisions are plays)
-                kind, count = play_of[action]
-                held = list(hand)
-                held[kind] -= count
-                state.hands[seat] = tuple(held)
-                state.oven.extend([kind] * count)
-                state.played = count
-                state.step = after_play_with_orders if state.hand_orders[seat] \
-                    else after_play_without_orders
+            turns += _benchmark_turn(state, rng)
         elif phase in (turn, oven):
             if state.step == play:
                 turns += 1
@@ -365,6 +340,56 @@ def play_random_game(config: GameConfig, seed: int | str, *,
             break
     result.decisions, result.turns, result.shuffles = decisions, turns, shuffles
     return result
+
+
+def _benchmark_turn(state: FastState, rng: random.Random) -> int:
+    """One of the turn's decisions under the benchmark policy, made and applied here (the
+    same numbers drawn as :func:`benchmark_choice`, the same changes as :func:`apply`);
+    1 if it was a play or a pass (a turn), else 0."""
+    step = state.step
+    if step == _DRAW:  # the source, then the one draw from it: a choice among one
+        source = SUPPLY if rng.random() < 0.8 else WAITER
+        while rng.getrandbits(1):
+            pass
+        turn_draw(state, source, None)
+        if state.phase != _TURN:
+            settle(state)
+        return 0
+    seat = state.current
+    if step == _PLAY:
+        hand = state.hands[seat]
+        legal = _PLAY_CHOICES.get(hand) or play_choices(hand)
+    else:
+        orders = state.hand_orders[seat]
+        legal = _ORDER_CHOICES.get(orders) or order_choices(orders)
+    n = len(legal)
+    bits = _BITS[n]
+    getrandbits = rng.getrandbits
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    _apply_benchmark_code(state, seat, legal[r])
+    return 1 if step == _PLAY else 0
+
+
+def _apply_benchmark_code(state: FastState, seat: int, action: int) -> None:
+    """:func:`apply` of a play, pass or order code, with a play's :func:`turn_play`
+    written out (half the turn's decisions are plays; settling is never needed)."""
+    if action == NO_ORDER:
+        state.step = _DRAW
+    elif action >= PLACE_BASE:
+        turn_place_order(state, action - PLACE_BASE)
+    elif action == PASS:
+        turn_pass(state)
+    else:
+        kind, count = _PLAY_OF[action]
+        held = list(state.hands[seat])
+        held[kind] -= count
+        state.hands[seat] = tuple(held)
+        state.oven.extend([kind] * count)
+        state.played = count
+        state.step = _AFTER_PLAY_WITH_ORDERS if state.hand_orders[seat] \
+            else _AFTER_PLAY_WITHOUT_ORDERS
 
 
 def perft(state: FastState, depth: int) -> int:

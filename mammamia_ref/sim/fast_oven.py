@@ -62,6 +62,14 @@ def reveal_next(state: FastState) -> None:
     if events is not None:
         tell_sorted(state, oven[:position])
     del oven[:position + 1]
+    reveal_order(state, card)
+
+
+def reveal_order(state: FastState, card: int) -> None:
+    """``oven.open`` of an order: its owner decides about it; judged at once
+    (``oven.standard``, ``oven.one_of_each``, ``oven.bombastica``), or a kind named
+    (``oven.monotoni``, ``oven.minimale``), by its owner where there is a choice."""
+    events = state.events
     state.reveal = card
     state.reveal_kind = None
     state.current = state.seat_of_colour[ORDER_COLOUR[card]]

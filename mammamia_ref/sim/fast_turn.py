@@ -141,43 +141,66 @@ def turn_draw(state: FastState, source: int, count: int | None) -> None:
             wanted = refill_allowance(state)
     else:
         wanted = count
-    supply, first, events = state.supply, 0, state.events
+    first = 0
     if source != WAITER and rules.draw_both:  # turn.draw_both: the waiter's top order first
-        first = orders_before_supply(rules.draw_piles, wanted, len(state.waiters[seat]))
-        draw_from_waiter(state, first)
-        if first and events is not None:
-            tell_drew(state, "turn.draw_both", "waiter", first)
+        first = _draw_both_orders(state, wanted)
         wanted -= first
     if source == WAITER:
         moved = draw_from_waiter(state, wanted)
-        if events is not None:
+        if state.events is not None:
             tell_drew(state, draw_rule(state.config.rules.flags, moved < wanted), "waiter", moved)
-    elif len(supply) > wanted and MM not in (taken := supply[:wanted]):  # the usual case
-        hand = list(state.hands[seat])
-        for card in taken:
-            hand[card] += 1
-        del supply[:wanted]
-        state.hands[seat] = tuple(hand)
-        if events is not None:
-            tell_drew(state, draw_rule(state.config.rules.flags, False), "supply", wanted,
-                      [taken.count(kind) for kind in range(N_KINDS)])
-        if rules.round_end_last_ingredient and supply_exhausted(state):
-            take_last_mamma_mia(state, seat)
-        moved = wanted
     else:
-        moved = draw_from_supply(state, wanted)
-    moved += first
-    state.quiet_turns = quiet_turns = (rules.quiet_after_busy if played or moved
+        moved = _draw_supply(state, wanted)
+    _end_turn(state, played or moved + first)
+
+
+def _draw_both_orders(state: FastState, wanted: int) -> int:
+    """``turn.draw_both``: the orders drawn from the waiter before the supply (from the
+    ``wanted`` cards), drawn and told; how many."""
+    first = orders_before_supply(state.rules.draw_piles, wanted,
+                                 len(state.waiters[state.current]))
+    draw_from_waiter(state, first)
+    if first and state.events is not None:
+        tell_drew(state, "turn.draw_both", "waiter", first)
+    return first
+
+
+def _draw_supply(state: FastState, wanted: int) -> int:
+    """``turn.draw`` from the supply: the usual case (enough cards, the Mamma Mia! card
+    not among them) written out, any other by :func:`draw_from_supply`; how many moved."""
+    supply, seat = state.supply, state.current
+    if len(supply) <= wanted or MM in (taken := supply[:wanted]):
+        return draw_from_supply(state, wanted)
+    hand = list(state.hands[seat])
+    for card in taken:
+        hand[card] += 1
+    del supply[:wanted]
+    state.hands[seat] = tuple(hand)
+    if state.events is not None:
+        tell_drew(state, draw_rule(state.config.rules.flags, False), "supply", wanted,
+                  [taken.count(kind) for kind in range(N_KINDS)])
+    if state.rules.round_end_last_ingredient and supply_exhausted(state):
+        take_last_mamma_mia(state, seat)
+    return wanted
+
+
+def _end_turn(state: FastState, busy: int) -> None:
+    """The end of the turn (the reference's ``end_turn``), ``busy`` if a card was played
+    or drawn: the round ends if the supply is exhausted, or after a full cycle of turns
+    that moved no card (``round_end.stall``); else the left neighbour plays
+    (``turn.clockwise``)."""
+    rules, supply = state.rules, state.supply
+    state.quiet_turns = quiet_turns = (rules.quiet_after_busy if busy
                                        else rules.quiet_after_quiet)[state.quiet_turns]
     if len(supply) < 2 and _EXHAUSTED[rules.round_end, tuple(supply)]:  # supply_exhausted
         state.phase, state.step = _ROUND_END, _SUPPLY_PILE
     elif rules.stalls[quiet_turns]:
         stall(state)
     else:
-        state.current = (seat + 1) % state.players
+        state.current = (state.current + 1) % state.players
         state.step = _PLAY
         state.played = 0
-        if events is not None:
+        if state.events is not None:
             tell(state, "turn_begins", "turn.clockwise", ("seat", state.current),
                  ("round", state.round))
 

@@ -133,11 +133,7 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
         plays = [a for a in legal if isinstance(a, Play)]
         return max(plays, key=lambda a: (a.count, -rng.random()))
     if isinstance(first, PlaceOrder | NoOrder):
-        played = seen.oven_ingredients()
-        for action in legal:
-            if isinstance(action, PlaceOrder) and _looks_covered(action.order, played, seen):
-                return action
-        return legal[-1]
+        return _simple_order(seen, legal)
     if isinstance(first, Draw):
         wants_orders = not hand.orders and _own_waiter(seen)
         source = "waiter" if wants_orders else "supply"
@@ -149,6 +145,15 @@ def choose_simple(seen: Observation, legal: Sequence[Action], rng: random.Random
                    + hand.ingredients[KIND_INDEX[a.kind]])
     completes = [a for a in legal if isinstance(a, Complete)]
     return completes[0] if completes else next(a for a in legal if isinstance(a, Decline))
+
+
+def _simple_order(seen: Observation, legal: Sequence[Action]) -> Action:
+    """The first order that :func:`_looks_covered`, else none (listed last)."""
+    played = seen.oven_ingredients()
+    for action in legal:
+        if isinstance(action, PlaceOrder) and _looks_covered(action.order, played, seen):
+            return action
+    return legal[-1]
 
 
 def _looks_covered(order_id: str, played: Counts, seen: Observation) -> bool:
@@ -201,23 +206,9 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
     flags = careful.Judgement.of(seen.rules)
     orders = tuple(CARD_CODES[o] for o in hand.orders)
     if isinstance(first, NameKind):
-        if seen.reveal is None:
-            raise InternalError("a kind is named only for a revealed order")
-        names = [a for a in legal if isinstance(a, NameKind)]
-        kind = careful.choose_kind(CARD_CODES[seen.reveal.order],
-                                   [KIND_INDEX[a.kind] for a in names], seen.table,
-                                   hand.ingredients, flags)
-        return next(a for a in names if a.kind == KINDS[kind])
+        return _careful_kind(seen, legal, hand, flags)
     if isinstance(first, Draw):
-
-        def view() -> tuple[Counts, Counts]:
-            table, reserve = forecast(seen)
-            return table, careful.free_cards(hand.ingredients, reserve)
-
-        source = "waiter" if careful.wants_orders(orders, _own_waiter(seen), view, flags) \
-            else "supply"
-        return max((a for a in legal if isinstance(a, Draw) and a.source == source),
-                   key=lambda a: a.count or 0)
+        return _careful_draw(seen, legal, hand, orders, flags)
     table, reserve = forecast(seen)
     free = careful.free_cards(hand.ingredients, reserve)
     if isinstance(first, Play):
@@ -226,11 +217,49 @@ def choose_careful(seen: Observation, legal: Sequence[Action], rng: random.Rando
                                           hand.ingredients, table, free, flags)
         return next(a for a in plays if a.kind == KINDS[kind] and a.count == count)
     if isinstance(first, PlaceOrder | NoOrder):
-        places = [a for a in legal if isinstance(a, PlaceOrder)]
-        order = careful.choose_order([CARD_CODES[a.order] for a in places], table, free, flags)
-        if order is None:
-            return next(a for a in legal if isinstance(a, NoOrder))
-        return next(a for a in places if a.order == CARD_NAMES[order])
+        return _careful_order(legal, table, free, flags)
+    return _careful_completion(legal, reserve, orders, flags)
+
+
+def _careful_kind(seen: Observation, legal: Sequence[Action], hand: Hand,
+                  flags: careful.Judgement) -> Action:
+    """The kind to name for the revealed order (:func:`careful.choose_kind`)."""
+    if seen.reveal is None:
+        raise InternalError("a kind is named only for a revealed order")
+    names = [a for a in legal if isinstance(a, NameKind)]
+    kind = careful.choose_kind(CARD_CODES[seen.reveal.order],
+                               [KIND_INDEX[a.kind] for a in names], seen.table,
+                               hand.ingredients, flags)
+    return next(a for a in names if a.kind == KINDS[kind])
+
+
+def _careful_draw(seen: Observation, legal: Sequence[Action], hand: Hand,
+                  orders: tuple[int, ...], flags: careful.Judgement) -> Action:
+    """The waiter if :func:`careful.wants_orders`, else the supply; as many as allowed."""
+
+    def view() -> tuple[Counts, Counts]:
+        table, reserve = forecast(seen)
+        return table, careful.free_cards(hand.ingredients, reserve)
+
+    source = "waiter" if careful.wants_orders(orders, _own_waiter(seen), view, flags) \
+        else "supply"
+    return max((a for a in legal if isinstance(a, Draw) and a.source == source),
+               key=lambda a: a.count or 0)
+
+
+def _careful_order(legal: Sequence[Action], table: Counts, free: Counts,
+                   flags: careful.Judgement) -> Action:
+    """The order to place (:func:`careful.choose_order`), or none."""
+    places = [a for a in legal if isinstance(a, PlaceOrder)]
+    order = careful.choose_order([CARD_CODES[a.order] for a in places], table, free, flags)
+    if order is None:
+        return next(a for a in legal if isinstance(a, NoOrder))
+    return next(a for a in places if a.order == CARD_NAMES[order])
+
+
+def _careful_completion(legal: Sequence[Action], reserve: Counts, orders: tuple[int, ...],
+                        flags: careful.Judgement) -> Action:
+    """The hand cards to complete with (:func:`careful.choose_completion`), or decline."""
     completes = [a for a in legal if isinstance(a, Complete)]
     if completes:
         cards = careful.choose_completion([a.cards for a in completes], reserve, orders, flags)

@@ -79,17 +79,9 @@ def run_one(scenario: Scenario, run: Run) -> RunResult:
                     check_seat(state, state.seat_of(step.by))
                 after, events = apply(state, step.action)
             except IllegalActionError as exc:
-                if step.reject is None:
-                    return _diverged(result, step, f"the action {format_action(step.action)} was "
-                                     f"rejected: {exc}")
-                if exc.rule != step.reject:
-                    return _diverged(result, step, f"rejected under rule {exc.rule}, "
-                                     f"expected rule {step.reject}")
-                result.trace.append(StepTrace(step.index, step.action, actor,
-                                              (Event("rejected", exc.rule),)))
-                problems = check_expectation(state, (), step.expect)
-                if problems:
-                    return _diverged(result, step, "\n".join(problems))
+                refused = _refused(result, state, step, step.action, actor, exc)
+                if refused is not None:
+                    return refused
                 continue
             if step.reject is not None:
                 return _diverged(result, step, f"the action {format_action(step.action)} was "
@@ -100,6 +92,22 @@ def run_one(scenario: Scenario, run: Run) -> RunResult:
         if problems:
             return _diverged(result, step, "\n".join(problems))
     return result
+
+
+def _refused(result: RunResult, state: GameState, step: Step, action: Action,
+             actor: int | None, exc: IllegalActionError) -> RunResult | None:
+    """A step's action refused by the rules: the run's divergence unless the step
+    expects that rejection, under that rule; then the rejection is traced and the
+    step's expectation checked on the unchanged state (None: the run goes on)."""
+    if step.reject is None:
+        return _diverged(result, step, f"the action {format_action(action)} was "
+                         f"rejected: {exc}")
+    if exc.rule != step.reject:
+        return _diverged(result, step, f"rejected under rule {exc.rule}, "
+                         f"expected rule {step.reject}")
+    result.trace.append(StepTrace(step.index, action, actor, (Event("rejected", exc.rule),)))
+    problems = check_expectation(state, (), step.expect)
+    return _diverged(result, step, "\n".join(problems)) if problems else None
 
 
 def _diverged(result: RunResult, step: Step, message: str) -> RunResult:

@@ -41,7 +41,7 @@ from mammamia_ref.errors import InternalError, UsageError
 from mammamia_ref.formats.limits import whole_number
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.observation import IngredientRun, Observation, observation
-from mammamia_ref.rules.state import GameConfig, Phase, Step
+from mammamia_ref.rules.state import GameConfig, Hand, Phase, Step
 from mammamia_ref.rules.vocabulary import (
     COPIES,
     KIND_INDEX,
@@ -136,10 +136,26 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
     player = seen.player
     if player is None or seen.hand is None:
         raise InternalError("a spectator's observation cannot decide")
-    config = seen.config
-    players = config.players
+    state = _template(seen.config).copy()
+    _copy_public(seen, state)
+    counted = [view.hand_size is not None for view in seen.seats]
+    oven, holes, placed = _observed_oven(seen)
+    hand_orders, waiters = _deal_orders(seen, player, seen.hand, oven, holes, placed, rng)
+    state.oven, state.hand_orders, state.waiters = oven, hand_orders, waiters
+    pool = _hidden_ingredients(seen, seen.hand, oven)
+    rng.shuffle(pool)
+    state.hands, taken = _deal_hands(seen, player, seen.hand, hand_orders, pool)
+    used, taken = _deal_used_pile(seen, state.phase, pool, taken)
+    state.supply, state.used = _deal_supply(seen, pool[taken:], rng), used
+    if not all(counted) and len(pool) < taken:
+        raise InternalError("the guessed hands hold more cards than are hidden")
+    return state
+
+
+def _copy_public(seen: Observation, state: fast.FastState) -> None:
+    """What every player sees the same: the phase and step, whose turn, the counters,
+    the revealed order, the table, the box and the delivered orders."""
     codes = fast.CARD_CODES
-    state = _template(config).copy()
     state.phase, state.step = Phase(seen.phase), Step(seen.step)
     state.current, state.round, state.resolutions = seen.current, seen.round, seen.resolutions
     state.played, state.quiet_turns, state.mamma_mia = seen.played, seen.quiet_turns, \
@@ -149,12 +165,16 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
     state.reveal_kind = None if reveal is None or reveal.kind is None else KIND_INDEX[reveal.kind]
     state.table, state.box = list(seen.table), tuple(seen.box)
     state.delivered = [tuple(codes[o] for o in view.delivered) for view in seen.seats]
-    counted = [view.hand_size is not None for view in seen.seats]
 
-    # the oven: every ingredient and every order the observer identifies, holes for the rest
+
+def _observed_oven(seen: Observation) -> tuple[list[int], dict[str, list[int]], set[str]]:
+    """The oven as the observer sees it: every ingredient and every order it identifies,
+    a hole (-1) for each order it cannot; the holes' positions by colour; the orders
+    placed where it sees them (in the oven, or revealed)."""
+    codes = fast.CARD_CODES
     oven: list[int] = []
-    holes: dict[str, list[int]] = {colour: [] for colour in config.colours}
-    placed: set[str] = set() if reveal is None else {reveal.order}
+    holes: dict[str, list[int]] = {colour: [] for colour in seen.config.colours}
+    placed: set[str] = set() if seen.reveal is None else {seen.reveal.order}
     for entry in seen.oven:
         if isinstance(entry, IngredientRun):
             oven += [KIND_INDEX[entry.kind]] * entry.count
@@ -164,19 +184,27 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
         else:
             placed.add(entry.order)
             oven.append(codes[entry.order])
+    return oven, holes, placed
 
-    # the orders: each colour's not delivered, not seen in the oven, not in own hand
-    hand_orders: list[tuple[int, ...]] = [()] * players
-    waiters: list[tuple[int, ...]] = [()] * players
+
+def _deal_orders(seen: Observation, player: int, hand: Hand, oven: list[int],
+                 holes: dict[str, list[int]], placed: set[str],
+                 rng: random.Random) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Each seat's orders in hand and in its waiter, and the oven's holes filled (in
+    place): each colour's orders not delivered, not seen in the oven, not in own hand,
+    shuffled, then dealt to the hand, the oven's holes and the waiter in that order."""
+    codes = fast.CARD_CODES
+    hand_orders: list[tuple[int, ...]] = [()] * seen.config.players
+    waiters: list[tuple[int, ...]] = [()] * seen.config.players
     for seat, view in enumerate(seen.seats):
         out = placed | set(view.delivered)
         if seat == player:
-            out |= set(seen.hand.orders)
+            out |= set(hand.orders)
         rest = [codes[o] for o in ORDERS_OF[view.colour] if o not in out]
         rng.shuffle(rest)
         slots = holes[view.colour]
         if seat == player:
-            hand_orders[seat] = tuple(sorted(codes[o] for o in seen.hand.orders))
+            hand_orders[seat] = tuple(sorted(codes[o] for o in hand.orders))
             held = 0
         else:
             free = len(rest) - len(slots)
@@ -189,10 +217,13 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
         if view.waiter_size is not None and len(waiters[seat]) != view.waiter_size:
             raise InternalError(f"seat {seat}: {len(waiters[seat])} orders left for a waiter "
                                 f"of {view.waiter_size}")
-    state.oven, state.hand_orders, state.waiters = oven, hand_orders, waiters
+    return hand_orders, waiters
 
-    # the ingredients: all there are, less those the observer sees, dealt out
-    seen_cards = list(seen.hand.ingredients)
+
+def _hidden_ingredients(seen: Observation, hand: Hand, oven: Sequence[int]) -> list[int]:
+    """The ingredients the observer cannot see, in kind order (not yet shuffled): all
+    there are, less the box, its own hand, the table, the oven and an open used pile."""
+    seen_cards = list(hand.ingredients)
     for kind in range(N_KINDS):
         seen_cards[kind] += seen.table[kind]
     for card in oven:
@@ -206,8 +237,15 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
         if hidden < 0:
             raise InternalError(f"more {KINDS[kind]} seen than there are")
         pool += [kind] * hidden
-    rng.shuffle(pool)
-    hands = [tuple(seen.hand.ingredients)] * players
+    return pool
+
+
+def _deal_hands(seen: Observation, player: int, hand: Hand,
+                hand_orders: Sequence[tuple[int, ...]],
+                pool: Sequence[int]) -> tuple[list[tuple[int, ...]], int]:
+    """Each seat's ingredients in hand (the observer's own as seen, the others' from the
+    shuffled ``pool``: the told size, or up to the hand limit) and how many were taken."""
+    hands = [tuple(hand.ingredients)] * seen.config.players
     taken = 0
     for seat, view in enumerate(seen.seats):
         if seat == player:
@@ -220,31 +258,38 @@ def determinize(seen: Observation, rng: random.Random) -> fast.FastState:
             counts[card] += 1
         hands[seat] = tuple(counts)
         taken += size
-    state.hands = hands
-    holds_mamma_mia = seen.mamma_mia is None
+    return hands, taken
+
+
+def _deal_used_pile(seen: Observation, phase: str, pool: Sequence[int],
+                    taken: int) -> tuple[list[int], int]:
+    """The used pile's counts by kind (as seen if it is open, dealt to its told size if
+    closed, and otherwise empty, except during an opening: see :func:`determinize`) and
+    how many of the ``pool`` are taken after it."""
     if seen.used is not None:
-        used = list(seen.used)
-    elif seen.used_size is not None:
-        used = [0] * N_KINDS
+        return list(seen.used), taken
+    used = [0] * N_KINDS
+    if seen.used_size is not None:
         for card in pool[taken:taken + seen.used_size]:
             used[card] += 1
-        taken += seen.used_size
-    else:
-        used = [0] * N_KINDS
-        if state.phase == Phase.OVEN:  # with the supply into the next supply: see above
-            for card in pool[taken:]:
-                used[card] += 1
-            taken = len(pool)
-    supply = pool[taken:]
+        return used, taken + seen.used_size
+    if phase == Phase.OVEN:  # with the supply into the next supply: see above
+        for card in pool[taken:]:
+            used[card] += 1
+        return used, len(pool)
+    return used, taken
+
+
+def _deal_supply(seen: Observation, supply: list[int], rng: random.Random) -> list[int]:
+    """The supply: the ingredients left, and the Mamma Mia! card at a random place if no
+    one has played it; its size checked against the told one."""
+    holds_mamma_mia = seen.mamma_mia is None
     if seen.supply_size is not None and len(supply) + holds_mamma_mia != seen.supply_size:
         raise InternalError(f"{len(supply)} ingredients left for a supply of "
                             f"{seen.supply_size} cards")
     if holds_mamma_mia:
         supply.insert(rng.randrange(len(supply) + 1), fast.MM)
-    state.supply, state.used = supply, used
-    if not all(counted) and len(pool) < taken:
-        raise InternalError("the guessed hands hold more cards than are hidden")
-    return state
+    return supply
 
 
 # --- the search ----------------------------------------------------------------------

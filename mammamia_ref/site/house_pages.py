@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mammamia_ref.site.dispute_pages import impact_data_link
-from mammamia_ref.site.inputs import Corpus
+from mammamia_ref.site.inputs import Corpus, Spec
 from mammamia_ref.site.links import HOUSE_PAGE, prose, rule_link
 from mammamia_ref.site.scenario_pages import display_path
 from mammamia_ref.site.text import md
@@ -68,6 +68,32 @@ def _scenarios(corpus: Corpus, name: str) -> list[str]:
             for v in views]
 
 
+def _flag_values(spec: Spec, name: str, entry: dict[str, Any]) -> list[str]:
+    """A house rule's flag: its heading and its values, the default marked, each with its
+    rule and what it does."""
+    out = [f"## {md(name)} {{ #flag-{name} }}", "",
+           "| Value | Rule | What it does |", "|---|---|---|"]
+    for v in entry["values"]:
+        value = md(v["value"])
+        if v["value"] == entry["default"]:
+            value = f"**{value}** (default)"
+        out.append(f"| {value} | {rule_link(spec, HOUSE_PAGE, v['rule'])} | "
+                   f"{prose(spec, HOUSE_PAGE, v['summary'])} |")
+    return [*out, ""]
+
+
+def _sweep_section(sweep: dict[str, Any], comparison: dict[str, Any]) -> list[str]:
+    """One sweep of a house rule: its table, and how it was made."""
+    players = sweep.get("players")
+    policies = ", ".join(sorted(set(comparison.get("policies") or [])))
+    games = comparison["rulings"][0]["games"]
+    return [f"### {players} players, {md(policies)} players, {games:,} games a value",
+            "", *_table(comparison), "",
+            f"<small>Made by `{md(sweep.get('command') or '')}` "
+            f"({sweep.get('wall_seconds', 0):,.0f} s, {md(sweep.get('machine') or '')}; "
+            f"data {impact_data_link(sweep, 'house-rules')})</small>", ""]
+
+
 def house_page(corpus: Corpus, sweeps: Sequence[dict[str, Any]]) -> str:
     """The page: each house rule swept, its values side by side by kind of player."""
     by_rule: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
@@ -93,26 +119,11 @@ def house_page(corpus: Corpus, sweeps: Sequence[dict[str, Any]]) -> str:
         if entry is None:
             out += [f"## {md(name)}", ""]
         else:  # a house rule's flag: its values here, as a dispute's page has its flags
-            out += [f"## {md(name)} {{ #flag-{name} }}", "",
-                    "| Value | Rule | What it does |", "|---|---|---|"]
-            for v in entry["values"]:
-                value = md(v["value"])
-                if v["value"] == entry["default"]:
-                    value = f"**{value}** (default)"
-                out.append(f"| {value} | {rule_link(spec, HOUSE_PAGE, v['rule'])} | "
-                           f"{prose(spec, HOUSE_PAGE, v['summary'])} |")
-            out += [""]
+            out += _flag_values(spec, name, entry)
             if not found:
                 out += ["No sweep of this flag is recorded (docs/house-rules/).", ""]
         for sweep, comparison in found:
-            players = sweep.get("players")
-            policies = ", ".join(sorted(set(comparison.get("policies") or [])))
-            games = comparison["rulings"][0]["games"]
-            out += [f"### {players} players, {md(policies)} players, {games:,} games a value",
-                    "", *_table(comparison), "",
-                    f"<small>Made by `{md(sweep.get('command') or '')}` "
-                    f"({sweep.get('wall_seconds', 0):,.0f} s, {md(sweep.get('machine') or '')}; "
-                    f"data {impact_data_link(sweep, 'house-rules')})</small>", ""]
+            out += _sweep_section(sweep, comparison)
         shown = _scenarios(corpus, name)
         if shown:
             out += ["Scenarios under each value:", "", *shown, ""]

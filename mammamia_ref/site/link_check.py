@@ -97,6 +97,21 @@ def _listing(site: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
+def _link_target(site: Path, files: set[str], folders: set[str], folder: str,
+                 path: str) -> str | None:
+    """The file a link's path leads to from ``folder`` (relative to the site), or None if
+    there is none: a page of the site (a folder's ``index.html``), or a file outside it."""
+    joined = posixpath.normpath(posixpath.join(folder, unquote(path)))
+    if joined == ".." or joined.startswith("../"):   # outside the site
+        outside = (site / joined).resolve()
+        if path.endswith("/") or outside.is_dir():
+            outside = outside / "index.html"
+        return str(outside) if outside.exists() else None
+    if path.endswith("/") or joined in folders:
+        joined = "index.html" if joined == "." else joined + "/index.html"
+    return joined if joined in files else None
+
+
 def broken_links(site_dir: str | Path) -> list[str]:
     """Every link in the built site (``*.html``) to a missing file or a missing anchor.
     External links (with a scheme) are not followed."""
@@ -117,20 +132,9 @@ def broken_links(site_dir: str | Path) -> list[str]:
     resolved: dict[tuple[str, str], str | None] = {}
 
     def target_of(folder: str, path: str) -> str | None:
-        """The file a link's path leads to from ``folder`` (relative to the site), or
-        None if there is none."""
         key = (folder, path)
         if key not in resolved:
-            joined = posixpath.normpath(posixpath.join(folder, unquote(path)))
-            if joined == ".." or joined.startswith("../"):   # outside the site
-                outside = (site / joined).resolve()
-                if path.endswith("/") or outside.is_dir():
-                    outside = outside / "index.html"
-                resolved[key] = str(outside) if outside.exists() else None
-            else:
-                if path.endswith("/") or joined in folders:
-                    joined = "index.html" if joined == "." else joined + "/index.html"
-                resolved[key] = joined if joined in files else None
+            resolved[key] = _link_target(site, files, folders, folder, path)
         return resolved[key]
 
     broken: list[str] = []

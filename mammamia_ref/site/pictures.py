@@ -438,31 +438,9 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
     notes to the right, loops drawn back up the left margin. Each rule ID in a box is a
     link (``link(rule_id)`` gives its address); variant rules are set in italics."""
     main_x = 30.0 + 16 * len(loops)    # one lane per loop in the left margin
-    main_w, side_w, gap, pad = 372.0, 262.0, 30.0, 10.0
-    side_x = main_x + main_w + 40
-    width = side_x + side_w + 6
-    caption_chars, rule_chars, side_chars = 46, 48, 32
-    y = 46.0
-    boxes: list[_Box] = []
-    sides: list[_Box | None] = []
-    for node in nodes:
-        lines = wrap(node.caption, caption_chars)
-        rule_lines = _wrap_ids(node.rules, rule_chars)
-        h = pad * 2 + 18 * len(lines) + 15 * len(rule_lines)
-        box = _Box(main_x, y, main_w, h, lines, rule_lines)
-        boxes.append(box)
-        bottom = y + h
-        if node.side is not None:
-            s_lines = wrap(node.side[0], side_chars)
-            s_rules = _wrap_ids(node.side[1], side_chars + 4)
-            sh = pad * 2 + 16 * len(s_lines) + 15 * len(s_rules)
-            side = _Box(side_x, y, side_w, sh, s_lines, s_rules)
-            sides.append(side)
-            bottom = max(bottom, y + sh)
-        else:
-            sides.append(None)
-        y = bottom + gap
-    height = y - gap + 16
+    side_x = main_x + _FLOW_MAIN_W + 40
+    width = side_x + _FLOW_SIDE_W + 6
+    boxes, sides, height = _flow_layout(nodes, main_x, side_x)
     marker = f"mm-arrow-{name}"
     out = [f'<svg class="mm-flow" viewBox="0 0 {width:.0f} {height:.0f}" width="100%" '
            f'role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>',
@@ -471,32 +449,12 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
            'fill="#555"/></marker></defs>',
            f'<text x="{main_x}" y="24" font-size="16" font-weight="bold" fill="#333" '
            f'class="mm-svg-text">{escape(title)}</text>']
-
-    def text_block(box: _Box, size: int, step: int, bold: bool) -> list[str]:
-        parts = []
-        ty = box.y + pad + size
-        weight = ' font-weight="bold"' if bold else ""
-        for line in box.lines:
-            parts.append(f'<text x="{box.x + pad}" y="{ty:.0f}" font-size="{size}"{weight} '
-                         f'fill="#222" class="mm-svg-text">{escape(line)}</text>')
-            ty += step
-        for ids in box.rule_lines:
-            links = []
-            for rule_id in ids:
-                style = ' font-style="italic"' if variant(rule_id) else ""
-                links.append(f'<a href="{escape(link(rule_id))}"><tspan fill="#1a5fb4"{style}>'
-                             f'{escape(rule_id)}</tspan></a>')
-            parts.append(f'<text x="{box.x + pad}" y="{ty - 2:.0f}" font-size="12" '
-                         f'class="mm-svg-mono">{" &#183; ".join(links)}</text>')
-            ty += 15
-        return parts
-
     for i, (node, box) in enumerate(zip(nodes, boxes, strict=True)):
         fill, stroke = ("#fff4d6", "#c99a00") if node.decision else ("#eef4ff", "#5b7db8")
         radius = 18 if node.decision else 6
         out.append(f'<rect x="{box.x}" y="{box.y:.0f}" width="{box.w}" height="{box.h:.0f}" '
                    f'rx="{radius}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
-        out += text_block(box, 14, 18, node.decision)
+        out += _flow_text(box, 14, 18, node.decision, link, variant)
         if i + 1 < len(boxes):
             x = box.x + box.w / 2
             out.append(f'<line x1="{x}" y1="{box.y + box.h:.0f}" x2="{x}" '
@@ -504,15 +462,86 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
                        f'marker-end="url(#{marker})"/>')
         note = sides[i]
         if note is not None:
-            out.append(f'<rect x="{note.x}" y="{note.y:.0f}" width="{note.w}" '
-                       f'height="{note.h:.0f}" rx="6" fill="#f6f6f6" stroke="#999" '
-                       'stroke-dasharray="5 3"/>')
-            out += text_block(note, 13, 16, False)
-            cy = box.y + min(box.h, note.h) / 2
-            out.append(f'<line x1="{box.x + box.w}" y1="{cy:.0f}" x2="{note.x - 2}" '
-                       f'y2="{cy:.0f}" stroke="#999" stroke-width="1.3" stroke-dasharray="4 3" '
-                       f'marker-end="url(#{marker})"/>')
-    # the shortest loop runs nearest the boxes; each label stands upright, left of its lane
+            out += _flow_note(box, note, marker, link, variant)
+    out += _flow_loops(loops, boxes, main_x, marker)
+    out.append("</svg>")
+    return "".join(out)
+
+
+_FLOW_MAIN_W = 372.0  # a box's width
+_FLOW_SIDE_W = 262.0  # a side note's width
+_FLOW_GAP = 30.0  # between a box (or its side note) and the next
+_FLOW_PAD = 10.0  # inside a box
+_CAPTION_CHARS, _RULE_CHARS, _SIDE_CHARS = 46, 48, 32  # a line's characters, at most
+
+
+def _flow_layout(nodes: Sequence[FlowNode], main_x: float,
+                 side_x: float) -> tuple[list[_Box], list[_Box | None], float]:
+    """Each node's box and side note (if any), top to bottom, and the chart's height."""
+    pad, y = _FLOW_PAD, 46.0
+    boxes: list[_Box] = []
+    sides: list[_Box | None] = []
+    for node in nodes:
+        lines = wrap(node.caption, _CAPTION_CHARS)
+        rule_lines = _wrap_ids(node.rules, _RULE_CHARS)
+        h = pad * 2 + 18 * len(lines) + 15 * len(rule_lines)
+        box = _Box(main_x, y, _FLOW_MAIN_W, h, lines, rule_lines)
+        boxes.append(box)
+        bottom = y + h
+        if node.side is not None:
+            s_lines = wrap(node.side[0], _SIDE_CHARS)
+            s_rules = _wrap_ids(node.side[1], _SIDE_CHARS + 4)
+            sh = pad * 2 + 16 * len(s_lines) + 15 * len(s_rules)
+            side = _Box(side_x, y, _FLOW_SIDE_W, sh, s_lines, s_rules)
+            sides.append(side)
+            bottom = max(bottom, y + sh)
+        else:
+            sides.append(None)
+        y = bottom + _FLOW_GAP
+    return boxes, sides, y - _FLOW_GAP + 16
+
+
+def _flow_text(box: _Box, size: int, step: int, bold: bool, link: Callable[[str], str],
+               variant: Callable[[str], bool]) -> list[str]:
+    """A box's lines, then its rule IDs, each a link (variant rules in italics)."""
+    parts = []
+    ty = box.y + _FLOW_PAD + size
+    weight = ' font-weight="bold"' if bold else ""
+    for line in box.lines:
+        parts.append(f'<text x="{box.x + _FLOW_PAD}" y="{ty:.0f}" font-size="{size}"{weight} '
+                     f'fill="#222" class="mm-svg-text">{escape(line)}</text>')
+        ty += step
+    for ids in box.rule_lines:
+        links = []
+        for rule_id in ids:
+            style = ' font-style="italic"' if variant(rule_id) else ""
+            links.append(f'<a href="{escape(link(rule_id))}"><tspan fill="#1a5fb4"{style}>'
+                         f'{escape(rule_id)}</tspan></a>')
+        parts.append(f'<text x="{box.x + _FLOW_PAD}" y="{ty - 2:.0f}" font-size="12" '
+                     f'class="mm-svg-mono">{" &#183; ".join(links)}</text>')
+        ty += 15
+    return parts
+
+
+def _flow_note(box: _Box, note: _Box, marker: str, link: Callable[[str], str],
+               variant: Callable[[str], bool]) -> list[str]:
+    """A side note, dashed, and the dashed arrow to it from its box."""
+    out = [f'<rect x="{note.x}" y="{note.y:.0f}" width="{note.w}" '
+           f'height="{note.h:.0f}" rx="6" fill="#f6f6f6" stroke="#999" '
+           'stroke-dasharray="5 3"/>']
+    out += _flow_text(note, 13, 16, False, link, variant)
+    cy = box.y + min(box.h, note.h) / 2
+    out.append(f'<line x1="{box.x + box.w}" y1="{cy:.0f}" x2="{note.x - 2}" '
+               f'y2="{cy:.0f}" stroke="#999" stroke-width="1.3" stroke-dasharray="4 3" '
+               f'marker-end="url(#{marker})"/>')
+    return out
+
+
+def _flow_loops(loops: Sequence[FlowLoop], boxes: Sequence[_Box], main_x: float,
+                marker: str) -> list[str]:
+    """The loops, each back up its own lane in the left margin with its label: the
+    shortest loop runs nearest the boxes; each label stands upright, left of its lane."""
+    out = []
     by_span = sorted(loops, key=lambda loop: abs(loop.source - loop.target))
     for number, loop in enumerate(by_span):
         src, dst = boxes[loop.source], boxes[loop.target]
@@ -525,8 +554,7 @@ def flow_svg(name: str, title: str, nodes: Sequence[FlowNode], loops: Sequence[F
         out.append(f'<text x="{lane - 4}" y="{mid:.0f}" font-size="11" fill="#8a4b00" '
                    f'text-anchor="middle" transform="rotate(-90 {lane - 4} {mid:.0f})" '
                    f'class="mm-svg-text">{escape(loop.label)}</text>')
-    out.append("</svg>")
-    return "".join(out)
+    return out
 
 
 # --- the stylesheet --------------------------------------------------------------------

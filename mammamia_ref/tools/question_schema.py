@@ -67,22 +67,21 @@ def _defs() -> dict[str, Any]:
     vocab = vocabulary()
     comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
                    for key, text in vocab["comparisons"].items()}
+    return {"measure": _measure(vocab), "condition": _condition(vocab, comparisons),
+            "state": _state(vocab, comparisons), "result": _result(vocab, comparisons),
+            "span": _span()}
+
+
+def _condition(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any]:
+    """A condition on a game: all, any, not of conditions, an event (with its rule, its
+    fields and the state then), a state, the result, within a span, a quantifier."""
     events = vocab["events"]
-    types = {**vocab["field_types"], **vocab["derived_types"]}
-    derived = vocab["derived_fields"]
     relations = list(vocab["relations"])
     quantifiers = vocab["quantifiers"]
-    per_event = [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},
-                  "then": {"properties": {"where": {
-                      "type": "object", "additionalProperties": False,
-                      "properties": {f: _or_variable(_field(types[f]), f)
-                                     for f in sorted({*fields, *derived.get(name, [])})}}}}}
-                 for name, fields in events.items()]
-    measures = vocab["measures"]
     keys = ["all", "any", "not", "event", "state", "result", "within", *quantifiers]
     variable = {"type": "string", "pattern": _VARIABLE}
     relation = {"type": "object", "minProperties": 1}
-    condition = {
+    return {
         "type": "object", "description": "One of " + ", ".join(f"{k}:" for k in keys) + ".",
         "oneOf": [{"required": [key]} for key in keys],
         "properties": {
@@ -107,22 +106,48 @@ def _defs() -> dict[str, Any]:
                                                        *comparisons, *relations]}},
                    "else": {"propertyNames": {"enum": [k for k in keys if k != "event"]
                                               + ["holds"]}}},
-                  *per_event]}
+                  *_event_fields(vocab)]}
+
+
+def _event_fields(vocab: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each event, the fields its ``where:`` may name (its own and those derived)."""
+    types = {**vocab["field_types"], **vocab["derived_types"]}
+    derived = vocab["derived_fields"]
+    return [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},
+             "then": {"properties": {"where": {
+                 "type": "object", "additionalProperties": False,
+                 "properties": {f: _or_variable(_field(types[f]), f)
+                                for f in sorted({*fields, *derived.get(name, [])})}}}}}
+            for name, fields in vocab["events"].items()]
+
+
+def _state(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any]:
+    """A count of a game's state, at a moment, of a kind or seat, compared."""
+    relation = {"type": "object", "minProperties": 1}
     seat_value = _or_variable({"enum": ["any", "all", *COLOURS]}, "seat")
-    state = {"type": "object", "additionalProperties": False, "required": ["count"],
-             "properties": {"count": {"enum": sorted(vocab["state_counts"])},
-                            "at": {"enum": list(vocab["at"])},
-                            "kind": _or_variable({"enum": list(KINDS)}, "kind"),
-                            "seat": seat_value,
-                            "same_for_every_seat": {"const": True},
-                            **{rel: relation for rel in relations},
-                            **comparisons}}
-    result = {"type": "object", "additionalProperties": False, "minProperties": 1,
-              "properties": {"winner": _or_variable({"enum": list(COLOURS)}, "winner"),
-                             "decided_by": {"enum": list(vocab["decided_by"])},
-                             "winners": {"type": "object", "additionalProperties": False,
-                                         "minProperties": 1, "properties": comparisons}}}
-    span = {"type": "object", "additionalProperties": False, "minProperties": 1,
+    return {"type": "object", "additionalProperties": False, "required": ["count"],
+            "properties": {"count": {"enum": sorted(vocab["state_counts"])},
+                           "at": {"enum": list(vocab["at"])},
+                           "kind": _or_variable({"enum": list(KINDS)}, "kind"),
+                           "seat": seat_value,
+                           "same_for_every_seat": {"const": True},
+                           **{rel: relation for rel in vocab["relations"]},
+                           **comparisons}}
+
+
+def _result(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any]:
+    """The game's result: its winner, how it was decided, how many won."""
+    return {"type": "object", "additionalProperties": False, "minProperties": 1,
+            "properties": {"winner": _or_variable({"enum": list(COLOURS)}, "winner"),
+                           "decided_by": {"enum": list(vocab["decided_by"])},
+                           "winners": {"type": "object", "additionalProperties": False,
+                                       "minProperties": 1, "properties": comparisons}}}
+
+
+def _span() -> dict[str, Any]:
+    """A span of a game: a round (or any, every), rounds from and to, turns, after or
+    before a condition."""
+    return {"type": "object", "additionalProperties": False, "minProperties": 1,
             "properties": {
                 "round": {"anyOf": [{"type": "integer", "minimum": 1},
                                     {"enum": ["any", "every"]}]},
@@ -131,19 +156,21 @@ def _defs() -> dict[str, Any]:
                 "turns": {"type": "integer", "minimum": 1},
                 "after": {"$ref": "#/$defs/condition"},
                 "before": {"$ref": "#/$defs/condition"}}}
-    forms = vocab["measure_forms"]
-    measure = {"oneOf": [
+
+
+def _measure(vocab: dict[str, Any]) -> dict[str, Any]:
+    """A number of a game, or a form of one (turns until a condition, for a seat)."""
+    measures, forms = vocab["measures"], vocab["measure_forms"]
+    return {"oneOf": [
         {"enum": list(measures), "description": "A number of a game: " + "; ".join(
             f"{name}: {text}" for name, text in measures.items()) + "."},
         {"type": "object", "additionalProperties": False,
          "description": "; ".join(f"{k}: {t}" for k, t in forms.items()) + ".",
-         "properties": {"some_seat": variable,
+         "properties": {"some_seat": {"type": "string", "pattern": _VARIABLE},
                         "turns_until": {"$ref": "#/$defs/condition"},
                         "own_turns_until": {"$ref": "#/$defs/condition"},
                         "own_turns": {"const": True},
                         "most_in_a_round": {"$ref": "#/$defs/condition"}}}]}
-    return {"measure": measure, "condition": condition, "state": state, "result": result,
-            "span": span}
 
 
 def build() -> dict[str, Any]:
@@ -159,7 +186,7 @@ def build() -> dict[str, Any]:
             "Written as YAML restricted to the JSON-compatible subset. The loader "
             "(mammamia_ref/queries/questions.py) checks every file against this schema, "
             "and then what a schema cannot say (a contradictory bound or count, a "
-            "catalogue query that exists). Generated from spec/question_vocabulary.yaml, "
+            "house rule that exists). Generated from spec/question_vocabulary.yaml, "
             "spec/rules.yaml, spec/cards.yaml and spec/disputes.yaml by `python -m "
             "mammamia_ref.tools.question_schema`; tests/test_ask.py fails when it is stale."),
         "type": "object", "additionalProperties": False, "required": ["question"],
@@ -186,25 +213,30 @@ def build() -> dict[str, Any]:
                 "A house-rule file (spec/schemas/house-rule.schema.json), its path relative "
                 "to the question file: every cell is answered under its flags and numbers, "
                 "and every answer names it.")},
-            "bound": {"type": "object", "additionalProperties": False, "description": (
-                "The part of a game a find: condition is judged on: its first rounds "
-                "rounds (the game's, unless given) and its first turns turns, all rounds "
-                "together (no limit unless given); games: the most seeded games a search "
-                "plays."),
-                "properties": {"rounds": {"type": "integer", "minimum": 1,
-                                          "maximum": parameter_specs()["rounds"]["max"],
-                                          "description": "At most the game's rounds under "
-                                                         "the house rule in force."},
-                               "turns": {"type": "integer", "minimum": 1,
-                                         "maximum": TURNS_MAX},
-                               "games": {"type": "integer", "minimum": 1,
-                                         "maximum": GAMES_MAX,
-                                         "description": "The most seeded games a search "
-                                                        "plays."}}},
+            "bound": _bound(),
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
                 "force: beyond existential models, refused when true."}},
         "$defs": _defs()}
+
+
+def _bound() -> dict[str, Any]:
+    """A question's bound: rounds, turns, games."""
+    return {"type": "object", "additionalProperties": False, "description": (
+        "The part of a game a find: condition is judged on: its first rounds "
+        "rounds (the game's, unless given) and its first turns turns, all rounds "
+        "together (no limit unless given); games: the most seeded games a search "
+        "plays."),
+        "properties": {"rounds": {"type": "integer", "minimum": 1,
+                                  "maximum": parameter_specs()["rounds"]["max"],
+                                  "description": "At most the game's rounds under "
+                                                 "the house rule in force."},
+                       "turns": {"type": "integer", "minimum": 1,
+                                 "maximum": TURNS_MAX},
+                       "games": {"type": "integer", "minimum": 1,
+                                 "maximum": GAMES_MAX,
+                                 "description": "The most seeded games a search "
+                                                "plays."}}}
 
 
 def text() -> str:
