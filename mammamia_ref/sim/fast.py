@@ -203,7 +203,7 @@ def apply(state: FastState, action: int) -> None:
     elif step == _NAME_KIND:
         name_kind(state, _revealed(state), action - NAME_BASE)
     elif action == DECLINE:  # complete
-        oven_fail(state, _revealed(state), "oven.complete_from_hand", "the owner declined")
+        oven_fail(state, _revealed(state), "oven.complete_from_hand")
     else:
         oven_complete(state, unpack(action - COMPLETE_BASE))
     if state.phase != _TURN:

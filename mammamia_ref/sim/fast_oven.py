@@ -11,6 +11,7 @@ from mammamia_ref.rules.oven import (
     Outcome,
     bombastica_outcome,
     bombastica_shortfall,
+    failure_reason,
     fixed_order_outcome,
     nameable_kinds,
     naming_rule,
@@ -18,6 +19,7 @@ from mammamia_ref.rules.oven import (
 )
 from mammamia_ref.rules.vocabulary import (
     KINDS,
+    ORDERS,
     covers,
     format_counts,
     shortfall,
@@ -89,7 +91,7 @@ def reveal_order(state: FastState, card: int) -> None:
     else:  # oven.monotoni, oven.minimale
         kinds = kind_choices(state, card)
         if not kinds:
-            oven_fail(state, card, _naming_rule(state, card), "no kind can be named")
+            oven_fail(state, card, _naming_rule(state, card))
         elif len(kinds) > 1:
             state.step = _NAME_KIND
         else:
@@ -174,7 +176,7 @@ def bake_or_ask(state: FastState, order: int, need: tuple[int, ...]) -> None:
     if outcome is _BAKE:
         bake(state, order, need, NO_KINDS)
     elif outcome is _FAIL:
-        oven_fail(state, order, "oven.fail", "the table and the hand fall short")
+        oven_fail(state, order, "oven.fail")
     elif outcome is _FORCED:
         missing = shortfall(need, tuple(table))
         bake(state, order, [n - m for n, m in zip(need, missing, strict=True)], missing,
@@ -193,10 +195,9 @@ def pizza_bombastica(state: FastState, order: int) -> None:
     if outcome is _BAKE:
         bake(state, order, state.table[:], NO_KINDS)
     elif outcome is _FAIL_TABLE_ONLY:
-        oven_fail(state, order, "oven.bombastica_table_only",
-                  f"the table holds fewer than {total}")
+        oven_fail(state, order, "oven.bombastica_table_only")
     elif outcome is _FAIL:
-        oven_fail(state, order, "oven.fail", f"the table and the hand hold fewer than {total}")
+        oven_fail(state, order, "oven.fail")
     elif outcome is _FORCED:
         bake(state, order, state.table[:],
              hand_choices(hand, bombastica_shortfall(state.table, total))[0],
@@ -280,13 +281,16 @@ def tell_baked(state: FastState, order: int, from_table: Sequence[int],
                                                              strict=True)))))
 
 
-def oven_fail(state: FastState, order: int, rule: str, why: str) -> None:
-    """``oven.fail`` (by ``rule``, as the reference says ``why``): the order goes under
-    its owner's waiter; the table keeps its cards. The holder opens the next card."""
+def oven_fail(state: FastState, order: int, rule: str) -> None:
+    """``oven.fail`` (by ``rule``; why in the reference's words,
+    :func:`~mammamia_ref.rules.oven.failure_reason`): the order goes under its owner's
+    waiter; the table keeps its cards. The holder opens the next card."""
     holder = state.mamma_mia
     if holder is None:
         raise InternalError("no Mamma Mia! holder at the oven")
     if state.events is not None:
+        why = failure_reason(rule, ORDERS[CARD_NAMES[order]].type,
+                             state.rules.bombastica_total)
         tell(state, "failed", rule, ("seat", state.current), ("order", CARD_NAMES[order]),
              ("why", why))
     state.waiters[state.current] += (order,)
