@@ -313,10 +313,9 @@ def _outcomes(state: GameState, action: Draw
 
 def test_mamma_mia_draw_and_the_supply_running_out() -> None:
     """mamma_mia.draw, round_end.last_card, round_end.last_ingredient: with the Mamma
-    Mia! card at every place in the supply, the kernel's outcome (the card drawn, after
-    the draw's ingredient cards or before them, the supply run out, the card taken) is
-    one the z3 rules allow, and they allow the card drawn only where the kernel draws it
-    at some place."""
+    Mia! card at every place in the supply, the outcomes the z3 rules allow (the card
+    drawn or not, after the draw's ingredient cards or before them) are the kernel's,
+    and so are the supply run out and the card taken by the drawer."""
     cases = 0
     with N.building():
         for seen in _at(Step.DRAW):
@@ -330,15 +329,14 @@ def test_mamma_mia_draw_and_the_supply_running_out() -> None:
                 got = min(wanted, left)
                 can_meet = _bool(in_supply and wanted > 0)
                 ran_dry = _bool(got < wanted)
-                popped_seen = set()
+                seen_outcomes = set()
                 for place, supply, events in _outcomes(state, action):
                     rules = {e.name: e.rule for e in events}
                     popped = "mamma_mia_drawn" in rules
                     last = popped and place >= got
-                    pop_ok, last_ok = mamma_mia_draw(round_end, can_meet, ran_dry,
-                                                     _bool(popped), _bool(last))
-                    assert value(pop_ok) and value(last_ok), (place, state.supply, action)
-                    popped_seen.add(popped)
+                    seen_outcomes.add((popped, last))
+                    if popped and got == 0:   # no ingredient card: before them is after them
+                        seen_outcomes.add((popped, not last))
                     left_after = [_int(x) for x in _ingredients(supply[got + popped:])]
                     mm_after = seat if popped else (-1 if in_supply else state.mamma_mia)
                     exhausted = value(round_end_supply(round_end, left_after, _int(mm_after)))
@@ -348,24 +346,36 @@ def test_mamma_mia_draw_and_the_supply_running_out() -> None:
                                                   _bool(popped)))
                     assert taken == (rules.get("mamma_mia_taken") == "round_end.last_ingredient")
                     cases += 1
-                allowed = {p for p in (False, True)
-                           if value(mamma_mia_draw(round_end, can_meet, ran_dry, _bool(p),
-                                                   _bool(False))[0])}
-                assert allowed == popped_seen, (state.supply, action, allowed, popped_seen)
+                allowed = {(p, q) for p in (False, True) for q in (False, True)
+                           if all(value(c) for c in mamma_mia_draw(
+                               round_end, can_meet, ran_dry, _bool(p), _bool(q)))}
+                assert allowed == seen_outcomes, (state.supply, action, allowed, seen_outcomes)
     assert cases > 500
+
+
+def _supplies(supply: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """What a supply holds as draws go through it, and with its Mamma Mia! card (if
+    it holds it) at the bottom: each tail of both."""
+    bottom = tuple(c for c in supply if c != MAMMA_MIA) + \
+        ((MAMMA_MIA,) if MAMMA_MIA in supply else ())
+    for pile in (supply, bottom):
+        for start in range(len(pile) + 1):
+            yield pile[start:]
 
 
 def test_round_end_supply_is_the_kernels() -> None:
     """round_end.last_card, round_end.last_ingredient: the z3 test of a run-out supply
-    is the kernel's ``supply_exhausted`` on every supply of the games."""
+    is the kernel's ``supply_exhausted`` on every supply of the games, and on what it
+    holds as draws go through it."""
     with N.building():
-        for seen in _states():
+        for seen in _states()[::STRIDE]:
             state = seen.state
-            mm = -1 if MAMMA_MIA in state.supply else 0
-            z3_rule = value(round_end_supply(state.flags.round_end,
-                                             [_int(x) for x in _ingredients(state.supply)],
-                                             _int(mm)))
-            assert z3_rule == supply_exhausted(state.rules, state.supply), state.supply
+            for supply in _supplies(state.supply):
+                mm = -1 if MAMMA_MIA in supply else 0
+                z3_rule = value(round_end_supply(state.flags.round_end,
+                                                 [_int(x) for x in _ingredients(supply)],
+                                                 _int(mm)))
+                assert z3_rule == supply_exhausted(state.rules, supply), supply
 
 
 def test_quiet_turns_stall_and_next_player() -> None:
