@@ -21,8 +21,9 @@ has
   the per-step selectors ``kind``/``count`` (or a pass), ``order`` (an order index, or
   -1), ``source``/``number`` for the draw and, as chance outcomes, the cards a supply
   draw turns up, where the Mamma Mia! card lies among them and which orders a waiter
-  draw turns up (``turn.*``, ``mamma_mia.draw``, ``round_end.*``). The round must end
-  exactly with its last turn (supply run out, or a stalled cycle);
+  draw turns up (``turn.*``, ``mamma_mia.draw``, ``round_end.*``, each rule one function
+  of :mod:`.turn_rules`). The round must end exactly with its last turn (supply run out,
+  or a stalled cycle);
 - as many **reveal steps**: reveal step ``j`` turns up the cards that turn ``j`` put in
   the oven (``oven.open`` reveals a round's cards in the order they were played),
   sorts its ingredients onto the table and judges its order, if any, with the owner's
