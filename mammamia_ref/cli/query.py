@@ -57,17 +57,8 @@ def run_query_command(args: argparse.Namespace) -> int:
     from mammamia_ref.rules import specdata
 
     catalogue = specdata.load_yaml("queries.yaml")["queries"]
-    if args.query_command == "list" and args.json:
-        print(json.dumps(catalogue, indent=1, ensure_ascii=False, default=str))
-        return 0
     if args.query_command == "list":
-        for query in catalogue:
-            print(f"{query['id']}: {' '.join(query['question'].split())}")
-            for answer in query["answers"]:
-                variants = ", ".join(f"{k}={v}" for k, v in answer.get("variants", {}).items())
-                exp = answer["expected"]
-                verdict = exp["verdict"] + (f" {exp['value']}" if "value" in exp else "")
-                print(f"  {answer['name']:<22} {variants or 'defaults':<44} expected {verdict}")
+        _list(catalogue, args.json)
         return 0
     try:  # z3 is loaded here, not at start-up: only the commands that need it pay for it
         from mammamia_ref.queries import write_docs
@@ -83,21 +74,48 @@ def run_query_command(args: argparse.Namespace) -> int:
         text = write_docs(Path(args.output) if args.output else None)
         print(f"wrote {args.output}" if args.output else text, end="\n" if args.output else "")
         return 0
-    known = [q["id"] for q in catalogue]
-    resolved = [resolve_id(i, known) for i in args.ids]
-    ambiguous = [(i, found) for i, found in zip(args.ids, resolved, strict=True) if len(found) > 1]
+    ids = _resolved_ids(args.ids, [q["id"] for q in catalogue])
+    if ids is None:
+        return 2
+    args.ids = ids
+    return _run(args, catalogue)
+
+
+def _list(catalogue: list[dict[str, Any]], as_json: bool) -> None:
+    """``query list``: the catalogue as JSON, or each query with its answers."""
+    if as_json:
+        print(json.dumps(catalogue, indent=1, ensure_ascii=False, default=str))
+        return
+    for query in catalogue:
+        print(f"{query['id']}: {' '.join(query['question'].split())}")
+        for answer in query["answers"]:
+            variants = ", ".join(f"{k}={v}" for k, v in answer.get("variants", {}).items())
+            exp = answer["expected"]
+            verdict = exp["verdict"] + (f" {exp['value']}" if "value" in exp else "")
+            print(f"  {answer['name']:<22} {variants or 'defaults':<44} expected {verdict}")
+
+
+def _resolved_ids(ids: list[str], known: list[str]) -> list[str] | None:
+    """The query IDs ``ids`` name (each may be a prefix); None, with the error said,
+    when one is ambiguous or unknown."""
+    resolved = [resolve_id(i, known) for i in ids]
+    ambiguous = [(i, found) for i, found in zip(ids, resolved, strict=True) if len(found) > 1]
     if ambiguous:
         i, found = ambiguous[0]
         print(f"mammamia: error: query {i} is ambiguous: it begins {', '.join(found)}",
               file=sys.stderr)
-        return 2
-    unknown = [i for i, found in zip(args.ids, resolved, strict=True) if not found]
+        return None
+    unknown = [i for i, found in zip(ids, resolved, strict=True) if not found]
     if unknown:
         near = [m for u in unknown for m in get_close_matches(u, sorted(known), n=1)]
         hint = f"did you mean {', '.join(near)}?" if near else "`mammamia query list` lists them"
         print(f"mammamia: error: no query {', '.join(unknown)}; {hint}", file=sys.stderr)
-        return 2
-    args.ids = [found[0] for found in resolved]
+        return None
+    return [found[0] for found in resolved]
+
+
+def _run(args: argparse.Namespace, catalogue: list[dict[str, Any]]) -> int:
+    """``query run``: answer the queries, print each result (or the JSON) and the tally."""
     from mammamia_ref.queries.interrupt import (  # with z3, as above
         answer_interruptibly,
         z3_interruptible,
@@ -124,18 +142,24 @@ def run_query_command(args: argparse.Namespace) -> int:
         print(json.dumps([r.as_json() for r in results], indent=2))
     total = sum(r.seconds for r in results)
     if house is not None:
-        answers = [a for r in results for a in r.answers]
-        refused = [a for a in answers if a.verdict == "refused"]
-        done = [a for a in answers if a.answered]
-        if not args.json:
-            print(f"{house.describe()}: {len(done)} of {len(answers)} answers given, "
-                  f"{len(refused)} refused ({total:.1f} s); the catalogue's expectations "
-                  "are for the spec's rules and were not compared")
-        return 0 if len(done) == len(answers) else 1
+        return _house_tally(house, results, total, args.json)
     bad = [r for r in results if not r.matches_expected]
     if not args.json:
         print(f"{len(results) - len(bad)} of {len(results)} queries as expected ({total:.1f} s)")
     return 1 if bad else 0
+
+
+def _house_tally(house: Any, results: list[Any], total: float, as_json: bool) -> int:
+    """Under a house rule the expectations are not compared: 0 when every answer was
+    given, 1 when one was refused."""
+    answers = [a for r in results for a in r.answers]
+    refused = [a for a in answers if a.verdict == "refused"]
+    done = [a for a in answers if a.answered]
+    if not as_json:
+        print(f"{house.describe()}: {len(done)} of {len(answers)} answers given, "
+              f"{len(refused)} refused ({total:.1f} s); the catalogue's expectations "
+              "are for the spec's rules and were not compared")
+    return 0 if len(done) == len(answers) else 1
 
 
 def resolve_id(given: str, known: list[str]) -> list[str]:

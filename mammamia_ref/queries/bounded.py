@@ -75,23 +75,14 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered."""
-    from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.builders import can_end
-    from mammamia_ref.queries.flags import model_rules
     from mammamia_ref.queries.game_model import GameModel
-    from mammamia_ref.queries.language import expand, seatings
 
     start = time.process_time()
-    seated = seatings(players, condition)
-    cores = [expand(condition, colours, rules.parameters.rounds) for colours in seated]
-    try:
-        model_rules("game_model", rules)
-        forms = [shape(each) for each in cores]
-    except Unsupported as exc:
-        return Bounded("unknown", f"no z3 encoding: {exc.reason}")
-    except VariantError as exc:
-        return Bounded("unknown", f"no z3 encoding: {exc}")
-    form = Shape(forms[0].whole_game, all(f.exact for f in forms))
+    encoded = _encoded(condition, players, rules)
+    if isinstance(encoded, Bounded):
+        return encoded
+    seated, cores, form = encoded
     game_rounds = rules.parameters.rounds
     rounds, turns = bound.get("rounds", game_rounds), bound.get("turns")
     if form.whole_game and rounds < game_rounds:
@@ -130,6 +121,26 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
         return _seated(_none(turns, where, tried, form.exact), seated)
     return _seated(Bounded("unknown", _spent(budget, covered, where, tried, form.exact),
                            schedules=tried), seated)
+
+
+def _encoded(condition: Mapping[str, Any], players: int, rules: Rules
+             ) -> tuple[list[tuple[str, ...]], list[Any], Shape] | Bounded:
+    """The condition under each seating it tells apart, and its shape; or ``unknown``
+    where the game model has no encoding of it (or does not follow the rules)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.flags import model_rules
+    from mammamia_ref.queries.language import expand, seatings
+
+    seated = seatings(players, condition)
+    cores = [expand(condition, colours, rules.parameters.rounds) for colours in seated]
+    try:
+        model_rules("game_model", rules)
+        forms = [shape(each) for each in cores]
+    except Unsupported as exc:
+        return Bounded("unknown", f"no z3 encoding: {exc.reason}")
+    except VariantError as exc:
+        return Bounded("unknown", f"no z3 encoding: {exc}")
+    return seated, cores, Shape(forms[0].whole_game, all(f.exact for f in forms))
 
 
 def _seated(answer: Bounded, seated: list[tuple[str, ...]]) -> Bounded:

@@ -17,9 +17,9 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.errors import InternalError
+from mammamia_ref.errors import IllegalActionError, InternalError
 from mammamia_ref.queries.flags import flag_values, implemented_flags
-from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel
+from mammamia_ref.queries.game_model import DELIVERED, HAND, NO, SUPPLY, GameModel, State, Step
 from mammamia_ref.queries.num import truth, value
 from mammamia_ref.queries.oven_rules import N_ORDERS, NK, NO_KIND
 from mammamia_ref.rules.actions import (
@@ -40,6 +40,7 @@ from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
+from mammamia_ref.rules.typed_spec import DrawAmount
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -132,82 +133,93 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
     clash = set(beyond or {}) & implemented_flags("game_model")
     if clash:
         raise InternalError(f"the game model follows {sorted(clash)} itself")
-
-    def v(term: Any) -> int:
-        return value(zm, term)
-
-    def b(term: Any) -> bool:
-        return truth(zm, term)
-
     s0 = m.S[0]
-    dealt_mm = None if v(s0.mm) == -1 else v(s0.mm)
-    hands = [tuple(v(x) for x in s0.hand[p]) for p in range(m.n)]
-    first_orders = []
+    dealt_mm = None if value(zm, s0.mm) == -1 else value(zm, s0.mm)
+    hands = [tuple(value(zm, x) for x in s0.hand[p]) for p in range(m.n)]
+    first_orders = [[ORDERS_OF[m.colours[p]][o] for o in range(N_ORDERS)
+                     if value(zm, s0.loc[p][o]) == HAND] for p in range(m.n)]
+    steps, supplies, picked = _read_steps(m, zm, dealt_mm)
+    waiters = []
     for p in range(m.n):
-        held = [o for o in range(N_ORDERS) if v(s0.loc[p][o]) == HAND]
-        first_orders.append([ORDERS_OF[m.colours[p]][o] for o in held])
+        queue = first_orders[p] + picked[p]
+        waiters.append(queue + [o for o in ORDERS_OF[m.colours[p]] if o not in queue])
+    return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}),
+                 dealt_mm)
+
+
+def _read_steps(m: GameModel, zm: z3.ModelRef, dealt_mm: int | None
+                ) -> tuple[list[TurnChoice | RevealChoice | None], list[list[str]],
+                           list[list[str]]]:
+    """Every step's choices, each round's supply (top first) and the orders each seat's
+    draws took from its waiter."""
     steps: list[TurnChoice | RevealChoice | None] = []
     picked: list[list[str]] = [[] for _ in range(m.n)]
     supplies: list[list[str]] = []
-    current: list[str] = []
+    current: list[str] = []      # the cards the round has drawn so far, in order
     for step in m.steps:
-        a = step.sel
         if step.what == "turn":
-            seat = v(step.facts["who"])
-            colour = m.colours[seat]
-            kind = v(a.kind)
-            order = v(a.order)
-            picks = tuple(ORDERS_OF[colour][o] for o in range(N_ORDERS) if b(a.picks[o]))
-            picked[seat].extend(picks)
-            drawn = tuple(v(x) for x in a.drawn)
-            source = "supply" if v(a.source) == SUPPLY else "waiter"
-            pop, last = b(a.mm_pop), b(a.mm_last)
-            if source == "supply":
-                current += ([MAMMA_MIA] if pop and not last else []) + _cards(drawn) + \
-                    ([MAMMA_MIA] if pop and last else [])
-            steps.append(TurnChoice(
-                step.index, step.round, seat, None if kind == NO else KINDS[kind], v(a.count),
-                None if order == NO else ORDERS_OF[colour][order], source,
-                v(a.number) if m.v.draw_amount == "any" else None, drawn, pop, last, picks))
+            choice = _turn_choice(m, zm, step)
+            picked[choice.seat].extend(choice.picks)
+            current += _drawn(choice)
+            steps.append(choice)
         elif step.what == "reveal":
-            block = step.facts["block"]
-            seat = v(block.owner)
-            order = v(block.order)
-            d = a.decision
-            named = v(d.named)
-            steps.append(RevealChoice(
-                step.index, step.round, seat,
-                None if order == NO else ORDERS_OF[m.colours[seat]][order],
-                None if named == NO_KIND else KINDS[named], b(d.complete),
-                tuple(v(x) for x in d.take), b(step.facts["baked"]),
-                tuple(v(x) for x in step.facts["from_hand"])))
+            steps.append(_reveal_choice(m, zm, step))
         else:
             steps.append(None)
             # the round is over: what it never drew lies under what it drew
-            ended = m.S[step.before]
-            rest = _cards([v(x) for x in ended.supply])
-            if MAMMA_MIA not in current and not (dealt_mm is not None and not supplies):
-                rest.append(MAMMA_MIA)   # unless it was dealt (round 1 only)
-            supplies.append(current + rest)
+            supplies.append(_supply(zm, m.S[step.before], current,
+                                    dealt_mm is not None and not supplies))
             current = []
     if m.open_last or len(supplies) < m.R:
-        final = m.S[-1]
-        rest = _cards([v(x) for x in final.supply])
-        in_supply = MAMMA_MIA not in current and not (dealt_mm is not None and not supplies)
-        supplies.append(current + rest + ([MAMMA_MIA] if in_supply else []))
+        supplies.append(_supply(zm, m.S[-1], current, dealt_mm is not None and not supplies))
     # the supply of the round after the last modelled one (drawn from by nobody)
     if not m.open_last and len(m.steps) and m.steps[-1].what == "transition" \
             and m.rounds > m.R:
-        final = m.S[-1]
-        supplies.append(_cards([v(x) for x in final.supply]) + [MAMMA_MIA])
-    waiters = []
-    for p in range(m.n):
-        colour = m.colours[p]
-        queue = first_orders[p] + picked[p]
-        queue += [o for o in ORDERS_OF[colour] if o not in queue]
-        waiters.append(queue)
-    return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}),
-                 dealt_mm)
+        supplies.append(_cards([value(zm, x) for x in m.S[-1].supply]) + [MAMMA_MIA])
+    return steps, supplies, picked
+
+
+def _supply(zm: z3.ModelRef, ended: State, drawn: list[str], dealt: bool) -> list[str]:
+    """A round's supply: the cards ``drawn`` in order, then those left in the supply of
+    ``ended``, and the Mamma Mia! card unless it was drawn or ``dealt`` (round 1 only)."""
+    rest = _cards([value(zm, x) for x in ended.supply])
+    if MAMMA_MIA not in drawn and not dealt:
+        rest.append(MAMMA_MIA)
+    return drawn + rest
+
+
+def _turn_choice(m: GameModel, zm: z3.ModelRef, step: Step) -> TurnChoice:
+    a = step.sel
+    seat = value(zm, step.facts["who"])
+    colour = m.colours[seat]
+    kind, order = value(zm, a.kind), value(zm, a.order)
+    return TurnChoice(
+        step.index, step.round, seat, None if kind == NO else KINDS[kind], value(zm, a.count),
+        None if order == NO else ORDERS_OF[colour][order],
+        "supply" if value(zm, a.source) == SUPPLY else "waiter",
+        value(zm, a.number) if m.v.draw_amount == DrawAmount.ANY else None,
+        tuple(value(zm, x) for x in a.drawn), truth(zm, a.mm_pop), truth(zm, a.mm_last),
+        tuple(ORDERS_OF[colour][o] for o in range(N_ORDERS) if truth(zm, a.picks[o])))
+
+
+def _drawn(choice: TurnChoice) -> list[str]:
+    """The cards a turn's supply draw took, in order: the Mamma Mia! card before or after
+    its ingredient cards (``mm_last``)."""
+    if choice.source != "supply":
+        return []
+    pop, last = choice.mm_pop, choice.mm_last
+    return ([MAMMA_MIA] if pop and not last else []) + _cards(choice.drawn) + \
+        ([MAMMA_MIA] if pop and last else [])
+
+
+def _reveal_choice(m: GameModel, zm: z3.ModelRef, step: Step) -> RevealChoice:
+    block, d = step.facts["block"], step.sel.decision
+    seat, order, named = value(zm, block.owner), value(zm, block.order), value(zm, d.named)
+    return RevealChoice(
+        step.index, step.round, seat, None if order == NO else ORDERS_OF[m.colours[seat]][order],
+        None if named == NO_KIND else KINDS[named], truth(zm, d.complete),
+        tuple(value(zm, x) for x in d.take), truth(zm, step.facts["baked"]),
+        tuple(value(zm, x) for x in step.facts["from_hand"]))
 
 
 # ----------------------------------------------------------------------- replay
@@ -269,107 +281,138 @@ def _deal_order(trace: Trace) -> list[str]:
 
 def replay(trace: Trace) -> Replay:
     """Play the trace in the reference, checking the model's predictions as it goes."""
-    state = new_game(trace.config())
-    played: list[Played] = []
-    supplies = list(trace.supplies)
-    choices = list(trace.steps)
-    reveal_queue = [c for c in choices if isinstance(c, RevealChoice) and c.order]
-    turn_queue = [c for c in choices if isinstance(c, TurnChoice)]
-    pending_reveal: list[RevealChoice] = []
+    return _Replayer(trace).run()
 
-    def fail(message: str, step: int | None) -> Disagreement:
-        return Disagreement(message, step=step, actions=[format_action(p.action) for p in played])
 
-    def do(action: Action, step: int | None) -> None:
-        nonlocal state
-        from mammamia_ref.errors import IllegalActionError
+_ORDER_CARDS = frozenset(o for c in ORDERS_OF.values() for o in c)
 
+
+class _Replayer:
+    """The reference driven by a trace: the shuffles and decisions it asks for come
+    from the trace, each checked against where the model says the game is."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.state = new_game(trace.config())
+        self.played: list[Played] = []
+        self.supplies = list(trace.supplies)
+        choices = list(trace.steps)
+        self.reveal_queue = [c for c in choices if isinstance(c, RevealChoice) and c.order]
+        self.turn_queue = [c for c in choices if isinstance(c, TurnChoice)]
+        self.pending_reveal: list[RevealChoice] = []
+        self.deck_given = False
+
+    def run(self) -> Replay:
+        while self._next():
+            pass
+        if self.turn_queue or self.reveal_queue:
+            raise self.fail(f"the reference stopped ({self.state.phase}) before the model's "
+                            f"run ended", (self.turn_queue or self.reveal_queue)[0].step)
+        return Replay(self.trace, self.played)
+
+    def _next(self) -> bool:
+        """Play what the reference asks for next; False once the trace has no more."""
+        if is_chance(self.state):
+            return self._shuffle()
+        if self.state.phase == "turn":
+            return self._turn()
+        if self.state.phase == "oven":
+            self._decide()
+            return True
+        return False
+
+    def fail(self, message: str, step: int | None) -> Disagreement:
+        return Disagreement(message, step=step,
+                            actions=[format_action(p.action) for p in self.played])
+
+    def do(self, action: Action, step: int | None) -> None:
         try:
-            state, events = apply(state, action)
+            self.state, events = apply(self.state, action)
         except IllegalActionError as exc:
-            raise fail(f"the reference rejects {format_action(action)}: {exc}", step) from exc
-        entry = Played(action, events, state, step)
+            raise self.fail(f"the reference rejects {format_action(action)}: {exc}",
+                            step) from exc
+        entry = Played(action, events, self.state, step)
         for e in events:
-            if e.name == "revealed" and e.get("card") in trace_orders:
-                if not reveal_queue:
-                    raise fail(f"the reference reveals {e.get('card')}, the model no order", step)
-                choice = reveal_queue.pop(0)
-                if choice.order != e.get("card"):
-                    raise fail(f"the reference reveals {e.get('card')}, the model "
-                               f"{choice.order}", choice.step)
-                pending_reveal[:] = [choice]
-                entry.reveals.append(choice.step)
-            if e.name in ("baked", "failed"):
-                choice = pending_reveal[0]
-                if (e.name == "baked") != choice.baked:
-                    raise fail(f"{choice.order}: the reference says {e.name}, the model "
-                               f"{'baked' if choice.baked else 'failed'}", choice.step)
-        played.append(entry)
+            self._check_event(e, step, entry)
+        self.played.append(entry)
 
-    trace_orders = {o for c in ORDERS_OF.values() for o in c}
-    deck_given = False
-    while True:
-        if is_chance(state):
-            pile, cards = chance_pile(state)
-            if pile == "ingredients":
-                if deck_given:
-                    break
-                deck_given = True
-                deck = _deal_order(trace)
-                if trace.before_deal:   # no supply shuffle: the deck's rest is the supply
-                    deck += supplies.pop(0)
-                if sorted(deck) != sorted(cards):
-                    raise fail(f"the ingredient deck: the model has {sorted(deck)}, the "
-                               f"reference {sorted(cards)}", None)
-                do(Shuffle(pile, tuple(deck)), None)
-            elif pile == "supply":
-                if not supplies:
-                    break
-                order = supplies.pop(0)
-                if sorted(order) != sorted(cards):
-                    raise fail(f"supply of round {state.round}: the model has "
-                               f"{sorted(order)}, the reference {sorted(cards)}", None)
-                do(Shuffle(pile, tuple(order)), None)
+    def _check_event(self, e: Event, step: int | None, entry: Played) -> None:
+        """An order revealed must be the one the model reveals next; baked or failed,
+        as the model judges it."""
+        if e.name == "revealed" and e.get("card") in _ORDER_CARDS:
+            if not self.reveal_queue:
+                raise self.fail(f"the reference reveals {e.get('card')}, the model no order",
+                                step)
+            choice = self.reveal_queue.pop(0)
+            if choice.order != e.get("card"):
+                raise self.fail(f"the reference reveals {e.get('card')}, the model "
+                                f"{choice.order}", choice.step)
+            self.pending_reveal[:] = [choice]
+            entry.reveals.append(choice.step)
+        if e.name in ("baked", "failed"):
+            choice = self.pending_reveal[0]
+            if (e.name == "baked") != choice.baked:
+                raise self.fail(f"{choice.order}: the reference says {e.name}, the model "
+                                f"{'baked' if choice.baked else 'failed'}", choice.step)
+
+    def _shuffle(self) -> bool:
+        pile, cards = chance_pile(self.state)
+        if pile == "ingredients":
+            if self.deck_given:
+                return False
+            self.deck_given = True
+            deck = _deal_order(self.trace)
+            if self.trace.before_deal:   # no supply shuffle: the deck's rest is the supply
+                deck += self.supplies.pop(0)
+            if sorted(deck) != sorted(cards):
+                raise self.fail(f"the ingredient deck: the model has {sorted(deck)}, the "
+                                f"reference {sorted(cards)}", None)
+            self.do(Shuffle(pile, tuple(deck)), None)
+        elif pile == "supply":
+            if not self.supplies:
+                return False
+            order = self.supplies.pop(0)
+            if sorted(order) != sorted(cards):
+                raise self.fail(f"supply of round {self.state.round}: the model has "
+                                f"{sorted(order)}, the reference {sorted(cards)}", None)
+            self.do(Shuffle(pile, tuple(order)), None)
+        else:
+            seat = self.state.seat_of(pile.removeprefix("waiter."))
+            self.do(Shuffle(pile, tuple(self.trace.waiters[seat])), None)
+        return True
+
+    def _turn(self) -> bool:
+        if not self.turn_queue:
+            return False
+        choice = self.turn_queue.pop(0)
+        state = self.state
+        if state.current != choice.seat or state.round != choice.round:
+            raise self.fail(f"the reference has seat {state.current} to play in round "
+                            f"{state.round}, the model seat {choice.seat} in round "
+                            f"{choice.round}", choice.step)
+        self.do(Pass() if choice.kind is None else Play(choice.kind, choice.count), choice.step)
+        if self.state.step == "order":
+            self.do(PlaceOrder(choice.order) if choice.order else NoOrder(), choice.step)
+        elif choice.order:
+            raise self.fail(f"the reference does not let seat {choice.seat} place "
+                            f"{choice.order}", choice.step)
+        self.do(Draw(choice.source, choice.number), choice.step)
+        if self.state.phase == "turn":
+            check_turn(self.trace, self.state, choice.step + 1, self.fail)
+        return True
+
+    def _decide(self) -> None:
+        revealed = self.pending_reveal[0]
+        if self.state.step == "name_kind":
+            if revealed.named is None:
+                raise self.fail(f"the reference asks for a kind, the model names none for "
+                                f"{revealed.order}", revealed.step)
+            self.do(NameKind(revealed.named), revealed.step)
+        elif self.state.step == "complete":
+            if not revealed.baked:
+                self.do(Decline(), revealed.step)
             else:
-                seat = state.seat_of(pile.removeprefix("waiter."))
-                do(Shuffle(pile, tuple(trace.waiters[seat])), None)
-            continue
-        if state.phase == "turn":
-            if not turn_queue:
-                break
-            choice = turn_queue.pop(0)
-            if state.current != choice.seat or state.round != choice.round:
-                raise fail(f"the reference has seat {state.current} to play in round "
-                           f"{state.round}, the model seat {choice.seat} in round "
-                           f"{choice.round}", choice.step)
-            do(Pass() if choice.kind is None else Play(choice.kind, choice.count), choice.step)
-            if state.step == "order":
-                do(PlaceOrder(choice.order) if choice.order else NoOrder(), choice.step)
-            elif choice.order:
-                raise fail(f"the reference does not let seat {choice.seat} place "
-                           f"{choice.order}", choice.step)
-            do(Draw(choice.source, choice.number), choice.step)
-            if state.phase == "turn":
-                check_turn(trace, state, choice.step + 1, fail)
-            continue
-        if state.phase == "oven":
-            revealed = pending_reveal[0]
-            if state.step == "name_kind":
-                if revealed.named is None:
-                    raise fail(f"the reference asks for a kind, the model names none for "
-                               f"{revealed.order}", revealed.step)
-                do(NameKind(revealed.named), revealed.step)
-            elif state.step == "complete":
-                if not revealed.baked:
-                    do(Decline(), revealed.step)
-                else:
-                    do(Complete(revealed.from_hand), revealed.step)
-            continue
-        break
-    if turn_queue or reveal_queue:
-        raise fail(f"the reference stopped ({state.phase}) before the model's run ended",
-                   (turn_queue or reveal_queue)[0].step)
-    return Replay(trace, played)
+                self.do(Complete(revealed.from_hand), revealed.step)
 
 
 def check_turn(trace: Trace, state: GameState, after: int, fail: Any) -> None:

@@ -120,6 +120,24 @@ def story(path: Path) -> list[str]:
     return out
 
 
+_INTRO = [
+    "# What the rules make possible: z3 queries\n",
+    "<!-- Generated from spec/queries.yaml and scenarios/queries/; do not edit. -->\n",
+    "Each question below is answered by the z3 SMT solver over an encoding of the "
+    "rules (`mammamia_ref/queries/`), once per ruling that could change the answer "
+    "(the variant flags of the disputes). A *possible* answer comes with a witness "
+    "game: a scenario, under `scenarios/queries/`, that starts from a new game with "
+    "the deal given as explicit chance and that the reference implementation replays; "
+    "a witness that starts from a position no game is shown to reach says so "
+    "(*position-level*) and proves an upper bound only. An *impossible* answer holds "
+    "within the bound stated, or for games of every length where the bound says so. "
+    "Every answer holds under the default of each flag its query lists, unless its "
+    "ruling says otherwise. Run them with `mammamia query run`.\n",
+    "*Questions* are the edge cases designers ask about; *definition checks* restate a "
+    "rule's definition and check the encoding against it.\n",
+]
+
+
 def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
                     results: Sequence[Any] | None = None, links: Links = Links(),
                     stories: bool = True) -> str:
@@ -127,92 +145,95 @@ def render_markdown(catalogue: Sequence[Mapping[str, Any]], *, root: Path,
     says how rules, disputes and witnesses are referred to; ``stories`` tells each
     witness step by step."""
     found = {(r.id, a.name): a for r in results or () for a in r.answers}
-    out = [
-        "# What the rules make possible: z3 queries\n",
-        "<!-- Generated from spec/queries.yaml and scenarios/queries/; do not edit. -->\n",
-        "Each question below is answered by the z3 SMT solver over an encoding of the "
-        "rules (`mammamia_ref/queries/`), once per ruling that could change the answer "
-        "(the variant flags of the disputes). A *possible* answer comes with a witness "
-        "game: a scenario, under `scenarios/queries/`, that starts from a new game with "
-        "the deal given as explicit chance and that the reference implementation replays; "
-        "a witness that starts from a position no game is shown to reach says so "
-        "(*position-level*) and proves an upper bound only. An *impossible* answer holds "
-        "within the bound stated, or for games of every length where the bound says so. "
-        "Every answer holds under the default of each flag its query lists, unless its "
-        "ruling says otherwise. Run them with `mammamia query run`.\n",
-        "*Questions* are the edge cases designers ask about; *definition checks* restate a "
-        "rule's definition and check the encoding against it.\n",
-    ]
+    out = list(_INTRO)
     for kind, title in (("question", "Questions"), ("definition", "Definition checks")):
-        rows = [(q, a) for q in catalogue for a in q["answers"] if answer_kind(q, a) == kind]
-        if not rows:
-            continue
-        out += [f"## {title}\n", "| query | ruling | answer | evidence |", "|---|---|---|---|"]
-        for query, answer in rows:
-            exp = answer["expected"]
-            out.append(f"| [{query['id']}](#{query['id'].lower()}) | "
-                       f"{_ruling(answer)} | {_verdict(exp)} | "
-                       f"{exp.get('evidence', '')}"
-                       f"{' + ' + exp['upper_evidence'] if exp.get('upper_evidence') else ''} |")
-        out.append("")
+        out += _summary(catalogue, kind, title)
     for query in catalogue:
-        out.append(f"## {query['id']}\n")
-        out.append(" ".join(query["question"].split()) + "\n")
-        kinds = sorted({answer_kind(query, a) for a in query["answers"]})
-        out.append(f"- Kind: {', '.join(KINDS_OF_QUERY[k] for k in kinds)}")
-        out.append(f"- Rules: {', '.join(links.rule(r) for r in query['rules'])}")
-        if query.get("disputes"):
-            out.append(f"- Disputes: {', '.join(links.dispute(d) for d in query['disputes'])}")
-        out.append(f"- Flags fixed (each at its default unless the ruling says): "
-                   f"{', '.join(f'`{f}`' for f in query.get('flags', ()))}")
-        out.append(f"- Method: {METHODS.get(query['method'], query['method'])}")
-        out.append(f"- Bound: {' '.join(query['bound'].split())}\n")
-        for answer in query["answers"]:
-            exp = answer["expected"]
-            line = (f"- Under {_ruling(answer)} ({answer['name']}): "
-                    f"{_verdict(exp)}.")
-            if exp.get("evidence"):
-                line += f" Evidence: {EVIDENCE_SHORT[exp['evidence']]}."
-            if exp.get("upper_evidence"):
-                line += f" Upper bound: {EVIDENCE_SHORT[exp['upper_evidence']]}."
-            if answer.get("method"):
-                line += f" Method: {METHODS.get(answer['method'], answer['method'])}."
-            if answer.get("bound"):
-                line += f" Bound: {' '.join(answer['bound'].split())}"
-            if answer.get("full_search"):
-                full = answer["full_search"]
-                line += (f" Certified: the full search took {full['cpu_seconds']:g} s of "
-                         f"CPU ({' '.join(str(full['measured']).split())}); by default the "
-                         "committed witness is replayed instead.")
-            got = found.get((query["id"], answer["name"]))
-            if got is not None and not got.matches_expected:
-                line += (f" **The last run disagrees: {got.verdict}, reference "
-                         f"{got.reference}.**")
-            out.append(line)
-            path = _witness(root, query, answer)
-            if path is not None:
-                doc = load_file(path).data
-                href = links.witness(path) if links.witness else None
-                title = f"[{doc['title']}]({href})" if href else str(doc["title"])
-                out.append(f"  Witness {title} (`{path.relative_to(root).as_posix()}`): "
-                           f"{' '.join(doc.get('description', '').split())}")
-                if stories:
-                    out.append("")
-                    out.append("  <details><summary>The witness step by step</summary>\n")
-                    out.append("  ```text")
-                    out += [f"  {line}" for line in story(path)]
-                    out.append("  ```\n")
-                    out.append("  </details>\n")
-        for cost in query.get("search_costs", ()):
-            outcome = {"found": "found a witness", "none": "found none",
-                       "stopped": "stopped, out of reach"}[cost["outcome"]]
-            out.append(f"- The bounded search for {cost['players']} players: {outcome} "
-                       f"after {cost['cpu_seconds']:g} s of CPU. {' '.join(cost['why'].split())}")
-        for missing in query.get("unanswered", ()):
-            out.append(f"- Not answered under {_variants(missing['variants'])}: "
-                       f"{' '.join(missing['why'].split())}")
-        out.append("")
+        out += _query_section(query, root, found, links, stories)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _summary(catalogue: Sequence[Mapping[str, Any]], kind: str, title: str) -> list[str]:
+    """The table of the answers of one kind (none if there are none)."""
+    rows = [(q, a) for q in catalogue for a in q["answers"] if answer_kind(q, a) == kind]
+    if not rows:
+        return []
+    out = [f"## {title}\n", "| query | ruling | answer | evidence |", "|---|---|---|---|"]
+    for query, answer in rows:
+        exp = answer["expected"]
+        out.append(f"| [{query['id']}](#{query['id'].lower()}) | "
+                   f"{_ruling(answer)} | {_verdict(exp)} | "
+                   f"{exp.get('evidence', '')}"
+                   f"{' + ' + exp['upper_evidence'] if exp.get('upper_evidence') else ''} |")
+    out.append("")
+    return out
+
+
+def _query_section(query: Mapping[str, Any], root: Path, found: Mapping[Any, Any],
+                   links: Links, stories: bool) -> list[str]:
+    """One query: what it asks, how, each answer with its witness, its costs."""
+    out = [f"## {query['id']}\n", " ".join(query["question"].split()) + "\n"]
+    kinds = sorted({answer_kind(query, a) for a in query["answers"]})
+    out.append(f"- Kind: {', '.join(KINDS_OF_QUERY[k] for k in kinds)}")
+    out.append(f"- Rules: {', '.join(links.rule(r) for r in query['rules'])}")
+    if query.get("disputes"):
+        out.append(f"- Disputes: {', '.join(links.dispute(d) for d in query['disputes'])}")
+    out.append(f"- Flags fixed (each at its default unless the ruling says): "
+               f"{', '.join(f'`{f}`' for f in query.get('flags', ()))}")
+    out.append(f"- Method: {METHODS.get(query['method'], query['method'])}")
+    out.append(f"- Bound: {' '.join(query['bound'].split())}\n")
+    for answer in query["answers"]:
+        out.append(_answer_line(answer, found.get((query["id"], answer["name"]))))
+        path = _witness(root, query, answer)
+        if path is not None:
+            out += _witness_lines(path, root, links, stories)
+    for cost in query.get("search_costs", ()):
+        outcome = {"found": "found a witness", "none": "found none",
+                   "stopped": "stopped, out of reach"}[cost["outcome"]]
+        out.append(f"- The bounded search for {cost['players']} players: {outcome} "
+                   f"after {cost['cpu_seconds']:g} s of CPU. {' '.join(cost['why'].split())}")
+    for missing in query.get("unanswered", ()):
+        out.append(f"- Not answered under {_variants(missing['variants'])}: "
+                   f"{' '.join(missing['why'].split())}")
+    out.append("")
+    return out
+
+
+def _answer_line(answer: Mapping[str, Any], got: Any) -> str:
+    """One answer as expected, with its evidence, method and bound, and ``got``, the
+    last run's result, where it disagrees."""
+    exp = answer["expected"]
+    line = f"- Under {_ruling(answer)} ({answer['name']}): {_verdict(exp)}."
+    if exp.get("evidence"):
+        line += f" Evidence: {EVIDENCE_SHORT[exp['evidence']]}."
+    if exp.get("upper_evidence"):
+        line += f" Upper bound: {EVIDENCE_SHORT[exp['upper_evidence']]}."
+    if answer.get("method"):
+        line += f" Method: {METHODS.get(answer['method'], answer['method'])}."
+    if answer.get("bound"):
+        line += f" Bound: {' '.join(answer['bound'].split())}"
+    if answer.get("full_search"):
+        full = answer["full_search"]
+        line += (f" Certified: the full search took {full['cpu_seconds']:g} s of "
+                 f"CPU ({' '.join(str(full['measured']).split())}); by default the "
+                 "committed witness is replayed instead.")
+    if got is not None and not got.matches_expected:
+        line += f" **The last run disagrees: {got.verdict}, reference {got.reference}.**"
+    return line
+
+
+def _witness_lines(path: Path, root: Path, links: Links, stories: bool) -> list[str]:
+    """An answer's witness scenario, and (``stories``) its story step by step."""
+    doc = load_file(path).data
+    href = links.witness(path) if links.witness else None
+    title = f"[{doc['title']}]({href})" if href else str(doc["title"])
+    out = [f"  Witness {title} (`{path.relative_to(root).as_posix()}`): "
+           f"{' '.join(doc.get('description', '').split())}"]
+    if stories:
+        out += ["", "  <details><summary>The witness step by step</summary>\n", "  ```text"]
+        out += [f"  {line}" for line in story(path)]
+        out += ["  ```\n", "  </details>\n"]
+    return out
 
 
 def write_docs(path: Path | None = None, *, root: Path | None = None,

@@ -21,8 +21,9 @@ has
   the per-step selectors ``kind``/``count`` (or a pass), ``order`` (an order index, or
   -1), ``source``/``number`` for the draw and, as chance outcomes, the cards a supply
   draw turns up, where the Mamma Mia! card lies among them and which orders a waiter
-  draw turns up (``turn.*``, ``mamma_mia.draw``, ``round_end.*``). The round must end
-  exactly with its last turn (supply run out, or a stalled cycle);
+  draw turns up (``turn.*``, ``mamma_mia.draw``, ``round_end.*``, each rule one function
+  of :mod:`.turn_rules`). The round must end exactly with its last turn (supply run out,
+  or a stalled cycle);
 - as many **reveal steps**: reveal step ``j`` turns up the cards that turn ``j`` put in
   the oven (``oven.open`` reveals a round's cards in the order they were played),
   sorts its ingredients onto the table and judges its order, if any, with the owner's
@@ -75,11 +76,13 @@ from mammamia_ref.queries.game_terms import (
     WAITER,
     WAITER_SOURCE,
     Block,
+    DrawTerms,
+    Mover,
     Selectors,
     State,
     Step,
+    TurnEnd,
     _is,
-    _min,
     _sel,
 )
 from mammamia_ref.queries.oven_rules import (
@@ -90,7 +93,30 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.queries.turn_rules import (
+    game_end,
+    mamma_mia_draw,
+    mamma_mia_holder,
+    mamma_mia_taken,
+    next_round_supply,
+    oven_fail_oldest_first,
+    round_end_quiet,
+    round_end_stall,
+    round_end_supply,
+    round_ends_at_once,
+    turn_clockwise,
+    turn_draw,
+    turn_draw_fewer,
+    turn_draw_short,
+    turn_draw_source,
+    turn_onto_oven,
+    turn_place_order,
+    turn_play_or_pass,
+    turn_played_from_hand,
+    waiter_draw,
+)
 from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck, trimmed_per_kind
+from mammamia_ref.rules.typed_spec import DrawAmount, Stall
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     COPIES,
@@ -277,7 +303,7 @@ class GameModel:
         out = [z3.Implies(s.ph == OVEN, s.mm >= 0),
                z3.Implies(s.ph == TURN, z3.Not(self.run_out(s.supply, s.mm))),
                s.res == s.rnd - 1 + N.If(s.ph == OVER, 1, 0)]
-        if self.v.stall == "cut":
+        if self.v.stall == Stall.CUT:
             out.append(z3.Implies(s.ph == TURN, s.quiet < n))
         for k in range(NK):   # setup.components: every card is in exactly one place
             held = N.Sum([s.hand[p][k] for p in range(n)])
@@ -302,139 +328,141 @@ class GameModel:
         """Whether a supply holding ``supply`` (and the Mamma Mia! card while ``mm`` is
         -1) has run out: ``round_end.last_card`` when no card is left,
         ``round_end.last_ingredient`` when no ingredient card is."""
-        empty = N.Sum(list(supply)) == 0
-        if self.v.round_end == "last_card":
-            return N.And(empty, mm != -1)
-        return empty
+        return round_end_supply(self.v.round_end, supply, mm)
 
     # ------------------------------------------------------------------ the steps
 
     @N.in_model_context
     def turn(self, s: State, a: Selectors, who: Any = None) -> tuple[State, dict[str, Any], Any]:
-        """One whole turn: ``turn.play`` or ``turn.pass``, ``turn.place_order``, the draw
-        (``turn.draw``/``turn.draw_as_played``, ``turn.draw_short``, ``turn.draw_fewer``,
-        ``mamma_mia.draw``), the round's end (``round_end.*``) or ``turn.clockwise``.
-        ``who`` is the player to move when the unrolling knows it (``s.cur`` else).
-        Returns the next state, facts and the legality of the selectors."""
-        v, n = self.v, self.n
-        nx = s.copy()
-        cur = s.cur if who is None else who
-        hand = [_sel([s.hand[p][k] for p in range(n)], cur) for k in range(NK)]
-        locs = [_sel([s.loc[p][o] for p in range(n)], cur) for o in range(N_ORDERS)]
+        """One whole turn, rule by rule (:mod:`.turn_rules`): ``turn.play`` or
+        ``turn.pass``, ``turn.place_order``, the draw (``turn.draw``/``turn.draw_as_played``,
+        ``turn.draw_short``, ``turn.draw_fewer``, ``mamma_mia.draw``), the round's end
+        (``round_end.*``) or ``turn.clockwise``. ``who`` is the player to move when the
+        unrolling knows it (``s.cur`` else). Returns the next state, facts and the
+        legality of the selectors."""
+        me = self._mover(s, s.cur if who is None else who)
+        play_ok, after_play, is_pass = self._play(me, a)
+        order_ok, placed = self._order(me, a, is_pass)
+        played = a.count + N.If(placed, 1, 0)
+        size = N.Sum(after_play) + me.held - N.If(placed, 1, 0)
+        d = self._draw(s, a, me, turn_draw(self.v.refill, self.hand_limit, size, played))
+        end = self._end(s, a, me.seat, played, d)
+        nx = self._after_turn(s, a, me.seat, after_play, placed, played, d, end)
+        legal = N.And(play_ok, order_ok, d.source_ok, d.amount_ok, d.drawn_ok, d.pop_ok,
+                      d.last_ok, d.picks_ok, s.cur == me.seat,
+                      z3.Implies(d.from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
+        facts = {"round_end": end.round_end, "stall": end.stall, "exhausted": d.exhausted,
+                 "took": d.took, "held_after": me.held - N.If(placed, 1, 0) + d.took,
+                 "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
+                 "mm_drawn": a.mm_pop, "mm_taken": d.mm_taken, "played": played,
+                 "moved": d.moved, "wanted": d.wanted,
+                 "mm_last_card": N.And(d.exhausted, a.mm_pop, a.mm_last)}
+        return nx, facts, legal
+
+    def _mover(self, s: State, seat: Any) -> Mover:
+        """The player to move (``seat``, perhaps symbolic) as the turn's rules see them."""
+        n = self.n
+        hand = [_sel([s.hand[p][k] for p in range(n)], seat) for k in range(NK)]
+        locs = [_sel([s.loc[p][o] for p in range(n)], seat) for o in range(N_ORDERS)]
         in_hand = [x == HAND for x in locs]
         shuffled = [x == WAITER for x in locs]
         under = [x == UNDER for x in locs]
-        orders_held = N.Sum([N.If(h, 1, 0) for h in in_hand])
-        ingredients = N.Sum(hand)
+        held = N.Sum([N.If(h, 1, 0) for h in in_hand])
+        return Mover(seat, hand, in_hand, shuffled, under, held)
+
+    def _play(self, me: Mover, a: Selectors) -> tuple[Any, list[Any], Any]:
+        """``turn.play`` or ``turn.pass``: (legal, the hand after it, a pass)."""
+        ingredients = N.Sum(me.hand)
         is_pass = a.kind == NO
-        # turn.play / turn.pass
-        play_ok = N.If(ingredients == 0, N.And(is_pass, a.count == 0),
-                        N.And(a.kind >= 0, a.kind < NK, a.count >= 1,
-                              a.count <= _sel(hand, a.kind)))
-        after_play = [hand[k] - N.If(a.kind == k, a.count, 0) for k in range(NK)]
-        # turn.place_order (turn.pass_with_order under pass_order=allowed)
-        may_order = N.And(orders_held > 0, N.Or(z3.Not(is_pass),
-                                                v.pass_order == "allowed"))
-        placed = a.order >= 0
-        order_ok = N.Or(a.order == NO, N.And(may_order, a.order >= 0, a.order < N_ORDERS,
-                                             _sel(in_hand, a.order)))
+        ok = turn_play_or_pass(me.hand, ingredients, a.kind, a.count)
+        return ok, turn_played_from_hand(me.hand, a.kind, a.count), is_pass
+
+    def _order(self, me: Mover, a: Selectors, is_pass: Any) -> tuple[Any, Any]:
+        """``turn.place_order``, within the orders the search allows each seat (a
+        restriction of existence questions, not a rule): (legal, an order placed)."""
+        ok, placed = turn_place_order(me.in_hand, me.held, is_pass, a.order, self.v.pass_order)
         allowed = getattr(self, "allowed", None)
         if allowed is not None:
-            order_ok = N.And(order_ok, N.Or(a.order == NO, *[
-                N.And(_is(cur, seat), a.order == i)
+            ok = N.And(ok, N.Or(a.order == NO, *[
+                N.And(_is(me.seat, seat), a.order == i)
                 for seat, indices in allowed.items() for i in indices]))
-        played = a.count + N.If(placed, 1, 0)
-        size = N.Sum(after_play) + orders_held - N.If(placed, 1, 0)
-        # the draw: turn.draw or turn.draw_as_played; turn.draw_fewer under draw_amount=any
-        if v.refill == "as_many_as_played":
-            allowance = played
-        else:
-            allowance = N.If(self.hand_limit - size > 0, self.hand_limit - size, 0)
-        from_supply = a.source == SUPPLY
-        from_waiter = z3.Not(from_supply)
-        waiting = N.Sum([N.If(x, 1, 0) for x in shuffled])
-        failed = N.Sum([N.If(x, 1, 0) for x in under])
+        return ok, placed
+
+    def _draw(self, s: State, a: Selectors, me: Mover, allowance: Any) -> DrawTerms:
+        """The draw of up to ``allowance`` cards from the source chosen: how many
+        (``turn.draw_fewer``), from the supply with the Mamma Mia! card
+        (``turn.draw_short``, ``mamma_mia.draw``, ``round_end.*``) or from the waiter."""
+        d = DrawTerms(from_supply=a.source == SUPPLY)
+        d.from_waiter = z3.Not(d.from_supply)
+        waiting = N.Sum([N.If(x, 1, 0) for x in me.shuffled])
+        failed = N.Sum([N.If(x, 1, 0) for x in me.under])
         left = N.Sum(s.supply)
-        mm_there = s.mm == -1
-        if v.draw_amount == "any":
-            there = N.If(from_supply, left + N.If(mm_there, 1, 0), waiting + failed)
-            wanted = a.number
-            draw_ok = N.And(a.number >= 0, a.number <= allowance, a.number <= there)
+        d.mm_there = s.mm == -1
+        if self.v.draw_amount == DrawAmount.ANY:
+            there = N.If(d.from_supply, left + N.If(d.mm_there, 1, 0), waiting + failed)
+            d.wanted, d.amount_ok = a.number, turn_draw_fewer(a.number, allowance, there)
         else:
-            wanted = allowance
-            draw_ok = a.number == 0
-        source_ok = N.Or(a.source == SUPPLY, a.source == WAITER_SOURCE)
-        # a supply draw: turn.draw_short, mamma_mia.draw, round_end.*
-        got = N.If(from_supply, _min(wanted, left), 0)
-        drawn_ok = N.And(N.Sum(a.drawn) == got,
-                         *[N.And(d >= 0, d <= x) for d, x in zip(a.drawn, s.supply, strict=True)])
-        after = [x - d for x, d in zip(s.supply, a.drawn, strict=True)]
-        ran_dry = got < wanted   # every ingredient card left was drawn, and more wanted
-        can_meet = N.And(from_supply, mm_there, wanted > 0)
-        if v.round_end == "last_ingredient":
-            # the draw stops with the last ingredient card: a Mamma Mia! card lying under
-            # it is taken by the drawer (round_end.last_ingredient), never drawn after it
-            pop_ok = z3.Implies(z3.Not(can_meet), z3.Not(a.mm_pop))
-            last_ok = z3.Not(a.mm_last)
-        else:
-            # running dry draws the Mamma Mia! card too; otherwise the draw meets it when
-            # it lies above the last card taken (round_end.last_card)
-            pop_ok = N.If(can_meet, z3.Implies(ran_dry, a.mm_pop), z3.Not(a.mm_pop))
-            last_ok = z3.Implies(a.mm_last, N.And(a.mm_pop, ran_dry))
-        exhausted = N.And(from_supply, self.run_out(after, N.If(a.mm_pop, cur, s.mm)))
-        mm_taken = N.And(exhausted, mm_there, z3.Not(a.mm_pop))
-        # a waiter draw: the shuffled orders first (the solver picks which: the waiter's
-        # shuffle), then the failed orders put under it, oldest first (oven.fail)
-        took = N.If(from_waiter, _min(wanted, waiting + failed), 0)
-        took_shuffled = _min(took, waiting)
-        took_under = took - took_shuffled
-        picks_ok = N.And(
-            N.Sum([N.If(N.And(x, w), 1, 0) for x, w in zip(a.picks, shuffled, strict=True)])
-            == took_shuffled,
-            N.Sum([N.If(N.And(x, u), 1, 0) for x, u in zip(a.picks, under, strict=True)])
-            == took_under,
-            *[z3.Implies(x, N.Or(w, u))
-              for x, w, u in zip(a.picks, shuffled, under, strict=True)])
+            d.wanted, d.amount_ok = allowance, a.number == 0
+        d.source_ok = turn_draw_source(a.source)
+        self._supply_draw(s, a, me.seat, left, d)
+        d.took = N.If(d.from_waiter, turn_draw_short(d.wanted, waiting + failed), 0)
+        d.picks_ok = waiter_draw(d.took, waiting, a.picks, me.shuffled, me.under)
         if self.R != 1:   # failed orders come back oldest first; only after an opening
-            mine = [_sel([s.pos[p][o] for p in range(n)], cur) for o in range(N_ORDERS)]
-            picks_ok = N.And(picks_ok, *[
-                z3.Implies(N.And(a.picks[o], under[o], z3.Not(a.picks[o2]), under[o2]),
-                           mine[o] < mine[o2])
-                for o in range(N_ORDERS) for o2 in range(N_ORDERS) if o != o2])
+            since = [_sel([s.pos[p][o] for p in range(self.n)], me.seat)
+                     for o in range(N_ORDERS)]
+            d.picks_ok = N.And(d.picks_ok, *oven_fail_oldest_first(a.picks, me.under, since))
         else:
-            picks_ok = N.And(picks_ok, *[z3.Not(u) for u in under])
-        moved = N.If(from_supply, got + N.If(a.mm_pop, 1, 0), took)
-        quiet_turn = N.And(played == 0, moved == 0)
-        quiet = N.If(quiet_turn, _min(s.quiet + 1, n), 0)
-        stall = N.And(z3.Not(exhausted), quiet >= n) if v.stall == "cut" \
-            else N.BoolVal(False)
-        round_end = N.Or(exhausted, stall)
-        following = (cur + 1) % n if isinstance(cur, int) else N.If(cur == n - 1, 0, cur + 1)
-        holder = N.If(N.Or(a.mm_pop, mm_taken), cur,
-                       N.If(N.And(stall, mm_there), following, s.mm))
-        for p in range(n):
-            me = _is(cur, p)
+            d.picks_ok = N.And(d.picks_ok, *[z3.Not(u) for u in me.under])
+        d.moved = N.If(d.from_supply, d.got + N.If(a.mm_pop, 1, 0), d.took)
+        return d
+
+    def _supply_draw(self, s: State, a: Selectors, seat: Any, left: Any, d: DrawTerms) -> None:
+        """A supply draw: the ingredient cards it turns up (chance, ``turn.draw_short``),
+        the Mamma Mia! card met (``mamma_mia.draw``) and the supply running out
+        (``round_end.last_card``/``round_end.last_ingredient``)."""
+        d.got = N.If(d.from_supply, turn_draw_short(d.wanted, left), 0)
+        d.drawn_ok = N.And(N.Sum(a.drawn) == d.got, *[
+            N.And(x >= 0, x <= y) for x, y in zip(a.drawn, s.supply, strict=True)])
+        d.after = [x - y for x, y in zip(s.supply, a.drawn, strict=True)]
+        d.ran_dry = d.got < d.wanted
+        can_meet = N.And(d.from_supply, d.mm_there, d.wanted > 0)
+        d.pop_ok, d.last_ok = mamma_mia_draw(self.v.round_end, can_meet, d.ran_dry, a.mm_pop,
+                                             a.mm_last)
+        d.exhausted = N.And(d.from_supply, self.run_out(d.after, N.If(a.mm_pop, seat, s.mm)))
+        d.mm_taken = mamma_mia_taken(d.exhausted, d.mm_there, a.mm_pop)
+
+    def _end(self, s: State, a: Selectors, seat: Any, played: Any, d: DrawTerms) -> TurnEnd:
+        """After the draw: the quiet turns counted, a stall (``round_end.stall``), the
+        round's end, the next player (``turn.clockwise``) and the Mamma Mia! holder."""
+        n = self.n
+        quiet = round_end_quiet(N.And(played == 0, d.moved == 0), s.quiet, n)
+        stall = round_end_stall(self.v.stall, d.exhausted, quiet, n)
+        round_end = N.Or(d.exhausted, stall)
+        following = turn_clockwise(seat, n)
+        holder = mamma_mia_holder(seat, following, s.mm, a.mm_pop, d.mm_taken, stall,
+                                  d.mm_there)
+        return TurnEnd(quiet, stall, round_end, following, holder)
+
+    def _after_turn(self, s: State, a: Selectors, seat: Any, after_play: list[Any],
+                    placed: Any, played: Any, d: DrawTerms, end: TurnEnd) -> State:
+        """The state after the turn: the mover's hand and orders, the supply, the oven,
+        and who plays next (the Mamma Mia! holder opens the oven when the round ends)."""
+        nx = s.copy()
+        for p in range(self.n):
+            mine = _is(seat, p)
             for k in range(NK):
-                nx.hand[p][k] = N.If(me, after_play[k] + a.drawn[k], s.hand[p][k])
+                nx.hand[p][k] = N.If(mine, after_play[k] + a.drawn[k], s.hand[p][k])
             for o in range(N_ORDERS):
-                nx.loc[p][o] = N.If(N.And(me, placed, a.order == o), IN_OVEN,
-                                    N.If(N.And(me, a.picks[o]), HAND, s.loc[p][o]))
-        nx.supply = after
-        nx.oven = [s.oven[k] + N.If(a.kind == k, a.count, 0) for k in range(NK)]
-        nx.mm = holder
-        nx.quiet = quiet
-        nx.ph = N.If(round_end, OVEN, TURN)
-        nx.cur = N.If(round_end, holder, following)
+                nx.loc[p][o] = N.If(N.And(mine, placed, a.order == o), IN_OVEN,
+                                    N.If(N.And(mine, a.picks[o]), HAND, s.loc[p][o]))
+        nx.supply = d.after
+        nx.oven = turn_onto_oven(s.oven, a.kind, a.count)
+        nx.mm = end.holder
+        nx.quiet = end.quiet
+        nx.ph = N.If(end.round_end, OVEN, TURN)
+        nx.cur = N.If(end.round_end, end.holder, end.following)
         nx.ovl = s.ovl + played
-        legal = N.And(play_ok, order_ok, source_ok, draw_ok, drawn_ok, pop_ok, last_ok,
-                      picks_ok, s.cur == cur,
-                      z3.Implies(from_waiter, N.And(z3.Not(a.mm_pop), z3.Not(a.mm_last))))
-        facts = {"round_end": round_end, "stall": stall, "exhausted": exhausted, "took": took,
-                 "held_after": orders_held - N.If(placed, 1, 0) + took,
-                 "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn), "mm_drawn": a.mm_pop,
-                 "mm_taken": mm_taken, "played": played, "moved": moved, "wanted": wanted,
-                 "mm_last_card": N.And(exhausted, a.mm_pop, a.mm_last)}
-        return nx, facts, legal
+        return nx
 
     @N.in_model_context
     def reveal(self, s: State, a: Selectors, block: Block,
@@ -489,10 +517,9 @@ class GameModel:
         to the starting player."""
         nx = s.copy()
         res = s.res + 1
-        final = res >= self.rounds
-        supply = [s.used[k] + s.supply[k] for k in range(NK)]
-        at_once = N.And(N.BoolVal(self.v.round_end == "last_ingredient"),
-                        N.Sum(supply) == 0, z3.Not(final))
+        final = game_end(res, self.rounds)
+        supply = next_round_supply(s.used, s.supply)
+        at_once = round_ends_at_once(self.v.round_end, supply, final)
         nx.res = res
         nx.ph = N.If(final, OVER, N.If(at_once, OVEN, TURN))
         nx.rnd = N.If(final, s.rnd, s.rnd + 1)

@@ -1,7 +1,8 @@
 """The terms of the z3 game model (:mod:`.game_model`): the codes it gives phases,
 order locations and draw sources, the abstract state between two steps, the selectors
 of one step, and the record of each step of an unrolling. Kept apart so that the
-model's module holds its rules: the setup, the turn, the reveal and the transition."""
+model's module holds its rules: the setup, the turn, the reveal and the transition; and the
+terms one turn is built from (:class:`Mover`, :class:`DrawTerms`, :class:`TurnEnd`)."""
 
 from __future__ import annotations
 
@@ -166,3 +167,52 @@ class Step:
     @property
     def after(self) -> int:
         return self.index + 1
+
+
+@dataclass(frozen=True)
+class Mover:
+    """The player to move (``seat``, perhaps symbolic) as a turn's rules see them: the
+    ingredient cards per kind and, for each order of the colour, whether it is in hand,
+    in the waiter's shuffled part or under the waiter (failed); the orders held."""
+
+    seat: Any
+    hand: list[Any]
+    in_hand: list[Any]
+    shuffled: list[Any]
+    under: list[Any]
+    held: Any
+
+
+@dataclass
+class DrawTerms:
+    """What a turn's draw makes, filled in the order the turn's rules make the terms."""
+
+    from_supply: Any
+    from_waiter: Any = None
+    mm_there: Any = None      # the Mamma Mia! card lies in the supply
+    wanted: Any = None        # the cards the draw asks for
+    amount_ok: Any = None     # the count named is legal (0 unless draw_amount=any)
+    source_ok: Any = None
+    got: Any = None           # ingredient cards a supply draw turns up
+    drawn_ok: Any = None      # ... which the supply holds (chance)
+    ran_dry: Any = None       # every ingredient card left was drawn, and more wanted
+    after: list[Any] = field(default_factory=list)   # the supply after the draw
+    pop_ok: Any = None        # the Mamma Mia! card turns up as the rules allow (chance)
+    last_ok: Any = None       # ... after the draw's ingredient cards
+    exhausted: Any = None     # the supply ran out
+    mm_taken: Any = None      # the drawer takes a Mamma Mia! card left alone
+    took: Any = None          # orders a waiter draw takes
+    picks_ok: Any = None      # ... which the waiter holds, in its order (chance)
+    moved: Any = None         # the cards the draw moved
+
+
+@dataclass(frozen=True)
+class TurnEnd:
+    """How a turn ends: the quiet turns counted, a stall, the round's end, the next
+    player and the Mamma Mia! holder."""
+
+    quiet: Any
+    stall: Any
+    round_end: Any
+    following: Any
+    holder: Any

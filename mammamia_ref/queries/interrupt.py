@@ -46,70 +46,87 @@ def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
     ``ctypes.ArgumentError``."""
     import z3
 
-    from mammamia_ref.queries import num as N
-
-    stop, done = threading.Event(), threading.Event()
+    stop = threading.Event()
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield stop  # signals reach only the main thread; an ignored Ctrl-C stays ignored
         return
-
-    deferred = threading.Event()   # a signal to hand back until it lands outside z3
-
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
-        again = deferred.is_set()   # handed back by the watcher, not a second Ctrl-C
-        deferred.clear()
-        if (stop.is_set() and not again) or (at_once and outside_z3(frame)):
-            stop.set()
-            raise KeyboardInterrupt
-        stop.set()
-        if at_once:
-            deferred.set()
-
-    def outside_z3(frame: FrameType | None) -> bool:
-        if N.building_now():
-            return False
-        while frame is not None:
-            if str(frame.f_globals.get("__name__", "")).split(".")[0] == "z3":
-                return False
-            frame = frame.f_back
-        return True
-
-    previous_term = signal.getsignal(signal.SIGTERM)
-
-    def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        if callable(previous_term):   # mammamia's own: it notes SIGTERM, then raises
-            with suppress(KeyboardInterrupt):
-                previous_term(signum, frame)
-        on_sigint(signum, frame)
-
-    def watch() -> None:
-        while (byte := os.read(read, 1)) and not done.is_set():
-            while byte[0] in (signal.SIGINT, signal.SIGTERM) and not done.is_set():
-                N.interrupt_all()
-                if deferred.is_set():
-                    _thread.interrupt_main(signal.SIGINT)   # on_sigint again, in main
-                done.wait(0.05 if deferred.is_set() else 0.01)
-
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    watcher = threading.Thread(target=watch, name="z3-interrupt", daemon=True)
-    watcher.start()
-    previous_fd = signal.set_wakeup_fd(write)
-    previous_ctrl_c = z3.get_param("ctrl_c")
-    z3.set_param("ctrl_c", False)
-    signal.signal(signal.SIGINT, on_sigint)
-    if previous_term not in (signal.SIG_IGN, None):
-        signal.signal(signal.SIGTERM, on_sigterm)
+    guard = _Guard(stop, at_once)
+    guard.install(z3)
     try:
         yield stop
     finally:
+        guard.restore(z3)
+
+
+def _outside_z3(frame: FrameType | None) -> bool:
+    """No z3 term is being built or checked and no z3 code is on the stack."""
+    from mammamia_ref.queries import num as N
+
+    if N.building_now():
+        return False
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).split(".")[0] == "z3":
+            return False
+        frame = frame.f_back
+    return True
+
+
+class _Guard:
+    """The handlers :func:`z3_interruptible` installs, the watcher thread and what they
+    replace, to be put back."""
+
+    def __init__(self, stop: threading.Event, at_once: bool) -> None:
+        self.stop, self.at_once = stop, at_once
+        self.done = threading.Event()
+        self.deferred = threading.Event()   # a signal to hand back until it lands outside z3
+        self.previous_term = signal.getsignal(signal.SIGTERM)
+
+    def on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        again = self.deferred.is_set()   # handed back by the watcher, not a second Ctrl-C
+        self.deferred.clear()
+        if (self.stop.is_set() and not again) or (self.at_once and _outside_z3(frame)):
+            self.stop.set()
+            raise KeyboardInterrupt
+        self.stop.set()
+        if self.at_once:
+            self.deferred.set()
+
+    def on_sigterm(self, signum: int, frame: FrameType | None) -> None:
+        if callable(self.previous_term):   # mammamia's own: it notes SIGTERM, then raises
+            with suppress(KeyboardInterrupt):
+                self.previous_term(signum, frame)
+        self.on_sigint(signum, frame)
+
+    def watch(self) -> None:
+        from mammamia_ref.queries import num as N
+
+        while (byte := os.read(self.read, 1)) and not self.done.is_set():
+            while byte[0] in (signal.SIGINT, signal.SIGTERM) and not self.done.is_set():
+                N.interrupt_all()
+                if self.deferred.is_set():
+                    _thread.interrupt_main(signal.SIGINT)   # on_sigint again, in main
+                self.done.wait(0.05 if self.deferred.is_set() else 0.01)
+
+    def install(self, z3: Any) -> None:
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.write, False)
+        self.watcher = threading.Thread(target=self.watch, name="z3-interrupt", daemon=True)
+        self.watcher.start()
+        self.previous_fd = signal.set_wakeup_fd(self.write)
+        self.previous_ctrl_c = z3.get_param("ctrl_c")
+        z3.set_param("ctrl_c", False)
+        signal.signal(signal.SIGINT, self.on_sigint)
+        if self.previous_term not in (signal.SIG_IGN, None):
+            signal.signal(signal.SIGTERM, self.on_sigterm)
+
+    def restore(self, z3: Any) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        if previous_term is not None:
-            signal.signal(signal.SIGTERM, previous_term)
-        z3.set_param("ctrl_c", previous_ctrl_c)
-        signal.set_wakeup_fd(previous_fd)
-        done.set()
-        os.close(write)
-        watcher.join(timeout=5)
-        os.close(read)
+        if self.previous_term is not None:
+            signal.signal(signal.SIGTERM, self.previous_term)
+        z3.set_param("ctrl_c", self.previous_ctrl_c)
+        signal.set_wakeup_fd(self.previous_fd)
+        self.done.set()
+        os.close(self.write)
+        self.watcher.join(timeout=5)
+        os.close(self.read)

@@ -252,28 +252,38 @@ class OvenRun:
                 state, events = apply(state, action)
             except IllegalActionError as exc:
                 raise Disagreement(f"the reference rejects {action}: {exc}") from exc
-            for e in events:
-                if e.name == "revealed" and e.get("owner") is not None:
-                    if not decisions:
-                        raise Disagreement(f"the reference reveals {e.get('card')} unexpectedly")
-                    pending[:] = [decisions.pop(0)]
-                if e.name in ("baked", "failed") and pending and \
-                        (e.name == "baked") != pending[0]["baked"]:
-                    said = "baked" if pending[0]["baked"] else "failed"
-                    raise Disagreement(f"{e.get('order')}: the reference says {e.name}, "
-                                       f"the model {said}")
+            _check_events(events, decisions, pending)
             played.append((action, events, state))
 
         for action in self.last_turn():
             do(action)
         while state.phase == "oven":
-            choice = pending[0]
-            if state.step == "name_kind":
-                do(NameKind(choice["named"]))
-            elif choice["baked"]:
-                do(Complete(choice["from_hand"]))
-            else:
-                do(Decline())
+            do(_decision(state, pending[0]))
         if decisions:
             raise Disagreement("the reference ended the opening before the model's last order")
         return played
+
+
+def _check_events(events: tuple[Event, ...], decisions: list[dict[str, Any]],
+                  pending: list[dict[str, Any]]) -> None:
+    """Each order the reference reveals takes the model's next decisions (into
+    ``pending``); the reference must bake or fail it as the model does."""
+    for e in events:
+        if e.name == "revealed" and e.get("owner") is not None:
+            if not decisions:
+                raise Disagreement(f"the reference reveals {e.get('card')} unexpectedly")
+            pending[:] = [decisions.pop(0)]
+        if e.name in ("baked", "failed") and pending and \
+                (e.name == "baked") != pending[0]["baked"]:
+            said = "baked" if pending[0]["baked"] else "failed"
+            raise Disagreement(f"{e.get('order')}: the reference says {e.name}, "
+                               f"the model {said}")
+
+
+def _decision(state: GameState, choice: Mapping[str, Any]) -> Action:
+    """The owner's decision the reference asks for, as the model made it."""
+    if state.step == "name_kind":
+        return NameKind(choice["named"])
+    if choice["baked"]:
+        return Complete(choice["from_hand"])
+    return Decline()

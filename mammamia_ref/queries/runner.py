@@ -115,21 +115,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     if answer.get("certified"):
         result.full_search = {**dict(answer.get("full_search") or {}), "ran": full_search()}
     try:
-        # The solver's choices depend on the terms created before, so every answer
-        # builds its terms in a z3 context of its own (and the cached facts of
-        # first_round_can_end are computed in contexts of their own): a witness is then
-        # the same whatever ran before it, in one process or another.
-        with N.building():
-            verdict = None
-            if answer.get("certified") and not full_search() and \
-                    answer["expected"]["verdict"] != "value":
-                # a long search's certificate: its committed witness, whose
-                # expectations (the events and states it shows) are the claim (a value's
-                # implementation re-checks its own, measuring the value on it)
-                verdict = recheck(query, answer, lambda _end: True, "the committed witness "
-                                  "replays from a new game, every expectation met")
-            if verdict is None:
-                verdict = implementation(query, answer)
+        verdict = _verdict(query, answer, implementation)
     except VariantError as exc:   # a model that does not follow a rule refuses it
         result.verdict, result.detail = "refused", str(exc)
         result.seconds = time.perf_counter() - started
@@ -144,27 +130,54 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     result.upper, result.upper_evidence = verdict.upper, verdict.upper_evidence
     result.evidence = evidence_of(verdict, query["method"])
     if verdict.witness is not None:
-        doc = verdict.witness
-        result.scenario = doc
-        file = f"{WITNESS_DIR}/{doc['id']}.yaml"
-        scenario = parsed_witness(doc, file)
-        passed, failure, fired = replay_parsed(scenario)
-        result.rulings = rulings_used(fired)
-        if passed and "setup" in doc["given"]:
-            result.also = also_holds(doc, query.get("flags", ()), scenario)
-        result.reference = "agrees" if passed else "disagrees"
-        result.reference_detail = failure
-        if not passed:
-            file = f"{DISAGREEMENT_DIR}/{doc['id']}.yaml"
-        result.witness_file = file
-        if write:
-            from mammamia_ref.queries.witness import write_scenario
-
-            write_scenario(root / file, doc)
+        _replay_witness(result, query, verdict.witness, root, write)
     # the answer's whole cost: the search or proof, and the witness's replays
     result.seconds = time.perf_counter() - started
     result.cpu = time.process_time() - cpu
     return result
+
+
+def _verdict(query: Mapping[str, Any], answer: Mapping[str, Any], implementation: Any) -> Any:
+    """The implementation's verdict, or a certified answer's committed witness replayed.
+
+    The solver's choices depend on the terms created before, so every answer builds its
+    terms in a z3 context of its own (and the cached facts of first_round_can_end are
+    computed in contexts of their own): a witness is then the same whatever ran before
+    it, in one process or another."""
+    with N.building():
+        verdict = None
+        if answer.get("certified") and not full_search() and \
+                answer["expected"]["verdict"] != "value":
+            # a long search's certificate: its committed witness, whose
+            # expectations (the events and states it shows) are the claim (a value's
+            # implementation re-checks its own, measuring the value on it)
+            verdict = recheck(query, answer, lambda _end: True, "the committed witness "
+                              "replays from a new game, every expectation met")
+        if verdict is None:
+            verdict = implementation(query, answer)
+    return verdict
+
+
+def _replay_witness(result: Answer, query: Mapping[str, Any], doc: dict[str, Any],
+                    root: Path, write: bool) -> None:
+    """The witness replayed in the reference (and, with ``write``, written): whether
+    the reference agrees, the rulings it rests on, the flag values it also holds under."""
+    result.scenario = doc
+    file = f"{WITNESS_DIR}/{doc['id']}.yaml"
+    scenario = parsed_witness(doc, file)
+    passed, failure, fired = replay_parsed(scenario)
+    result.rulings = rulings_used(fired)
+    if passed and "setup" in doc["given"]:
+        result.also = also_holds(doc, query.get("flags", ()), scenario)
+    result.reference = "agrees" if passed else "disagrees"
+    result.reference_detail = failure
+    if not passed:
+        file = f"{DISAGREEMENT_DIR}/{doc['id']}.yaml"
+    result.witness_file = file
+    if write:
+        from mammamia_ref.queries.witness import write_scenario
+
+        write_scenario(root / file, doc)
 
 
 def chosen_answers(query: Mapping[str, Any], *, include_slow: bool = True,

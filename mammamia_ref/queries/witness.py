@@ -105,40 +105,44 @@ def dump_scenario(doc: Mapping[str, Any], header: str = HEADER) -> str:
     if doc.get("description"):
         out.append(_folded("description", doc["description"]))
     out.append(f"rules: {flow(doc['rules'])}\n")
-    for key in ("disputes", "tags"):
+    for key in ("disputes", "tags", "variants", "parameters"):
         if doc.get(key):
             out.append(f"{key}: {flow(doc[key])}\n")
-    for key in ("variants", "parameters"):
-        if doc.get(key):
-            out.append(f"{key}: {flow(doc[key])}\n")
-    given = doc["given"]
-    out.append("given:\n")
-    if "setup" in given:
-        out.append(f"  setup: {flow(given['setup'])}\n")
-    else:
-        out.append("  state:\n")
-        for key, value in given["state"].items():
-            if key == "players":
-                out.append("    players:\n")
-                for player in value:
-                    out.append(f"      - {flow(player)}\n")
-            else:
-                out.append(f"    {scalar(key)}: {flow(value)}\n")
+    out += _given(doc["given"])
     if "runs" in doc:
         out.append("runs:\n")
         for run in doc["runs"]:
-            out.append(f"  - name: {scalar(run['name'])}\n")
-            if run.get("description"):
-                out.append(_folded("description", run["description"], "    "))
-            out.append(f"    variants: {flow(run.get('variants', {}))}\n")
-            if run.get("parameters"):
-                out.append(f"    parameters: {flow(run['parameters'])}\n")
-            out.append("    steps:\n")
-            out.append(_steps(run["steps"], "      "))
+            out += _run(run)
     else:
         out.append("steps:\n")
         out.append(_steps(doc["steps"], "  "))
     return "".join(out)
+
+
+def _given(given: Mapping[str, Any]) -> list[str]:
+    """A scenario's ``given``: its setup, or the state it starts from."""
+    if "setup" in given:
+        return ["given:\n", f"  setup: {flow(given['setup'])}\n"]
+    out = ["given:\n", "  state:\n"]
+    for key, value in given["state"].items():
+        if key == "players":
+            out.append("    players:\n")
+            out += [f"      - {flow(player)}\n" for player in value]
+        else:
+            out.append(f"    {scalar(key)}: {flow(value)}\n")
+    return out
+
+
+def _run(run: Mapping[str, Any]) -> list[str]:
+    """One of a scenario's runs: its name, rules and steps."""
+    out = [f"  - name: {scalar(run['name'])}\n"]
+    if run.get("description"):
+        out.append(_folded("description", run["description"], "    "))
+    out.append(f"    variants: {flow(run.get('variants', {}))}\n")
+    if run.get("parameters"):
+        out.append(f"    parameters: {flow(run['parameters'])}\n")
+    out += ["    steps:\n", _steps(run["steps"], "      ")]
+    return out
 
 
 def action_steps(actions: Sequence[Action], expects: Mapping[int, Mapping[str, Any]] | None = None,
