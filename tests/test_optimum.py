@@ -41,7 +41,10 @@ def test_every_measure_the_language_states_is_met_exactly_at_its_value() -> None
         game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
         for form in FORMS:
             value = measure(form, game, "most")
-            assert value is not None
+            if value is None:   # no Pizza Bombastica baked: no number is reached
+                assert form == "bombastica_cards"
+                assert not meets(at_least(form, 1) or {}, game, {}), (seed, form)
+                continue
             for k in (value - 1, value, value + 1):
                 if k < 1:
                     continue
@@ -53,7 +56,7 @@ def test_every_measure_the_language_states_is_met_exactly_at_its_value() -> None
 
 
 def test_a_measure_the_language_does_not_count_has_no_condition() -> None:
-    for name in ("turns", "longest_round", "delivered", "bombastica_cards"):
+    for name in ("turns", "longest_round", "delivered"):
         assert at_least(name, 3) is None
     assert at_least({"turns_until": {"event": "baked"}}, 3) is None
 

@@ -42,6 +42,7 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("Q12-monotoni-absent-kind", {"monotoni_kind": "on_table"}),
     ("Q13-bombastica-short-table", {"bombastica_hand": "forbidden"}),
     ("Q15-completion-declined", {"completion": "mandatory"}),
+    ("Q10-opening-without-holder", {"round_end": "last_ingredient"}),
 ]
 
 # conditions a game reaches (a reference game shows each): never proved impossible

@@ -36,6 +36,7 @@ from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.queries.searching import POLICIES, policies_on_fast, search
 from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import COLOURS
 
 
@@ -181,7 +182,7 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
         return _form_upper_bound(name, players, rules)
     try:
         with N.building():
-            if name in ("longest_round", "turns") and rules.flags.stall == "cut":
+            if name in ("longest_round", "turns") and rules.flags.stall == Stall.CUT:
                 bound, proof = round_length_bound(players, rules)
                 if proof.holds:
                     return (bound if name == "longest_round" else numbers.rounds * bound), \

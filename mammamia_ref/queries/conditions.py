@@ -44,6 +44,7 @@ from mammamia_ref.queries.scoring_model import compare_term as _compare
 from mammamia_ref.queries.scoring_model import result_term, scoring_terms
 from mammamia_ref.rules.oven import failure_reason
 from mammamia_ref.rules.ruleset import default_rules
+from mammamia_ref.rules.typed_spec import Leftovers
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
 
 
@@ -65,7 +66,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "round_ended": frozenset({"round"}),
     "oven_opened": frozenset({"seat"}),
     "revealed": frozenset({"card", "owner"}),
-    "baked": frozenset({"order", "seat", "order_type"}),
+    "baked": frozenset({"order", "seat", "order_type", "taken"}),
     "failed": frozenset({"order", "seat", "order_type", "why"}),
     "completed_from_hand": frozenset({"order", "seat", "order_type"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
@@ -433,7 +434,7 @@ def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
     def pile(counts: Sequence[Any]) -> Any:
         return counts[k] if k is not None else N.Sum(list(counts))
 
-    moved = in_round and model.v.leftovers == "oven"
+    moved = in_round and model.v.leftovers == Leftovers.OVEN
     if what == "round":
         return [s.rnd]
     if what == "supply":
@@ -498,6 +499,7 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
         "last_card": [True, False], "first_card_of_round": [True, False],
+        "taken": [0, 4, 5, 7, 15, {"at_least": 15}, {"at_most": 4}, {"equals": 5}],
         "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
                        for rule in ("oven.fail", "oven.complete_from_hand",
                                     "oven.bombastica_table_only", "oven.minimale")

@@ -20,8 +20,10 @@ from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.oven_rules import NO_KIND, T_BOMBASTICA, select_order
+from mammamia_ref.queries.scoring_model import compare_term
 from mammamia_ref.rules.oven import failure_reason, naming_rule
 from mammamia_ref.rules.turn import draw_rule
+from mammamia_ref.rules.typed_spec import BombasticaHand, Completion, Leftovers, PassOrder, RoundEnd
 from mammamia_ref.rules.vocabulary import KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
 
 
@@ -74,12 +76,12 @@ def occurrences(name: str, where: Mapping[str, Any], rule: str | None, step: Ste
         return [_one(f["final"])] if rule in (None, "game_end.three_resolutions") else []
     table = model.S[step.before].table
     if name == "leftovers_to_oven":
-        if v.leftovers != "oven" or rule not in (None, "next_round.oven"):
+        if v.leftovers != Leftovers.OVEN or rule not in (None, "next_round.oven"):
             return []
         test = [N.Sum(table) == int(where["cards"])] if "cards" in where else []
         return [_one(z3.Not(f["final"]), *test)]
     last = step.round == model.R   # the round after the last modelled one is not modelled
-    if last or v.round_end != "last_ingredient":
+    if last or v.round_end != RoundEnd.LAST_INGREDIENT:
         return []
     at_once = f["ends_at_once"]
     holder = model.S[step.before].mm
@@ -103,7 +105,7 @@ def _leftovers_revealed(where: Mapping[str, Any], rule: str | None, table: Seque
     leftovers first, card by card (``next_round.oven``, ``oven.sort``): the model's
     table at that moment."""
     card = where.get("card")
-    if model.v.leftovers != "oven" or "owner" in where or rule not in (None, "oven.sort") \
+    if model.v.leftovers != Leftovers.OVEN or "owner" in where or rule not in (None, "oven.sort") \
             or (card is not None and card not in KINDS):
         return []
     return [table[KINDS.index(card)] if card is not None else N.Sum(list(table))]
@@ -119,74 +121,109 @@ def _round_is(where: Mapping[str, Any], r: int) -> list[Any]:
 
 def _turn_events(name: str, where: Mapping[str, Any], rule: str | None, step: Step,
                  model: GameModel) -> list[Any]:
-    f, a, v = step.facts, step.sel, model.v
-    who = f["who"]
-    seat = _seat_where(where, "seat", who, model)
-    is_pass = a.kind == NO
-    if name == "played":
-        out = [z3.Not(is_pass), _rule(rule, "turn.play"), *seat]
-        if "kind" in where:
-            out.append(a.kind == KINDS.index(where["kind"]))
-        if "count" in where:
-            out.append(a.count == int(where["count"]))
-        return [_one(*out)]
-    if name == "passed":
-        return [_one(is_pass, _rule(rule, "turn.pass"), *seat)]
-    if name == "placed_order":
-        with_pass = N.And(is_pass, N.BoolVal(v.pass_order == "allowed"))
-        by_rule = _either("turn.pass_with_order", with_pass, "turn.place_order",
-                          z3.Not(with_pass))
-        out = [a.order >= 0, _rule(rule, by_rule), *seat]
-        if "order" in where:
-            out.append(_order_is(who, a.order, where["order"], model))
-        if "order_type" in where:
-            placed = select_order(model.colours, who, a.order).type
-            out.append(placed == ORDER_TYPE_CODES[where["order_type"]])
-        return [_one(*out)]
-    if name == "drew":
-        supply = a.source == SUPPLY
-        pop = N.If(a.mm_pop, 1, 0)
-        got = N.If(supply, f["moved"] - pop, f["took"])
-        short = got < f["wanted"]
-        by_rule = _either(draw_rule(v, True), short, draw_rule(v, False), z3.Not(short))
-        out = [_rule(rule, by_rule), *seat]
-        if "source" in where:
-            out.append(supply if where["source"] == "supply" else z3.Not(supply))
-        if "count" in where:
-            out.append(got == int(where["count"]))
-        return [_one(*out)]
-    if name == "mamma_mia_drawn":
-        # the supply's last card: drawn after the draw's ingredient cards, or alone,
-        # and the supply exhausted (``round_end.last_card``)
-        lay_last = N.And(f["exhausted"], N.Or(a.mm_last, f["moved"] == 1))
-        last = [lay_last == N.BoolVal(bool(where["last_card"]))] \
-            if "last_card" in where else []
-        if "first_card_of_round" in where:
-            last.append(_first_of_round(step, model)
-                        == N.BoolVal(bool(where["first_card_of_round"])))
-        return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"), *seat, *last)]
-    ends = f["round_end"]
-    if name == "round_ended":
-        cause = f"round_end.{v.round_end}"
-        by_rule = _either("round_end.stall", f["stall"], cause, z3.Not(f["stall"]))
-        return [_one(ends, _rule(rule, by_rule), *_round_is(where, step.round))]
-    if name == "oven_opened":
-        holder = model.S[step.after].mm
-        return [_one(ends, _rule(rule, "mamma_mia.holder"),
-                     *_seat_where(where, "seat", holder, model))]
-    if name == "mamma_mia_taken":
-        before = model.S[step.before]
-        following = (who + 1) % model.n if isinstance(who, int) else \
-            N.If(who == model.n - 1, 0, who + 1)
-        by_stall = N.And(f["stall"], before.mm == -1)
-        out = []
-        if v.round_end == "last_ingredient":
-            out.append(_one(f["mm_taken"], _rule(rule, "round_end.last_ingredient"),
-                            *_seat_where(where, "seat", who, model)))
-        out.append(_one(by_stall, _rule(rule, "round_end.stall"),
-                        *_seat_where(where, "seat", following, model)))
-        return out
-    return []
+    """The events of a turn step: one function an event (:data:`TURN_EVENTS`), given the
+    test of the mover's seat (made first, so the model's terms stay in their order)."""
+    seat = _seat_where(where, "seat", step.facts["who"], model)
+    told = TURN_EVENTS.get(name)
+    return told(where, rule, step, model, seat) if told is not None else []
+
+
+def _played(where: Mapping[str, Any], rule: str | None, step: Step,
+            model: GameModel, seat: list[Any]) -> list[Any]:
+    a = step.sel
+    out = [z3.Not(a.kind == NO), _rule(rule, "turn.play"), *seat]
+    if "kind" in where:
+        out.append(a.kind == KINDS.index(where["kind"]))
+    if "count" in where:
+        out.append(a.count == int(where["count"]))
+    return [_one(*out)]
+
+
+def _passed(where: Mapping[str, Any], rule: str | None, step: Step,
+            model: GameModel, seat: list[Any]) -> list[Any]:
+    return [_one(step.sel.kind == NO, _rule(rule, "turn.pass"),
+                 *seat)]
+
+
+def _placed_order(where: Mapping[str, Any], rule: str | None, step: Step,
+                  model: GameModel, seat: list[Any]) -> list[Any]:
+    a, who = step.sel, step.facts["who"]
+    with_pass = N.And(a.kind == NO, N.BoolVal(model.v.pass_order == PassOrder.ALLOWED))
+    by_rule = _either("turn.pass_with_order", with_pass, "turn.place_order", z3.Not(with_pass))
+    out = [a.order >= 0, _rule(rule, by_rule), *seat]
+    if "order" in where:
+        out.append(_order_is(who, a.order, where["order"], model))
+    if "order_type" in where:
+        placed = select_order(model.colours, who, a.order).type
+        out.append(placed == ORDER_TYPE_CODES[where["order_type"]])
+    return [_one(*out)]
+
+
+def _drew(where: Mapping[str, Any], rule: str | None, step: Step,
+          model: GameModel, seat: list[Any]) -> list[Any]:
+    f, a = step.facts, step.sel
+    supply = a.source == SUPPLY
+    pop = N.If(a.mm_pop, 1, 0)
+    got = N.If(supply, f["moved"] - pop, f["took"])
+    short = got < f["wanted"]
+    by_rule = _either(draw_rule(model.v, True), short, draw_rule(model.v, False), z3.Not(short))
+    out = [_rule(rule, by_rule), *seat]
+    if "source" in where:
+        out.append(supply if where["source"] == "supply" else z3.Not(supply))
+    if "count" in where:
+        out.append(got == int(where["count"]))
+    return [_one(*out)]
+
+
+def _mamma_mia_drawn(where: Mapping[str, Any], rule: str | None, step: Step,
+                     model: GameModel, seat: list[Any]) -> list[Any]:
+    f, a = step.facts, step.sel
+    # the supply's last card: drawn after the draw's ingredient cards, or alone, and the
+    # supply exhausted (``round_end.last_card``)
+    lay_last = N.And(f["exhausted"], N.Or(a.mm_last, f["moved"] == 1))
+    last = [lay_last == N.BoolVal(bool(where["last_card"]))] if "last_card" in where else []
+    if "first_card_of_round" in where:
+        last.append(_first_of_round(step, model)
+                    == N.BoolVal(bool(where["first_card_of_round"])))
+    return [_one(a.mm_pop, _rule(rule, "mamma_mia.draw"),
+                 *seat, *last)]
+
+
+def _round_ended(where: Mapping[str, Any], rule: str | None, step: Step,
+                 model: GameModel, seat: list[Any]) -> list[Any]:
+    f = step.facts
+    cause = f"round_end.{model.v.round_end}"
+    by_rule = _either("round_end.stall", f["stall"], cause, z3.Not(f["stall"]))
+    return [_one(f["round_end"], _rule(rule, by_rule), *_round_is(where, step.round))]
+
+
+def _oven_opened(where: Mapping[str, Any], rule: str | None, step: Step,
+                 model: GameModel, seat: list[Any]) -> list[Any]:
+    holder = model.S[step.after].mm
+    return [_one(step.facts["round_end"], _rule(rule, "mamma_mia.holder"),
+                 *_seat_where(where, "seat", holder, model))]
+
+
+def _mamma_mia_taken(where: Mapping[str, Any], rule: str | None, step: Step,
+                     model: GameModel, seat: list[Any]) -> list[Any]:
+    f, who = step.facts, step.facts["who"]
+    following = (who + 1) % model.n if isinstance(who, int) else \
+        N.If(who == model.n - 1, 0, who + 1)
+    by_stall = N.And(f["stall"], model.S[step.before].mm == -1)
+    out = []
+    if model.v.round_end == RoundEnd.LAST_INGREDIENT:
+        out.append(_one(f["mm_taken"], _rule(rule, "round_end.last_ingredient"),
+                        *_seat_where(where, "seat", who, model)))
+    out.append(_one(by_stall, _rule(rule, "round_end.stall"),
+                    *_seat_where(where, "seat", following, model)))
+    return out
+
+
+TURN_EVENTS = {"played": _played, "passed": _passed, "placed_order": _placed_order,
+               "drew": _drew, "mamma_mia_drawn": _mamma_mia_drawn,
+               "round_ended": _round_ended, "oven_opened": _oven_opened,
+               "mamma_mia_taken": _mamma_mia_taken}
+"""The events a turn step emits, each told by a function of its own."""
 
 
 def _first_of_round(step: Step, model: GameModel) -> Any:
@@ -230,6 +267,11 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
     if name == "baked":
         bomb = f["type"] == T_BOMBASTICA
         by_rule = _either("oven.bombastica", bomb, "oven.bake", z3.Not(bomb))
+        if "taken" in where:   # the cards it took, from the table and the hand
+            taken = N.Sum(f["outcome"].from_table) + N.Sum(f["from_hand"])
+            want = where["taken"]
+            which.append(compare_term(taken, want, 0) if isinstance(want, Mapping)
+                         else taken == int(want))
         return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
     if name == "failed":
         rules = _failure_rules(step, model)
@@ -238,7 +280,7 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
             test.append(_failed_why(str(where["why"]), rules, step, model))
         return [_one(has_order, z3.Not(f["baked"]), *seat, *which, *test)]
     if name == "completed_from_hand":
-        by = "oven.complete_mandatory" if model.v.completion == "mandatory" \
+        by = "oven.complete_mandatory" if model.v.completion == Completion.MANDATORY \
             else "oven.complete_from_hand"
         return [_one(f["baked"], N.Sum(f["from_hand"]) > 0, _rule(rule, by), *seat, *which)]
     if name == "named_kind":
@@ -256,8 +298,8 @@ def _failure_rules(step: Step, model: GameModel) -> dict[str, Any]:
     named_type = z3.Or(typ == ORDER_TYPE_CODES["monotoni"], typ == ORDER_TYPE_CODES["minimale"])
     no_kind = N.And(named_type, z3.Not(N.Or(*out.permitted)))
     declined = N.And(z3.Not(no_kind), out.asked, z3.Not(step.sel.decision.complete))
-    table_only = N.And(typ == T_BOMBASTICA, N.BoolVal(v.bombastica_hand == "forbidden"),
-                       z3.Not(declined))
+    forbidden = v.bombastica_hand == BombasticaHand.FORBIDDEN
+    table_only = N.And(typ == T_BOMBASTICA, N.BoolVal(forbidden), z3.Not(declined))
     rules: dict[str, Any] = {
         "oven.complete_from_hand": declined, "oven.bombastica_table_only": table_only,
         "oven.fail": N.And(z3.Not(no_kind), z3.Not(declined), z3.Not(table_only))}

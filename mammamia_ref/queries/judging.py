@@ -246,7 +246,10 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
         got = event.get(key)
         if key in SEAT_FIELDS and isinstance(got, int):
             got = config.colours[got]
-        if got != want:
+        if isinstance(want, Mapping):   # a comparison (a derived number: taken)
+            if not isinstance(got, int) or not compare(got, want):
+                return False
+        elif got != want:
             return False
     return True
 
@@ -352,10 +355,11 @@ def _first(cond: Mapping[str, Any], played: Played) -> tuple[int, int] | None:
 
 def annotate(played: Played, *, parts: bool = False) -> Played:
     """The game with the fields the language works out added to its events (the
-    vocabulary's ``derived_fields``): an order's type, the named kind's cards on the
-    table, whether the Mamma Mia! card drawn was the supply's last card or the round's
-    first card drawn. Only judging sees them: the reference's events never carry them.
-    With ``parts``, each action is first split into its parts (:func:`in_parts`)."""
+    vocabulary's ``derived_fields``): an order's type, the cards a baked order took, the
+    named kind's cards on the table, whether the Mamma Mia! card drawn was the supply's
+    last card or the round's first card drawn. Only judging sees them: the reference's
+    events never carry them. With ``parts``, each action is first split into its parts
+    (:func:`in_parts`)."""
     from dataclasses import replace
 
     if parts:
@@ -375,7 +379,9 @@ def annotate(played: Played, *, parts: bool = False) -> Played:
             order = e.get("order")
             if isinstance(order, str) and order in ORDERS:
                 extra["order_type"] = ORDERS[order].type
-            if e.name == "named_kind":
+            if e.name == "baked":
+                extra["taken"] = sum(e.get("used").values())
+            elif e.name == "named_kind":
                 extra["on_table"] = before.table[KINDS.index(e.get("kind"))]
             elif e.name == "mamma_mia_drawn":
                 supply = before.supply

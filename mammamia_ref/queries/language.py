@@ -125,18 +125,7 @@ def expand(cond: Mapping[str, Any], colours: tuple[str, ...], rounds: int,
             return {"any" if which == "any" else "all": parts}
         return {"within": span, "holds": inner}
     if "event" in cond:
-        out = dict(cond)
-        if "where" in cond:
-            out["where"] = {k: sub(v) for k, v in cond["where"].items()}
-        for rel in RELATIONS:
-            if rel in cond:
-                other = dict(cond[rel])
-                if "where" in other:
-                    other["where"] = {k: sub(v) for k, v in other["where"].items()}
-                out[rel] = other
-        if "then" in cond:
-            out["then"] = _state(cond["then"], sub)
-        return out
+        return _event(cond, sub)
     if "state" in cond:
         return {"state": _state(cond["state"], sub)}
     if "result" in cond:
@@ -148,6 +137,23 @@ def expand(cond: Mapping[str, Any], colours: tuple[str, ...], rounds: int,
 RELATIONS = ("more_than", "fewer_than", "same_as")
 """A count compared with another count of the same game: the same condition with the
 keys the relation gives replaced (another seat, another kind, other fields)."""
+
+
+def _event(cond: Mapping[str, Any], sub: Any) -> dict[str, Any]:
+    """An event condition with its variables replaced (in ``where:``, in a relation's
+    ``where:``, in ``then:``)."""
+    out = dict(cond)
+    if "where" in cond:
+        out["where"] = {k: sub(v) for k, v in cond["where"].items()}
+    for rel in RELATIONS:
+        if rel in cond:
+            other = dict(cond[rel])
+            if "where" in other:
+                other["where"] = {k: sub(v) for k, v in other["where"].items()}
+            out[rel] = other
+    if "then" in cond:
+        out["then"] = _state(cond["then"], sub)
+    return out
 
 
 def _state(state: Mapping[str, Any], sub: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.game_model import DELIVERED, GameModel
+from mammamia_ref.rules.typed_spec import FinalTie
 
 
 def result_term(result: Mapping[str, Any], wins: Sequence[Any], rule: Mapping[str, Any],
@@ -56,7 +57,7 @@ def scoring_terms(s: Any, model: GameModel) -> tuple[list[Any], dict[str, Any]]:
     # the tied player first in turn order from the start: nobody tied sits before them
     first = [N.And(second[p], *[z3.Not(N.And(second[q], (q - start + n) % n < (p - start + n) % n))
                                for q in range(n) if q != p]) for p in range(n)]
-    shared = model.v.final_tie == "shared"
+    shared = model.v.final_tie == FinalTie.SHARED
     wins = [N.If(alone, leader[p], N.If(broken, second[p], second[p] if shared else first[p]))
             for p in range(n)]
     tie = z3.Not(alone)

@@ -47,6 +47,7 @@ from mammamia_ref.queries.conditions import state_term
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.language import RELATIONS, expand, seatings
 from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import Leftovers, RoundEnd
 
 STEP_KINDS = ("turn", "reveal", "transition")
 
@@ -159,11 +160,13 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
     if name in ("game_ended", "leftovers_to_oven") or "round" in where:
         raise NotProvable(f"{name} with these fields is told by the model only on an "
                           "unrolled run (the round it belongs to)")
-    if v.round_end == "last_ingredient" and name in ("round_ended", "oven_opened",
-                                                     "mamma_mia_taken", "revealed"):
-        raise NotProvable(f"under round_end=last_ingredient a round's preparation may emit "
-                          f"{name}, which the model tells only on an unrolled run")
-    if v.leftovers == "oven" and name == "revealed":
+    if v.round_end == RoundEnd.LAST_INGREDIENT and name == "revealed":
+        # a round's preparation into a round that ends at once reveals the leftovers:
+        # the free transition step tells its round_ended, oven_opened and
+        # mamma_mia_taken (events_model), not the cards
+        raise NotProvable("under round_end=last_ingredient a round's preparation may "
+                          "reveal cards, which the model tells only on an unrolled run")
+    if v.leftovers == Leftovers.OVEN and name == "revealed":
         raise NotProvable("under leftovers=oven an opening first reveals the last round's "
                           "leftovers, which the model tells only on an unrolled run")
     for what in STEP_KINDS:
