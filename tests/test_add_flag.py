@@ -1,7 +1,9 @@
 """``python -m mammamia_ref.tools.add_flag``: the scaffold of a new house flag writes every
-piece that follows from the flag's description, in a copy of the checkout, and leaves a
-project that says what is left to write by hand (the scenario skeleton is refused until
-its steps are written); a second run, or a bad name, writes nothing."""
+piece that follows from the flag's description, in a copy of the checkout, the porter
+protocol's next version included (which the version tests then accept), and leaves a
+project that says what is left to write by hand, three files (the scenario skeleton is
+refused until its steps are written); a second run, a bad name or a generator that
+fails writes nothing."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["waiter_draw", "--chapter", "turn", "--default",
         "fill=A draw from the waiter takes every order the refill allows.",
         "--default-rule", "turn.draw", "--value", "one=A draw from the waiter takes one order.",
+        "--event", "drew",
         "--title", "Drawing one order from the waiter (a house rule)",
         "--statement", "House rule: a draw from the waiter takes one order only.",
         "--source", "a test of the scaffold"]
@@ -27,11 +30,16 @@ def checkout(tmp_path: Path) -> Path:
     for part in ("mammamia_ref", "spec", "scenarios", "examples/ports/javascript"):
         shutil.copytree(ROOT / part, tmp_path / part,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "node_modules"))
+    for name in ("docs/porting.md", "docs/state-format.md", "CHANGELOG.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
 
 
-def _run(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=where, capture_output=True,
+def _run(where: Path, *args: str, code: bool = False) -> subprocess.CompletedProcess[str]:
+    """A module of the copy run (``code``: a program given as text)."""
+    return subprocess.run([sys.executable, "-c" if code else "-m", *args], cwd=where,
+                          capture_output=True,
                           text=True, timeout=300, env={"PYTHONPATH": str(where),
                                                        "PATH": "/usr/bin:/bin"})
 
@@ -39,7 +47,31 @@ def _run(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _snapshot(where: Path) -> dict[str, str]:
     return {str(p.relative_to(where)): p.read_text(encoding="utf-8")
             for p in where.rglob("*") if p.is_file() and p.suffix in (".py", ".yaml", ".json",
-                                                                       ".js")}
+                                                                       ".js", ".md")}
+
+
+# What the copy's protocol must satisfy once the scaffold has run: the checks of
+# tests/test_protocol_versions.py that a new flag meets (fingerprints, adds, docs).
+VERSION_PROBE = """
+import re
+from pathlib import Path
+from mammamia_ref.kit import PROTOCOL
+from mammamia_ref.kit.versions import (COMPARED, compared_sha256, current, file_sha256,
+                                       registered)
+from mammamia_ref.rules.specdata import variant_flags
+from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
+v = current()
+assert PROTOCOL == v.id == "mammamia-protocol/5", v.id
+assert file_sha256(v.schema) == v.schema_sha256, "schema fingerprint"
+assert compared_sha256(v, COMPARED) == v.compared_sha256, "compared fingerprint"
+assert v.adds["flags"] == ("waiter_draw",) and v.needs == ("waiter_draw",)
+assert set(registered("flags")) == {f["flag"] for f in variant_flags()}
+guide = Path("docs/porting.md").read_text(encoding="utf-8")
+section = re.sub(r"\\s+", " ", guide.split("## 7. Protocol versions", 1)[1])
+assert v.id in section and v.id in Path("CHANGELOG.md").read_text(encoding="utf-8")
+assert v.changes[0].split(" (")[0].split(":")[0][:40] in section
+print("version ok")
+"""
 
 
 @pytest.mark.slow  # runs other programs
@@ -54,18 +86,26 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     assert "\nclass Rules:" in after[fast]
     assert changed == sorted([
         "spec/disputes.yaml", "spec/rules.yaml", "spec/schemas/question.schema.json",
-        "mammamia_ref/rules/typed_spec.py", "mammamia_ref/rules/turn.py",
-        fast, "scenarios/house/waiter-draw.yaml",
-        "examples/ports/javascript/lib/cards.js"])
+        "spec/events.yaml", "spec/schemas/event.schema.json",
+        "spec/protocol.yaml", "spec/schemas/protocol-5.schema.json", "docs/porting.md",
+        "CHANGELOG.md", "mammamia_ref/rules/typed_spec.py", "mammamia_ref/rules/turn.py",
+        fast, "scenarios/house/waiter-draw.yaml"])  # no example port
     assert "class WaiterDraw(StrEnum)" in after["mammamia_ref/rules/typed_spec.py"]
     assert "def waiter_draw_in_force(waiter_draw: str) -> bool:" in \
         after["mammamia_ref/rules/turn.py"]
     assert "self.waiter_draw: str = variants.flags.waiter_draw" in after[fast]
-    assert "waiter_draw: ['fill', 'one']," in after["examples/ports/javascript/lib/cards.js"]
-    assert "left to write by hand (four files):" in done.stdout
-    for hand in ("mammamia_ref/rules/turn.py", fast,
-                 "scenarios/house/waiter-draw.yaml", "examples/ports/javascript/lib/turn.js"):
+    assert "turn.draw_both, turn.waiter_draw_one]" in after["spec/events.yaml"]
+    assert "turn.waiter_draw_one" in after["spec/schemas/event.schema.json"]
+    assert "{event: drew, rule: turn.waiter_draw_one}" in after["scenarios/house/waiter-draw.yaml"]
+    said = set(done.stdout.split("left to write")[0].split()[1:])
+    assert said == set(changed)
+    assert "left to write by hand (three files):" in done.stdout
+    for hand in ("mammamia_ref/rules/turn.py", "scenarios/house/waiter-draw.yaml",
+                 "mammamia_ref/sim/fast_turn.py"):
         assert hand in done.stdout
+    assert "need `waiter_draw` (protocol /5)" in done.stdout
+    version = _run(checkout, VERSION_PROBE, code=True)
+    assert version.returncode == 0 and "version ok" in version.stdout, version.stderr
     # the project still loads, knows the flag, and plays its default; the new rule is in the
     # register with its `when`; the skeleton is refused until its steps are written
     probe = _run(checkout, "mammamia_ref", "variants", "--json")
@@ -89,6 +129,7 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     (("--default-rule", "turn.nothing"), "is not in spec/rules.yaml"),
     (("--value", "Both=x"), "snake_case"),
     (("--value", "fill=x"), "must differ"),
+    (("--event", "flew"), "spec/events.yaml has no event flew"),
 ])
 def test_a_bad_flag_description_writes_nothing(checkout: Path, change: tuple[str, str],
                                                said: str) -> None:
@@ -98,4 +139,17 @@ def test_a_bad_flag_description_writes_nothing(checkout: Path, change: tuple[str
     before = _snapshot(checkout)
     done = _run(checkout, "mammamia_ref.tools.add_flag", *args)
     assert done.returncode == 2 and said in done.stderr and "nothing written" in done.stderr
+    assert _snapshot(checkout) == before
+
+
+@pytest.mark.slow  # runs other programs
+def test_a_generator_that_fails_leaves_every_file_as_it_was(checkout: Path) -> None:
+    """The scaffold writes some files before its generators run: if one fails, every
+    file is put back and the new ones removed."""
+    generator = checkout / "mammamia_ref" / "tools" / "question_schema.py"
+    generator.write_text("raise SystemExit('the generator broke')\n", encoding="utf-8")
+    before = _snapshot(checkout)
+    done = _run(checkout, "mammamia_ref.tools.add_flag", *ARGS)
+    assert done.returncode == 2 and "the generator broke" in done.stderr
+    assert "nothing written" in done.stderr
     assert _snapshot(checkout) == before

@@ -419,13 +419,15 @@ def write(plan: FlagPlan) -> list[Path]:
         specdata.spec_path("schemas/question.schema.json"), PACKAGE / "rules" / "typed_spec.py",
         ROOT / "docs" / "state-format.md") if path.is_file()}
     try:
-        return _write(plan, files)
+        written = _write(plan, files)
     except BaseException:
         for path, text in texts.items():
             path.write_text(text, encoding="utf-8")
         files.scenario.unlink(missing_ok=True)
         files.schema.unlink(missing_ok=True)
         raise
+    return [path for path in written  # those a generator left as they were are not said
+            if path not in texts or path.read_text(encoding="utf-8") != texts[path]]
 
 
 def _write(plan: FlagPlan, files: Files) -> list[Path]:
@@ -483,7 +485,8 @@ def _recorded(text: str, prints: dict[str, str]) -> str:
 
 def left_by_hand(plan: FlagPlan, files: Files) -> str:
     """What the scaffold cannot write: the rule's behaviour and its scenario's steps."""
-    fast_name = files.fast.relative_to(ROOT)
+    chapter_fast = PACKAGE / "sim" / f"fast_{plan.chapter}.py"  # the fast engine's chapter
+    fast_name = (chapter_fast if chapter_fast.is_file() else files.fast).relative_to(ROOT)
     named = ", ".join(plan.new_rules)
     events = (f"the events {', '.join(plan.events)} already list it in spec/events.yaml"
               if plan.events else
@@ -493,14 +496,16 @@ def left_by_hand(plan: FlagPlan, files: Files) -> str:
   1. mammamia_ref/rules/{plan.chapter}.py: where the rule changes the game, branch on
      {plan.flag}_in_force(state.flags.{plan.flag}), and name {named}
      in the events and refusals of that branch ({events}).
-  2. {fast_name}: the same branch in the fast engine, on rules.{plan.flag} (and
-     {plan.flag}_in_force); tests/test_fast_equivalence.py plays every value on both engines.
+  2. {fast_name}: the same branch in the fast engine, on rules.{plan.flag} (its hook,
+     in {files.fast.relative_to(ROOT)}) and {plan.flag}_in_force; tests/test_fast_equivalence.py
+     plays every value on both engines.
   3. scenarios/house/{plan.scenario_id}.yaml: a position and the steps under each value,
      with what must follow (docs/scenario-format.md).
-not to edit: the example ports. They speak an older protocol version than
-  mammamia-protocol/{files.number} and do not list {plan.flag}: the kit sends it to none of them,
-  and skips each of their cases needing another value with "need `{plan.flag}`
-  (protocol /{files.number})" (tests/test_js_port.py checks exactly those are skipped).
+not to edit: the example ports. They speak a protocol version older than
+  mammamia-protocol/{files.number} and do not list {plan.flag}: the kit sends it to none of them
+  and skips each of their cases needing another value, with the line
+    need `{plan.flag}` (protocol /{files.number})
+  (tests/test_js_port.py checks that exactly those are skipped and the rest pass).
 then: python -m pytest -n 0 tests/test_flag_registry.py tests/test_fast_equivalence.py \\
         tests/test_protocol_versions.py tests/test_js_port.py \\
         scenarios/house/{plan.scenario_id}.yaml
