@@ -30,7 +30,7 @@ def checkout(tmp_path: Path) -> Path:
     for part in ("mammamia_ref", "spec", "scenarios", "examples/ports/javascript"):
         shutil.copytree(ROOT / part, tmp_path / part,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "node_modules"))
-    for name in ("docs/porting.md", "docs/state-format.md", "CHANGELOG.md"):
+    for name in ("docs/porting.md", "docs/state-format.md", "CHANGELOG.md", "README.md"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
@@ -88,6 +88,7 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
         "spec/disputes.yaml", "spec/rules.yaml", "spec/schemas/question.schema.json",
         "spec/events.yaml", "spec/schemas/event.schema.json",
         "spec/protocol.yaml", "spec/schemas/protocol-5.schema.json", "docs/porting.md",
+        "README.md",
         "CHANGELOG.md", "mammamia_ref/rules/typed_spec.py", "mammamia_ref/rules/turn.py",
         fast, "scenarios/house/waiter-draw.yaml"])  # no example port
     assert "class WaiterDraw(StrEnum)" in after["mammamia_ref/rules/typed_spec.py"]
@@ -106,6 +107,16 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     assert "need `waiter_draw` (protocol /5)" in done.stdout
     version = _run(checkout, VERSION_PROBE, code=True)
     assert version.returncode == 0 and "version ok" in version.stdout, version.stderr
+    # the project's own tests of the protocol's versions and of the porting guide's
+    # examples pass in the copy as the scaffold left it
+    for name in ("conftest.py", "pyproject.toml", "tests/conftest.py", "tests/patience.py",
+                 "tests/test_protocol_versions.py", "tests/test_porting_guide.py"):
+        (checkout / name).parent.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, checkout / name)
+    kit = _run(checkout, "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-m",
+               "not slow", "tests/test_protocol_versions.py", "tests/test_porting_guide.py")
+    assert kit.returncode == 0, kit.stdout[-3000:] + kit.stderr[-2000:]
+    after = _snapshot(checkout)  # with the tests copied
     # the project still loads, knows the flag, and plays its default; the new rule is in the
     # register with its `when`; the skeleton is refused until its steps are written
     probe = _run(checkout, "mammamia_ref", "variants", "--json")

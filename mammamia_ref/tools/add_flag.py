@@ -6,7 +6,7 @@ that follows from what the designer says about the flag, then prints what is lef
 write by hand: the three files where the rule's own behaviour lives (the kernel's
 branch, the fast engine's branch, the scenario's position and steps). It is a
 contributor's tool, run from a source checkout (it writes into ``spec/``,
-``mammamia_ref/``, ``scenarios/``, ``docs/`` and ``CHANGELOG.md``)::
+``mammamia_ref/``, ``scenarios/``, ``docs/``, ``README.md`` and ``CHANGELOG.md``)::
 
     python -m mammamia_ref.tools.add_flag draw_piles --chapter turn \\
         --default "one=The draw takes from one pile only." --default-rule turn.draw \\
@@ -29,9 +29,11 @@ It writes:
 5. the porter protocol's next version: ``spec/schemas/protocol-N.schema.json`` (the last
    one's, naming the new version), its entry in ``spec/protocol.yaml`` (``adds: flags``,
    the change and its ``need``, the fingerprints recorded once everything else is
-   written), and the version in ``docs/porting.md`` ("Protocol versions") and
-   ``CHANGELOG.md``; a port of an older version is neither sent the flag nor run
-   through a case needing another value of it, so no port has to change;
+   written), and the version in ``docs/porting.md`` (listed under "Protocol versions",
+   named where the guide names the version spoken, the flag in its ``new_game``
+   example), ``README.md`` and ``CHANGELOG.md``; a port of an older version is neither
+   sent the flag nor run through a case needing another value of it, so no port has to
+   change;
 6. the kernel's predicate in ``rules/CHAPTER.py`` (``FLAG_in_force``): the one place
    that says when the new value is in force, for the reference and the fast engine;
 7. the fast engine's hook: the flag on its ``Rules`` (a slot and its value);
@@ -252,6 +254,33 @@ def porting_entry(plan: FlagPlan, number: int) -> str:
         "", *(f"  {line}" for line in move)]) + "\n"
 
 
+VERSIONS_HEADING = "## 7. Protocol versions"
+NEW_GAME_EXAMPLE = "<!-- kit-example: new-game-request -->\n```json\n"
+
+
+def porting_text(text: str, plan: FlagPlan, number: int) -> str:
+    """docs/porting.md for the new version: the version spoken named where the guide
+    names it before its last section (the protocol, its schema, the examples), the flag
+    at its default in the example of what the kit sends in ``new_game``, and the
+    version listed at the end of "Protocol versions"."""
+    head, heading, versions = text.partition(VERSIONS_HEADING)
+    start = head.find(NEW_GAME_EXAMPLE)
+    end = head.find("}}\n```", start)
+    if not heading or start < 0 or end < 0:
+        raise ScaffoldError(f"docs/porting.md has no section '{VERSIONS_HEADING}' or no "
+                            "new_game example (ending in '}}') before it")
+    head = f'{head[:end]}, "{plan.flag}": "{plan.default[0]}"{head[end:]}'
+    head = head.replace(f"mammamia-protocol/{number - 1}`", f"mammamia-protocol/{number}`") \
+        .replace(f'"mammamia-protocol/{number - 1}"', f'"mammamia-protocol/{number}"') \
+        .replace(f"protocol-{number - 1}.schema.json", f"protocol-{number}.schema.json")
+    return (head + heading + versions).rstrip("\n") + "\n" + porting_entry(plan, number)
+
+
+def readme_text(text: str, number: int) -> str:
+    """README.md names the version spoken (with the porting guide's link)."""
+    return text.replace(f"`mammamia-protocol/{number - 1}`", f"`mammamia-protocol/{number}`")
+
+
 def changelog_entry(plan: FlagPlan, number: int) -> str:
     lines = _wrapped(
         f"- The house rule's flag `{plan.flag}` ({_sentence(plan.title)}: `"
@@ -334,6 +363,7 @@ def _hook_fast(text: str, plan: FlagPlan) -> str:
 EXAMPLE_PORT = ROOT / "examples" / "ports" / "javascript" / "mammamia.js"
 PORTING = ROOT / "docs" / "porting.md"
 CHANGELOG = ROOT / "CHANGELOG.md"
+README = ROOT / "README.md"
 
 
 @dataclass(frozen=True)
@@ -396,9 +426,7 @@ def check(plan: FlagPlan) -> None:
         if not doc.is_file():
             raise ScaffoldError(f"{doc.relative_to(ROOT)} is missing: run the scaffold in a "
                                 "source checkout")
-    if "## 7. Protocol versions" not in PORTING.read_text(encoding="utf-8"):
-        raise ScaffoldError("docs/porting.md has no section '## 7. Protocol versions' (the "
-                            "last), where the new version is listed")
+    porting_text(PORTING.read_text(encoding="utf-8"), plan, files.number)
     # the anchors are there (each raises ScaffoldError if not)
     _hook_fast(files.fast.read_text(encoding="utf-8"), plan)
     _register_rules(files.events.read_text(encoding="utf-8"), plan)
@@ -415,7 +443,7 @@ def write(plan: FlagPlan) -> list[Path]:
     files = files_of(plan)
     texts = {path: path.read_text(encoding="utf-8") for path in (
         files.disputes, files.rules, files.events, files.protocol, files.chapter, files.fast,
-        PORTING, CHANGELOG, specdata.spec_path("schemas/event.schema.json"),
+        PORTING, CHANGELOG, README, specdata.spec_path("schemas/event.schema.json"),
         specdata.spec_path("schemas/question.schema.json"), PACKAGE / "rules" / "typed_spec.py",
         ROOT / "docs" / "state-format.md") if path.is_file()}
     try:
@@ -426,8 +454,9 @@ def write(plan: FlagPlan) -> list[Path]:
         files.scenario.unlink(missing_ok=True)
         files.schema.unlink(missing_ok=True)
         raise
-    return [path for path in written  # those a generator left as they were are not said
-            if path not in texts or path.read_text(encoding="utf-8") != texts[path]]
+    return [path for path in written  # those left as they were are not said
+            if path.is_file() and (path not in texts
+                                   or path.read_text(encoding="utf-8") != texts[path])]
 
 
 def _write(plan: FlagPlan, files: Files) -> list[Path]:
@@ -447,7 +476,9 @@ def _write(plan: FlagPlan, files: Files) -> list[Path]:
     features = list(specdata.load_yaml("protocol.yaml")["versions"][-1]["features"])
     edit(files.protocol, lambda text: text.rstrip("\n") + "\n"
          + protocol_entry(plan, number, features))
-    edit(PORTING, lambda text: text.rstrip("\n") + "\n" + porting_entry(plan, number))
+    edit(PORTING, lambda text: porting_text(text, plan, number))
+    if README.is_file():
+        edit(README, lambda text: readme_text(text, number))
     edit(CHANGELOG, lambda text: _insert_changelog(text, changelog_entry(plan, number)))
     generators = ["typed_spec", "question_schema", *(["event_register"] if plan.events else [])]
     for generator in generators:  # fresh processes: the spec changed
@@ -461,7 +492,7 @@ def _write(plan: FlagPlan, files: Files) -> list[Path]:
         generated += [files.events, specdata.spec_path("schemas/event.schema.json"),
                       ROOT / "docs" / "state-format.md"]
     return [files.disputes, files.rules, *generated, files.schema, files.protocol, PORTING,
-            CHANGELOG, files.chapter, files.fast, files.scenario]
+            README, CHANGELOG, files.chapter, files.fast, files.scenario]
 
 
 def _python(*args: str) -> str:
