@@ -14,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from mammamia_ref.kit.versions import versions
+from mammamia_ref.tools.add_flag import FlagPlan, _import_enum
+
 ROOT = Path(__file__).resolve().parent.parent
+NEXT = len(versions()) + 1  # the protocol version the scaffold adds
 ARGS = ["waiter_draw", "--chapter", "turn", "--default",
         "fill=A draw from the waiter takes every order the refill allows.",
         "--default-rule", "turn.draw", "--value", "one=A draw from the waiter takes one order.",
@@ -61,7 +65,7 @@ from mammamia_ref.kit.versions import (COMPARED, compared_sha256, current, file_
 from mammamia_ref.rules.specdata import variant_flags
 from mammamia_ref.rules.typed_spec import PARAMETER_NAMES
 v = current()
-assert PROTOCOL == v.id == "mammamia-protocol/5", v.id
+assert PROTOCOL == v.id == "mammamia-protocol/@NEXT@", v.id
 assert file_sha256(v.schema) == v.schema_sha256, "schema fingerprint"
 assert compared_sha256(v, COMPARED) == v.compared_sha256, "compared fingerprint"
 assert v.adds["flags"] == ("waiter_draw",) and v.needs == ("waiter_draw",)
@@ -87,12 +91,15 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     assert changed == sorted([
         "spec/disputes.yaml", "spec/rules.yaml", "spec/schemas/question.schema.json",
         "spec/events.yaml", "spec/schemas/event.schema.json",
-        "spec/protocol.yaml", "spec/schemas/protocol-5.schema.json", "docs/porting.md",
+        "spec/protocol.yaml", f"spec/schemas/protocol-{NEXT}.schema.json", "docs/porting.md",
         "README.md",
         "CHANGELOG.md", "mammamia_ref/rules/typed_spec.py", "mammamia_ref/rules/turn.py",
         fast, "scenarios/house/waiter-draw.yaml"])  # no example port
     assert "class WaiterDraw(StrEnum)" in after["mammamia_ref/rules/typed_spec.py"]
     assert "def waiter_draw_in_force(waiter_draw: str) -> bool:" in \
+        after["mammamia_ref/rules/turn.py"]
+    assert "return waiter_draw == WaiterDraw.ONE" in after["mammamia_ref/rules/turn.py"]
+    assert "import DrawAmount, DrawPiles, PassOrder, Refill, WaiterDraw\n" in \
         after["mammamia_ref/rules/turn.py"]
     assert "self.waiter_draw: str = variants.flags.waiter_draw" in after[fast]
     assert "turn.draw_both, turn.waiter_draw_one]" in after["spec/events.yaml"]
@@ -104,18 +111,22 @@ def test_the_scaffold_writes_every_piece_and_says_what_is_left(checkout: Path) -
     for hand in ("mammamia_ref/rules/turn.py", "scenarios/house/waiter-draw.yaml",
                  "mammamia_ref/sim/fast_turn.py"):
         assert hand in done.stdout
-    assert "need `waiter_draw` (protocol /5)" in done.stdout
-    version = _run(checkout, VERSION_PROBE, code=True)
+    assert f"need `waiter_draw` (protocol /{NEXT})" in done.stdout
+    version = _run(checkout, VERSION_PROBE.replace("@NEXT@", str(NEXT)), code=True)
     assert version.returncode == 0 and "version ok" in version.stdout, version.stderr
     # the project's own tests of the protocol's versions and of the porting guide's
     # examples pass in the copy as the scaffold left it
     for name in ("conftest.py", "pyproject.toml", "tests/conftest.py", "tests/patience.py",
-                 "tests/test_protocol_versions.py", "tests/test_porting_guide.py"):
+                 "tests/test_protocol_versions.py", "tests/test_porting_guide.py",
+                 "tests/test_flag_literals.py"):
         (checkout / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, checkout / name)
     kit = _run(checkout, "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-m",
-               "not slow", "tests/test_protocol_versions.py", "tests/test_porting_guide.py")
+               "not slow", "tests/test_protocol_versions.py", "tests/test_porting_guide.py",
+               "tests/test_flag_literals.py")
     assert kit.returncode == 0, kit.stdout[-3000:] + kit.stderr[-2000:]
+    lint = _run(checkout, "ruff", "check", "--no-cache", "mammamia_ref/rules/turn.py", fast)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
     after = _snapshot(checkout)  # with the tests copied
     # the project still loads, knows the flag, and plays its default; the new rule is in the
     # register with its `when`; the skeleton is refused until its steps are written
@@ -164,3 +175,20 @@ def test_a_generator_that_fails_leaves_every_file_as_it_was(checkout: Path) -> N
     assert done.returncode == 2 and "the generator broke" in done.stderr
     assert "nothing written" in done.stderr
     assert _snapshot(checkout) == before
+
+
+def test_the_flags_enum_joins_the_chapters_imports_as_ruff_formats_them() -> None:
+    plan = FlagPlan("waiter_draw", "oven", ("fill", "x"), "turn.draw", (("one", "y"),),
+                    "t", "s", "src")
+    short = "from a import b\nfrom mammamia_ref.rules.typed_spec import Refill, Stall\n"
+    assert _import_enum(short, plan) == \
+        "from a import b\nfrom mammamia_ref.rules.typed_spec import Refill, Stall, WaiterDraw\n"
+    long = ("from mammamia_ref.rules.typed_spec import BombasticaHand, Completion, "
+            "MinimaleLowest, MonotoniKind\n")
+    assert _import_enum(long, plan) == (
+        "from mammamia_ref.rules.typed_spec import (\n    BombasticaHand,\n    Completion,\n"
+        "    MinimaleLowest,\n    MonotoniKind,\n    WaiterDraw,\n)\n")
+    none = "from mammamia_ref.rules.state import X\nfrom mammamia_ref.rules.vocabulary import (\n"
+    assert _import_enum(none, plan) == ("from mammamia_ref.rules.state import X\n"
+                                        "from mammamia_ref.rules.typed_spec import WaiterDraw\n"
+                                        "from mammamia_ref.rules.vocabulary import (\n")

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mammamia_ref.rules import specdata
+from mammamia_ref.tools.typed_spec import class_name, member_name
 
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
@@ -145,16 +146,44 @@ def _wrapped(text: str, width: int) -> list[str]:
 
 
 def kernel_predicate(plan: FlagPlan) -> str:
-    """The kernel's one statement of when the new value(s) are in force."""
+    """The kernel's one statement of when the new value(s) are in force, comparing with
+    the typed spec's members (never a string: tests/test_flag_literals.py)."""
     values = [value for value, _ in plan.values]
     rules = ", ".join(f"``{plan.rule_of(v)}``" for v in values)
-    quoted = [f'"{v}"' for v in values]
-    test = f"{plan.flag} == {quoted[0]}" if len(values) == 1 \
-        else f"{plan.flag} in ({', '.join(quoted)})"
+    members = [f"{class_name(plan.flag)}.{member_name(v)}" for v in values]
+    test = f"{plan.flag} == {members[0]}" if len(values) == 1 \
+        else f"{plan.flag} in ({', '.join(members)})"
     return (f'\n\ndef {plan.flag}_in_force({plan.flag}: str) -> bool:\n'
             f'    """{rules} (flag ``{plan.flag}``, a house rule): whether the house rule\'s\n'
             f'    value is in force. The reference and the fast engine both ask here."""\n'
             f"    return {test}\n")
+
+
+TYPED_IMPORT = re.compile(r"^from mammamia_ref\.rules\.typed_spec import "
+                          r"(\(\n(?:    \w+,\n)+\)|\w+(?:, \w+)*)$", re.M)
+
+
+def _import_enum(text: str, plan: FlagPlan) -> str:
+    """The chapter module with the flag's enum among those it imports from the typed spec
+    (a line of its own, in import order, if it imports none), formatted as ruff wants."""
+    found = TYPED_IMPORT.search(text)
+    names = sorted({*re.findall(r"\w+", found.group(1) if found else ""),
+                    class_name(plan.flag)})
+    line = f"from mammamia_ref.rules.typed_spec import {', '.join(names)}"
+    if len(line) > 100:
+        line = "from mammamia_ref.rules.typed_spec import (\n" + \
+            "".join(f"    {name},\n" for name in names) + ")"
+    if found:
+        return text[:found.start()] + line + text[found.end():]
+    later = [m for m in re.finditer(r"^from (mammamia_ref\.[\w.]+) import", text, re.M)
+             if m.group(1) > "mammamia_ref.rules.typed_spec"]
+    if later:
+        return text[:later[0].start()] + line + "\n" + text[later[0].start():]
+    last = list(re.finditer(r"^from mammamia_ref\.[\w.]+ import (?:\([^)]*\)|.*)$", text, re.M))
+    if not last:
+        raise ScaffoldError(f"rules/{plan.chapter}.py imports nothing from mammamia_ref: "
+                            "add the predicate by hand")
+    return text[:last[-1].end()] + "\n" + line + text[last[-1].end():]
 
 
 def scenario_skeleton(plan: FlagPlan) -> str:
@@ -467,7 +496,6 @@ def _write(plan: FlagPlan, files: Files) -> list[Path]:
     edit(files.disputes, lambda text: _insert_variant(text, variants_entry(plan)))
     edit(files.rules, lambda text: text.rstrip("\n") + "\n" + rule_entries(plan))
     edit(files.events, lambda text: _register_rules(text, plan))
-    edit(files.chapter, lambda text: text.rstrip("\n") + "\n" + kernel_predicate(plan))
     edit(files.fast, lambda text: _hook_fast(text, plan))
     files.scenario.write_text(scenario_skeleton(plan), encoding="utf-8")
     files.schema.write_text(protocol_schema(files.last_schema.read_text(encoding="utf-8"),
@@ -483,6 +511,9 @@ def _write(plan: FlagPlan, files: Files) -> list[Path]:
     generators = ["typed_spec", "question_schema", *(["event_register"] if plan.events else [])]
     for generator in generators:  # fresh processes: the spec changed
         _python("-m", f"mammamia_ref.tools.{generator}")
+    # once the typed spec has the flag's enum, which the predicate imports
+    edit(files.chapter, lambda text: _import_enum(text, plan).rstrip("\n") + "\n"
+         + kernel_predicate(plan))
     prints = json.loads(_python("-c", "import json; from mammamia_ref.kit.versions import "
                                 "fingerprints; print(json.dumps(fingerprints()))"))
     edit(files.protocol, lambda text: _recorded(text, prints))
