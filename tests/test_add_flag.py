@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from mammamia_ref.kit.versions import versions
-from mammamia_ref.tools.add_flag import FlagPlan, _import_enum
+from mammamia_ref.rules.specdata import load_yaml, spec_path
+from mammamia_ref.tools.add_flag import FlagPlan, _import_enum, _register_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 NEXT = len(versions()) + 1  # the protocol version the scaffold adds
@@ -192,3 +194,13 @@ def test_the_flags_enum_joins_the_chapters_imports_as_ruff_formats_them() -> Non
     assert _import_enum(none, plan) == ("from mammamia_ref.rules.state import X\n"
                                         "from mammamia_ref.rules.typed_spec import WaiterDraw\n"
                                         "from mammamia_ref.rules.vocabulary import (\n")
+
+
+def test_the_new_rules_join_each_events_rules_however_the_list_is_wrapped() -> None:
+    plan = FlagPlan("waiter_draw", "oven", ("fill", "x"), "oven.fail", (("one", "y"),),
+                    "t", "s", "src", ("failed", "drew"))
+    text = spec_path("events.yaml").read_text(encoding="utf-8")
+    written = yaml.safe_load(_register_rules(text, plan))["events"]
+    for name, entry in load_yaml("events.yaml")["events"].items():
+        added = ["oven.waiter_draw_one"] if name in ("failed", "drew") else []
+        assert written[name] == {**entry, "rules": [*entry["rules"], *added]}, name

@@ -349,14 +349,15 @@ def _register_rules(text: str, plan: FlagPlan) -> str:
     """The new rules among the rules that may carry each of ``plan.events`` in the
     event register (``spec/events.yaml``: each event's one-line ``rules: [...]``)."""
     for event in plan.events:
-        block = re.compile(rf"\n  {re.escape(event)}:\n((?:    .*\n|\n)*?)    rules: \[(.*)\]\n")
+        block = re.compile(rf"\n  {re.escape(event)}:\n((?:    .*\n|\n)*?)"
+                           r"    rules: \[([^\]]*)\]\n")
         found = block.search(text)
         if found is None:
             raise ScaffoldError(f"--event {event!r}: spec/events.yaml has no event {event} "
-                                "with a one-line 'rules: [...]'")
+                                "with its 'rules: [...]'")
         listed = [r.strip() for r in found.group(2).split(",") if r.strip()]
-        joined = ", ".join([*listed, *(r for r in plan.new_rules if r not in listed)])
-        text = text[:found.start(2)] + joined + text[found.end(2):]
+        added = "".join(f", {rule}" for rule in plan.new_rules if rule not in listed)
+        text = text[:found.end(2)] + added + text[found.end(2):]  # the list's own wrapping
     return text
 
 
