@@ -386,8 +386,23 @@ def _hook_fast(text: str, plan: FlagPlan) -> str:
     indent = last.group(1)
     line = f"{indent}self.{plan.flag}: str = variants.flags.{plan.flag}  # house flag\n"
     text = text[:last.end()] + line + text[last.end():]
-    names = slots.group(1).rstrip().rstrip(",")
-    return text[:slots.start(1)] + f'{names}, "{plan.flag}"' + text[slots.end(1):]
+    names = sorted({*re.findall(r'"(\w+)"', slots.group(1)), plan.flag})  # ruff's RUF023
+    column = slots.start(1) - (text.rfind("\n", 0, slots.start(1)) + 1)
+    return text[:slots.start(1)] + _wrapped_names(names, column) + text[slots.end(1):]
+
+
+def _wrapped_names(names: list[str], column: int, width: int = 100) -> str:
+    """Quoted names, comma-separated, in lines that start at ``column`` and end (with the
+    closing parenthesis after the last) within ``width``."""
+    lines: list[str] = []
+    line = ""
+    for name in (f'"{n}"' for n in names):
+        if line and column + len(line) + len(name) + 3 > width:  # ", " now, "," or ")" after
+            lines.append(line + ",")
+            line = name
+        else:
+            line = f"{line}, {name}" if line else name
+    return f"\n{' ' * column}".join([*lines, line])
 
 
 EXAMPLE_PORT = ROOT / "examples" / "ports" / "javascript" / "mammamia.js"
@@ -551,17 +566,17 @@ def left_by_hand(plan: FlagPlan, files: Files) -> str:
     chapter_fast = PACKAGE / "sim" / f"fast_{plan.chapter}.py"  # the fast engine's chapter
     fast_name = (chapter_fast if chapter_fast.is_file() else files.fast).relative_to(ROOT)
     named = ", ".join(plan.new_rules)
-    events = (f"the events {', '.join(plan.events)} already list it in spec/events.yaml"
+    events = (f"spec/events.yaml already lists it under {', '.join(plan.events)}"
               if plan.events else
-              "an event that names it must list it in spec/events.yaml (run the scaffold "
-              "with --event EVENT to have it written, with the protocol's fingerprints)")
+              "an event naming it must list it in spec/events.yaml: scaffold with\n"
+              "     --event EVENT to have it written, with the protocol's fingerprints")
     return f"""left to write by hand (three files):
   1. mammamia_ref/rules/{plan.chapter}.py: where the rule changes the game, branch on
      {plan.flag}_in_force(state.flags.{plan.flag}), and name {named}
      in the events and refusals of that branch ({events}).
-  2. {fast_name}: the same branch in the fast engine, on rules.{plan.flag} (its hook,
-     in {files.fast.relative_to(ROOT)}) and {plan.flag}_in_force; tests/test_fast_equivalence.py
-     plays every value on both engines.
+  2. {fast_name}: the same branch in the fast engine, on rules.{plan.flag}
+     (its hook, in {files.fast.relative_to(ROOT)}) and {plan.flag}_in_force;
+     tests/test_fast_equivalence.py plays every value on both engines.
   3. scenarios/house/{plan.scenario_id}.yaml: a position and the steps under each value,
      with what must follow (docs/scenario-format.md).
 not to edit: the example ports. They speak a protocol version older than
