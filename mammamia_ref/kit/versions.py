@@ -125,6 +125,14 @@ def known(version_id: Any) -> Version | None:
     return next((v for v in versions() if v.id == version_id), None)
 
 
+def known_ids() -> str:
+    """The versions known, in a few words however many there are (a version is added
+    with each new flag): ``mammamia-protocol/1 to mammamia-protocol/5``."""
+    ids = [v.id for v in versions()]
+    return ids[0] if len(ids) == 1 else " and ".join(ids) if len(ids) == 2 else \
+        f"{ids[0]} to {ids[-1]}"
+
+
 def changes_since(version_id: str) -> list[str]:
     """What changed from ``version_id`` to the version spoken, oldest change first."""
     ids = [v.id for v in versions()]
@@ -141,8 +149,7 @@ def refusal(spoken: Any) -> str:
     if old is None:
         shown = repr(spoken) if isinstance(spoken, str) and len(spoken) <= 40 and \
             spoken.isprintable() else "an unknown version" if spoken is not None else "none"
-        return (f"the implementation speaks {shown}; this kit knows "
-                f"{', '.join(v.id for v in versions())} (see {DOCS})")
+        return f"the implementation speaks {shown}; this kit knows {known_ids()} (see {DOCS})"
     if old.id == ours:
         return f"the implementation speaks {ours}"
     changes = changes_since(old.id)
