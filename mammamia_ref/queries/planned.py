@@ -29,6 +29,7 @@ from mammamia_ref.queries.plans import (
     supply_drawn_out,
 )
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import RoundEnd, Stall
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
 )
@@ -117,7 +118,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
     ingredient card."""
     v = _v(answer)
     players = players_of(answer)
-    plan = dump_and_pass(ROUNDS) if v.stall == "cut" else nothing_baked(ROUNDS)
+    plan = dump_and_pass(ROUNDS) if v.stall == Stall.CUT else nothing_baked(ROUNDS)
     built = build(plan, players, _plan_variants(answer))
     if not _all_tied(built.state):
         return plan_fell_short("its game does not end all tied")
@@ -128,7 +129,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
                     f"{a_game(players)} in which nobody bakes an order: "
                     + ("each player plays out their six cards at once, fills their hand with "
                        "orders and passes, and every round ends by the stall rule."
-                       if v.stall == "cut" else
+                       if v.stall == Stall.CUT else
                        "the first round's supply is drawn out and every card played, and "
                        "the later rounds, whose supply is the Mamma Mia! card alone, end "
                        "on its drawing.")
@@ -174,7 +175,7 @@ def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
     """Q06: the first round's supply drawn to its end with no order placed (nothing is
     used), so the second round's supply is the Mamma Mia! card alone."""
     players = players_of(answer)
-    at_once = flags_of(v).round_end == "last_ingredient"
+    at_once = flags_of(v).round_end == RoundEnd.LAST_INGREDIENT
 
     def plan(b: Builder) -> None:
         supply_drawn_out(1 if at_once else 0)(b)

@@ -37,6 +37,7 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.rules.typed_spec import PassOrder, Stall
 from mammamia_ref.rules.vocabulary import COLOURS, COPIES
 
 Invariant = Callable[[GameModel, State], list[Any]]
@@ -303,7 +304,7 @@ def round_potential(model: GameModel, s: State) -> Any:
     waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
                      for p in range(n) for x in s.loc[p]])
     moves = hands + 2 * supply + waiting
-    if model.v.pass_order == "allowed":
+    if model.v.pass_order == PassOrder.ALLOWED:
         moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
     return n * moves + (n - 1 - s.quiet)
 
@@ -316,7 +317,7 @@ def round_length_bound(players: int, variants: FlagValues) -> tuple[int, Proof]:
     potential when it starts. The largest potential of a well-formed state in which a
     turn is to be played (well-formedness proved by induction) is found by z3 (sat at
     it, unsat above)."""
-    if flags_of(variants).stall != "cut":
+    if flags_of(variants).stall != Stall.CUT:
         raise InternalError("without the stall rule a round may go on for ever (Q07)")
     cases: dict[str, str] = {}
     proof = prove_invariant(players, variants, lambda _m, _s: [])

@@ -21,6 +21,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
@@ -50,7 +51,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     example = [N.value(s.model(), t) for t in table]
     # the witness: a game whose first opening turns up red's Minimale on such a table,
     # where red's hand would save it under the other reading (eligible kinds)
-    eligible = {**flag_values(v), "minimale_lowest": "eligible_kinds"}
+    eligible = {**flag_values(v), "minimale_lowest": MinimaleLowest.ELIGIBLE_KINDS}
     saves: dict[int, Decision] = {}
 
     def goal(model: GameModel, step: Any) -> Any:

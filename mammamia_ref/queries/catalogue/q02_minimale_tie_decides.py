@@ -26,6 +26,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     ORDERS,
 )
@@ -97,7 +98,7 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
                         f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
                         f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
                         "it fails.",
-                        ["oven.minimale_all_kinds" if v.minimale_lowest == "all_kinds"
+                        ["oven.minimale_all_kinds" if v.minimale_lowest == MinimaleLowest.ALL_KINDS
                          else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
                         expects)
     return Verdict("sat", witness=doc, detail=f"{minimale} then {later}, first round of "

@@ -11,6 +11,7 @@ from mammamia_ref.queries.common import _counts, _v, a_game, expect_events, play
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import BombasticaHand
 
 
 @register("Q03-bombastica-round-one")
@@ -48,6 +49,6 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
                    f"lasts {turns} turns; red's Bombastica bakes at the first opening {how}, "
                    "and takes the whole table.",
                    ["oven.bombastica", "oven.bombastica_table_only" if
-                    v.bombastica_hand == "forbidden" else "oven.complete_from_hand",
+                    v.bombastica_hand == BombasticaHand.FORBIDDEN else "oven.complete_from_hand",
                     "setup.trim", "round_end.last_card"], expects)
     return Verdict("sat", witness=doc, detail=f"first round of {turns} turns, {how}")

@@ -19,6 +19,7 @@ from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.planned import _q06_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import RoundEnd
 
 
 @register("Q06-supply-only-mamma-mia")
@@ -33,7 +34,7 @@ def q06_supply_only_mamma_mia(query: Mapping[str, Any], answer: Mapping[str, Any
     if found is None:
         return Verdict("unsat", detail=f"no first round of up to {4 * players} turns")
     model, zm = found
-    at_once = v.round_end == "last_ingredient"
+    at_once = v.round_end == RoundEnd.LAST_INGREDIENT
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         shuffles = _supply_shuffles(played.played)

@@ -16,12 +16,13 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q07-round-forever")
 def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.stall == "cut":
+    if v.stall == Stall.CUT:
         proof = prove_turns_terminate(int(answer.get("players", 2)), v)
         return Verdict("unsat" if proof.holds else "sat", evidence="ranking",
                        detail="ranking function (cards in hands, supply and waiters; cards in "

@@ -18,6 +18,7 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import DrawAmount, RoundEnd
 from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
@@ -27,7 +28,7 @@ from mammamia_ref.rules.vocabulary import (
 @register("Q11-mamma-mia-last-card")
 def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.round_end == "last_ingredient":
+    if v.round_end == RoundEnd.LAST_INGREDIENT:
         model, _before, _after, facts, constraints = free_step(
             2, v, "turn", "q11", contract=oven_contract, who=0)
         result, _ = N.check([*constraints, *model.well_formed(_before), facts["mm_last_card"]])
@@ -59,7 +60,7 @@ def q11_mamma_mia_last_card(query: Mapping[str, Any], answer: Mapping[str, Any])
                    "replacement draw finds nothing and the round ends."
                    + (" Under draw_amount=any the player asks for more cards than there are "
                       "ingredients left, which reaches the Mamma Mia! card."
-                      if v.draw_amount == "any" else ""),
+                      if v.draw_amount == DrawAmount.ANY else ""),
                    ["round_end.last_card", "mamma_mia.draw", "turn.draw_short"]
-                   + (["turn.draw_fewer"] if v.draw_amount == "any" else []), expects)
+                   + (["turn.draw_fewer"] if v.draw_amount == DrawAmount.ANY else []), expects)
     return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")

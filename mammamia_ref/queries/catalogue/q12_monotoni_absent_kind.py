@@ -28,6 +28,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MonotoniKind
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
@@ -68,7 +69,7 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
 @register("Q12-monotoni-absent-kind")
 def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.monotoni_kind == "any_other":
+    if v.monotoni_kind == MonotoniKind.ANY_OTHER:
         return _monotoni_any(query, answer, v)
     table, hand, d, domain = _all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)

@@ -17,6 +17,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import BombasticaHand
 from mammamia_ref.rules.vocabulary import (
     ORDER_TYPES,
 )
@@ -26,7 +27,7 @@ from mammamia_ref.rules.vocabulary import (
 def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
     total = ORDER_TYPES["bombastica"]["total"]
-    if v.bombastica_hand == "forbidden":
+    if v.bombastica_hand == BombasticaHand.FORBIDDEN:
         table, hand, d, domain = _all_hands_table()
         out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
         result, _ = N.check([*domain, out.legal, out.baked, N.Sum(table) < total])

@@ -24,6 +24,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Completion
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
 )
@@ -32,7 +33,7 @@ from mammamia_ref.rules.vocabulary import (
 @register("Q15-completion-declined")
 def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.completion == "mandatory":
+    if v.completion == Completion.MANDATORY:
         seat, index = N.Int("q15_seat"), N.Int("q15_index")
         order = select_order(COLOURS, seat, index)
         table, hand, d, domain = _all_hands_table()

@@ -19,12 +19,13 @@ from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.planned import _stalls_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q16-round-ends-by-stall")
 def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.stall == "letter":
+    if v.stall == Stall.LETTER:
         return _no_stall_rule(v)
     if by_plan(answer):
         return _stalls_planned(query, answer, 1)

@@ -23,13 +23,14 @@ from mammamia_ref.queries.planned import _stalls_planned
 from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q17-all-rounds-end-by-stall")
 def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
                                 answer: Mapping[str, Any]) -> Verdict:
     v = _v(answer)
-    if v.stall == "letter":
+    if v.stall == Stall.LETTER:
         return _no_stall_rule(v)
     if by_plan(answer):
         return _stalls_planned(query, answer, ROUNDS)

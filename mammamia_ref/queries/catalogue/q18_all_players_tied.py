@@ -15,6 +15,7 @@ from mammamia_ref.queries.game_model import OVER, GameModel
 from mammamia_ref.queries.planned import _tied_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import FinalTie
 
 
 @register("Q18-all-players-tied")
@@ -46,7 +47,7 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
                        f"{lengths.stop - 1} turns")
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
-    if v.final_tie == "shared":
+    if v.final_tie == FinalTie.SHARED:
         winners, rule = list(model.colours), "game_end.shared_win"
     else:
         winners, rule = [model.colours[holder]], "game_end.seat_order_win"

@@ -16,6 +16,7 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import RoundEnd
 from mammamia_ref.rules.vocabulary import (
     COPIES,
 )
@@ -37,7 +38,7 @@ def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any
     bound z3 proves from there on (the cards in play at most)."""
     v = _v(answer)
     players = players_of(answer)
-    last_ingredient = v.round_end == "last_ingredient"
+    last_ingredient = v.round_end == RoundEnd.LAST_INGREDIENT
     built = build(bombastica_takes_all(1 if last_ingredient else 0), players,
                   _plan_variants(answer))
     baked = [(i, e) for i, e in built.events("baked") if e.get("order") == "red.bombastica"]

@@ -26,6 +26,7 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 def turns_per_round(built: Builder) -> dict[int, int]:
@@ -46,7 +47,7 @@ def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
     repetition re-checked."""
     v = _v(answer)
     players = players_of(answer)
-    if v.stall == "letter":
+    if v.stall == Stall.LETTER:
         return _round_for_ever(query, answer)
     built = build(long_round, players, _plan_variants(answer))
     lengths = turns_per_round(built)
