@@ -11,7 +11,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.formats.safeyaml import load_bytes
-from mammamia_ref.formats.scenario import parse_scenario, run_scenario
+from mammamia_ref.formats.scenario import parse_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder
 from mammamia_ref.queries.decode import Disagreement, Replay
@@ -26,6 +26,7 @@ from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
 )
+from mammamia_ref.sim.scenario_run import run_scenario
 
 
 def load_catalogue() -> list[dict[str, Any]]:

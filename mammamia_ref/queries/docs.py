@@ -104,7 +104,8 @@ def story(path: Path) -> list[str]:
     turns the "most" questions build) shows its beginning and its end, saying how many
     lines it leaves out; the scenario file holds every step."""
     from mammamia_ref.formats.narrate import step_lines
-    from mammamia_ref.formats.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     out = []
     scenario = load_scenario(path)
