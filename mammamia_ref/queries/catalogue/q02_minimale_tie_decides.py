@@ -10,9 +10,9 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
 from mammamia_ref.queries.common import (
-    _describe,
-    _v,
     a_game,
+    answer_flags,
+    describe_counts,
     expect_events,
     full_search,
     players_of,
@@ -61,7 +61,7 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
                           "one run only")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
     minimale_types = (T_STANDARD, T_ONE_OF_EACH)
 
     def differs(i: int, j: int, a: list[Any], b: list[Any]) -> Any:
@@ -94,10 +94,10 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
     doc = game_runs_doc(query, answer, model, runs,
                         "The Minimale's tied kind decides a later order",
                         f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
-                        f"{minimale} turns up with {_describe(table)} on the table: {names[0]} "
-                        f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
-                        f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
-                        "it fails.",
+                        f"{minimale} turns up with {describe_counts(table)} on the table: "
+                        f"{names[0]} and {names[1]} tie for the lowest count. Naming {names[0]} "
+                        f"leaves the cards {later} needs, so it bakes; naming {names[1]} uses "
+                        "them up and it fails.",
                         ["oven.minimale_all_kinds" if v.minimale_lowest == MinimaleLowest.ALL_KINDS
                          else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
                         expects)

@@ -7,7 +7,14 @@ from typing import Any
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_doc, search_game
-from mammamia_ref.queries.common import _counts, _v, a_game, expect_events, players_of, red_only
+from mammamia_ref.queries.common import (
+    a_game,
+    answer_flags,
+    counts_by_kind,
+    expect_events,
+    players_of,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
@@ -16,7 +23,7 @@ from mammamia_ref.rules.typed_spec import BombasticaHand
 
 @register("Q03-bombastica-round-one")
 def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: N.Or(*[s.facts["baked"] for s in m.of("reveal")]),
@@ -32,9 +39,10 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
         events = []
         if any(from_hand):
             events.append({"event": "completed_from_hand", "order": "red.bombastica",
-                           "cards": _counts(from_hand)})
+                           "cards": counts_by_kind(from_hand)})
         events.append({"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica",
-                       "used": _counts([t + h for t, h in zip(table, from_hand, strict=True)])})
+                       "used": counts_by_kind([t + h for t, h
+                                               in zip(table, from_hand, strict=True)])})
         last = len(played.played) - 1
         return expect_events(played.played, events, {last: {"state": {
             "round": 2, "players": {"red": {"delivered": ["red.bombastica"]}}}}})

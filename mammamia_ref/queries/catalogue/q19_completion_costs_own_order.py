@@ -10,8 +10,8 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
 from mammamia_ref.queries.common import (
-    _v,
     a_game,
+    answer_flags,
     expect_events,
     full_search,
     players_of,
@@ -59,7 +59,7 @@ def q19_completion_costs_own_order(query: Mapping[str, Any],
                           "reverse in the other")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
 
     def differs(t: int, u: int, a: list[Any], b: list[Any]) -> Any:
         x, y = a[t].facts, b[t].facts
