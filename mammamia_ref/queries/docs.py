@@ -242,7 +242,8 @@ def write_docs(path: Path | None = None, *, root: Path | None = None,
     """The page for the whole catalogue, written to ``path`` when one is given (through
     a temporary file renamed into place: see :mod:`mammamia_ref.formats.output`; the
     rules site renders its own copy, with its links); returns the text."""
-    from mammamia_ref.queries.catalogue import ROOT, load_catalogue
+    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.results import ROOT
 
     text = render_markdown(load_catalogue(), root=root or ROOT, results=results)
     if path is not None:

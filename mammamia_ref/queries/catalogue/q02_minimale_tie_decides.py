@@ -32,7 +32,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-def _q02_claim(doc: Mapping[str, Any]) -> bool:
+def q02_claim(doc: Mapping[str, Any]) -> bool:
     """What a Q02 witness must expect: two runs naming different kinds for the same
     Minimale, and a later order that bakes in one run and fails in the other."""
     def story(run: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -56,7 +56,7 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
     """The search takes up to about 15 s of CPU on a loaded machine: by default its
     certificate, the committed witness game, is re-checked (:func:`recheck`)."""
     if not full_search() and players_of(answer) == 2:
-        checked = recheck(query, answer, _q02_claim, "the two runs replay, the Minimale "
+        checked = recheck(query, answer, q02_claim, "the two runs replay, the Minimale "
                           "naming one tied kind or the other and a later order baking in "
                           "one run only")
         if checked is not None:

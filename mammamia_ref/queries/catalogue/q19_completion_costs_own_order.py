@@ -27,7 +27,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-def _q19_claim(doc: Mapping[str, Any]) -> bool:
+def q19_claim(doc: Mapping[str, Any]) -> bool:
     """What a Q19 witness must expect: in run complete an order completed from hand bakes
     and a later order of the same owner fails; in run decline the reverse."""
     def outcomes(run: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -54,7 +54,7 @@ def _same(a: Any, b: Any) -> Any:
 def q19_completion_costs_own_order(query: Mapping[str, Any],
                                    answer: Mapping[str, Any]) -> Verdict:
     if not full_search():
-        checked = recheck(query, answer, _q19_claim, "the two runs replay, the completed "
+        checked = recheck(query, answer, q19_claim, "the two runs replay, the completed "
                           "order baking and a later one of its owner failing in one, the "
                           "reverse in the other")
         if checked is not None:
