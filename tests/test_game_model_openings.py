@@ -35,7 +35,7 @@ z3 = pytest.importorskip("z3")
 pytestmark = pytest.mark.z3
 
 from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.common import _v  # noqa: E402
+from mammamia_ref.queries.common import answer_flags  # noqa: E402
 from mammamia_ref.queries.game_model import (  # noqa: E402
     DELIVERED,
     HAND,
@@ -145,7 +145,7 @@ def model_of(opening: Opening, variants: dict[str, str]) -> tuple[GameModel, lis
     """The model of the opening's first round and opening, and every pin."""
     players = opening.after.players
     turns = len(opening.starts)
-    model = GameModel(players, _v({"variants": variants}), schedule=(turns,))
+    model = GameModel(players, answer_flags({"variants": variants}), schedule=(turns,))
     out: list[Any] = []
     with N.building(model.ctx):
         for j, state in enumerate(opening.starts):   # the state before turn step j

@@ -467,7 +467,7 @@ def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
     """The re-check of a long search's certificate can fail: a claim the committed game
     does not meet gives no answer (the caller then searches in full), and a Q19 witness
     whose runs are swapped is no certificate."""
-    from mammamia_ref.queries.catalogue import _q19_claim, certificate, recheck
+    from mammamia_ref.queries.catalogue import certificate, q19_claim, recheck
 
     q04 = next(q for q in CATALOGUE if q["id"] == "Q04-all-orders-delivered")
     assert recheck(q04, q04["answers"][0], lambda state: len(state.delivered[1]) == 8,
@@ -476,19 +476,19 @@ def test_a_certificate_that_does_not_hold_is_not_trusted() -> None:
                    "red delivers all eight") is not None
     q19 = next(q for q in CATALOGUE if q["id"] == "Q19-completion-costs-own-order")
     doc = certificate(q19, q19["answers"][0])
-    assert doc is not None and _q19_claim(doc)
+    assert doc is not None and q19_claim(doc)
     names = [run["name"] for run in doc["runs"]]
     swapped = {**doc, "runs": [{**run, "name": name} for run, name
                                in zip(doc["runs"], reversed(names), strict=True)]}
-    assert not _q19_claim(swapped)
-    from mammamia_ref.queries.catalogue import _q02_claim
+    assert not q19_claim(swapped)
+    from mammamia_ref.queries.catalogue import q02_claim
 
     q02 = next(q for q in CATALOGUE if q["id"] == "Q02-minimale-tie-decides")
     for answer in q02["answers"]:
         doc = certificate(q02, answer)
-        assert doc is not None and _q02_claim(doc)
+        assert doc is not None and q02_claim(doc)
         same = {**doc, "runs": [doc["runs"][0], doc["runs"][0]]}
-        assert not _q02_claim(same)
+        assert not q02_claim(same)
 
 
 def test_certificates_are_read_from_the_suite_shipped_with_the_package(

@@ -41,9 +41,7 @@ from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, counts_of
 
-if TYPE_CHECKING:  # the names of the runner re-exported below, for the type checker
-    from mammamia_ref.sim.scenario_run import RunResult as RunResult
-    from mammamia_ref.sim.scenario_run import run_one as run_one
+if TYPE_CHECKING:  # the name of the runner re-exported below, for the type checker
     from mammamia_ref.sim.scenario_run import run_scenario as run_scenario
 
 SCENARIO_FORMAT = "mammamia-scenario/1"
@@ -755,12 +753,11 @@ def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
     }
 
 
-_MOVED_TO_SIM = frozenset({"RunResult", "run_one", "run_scenario"})
-"""TEMPORARY (issue 45): the runner moved to :mod:`mammamia_ref.sim.scenario_run`; these
-names are still imported from here by modules being rewritten elsewhere (``kit/runner.py``,
-``site/inputs.py``, ``queries/common.py``, ``queries/docs.py``, ``queries/ask.py``).
-Delete this and :func:`__getattr__` once they import from ``sim`` (``tests/test_layers.py``
-lists the import upward as allowed until then)."""
+_MOVED_TO_SIM = frozenset({"run_scenario"})
+"""TEMPORARY (issue 45): the runner moved to :mod:`mammamia_ref.sim.scenario_run`; this
+name is still imported from here by ``queries/ask.py`` (being rewritten by the lead).
+Delete this, :func:`__getattr__` and the ``TYPE_CHECKING`` import once it imports from
+``sim`` (``tests/test_layers.py`` lists the import upward as allowed until then)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -772,6 +769,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Run", "RunResult", "Scenario", "ScenarioError", "Step", "events_diff",
-           "export_bundle", "given_state", "load_all", "load_scenario", "project_diff",
-           "run_one", "run_scenario"]
+__all__ = ["Run", "Scenario", "ScenarioError", "Step", "events_diff", "export_bundle",
+           "given_state", "load_all", "load_scenario", "project_diff"]

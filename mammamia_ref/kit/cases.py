@@ -25,7 +25,6 @@ from mammamia_ref.formats.scenario import (
     needs_observation,
     needs_seats,
     project_diff,
-    run_one,
 )
 from mammamia_ref.kit.compare import short
 from mammamia_ref.kit.diagnose import rules_in_force
@@ -56,6 +55,7 @@ from mammamia_ref.rules.specdata import rule_ids
 from mammamia_ref.rules.state import GameConfig, GameState, make_config
 from mammamia_ref.rules.vocabulary import KINDS, MAX_PLAYERS, MIN_PLAYERS, ORDERS
 from mammamia_ref.sim.perft import action_key, divide
+from mammamia_ref.sim.scenario_run import run_one
 
 
 @dataclass

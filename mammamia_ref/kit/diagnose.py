@@ -20,6 +20,7 @@ from mammamia_ref.rules.game import (
 from mammamia_ref.rules.ruleset import parameter_specs
 from mammamia_ref.rules.specdata import variant_flags
 from mammamia_ref.rules.state import GameState, variant_defaults
+from mammamia_ref.rules.typed_spec import CardCounts, OvenMemory, UsedPile
 from mammamia_ref.rules.vocabulary import ORDERS
 
 
@@ -163,11 +164,11 @@ def information_rules(problems: list[str], state: GameState) -> list[str]:
     v = state.flags
     parts = {
         "/hand": ["information.hands"],
-        "/oven": ["information.oven_seen" if v.oven_memory == "seen"
+        "/oven": ["information.oven_seen" if v.oven_memory == OvenMemory.SEEN
                   else "information.oven_announced"],
-        "_size": ["information.counts" if v.card_counts == "public"
+        "_size": ["information.counts" if v.card_counts == CardCounts.PUBLIC
                   else "information.counts_hidden"],
-        "/used": ["information.used_open" if v.used_pile == "open"
+        "/used": ["information.used_open" if v.used_pile == UsedPile.OPEN
                   else "information.used_closed"],
     }
     rules = [rule for part, named in parts.items() if any(part in p for p in problems)

@@ -31,17 +31,10 @@ is run).
   :mod:`.interrupt`: Ctrl-C during z3 work (used by ``verify``, ``query run``, ``bench``).
 """
 
-from mammamia_ref.queries.catalogue import (
-    Answer,
-    QueryResult,
-    Verdict,
-    answer_query,
-    chosen_answers,
-    load_catalogue,
-    run_catalogue,
-    run_query,
-)
+from mammamia_ref.queries.common import load_catalogue
 from mammamia_ref.queries.docs import render_markdown, write_docs
+from mammamia_ref.queries.results import Answer, QueryResult, Verdict
+from mammamia_ref.queries.runner import answer_query, chosen_answers, run_catalogue, run_query
 from mammamia_ref.queries.timing import BMC_PROPERTY, BmcResult, benchmark_queries, bmc_check
 
 __all__ = ["BMC_PROPERTY", "Answer", "BmcResult", "QueryResult", "Verdict", "answer_query",

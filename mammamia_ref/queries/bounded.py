@@ -39,6 +39,7 @@ from mammamia_ref.queries.decode import Replay, decode, replay
 from mammamia_ref.queries.judging import Played, meets
 from mammamia_ref.queries.searching import playout
 from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import RoundEnd
 
 
 @dataclass
@@ -56,7 +57,7 @@ def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole:
     """Every (schedule, last round open) within the bound, fewest turns first (without a
     ``turns`` bound, for ever). A round after the first may last no turn at all under
     ``round_end.last_ingredient`` (its supply holds no ingredient card)."""
-    low = 0 if rules.flags.round_end == "last_ingredient" else 1
+    low = 0 if rules.flags.round_end == RoundEnd.LAST_INGREDIENT else 1
     counts = [rules.parameters.rounds] if whole else range(1, rounds + 1)
     for total in itertools.count(1) if turns is None else range(1, turns + 1):
         for k in counts:

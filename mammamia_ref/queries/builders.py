@@ -12,7 +12,7 @@ import z3
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.common import _base_doc
+from mammamia_ref.queries.common import base_doc
 from mammamia_ref.queries.decode import Replay, decode, replay
 from mammamia_ref.queries.flags import FlagValues, flag_values, implemented_flags
 from mammamia_ref.queries.game_model import GameModel
@@ -102,14 +102,14 @@ def game_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: GameMod
     """A witness from the setup: every shuffle and decision of the model's run
     (replayed with ``beyond``: values of flags the model leaves to the query)."""
     played = replay(decode(model, zm, beyond))
-    doc = _base_doc(query, answer, title, description, rules)
+    doc = base_doc(query, answer, title, description, rules)
     doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
     doc["steps"] = action_steps(played.actions, expects(played),
                                 notes(played) if notes else None)
     return doc
 
 
-def _turn_end(played: Replay, step: int) -> int:
+def turn_end(played: Replay, step: int) -> int:
     """The index of the last action of the model's turn step ``step``."""
     return max(i for i, p in enumerate(played.played) if p.model_step == step)
 
@@ -219,7 +219,7 @@ def game_runs_doc(query: Mapping[str, Any], answer: Mapping[str, Any], model: Ga
                   ) -> dict[str, Any]:
     """A witness from the setup with several runs: one game, the owners deciding
     differently at its first opening (each run stops when the round is resolved)."""
-    doc = _base_doc(query, answer, title, description, rules)
+    doc = base_doc(query, answer, title, description, rules)
     doc["given"] = {"setup": {"players": model.n, "first_player": model.first}}
     variants = doc.pop("variants", {})
     doc["runs"] = []
@@ -245,7 +245,7 @@ def oven_doc(query: Mapping[str, Any], answer: Mapping[str, Any], run: OvenRun, 
              runs: Sequence[str] | None = None) -> dict[str, Any]:
     """A witness from the state before the last turn of the round (see
     :mod:`.oven_model`); with ``runs``, one run per copy of the owners' decisions."""
-    doc = _base_doc(query, answer, title, "Position-level witness: it starts from a position "
+    doc = base_doc(query, answer, title, "Position-level witness: it starts from a position "
                     "the oven model allows (cards it does not place lie in the used pile), "
                     "which no game is shown to reach. " + description, rules)
     doc["tags"].append("position-level")
@@ -264,7 +264,7 @@ def oven_doc(query: Mapping[str, Any], answer: Mapping[str, Any], run: OvenRun, 
     return doc
 
 
-def _all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision, list[Any]]:
+def all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision, list[Any]]:
     """Symbolic table, hand and decisions for statements about every opening."""
     table = [N.Int(f"all_table{k}") for k in range(NK)]
     hand = [N.Int(f"all_hand{k}") for k in range(NK)]

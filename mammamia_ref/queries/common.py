@@ -11,7 +11,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.formats.safeyaml import load_bytes
-from mammamia_ref.formats.scenario import parse_scenario, run_scenario
+from mammamia_ref.formats.scenario import parse_scenario
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.construct import Builder
 from mammamia_ref.queries.decode import Disagreement, Replay
@@ -26,6 +26,7 @@ from mammamia_ref.rules.vocabulary import (
     KINDS,
     MAMMA_MIA,
 )
+from mammamia_ref.sim.scenario_run import run_scenario
 
 
 def load_catalogue() -> list[dict[str, Any]]:
@@ -33,7 +34,7 @@ def load_catalogue() -> list[dict[str, Any]]:
     return list(specdata.load_yaml("queries.yaml")["queries"])
 
 
-def _v(answer: Mapping[str, Any]) -> Flags:
+def answer_flags(answer: Mapping[str, Any]) -> Flags:
     """The flag values an answer is given under (the defaults where it names none)."""
     return answer_rules(answer).flags
 
@@ -45,15 +46,18 @@ def answer_rules(answer: Mapping[str, Any]) -> Rules:
                       house=answer.get("house"))
 
 
-def _supply_shuffles(played: Sequence[Any]) -> list[int]:
+def supply_shuffles(played: Sequence[Any]) -> list[int]:
     """The steps of a played game (its ``.action`` entries) that shuffle a round's
     supply: the first starts the game, each later one ends an opening."""
     return [i for i, p in enumerate(played)
             if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
 
 
-def _base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
               description: str, rules: Sequence[str]) -> dict[str, Any]:
+    """A witness scenario's head for an answer: its file id, title, description, the
+    rules it cites, the query's disputes and tags, the answer's variants (the given state
+    and the steps are the caller's)."""
     several = len(query["answers"]) > 1
     sid = scenario_file_id(query["id"], answer["name"] if several else None)
     doc: dict[str, Any] = {"id": sid, "title": title, "description": description,
@@ -100,7 +104,8 @@ def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
     return out
 
 
-def _counts(values: Sequence[int]) -> dict[str, int]:
+def counts_by_kind(values: Sequence[int]) -> dict[str, int]:
+    """Counts in ``KINDS`` order as a map by kind name (as events and states write them)."""
     return {k: n for k, n in zip(KINDS, values, strict=True)}
 
 
@@ -119,7 +124,8 @@ def a_game(players: int) -> str:
     return "A two-player game" if players == 2 else f"A {players}-player game"
 
 
-def _describe(counts: Sequence[int]) -> str:
+def describe_counts(counts: Sequence[int]) -> str:
+    """Counts in ``KINDS`` order in words (``2 salami, 1 mushroom``; ``nothing``)."""
     parts = [f"{n} {k}" for k, n in zip(KINDS, counts, strict=True) if n]
     return ", ".join(parts) if parts else "nothing"
 
@@ -176,7 +182,7 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
 
 
-def _mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
+def mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
     """Q06's expectations around step ``second``, the second round's supply shuffle:
     that supply is the Mamma Mia! card alone; ``at_once`` (round_end=last_ingredient)
     the round then ends as it starts, else it starts with that card to draw."""
@@ -191,7 +197,7 @@ def _mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _no_stall_rule(v: FlagValues) -> Verdict:
+def no_stall_rule(v: FlagValues) -> Verdict:
     """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
     state ends its round by the stall rule (one step, every state)."""
     _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")
@@ -200,7 +206,7 @@ def _no_stall_rule(v: FlagValues) -> Verdict:
                    detail=f"no turn from any state ends its round by a stall ({result})")
 
 
-def _stall_story(played: Replay | Builder) -> dict[int, dict[str, Any]]:
+def stall_story(played: Replay | Builder) -> dict[int, dict[str, Any]]:
     """Each round ended by the stall rule, on the action that ends it."""
     out: dict[int, dict[str, Any]] = {}
     entries: Sequence[Any] = played.played
@@ -212,7 +218,7 @@ def _stall_story(played: Replay | Builder) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _all_tied(state: Any) -> bool:
+def all_tied(state: Any) -> bool:
     """The game is over with every player level on delivered orders and on ingredient
     cards in hand."""
     delivered = {len(d) for d in state.delivered}
@@ -220,10 +226,10 @@ def _all_tied(state: Any) -> bool:
     return state.phase == "over" and len(delivered) == 1 and len(held) == 1
 
 
-def _relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
+def relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
              title: str, description: str, rules: Sequence[str]) -> dict[str, Any]:
     """Another query's witness game as this query's witness: the same steps."""
-    out = _base_doc(query, answer, title, description, rules)
+    out = base_doc(query, answer, title, description, rules)
     out["given"] = doc["given"]
     out["steps"] = doc["steps"]
     return out
@@ -242,13 +248,13 @@ def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builde
               description: str, rules: Sequence[str],
               expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
     """A witness from the setup that a plan built (:mod:`.construct`)."""
-    doc = _base_doc(query, answer, title, description, rules)
+    doc = base_doc(query, answer, title, description, rules)
     doc["given"] = {"setup": {"players": built.players, "first_player": built.first_player}}
     doc["steps"] = action_steps(built.actions, expects)
     return doc
 
 
-def _plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
+def plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
     """The variants a plan plays under: the answer's (the reference takes the defaults
     of the rest, as the witness scenario does)."""
     return dict(answer.get("variants", {}))

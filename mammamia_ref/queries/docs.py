@@ -104,7 +104,8 @@ def story(path: Path) -> list[str]:
     turns the "most" questions build) shows its beginning and its end, saying how many
     lines it leaves out; the scenario file holds every step."""
     from mammamia_ref.formats.narrate import step_lines
-    from mammamia_ref.formats.scenario import load_scenario, run_scenario
+    from mammamia_ref.formats.scenario import load_scenario
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     out = []
     scenario = load_scenario(path)
@@ -241,7 +242,8 @@ def write_docs(path: Path | None = None, *, root: Path | None = None,
     """The page for the whole catalogue, written to ``path`` when one is given (through
     a temporary file renamed into place: see :mod:`mammamia_ref.formats.output`; the
     rules site renders its own copy, with its links); returns the text."""
-    from mammamia_ref.queries.catalogue import ROOT, load_catalogue
+    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.results import ROOT
 
     text = render_markdown(load_catalogue(), root=root or ROOT, results=results)
     if path is not None:

@@ -33,6 +33,7 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.flags import FlagValues, as_rules, flags_of
 from mammamia_ref.rules.ruleset import order_shapes
+from mammamia_ref.rules.typed_spec import BombasticaHand, Completion, MinimaleLowest, MonotoniKind
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
@@ -291,11 +292,11 @@ def kind_choices(table: Counts, order: OrderTerms, variants: FlagValues) -> list
     """The kinds the owner of a revealed Monotoni or Minimale may name under the kind
     rules in force (no kind for other orders)."""
     flags = flags_of(variants)
-    if flags.monotoni_kind == "on_table":
+    if flags.monotoni_kind == MonotoniKind.ON_TABLE:
         mono = oven_monotoni_on_table(table, order.personal)
     else:
         mono = oven_monotoni(table, order.personal)
-    if flags.minimale_lowest == "all_kinds":
+    if flags.minimale_lowest == MinimaleLowest.ALL_KINDS:
         mini = oven_minimale_all_kinds(table, order.personal)
     else:
         mini = oven_minimale(table, order.personal)
@@ -325,7 +326,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     rules = as_rules(variants)
     flags, shapes = rules.flags, order_shapes(rules.parameters)
     total = shapes["bombastica"]["total"]
-    mandatory = flags.completion == "mandatory"
+    mandatory = flags.completion == Completion.MANDATORY
     named_type = N.Or(order.type == T_MONOTONI, order.type == T_MINIMALE)
     bomb = order.type == T_BOMBASTICA
     choices = kind_choices(table, order, variants)
@@ -354,7 +355,7 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
     fixed_asked = N.And(z3.Not(bomb), z3.Not(named_fails), z3.Not(met), can)
     fixed_baked = N.And(z3.Not(named_fails), N.Or(met, completed))
 
-    if flags.bombastica_hand == "forbidden":
+    if flags.bombastica_hand == BombasticaHand.FORBIDDEN:
         bomb_baked = oven_bombastica_table_only(table, total)
         bomb_asked = N.BoolVal(False)
         take_ok = N.And(*[t == 0 for t in decision.take])

@@ -7,17 +7,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.queries.common import (
-    _all_tied,
-    _mamma_mia_alone,
-    _plan_variants,
-    _stall_story,
-    _supply_shuffles,
     _turn_ends,
-    _v,
     a_game,
+    all_tied,
+    answer_flags,
     built_doc,
+    mamma_mia_alone,
     plan_fell_short,
+    plan_variants,
     players_of,
+    stall_story,
+    supply_shuffles,
 )
 from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.flags import FlagValues, flags_of
@@ -29,22 +29,23 @@ from mammamia_ref.queries.plans import (
     supply_drawn_out,
 )
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import RoundEnd, Stall
 from mammamia_ref.rules.vocabulary import (
     MAMMA_MIA,
 )
 
 
-def _all_orders_game(answer: Mapping[str, Any]) -> Builder:
+def all_orders_game(answer: Mapping[str, Any]) -> Builder:
     """The game of :func:`.plans.all_orders` for the answer's players, yellow first:
     Q23's first round, in which red delivers all the orders one opening can take, played
     on to the game's end (every action through the reference)."""
-    return build(all_orders, players_of(answer), _plan_variants(answer), first_player=1)
+    return build(all_orders, players_of(answer), plan_variants(answer), first_player=1)
 
 
-def _deliveries(built: Builder, seat: int) -> list[list[str]]:
+def deliveries(built: Builder, seat: int) -> list[list[str]]:
     """The orders ``seat`` delivers at each opening of a built game, read from the
     reference's events (a round's opening ends with the next supply's shuffle)."""
-    shuffles = _supply_shuffles(built.played)[1:]
+    shuffles = supply_shuffles(built.played)[1:]
     colour = built.config.colours[seat]
     out: list[list[str]] = [[] for _ in range(len(shuffles) + 1)]
     for i, event in built.events("baked"):
@@ -54,10 +55,10 @@ def _deliveries(built: Builder, seat: int) -> list[list[str]]:
     return out
 
 
-def _all_orders_story(built: Builder) -> str:
+def all_orders_story(built: Builder) -> str:
     """What happens in a game of :func:`.plans.all_orders`, from the reference's events."""
     players = built.players
-    per = [len(d) for d in _deliveries(built, 0)]
+    per = [len(d) for d in deliveries(built, 0)]
     rounds = ", ".join(f"{n} at opening {r}" for r, n in enumerate(per, start=1) if n)
     others = ", ".join(built.config.colours[1:])
     counts = [len(d) for d in built.state.delivered]
@@ -73,28 +74,28 @@ def _all_orders_story(built: Builder) -> str:
             f"deliver {', '.join(str(n) for n in counts[1:])}.")
 
 
-def _all_orders_witness(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+def all_orders_witness(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
                         rules: list[str], *, every_seat: bool) -> tuple[Builder, dict[str, Any]]:
-    """The game of :func:`_all_orders_game` (Q04, Q20 for three to five players) and its
+    """The game of :func:`all_orders_game` (Q04, Q20 for three to five players) and its
     witness scenario, expecting red's deliveries (``every_seat``: every player's) and
     red's win at the last step."""
-    built = _all_orders_game(answer)
+    built = all_orders_game(answer)
     seats = range(built.players) if every_seat else (0,)
     doc = built_doc(query, answer, built, f"{title} ({built.players} players)",
-                    _all_orders_story(built), rules,
+                    all_orders_story(built), rules,
                     {len(built.played) - 1: {"state": {"players": {
                         built.config.colours[p]: {"delivered": list(built.state.delivered[p])}
                         for p in seats}}, "winners": ["red"]}})
     return built, doc
 
 
-def _stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
+def stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                     rounds: int) -> Verdict:
     """Q16, Q17: every player dumps their cards and fills their hand with orders, then
     passes: each of ``rounds`` rounds ends by a stalled cycle."""
     players = players_of(answer)
-    built = build(dump_and_pass(rounds), players, _plan_variants(answer))
-    story = _stall_story(built)
+    built = build(dump_and_pass(rounds), players, plan_variants(answer))
+    story = stall_story(built)
     if len(story) != rounds:
         return plan_fell_short(f"it ends {len(story)} rounds by the stall rule")
     doc = built_doc(query, answer, built, "Three rounds, each ended by the stall rule"
@@ -110,16 +111,16 @@ def _stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                    "the stall rule")
 
 
-def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q18 (and Q08 with 3 to 5 players): the game of :func:`_stalls_planned` (three
+def tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q18 (and Q08 with 3 to 5 players): the game of :func:`stalls_planned` (three
     stalled rounds) under stall=cut, and under the letter a game whose supplies are
     drawn out with no order placed: every player ends with nothing delivered and no
     ingredient card."""
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
-    plan = dump_and_pass(ROUNDS) if v.stall == "cut" else nothing_baked(ROUNDS)
-    built = build(plan, players, _plan_variants(answer))
-    if not _all_tied(built.state):
+    plan = dump_and_pass(ROUNDS) if v.stall == Stall.CUT else nothing_baked(ROUNDS)
+    built = build(plan, players, plan_variants(answer))
+    if not all_tied(built.state):
         return plan_fell_short("its game does not end all tied")
     from mammamia_ref.rules.game import winners
 
@@ -128,7 +129,7 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
                     f"{a_game(players)} in which nobody bakes an order: "
                     + ("each player plays out their six cards at once, fills their hand with "
                        "orders and passes, and every round ends by the stall rule."
-                       if v.stall == "cut" else
+                       if v.stall == Stall.CUT else
                        "the first round's supply is drawn out and every card played, and "
                        "the later rounds, whose supply is the Mamma Mia! card alone, end "
                        "on its drawing.")
@@ -143,13 +144,13 @@ def _tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdic
     return Verdict("sat", witness=doc, detail=f"a plan's game: {players} players, all tied")
 
 
-def _repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+def repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Q07 (stall=letter): after every player has filled their hand with orders, every
     turn is a pass that draws nothing, and a cycle of them ends where it began."""
     from mammamia_ref.formats.jsonform import format_state
 
     players = players_of(answer)
-    built = build(dump_and_pass(1, cycles=2), players, _plan_variants(answer))
+    built = build(dump_and_pass(1, cycles=2), players, plan_variants(answer))
     ends = _turn_ends(built)
     a, b = ends[-players - 1], ends[-1]
     keys = ("players", "phase", "step", "current", "round", "supply", "oven", "table",
@@ -169,18 +170,18 @@ def _repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> 
                    f"{ends.index(a) + 1} comes back after turn {ends.index(b) + 1}")
 
 
-def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
+def q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                  v: FlagValues) -> Verdict:
     """Q06: the first round's supply drawn to its end with no order placed (nothing is
     used), so the second round's supply is the Mamma Mia! card alone."""
     players = players_of(answer)
-    at_once = flags_of(v).round_end == "last_ingredient"
+    at_once = flags_of(v).round_end == RoundEnd.LAST_INGREDIENT
 
     def plan(b: Builder) -> None:
         supply_drawn_out(1 if at_once else 0)(b)
         b.next_supply(list)
 
-    built = build(plan, players, _plan_variants(answer))
+    built = build(plan, players, plan_variants(answer))
     second = len(built.played) - 1
     if tuple(built.played[second - 1].state.supply) != (MAMMA_MIA,):
         return plan_fell_short("its second supply holds more")
@@ -191,15 +192,15 @@ def _q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                     + (", which ends the second round as it starts." if at_once else "."),
                     ["next_round.supply", f"round_end.{flags_of(v).round_end}",
                      "mamma_mia.holder"],
-                    _mamma_mia_alone(second, at_once))
+                    mamma_mia_alone(second, at_once))
     return Verdict("sat", witness=doc, detail="a plan's game: nothing used in round 1")
 
 
-def _q11_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q11: the first round of :func:`_q06_planned`: its last draw finds the Mamma Mia!
+def q11_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q11: the first round of :func:`q06_planned`: its last draw finds the Mamma Mia!
     card alone."""
     players = players_of(answer)
-    built = build(supply_drawn_out(0), players, _plan_variants(answer))
+    built = build(supply_drawn_out(0), players, plan_variants(answer))
     drawn = [i for i, _e in built.events("mamma_mia_drawn")]
     if not drawn or not any(e.rule == "round_end.last_card" and i == drawn[0]
                             for i, e in built.events("round_ended")):

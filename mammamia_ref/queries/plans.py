@@ -16,6 +16,7 @@ from mammamia_ref.rules.actions import Action, NameKind
 from mammamia_ref.rules.game import chance_pile, is_chance
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import GameState
+from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS, ORDERS_OF
 
 HAND_LIMIT, SPEC_ROUNDS = default_rules().parameters.hand_limit, default_rules().parameters.rounds
@@ -347,7 +348,7 @@ def dump_and_pass(rounds: int, cycles: int = 0) -> Plan:
             hand = s.hands[s.current].ingredients
             k = _largest(hand)
             b.turn(KINDS[k], hand[k], None, "waiter")
-        if b.state.flags.stall != "cut":
+        if b.state.flags.stall != Stall.CUT:
             for _ in range(cycles * n):
                 b.turn(None, source="waiter")
             return
@@ -388,7 +389,7 @@ def _slow_round(b: Builder) -> None:
             place = hand.orders[0] if hand.orders and \
                 len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
             b.turn(KINDS[k], 1, place, "waiter")
-        elif any(c != MAMMA_MIA for c in s.supply) or s.flags.stall != "cut":
+        elif any(c != MAMMA_MIA for c in s.supply) or s.flags.stall != Stall.CUT:
             b.turn(None, source="supply")   # under the letter only the supply ends it
         else:
             b.turn(None, source="waiter")

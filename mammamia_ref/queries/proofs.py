@@ -1,5 +1,7 @@
 """Statements proved for games of every length: invariants by induction over the
-transition relation of :mod:`.game_model`, and a ranking function for termination.
+transition relation of :mod:`.game_model`, a ranking function for termination, and the
+most orders one opening can bake by counting cards (:func:`card_bound`,
+:func:`orders_bound`).
 
 An invariant ``I`` holds in every reachable state when it holds after the setup (base
 case) and every step (a turn, a reveal, a transition) from any state satisfying ``I``
@@ -11,7 +13,7 @@ The invariants are always proved together with the model's well-formedness
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +39,10 @@ from mammamia_ref.queries.oven_rules import (
     resolve_order,
     select_order,
 )
-from mammamia_ref.rules.vocabulary import COLOURS, COPIES
+from mammamia_ref.rules.ruleset import order_shapes
+from mammamia_ref.rules.setup import trimmed_per_kind
+from mammamia_ref.rules.typed_spec import PassOrder, Stall
+from mammamia_ref.rules.vocabulary import COLOURS, COPIES, KINDS, ORDERS, ORDERS_OF
 
 Invariant = Callable[[GameModel, State], list[Any]]
 
@@ -222,8 +227,6 @@ def take_bound(players: int, variants: FlagValues, order_id: str, bound: int,
     well-formed state (and one satisfying ``invariant``; both are proved inductive first,
     :func:`prove_invariant`): one reveal step judged by the oven rules themselves, every
     card, hand and decision."""
-    from mammamia_ref.rules.vocabulary import ORDERS, ORDERS_OF
-
     cases: dict[str, str] = {}
     # the hypothesis of the reveal step: the model's well-formedness (and the invariant)
     # holds in every reachable state
@@ -245,6 +248,52 @@ def take_bound(players: int, variants: FlagValues, order_id: str, bound: int,
                  f"{order_id} can take {'fewer' if below else 'more'} than {bound}")
 
 
+def card_bound(players: int, rules: FlagValues) -> tuple[int, int]:
+    """Q05's bound: the most orders one opening of a ``players``-player game can bake by the cards
+    they need (z3, over every choice of orders of every colour), and the cards in play,
+    under the game's numbers (its order counts and trimming)."""
+    game = as_rules(rules)
+    trimmed = trimmed_per_kind(game.parameters.trimming, players, game.flags.trimming)
+    cards = sum(c - trimmed for c in COPIES)
+    cheapest = cheapest_needs(order_shapes(game.parameters))
+    orders = [o for c in COLOURS[:players] for o in ORDERS_OF[c]]
+    # how many orders of each type bake (orders of one type cost alike): linear
+    # arithmetic over five counts, which z3 settles at once
+    of_type = {t: sum(1 for o in orders if ORDERS[o].type == t) for t in cheapest}
+    chosen = {t: N.Int(f"q05_{t}") for t in cheapest}
+    domain = [N.And(x >= 0, x <= of_type[t]) for t, x in chosen.items()]
+    use = N.Sum([x * cheapest[t] for t, x in chosen.items()])
+    count = N.Sum(list(chosen.values()))
+    # the cheapest orders first fit the most (a count of items, each of its own size);
+    # z3 checks that number is possible and one more is not
+    costs = sorted(cheapest[ORDERS[o].type] for o in orders)
+    most = max(k for k in range(len(costs) + 1) if sum(costs[:k]) <= cards)
+    fits, _ = N.check([*domain, use <= cards, count >= most])
+    beyond, _ = N.check([*domain, use <= cards, count >= most + 1])
+    if fits != z3.sat or beyond != z3.unsat:   # pragma: no cover - z3 disagrees
+        raise InternalError(f"Q05's card count: {most} orders {fits}, one more {beyond}")
+    return most, cards
+
+
+def cheapest_needs(shapes: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
+    """The fewest distinct cards an order of each type takes when it bakes: its
+    requirement (a Monotoni's and a Minimale's for the named kind), a Bombastica's total.
+
+    >>> from mammamia_ref.rules.vocabulary import ORDER_TYPES
+    >>> cheapest_needs(ORDER_TYPES)
+    {'standard': 5, 'one_of_each': 5, 'bombastica': 15, 'monotoni': 7, 'minimale': 4}
+    """
+    out = {}
+    for name, shape in shapes.items():
+        if "total" in shape:
+            out[name] = shape["total"]
+        elif "each" in shape:
+            out[name] = shape["each"] * len(KINDS)
+        else:
+            out[name] = shape["personal"] + shape["count"]
+    return out
+
+
 def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, Proof]:
     """The most orders of ``colour`` that can bake in one opening, by the cards they
     need: the orders baked at one opening use disjoint cards (a used card goes to the
@@ -254,8 +303,6 @@ def orders_bound(players: int, variants: FlagValues, colour: str) -> tuple[int, 
     bound is the largest number of orders z3 can fit (sat) with one more proved not to
     fit (unsat)."""
     from mammamia_ref.queries.oven_rules import order_terms_of
-    from mammamia_ref.rules.setup import trimmed_per_kind
-    from mammamia_ref.rules.vocabulary import ORDERS_OF
 
     rules = as_rules(variants)  # the oven rules and the hand limit, trimming and counts
     numbers = rules.parameters
@@ -303,7 +350,7 @@ def round_potential(model: GameModel, s: State) -> Any:
     waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
                      for p in range(n) for x in s.loc[p]])
     moves = hands + 2 * supply + waiting
-    if model.v.pass_order == "allowed":
+    if model.v.pass_order == PassOrder.ALLOWED:
         moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
     return n * moves + (n - 1 - s.quiet)
 
@@ -316,7 +363,7 @@ def round_length_bound(players: int, variants: FlagValues) -> tuple[int, Proof]:
     potential when it starts. The largest potential of a well-formed state in which a
     turn is to be played (well-formedness proved by induction) is found by z3 (sat at
     it, unsat above)."""
-    if flags_of(variants).stall != "cut":
+    if flags_of(variants).stall != Stall.CUT:
         raise InternalError("without the stall rule a round may go on for ever (Q07)")
     cases: dict[str, str] = {}
     proof = prove_invariant(players, variants, lambda _m, _s: [])

@@ -15,6 +15,7 @@ from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
+from mammamia_ref.rules.typed_spec import Stall
 
 POLICIES = ("random", "simple", "careful")
 
@@ -50,7 +51,7 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
     steps = list(after.steps) if after is not None else []
     state = steps[-1][2] if steps else new_game(config)
     for _ in range(max_steps):
-        if is_over(state) or (state.flags.stall == "letter"
+        if is_over(state) or (state.flags.stall == Stall.LETTER
                               and state.quiet_turns >= state.players):
             break
         action = chance.shuffle(state) if is_chance(state) else \
@@ -300,7 +301,7 @@ def fast_on(state: GameState, seed: int | str, max_steps: int = 20_000) -> tuple
     from mammamia_ref.sim import fast
 
     game, chance = fast.from_state(state), fast.FastChance(seed)
-    rng, letter = random.Random(f"mammamia-policy:{seed}"), state.flags.stall == "letter"
+    rng, letter = random.Random(f"mammamia-policy:{seed}"), state.flags.stall == Stall.LETTER
     # the turns begun, as the reference's turn_begins events count them: a turn that
     # follows a turn, and each round's first (after the shuffles that start it, even a
     # round that ends at once): one is pending while the state awaits a shuffle

@@ -27,10 +27,12 @@ from dataclasses import dataclass
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.catalogue import Answer, answer_query, chosen_answers, load_catalogue
+from mammamia_ref.queries.common import load_catalogue
 from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.proofs import hand_limit
+from mammamia_ref.queries.results import Answer
+from mammamia_ref.queries.runner import answer_query, chosen_answers
 
 BMC_PLAYERS = 2
 BMC_PROPERTY = ("Q09 bounded: from the setup of a 2-player game (default variants), no "

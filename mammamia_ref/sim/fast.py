@@ -56,7 +56,7 @@ from mammamia_ref.rules.state import (
 )
 from mammamia_ref.sim.fast_chance import (
     _BITS,
-    _INLINE_OK,
+    INLINE_OK,
     FastChance,
     benchmark_choice,
     chance_pile,
@@ -316,7 +316,7 @@ def play_random_game(config: GameConfig, seed: int | str, *,
     state = new_game(config)
     result = FastGameResult(state)
     players, stall_letter = state.players, state.rules.stall_letter
-    inline = _INLINE_OK and not state.rules.draw_any
+    inline = INLINE_OK and not state.rules.draw_any
     decisions = turns = shuffles = 0
     # Module constants as locals: a local is read faster than a global.
     turn, oven, play = _TURN, _OVEN, _PLAY
@@ -434,6 +434,7 @@ __all__ = [
     "DRAW_SUPPLY",
     "DRAW_WAITER",
     "FIRST_ORDER",
+    "INLINE_OK",
     "MINIMALE",
     "MM",
     "MONOTONI",
@@ -446,7 +447,6 @@ __all__ = [
     "STANDARD",
     "SUPPLY",
     "WAITER",
-    "_INLINE_OK",
     "FastChance",
     "FastGameResult",
     "FastState",

@@ -36,7 +36,7 @@ def chance_pile(state: FastState) -> tuple[str, Sequence[int]]:
 # The reference's chance and policy draw from ``random.Random`` through ``sample`` and
 # ``choice``, both built on ``_randbelow(n)``: ``getrandbits(n.bit_length())`` until the
 # result is below n. The fast engine draws the very same numbers with that loop written
-# out (a Python call less per number). ``_INLINE_OK`` checks, once, that this Python's
+# out (a Python call less per number). ``INLINE_OK`` checks, once, that this Python's
 # ``random`` still works that way; where it does not, the fast engine calls it instead.
 
 
@@ -84,14 +84,14 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
     return r
 
 
-_INLINE_OK: Final = _inline_ok()
+INLINE_OK: Final = _inline_ok()
 
 
 def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     """The shuffle the reference's :class:`~mammamia_ref.rules.chance.ChanceSource` draws:
     ``rng.sample(cards, len(cards))``. It orders positions, not values, so the same pile
     in the same order, coded or not, comes out the same."""
-    if _INLINE_OK and len(cards) < len(_BITS):
+    if INLINE_OK and len(cards) < len(_BITS):
         return _sample_all(rng, cards)
     return rng.sample(cards, len(cards))
 
@@ -122,7 +122,7 @@ def benchmark_choice(state: FastState, legal: Sequence[int], rng: random.Random)
         else:  # supply counts first, then as many waiter counts
             n //= 2
             first = n if source == WAITER else 0
-    if not _INLINE_OK:
+    if not INLINE_OK:
         return legal[first + rng.randrange(n)]  # which is rng._randbelow(n)
     bits = _BITS[n]
     r = rng.getrandbits(bits)

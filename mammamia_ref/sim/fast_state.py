@@ -49,6 +49,7 @@ from mammamia_ref.rules.turn import (
     cards_to_draw,
     step_after_pass,
 )
+from mammamia_ref.rules.typed_spec import DrawAmount, DrawPiles, PassOrder, RoundEnd, Stall
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KINDS,
@@ -88,6 +89,14 @@ _STEP_MEMBER: Final[dict[str, Step]] = {step.value: step for step in Step}
 _PLAIN: Final[dict[str, str]] = {member.value: member.value for member in (*Phase, *Step)}
 """The plain value of a phase or step (a member or a string); a waiter's pile is its
 own plain value."""
+
+# The flag values the fast engine compares with, bound once as the generated members'
+# plain values (as the phases and steps above): no string literal of a flag value here.
+_LAST_INGREDIENT: Final = RoundEnd.LAST_INGREDIENT.value
+_LETTER: Final = Stall.LETTER.value
+_ANY_AMOUNT: Final = DrawAmount.ANY.value
+_BOTH_PILES: Final = DrawPiles.BOTH.value
+PASS_ORDER_FORBIDDEN: Final = PassOrder.FORBIDDEN.value
 
 # -- cards ---------------------------------------------------------------------------
 
@@ -275,11 +284,11 @@ class Rules:
         self.mm_before_deal = mamma_mia_dealt_with_deck(variants.flags.mamma_mia_shuffle)
         self.mandatory = not may_decline(self.completion)
         self.leftovers_to_oven = leftovers_to_oven(self.leftovers)
-        self.round_end_last_ingredient = self.round_end == "last_ingredient"
-        self.stall_letter = self.stall == "letter"
-        self.draw_any = variants.flags.draw_amount == "any"
+        self.round_end_last_ingredient = self.round_end == _LAST_INGREDIENT
+        self.stall_letter = self.stall == _LETTER
+        self.draw_any = variants.flags.draw_amount == _ANY_AMOUNT
         self.draw_piles: str = variants.flags.draw_piles
-        self.draw_both = self.draw_piles == "both"
+        self.draw_both = self.draw_piles == _BOTH_PILES
         # The turn's kernel functions, tabled for the hot loop: ``allowance[played][size]``
         # is ``cards_to_draw``; ``quiet_after_quiet[count]`` and ``quiet_after_busy[count]``
         # are ``quiet_turns_after`` after a quiet turn and after one that moved a card, and

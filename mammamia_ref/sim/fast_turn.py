@@ -30,6 +30,7 @@ from mammamia_ref.sim.fast_state import (
     N_KINDS,
     NO_ORDER,
     PASS,
+    PASS_ORDER_FORBIDDEN,
     PLACE_BASE,
     SUPPLY,
     WAITER,
@@ -105,7 +106,8 @@ def turn_place_order(state: FastState, order: int) -> None:
     state.hand_orders[state.current] = tuple(orders)
     state.oven.append(order)
     if state.events is not None:
-        rule = "turn.place_order" if state.played or state.rules.pass_order == "forbidden" \
+        rule = "turn.place_order" \
+            if state.played or state.rules.pass_order == PASS_ORDER_FORBIDDEN \
             else "turn.pass_with_order"
         tell(state, "placed_order", rule, ("seat", state.current), ("order", CARD_NAMES[order]))
     state.played += 1

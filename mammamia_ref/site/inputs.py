@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import IllegalActionError, MammamiaError
-from mammamia_ref.formats.scenario import RunResult, Scenario, given_state, load_all, run_one
+from mammamia_ref.formats.scenario import Scenario, given_state, load_all
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, to_move
 from mammamia_ref.rules.state import GameState
+from mammamia_ref.sim.scenario_run import RunResult, run_one
 
 
 @dataclass
@@ -202,7 +203,7 @@ def _group_of(file: Path, roots: Sequence[Path]) -> str:
 
 def play_run(scenario: Scenario, run: Any, number: int = 0) -> RunView:
     """Play one run with the reference, keeping the position after every step, and
-    judge it with :func:`mammamia_ref.formats.scenario.run_one`."""
+    judge it with :func:`mammamia_ref.sim.scenario_run.run_one`."""
     raw_runs = scenario.doc.get("runs")
     raw_run = raw_runs[number] if raw_runs else scenario.doc
     view = RunView(run.name, str(raw_run.get("description", "")), dict(run.variants), None,

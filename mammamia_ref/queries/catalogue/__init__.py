@@ -38,8 +38,8 @@ from mammamia_ref.queries.catalogue import (
            q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )
-from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import _q02_claim
-from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import _q19_claim
+from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import q02_claim
+from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import q19_claim
 from mammamia_ref.queries.common import (
            certificate,
            full_search,
@@ -57,7 +57,23 @@ from mammamia_ref.queries.runner import (
            run_query,
 )
 
-__all__ = ["IMPLEMENTATIONS", "ROOT", "Answer", "QueryResult", "Verdict", "_q02_claim",
-           "_q19_claim", "answer_query", "certificate", "chosen_answers", "full_search",
-           "load_catalogue", "recheck", "reference_replay", "ruling_rules", "run_catalogue",
-           "run_query", "search_game"]
+__all__ = [
+           "IMPLEMENTATIONS",
+           "ROOT",
+           "Answer",
+           "QueryResult",
+           "Verdict",
+           "answer_query",
+           "certificate",
+           "chosen_answers",
+           "full_search",
+           "load_catalogue",
+           "q02_claim",
+           "q19_claim",
+           "recheck",
+           "reference_replay",
+           "ruling_rules",
+           "run_catalogue",
+           "run_query",
+           "search_game",
+]

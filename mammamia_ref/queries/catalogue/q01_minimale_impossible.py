@@ -9,7 +9,14 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_doc, reveal_hand, search_opening
-from mammamia_ref.queries.common import _describe, _v, a_game, expect_events, players_of, red_only
+from mammamia_ref.queries.common import (
+    a_game,
+    answer_flags,
+    describe_counts,
+    expect_events,
+    players_of,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import GameModel
@@ -21,6 +28,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
@@ -28,7 +36,7 @@ from mammamia_ref.rules.vocabulary import (
 
 @register("Q01-minimale-impossible")
 def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
+    v = answer_flags(answer)
     in_play = 8
     order = order_terms_of("red.minimale")        # any colour: red's personal kind is salami
     personal = KINDS.index("salami")
@@ -50,7 +58,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     example = [N.value(s.model(), t) for t in table]
     # the witness: a game whose first opening turns up red's Minimale on such a table,
     # where red's hand would save it under the other reading (eligible kinds)
-    eligible = {**flag_values(v), "minimale_lowest": "eligible_kinds"}
+    eligible = {**flag_values(v), "minimale_lowest": MinimaleLowest.ELIGIBLE_KINDS}
     saves: dict[int, Decision] = {}
 
     def goal(model: GameModel, step: Any) -> Any:
@@ -69,7 +77,7 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     if found is None:
         return Verdict("sat", detail="position-level only: no first round of up to "
                        f"{4 * players} turns "
-                       f"reaches such a table; e.g. table {_describe(example)}")
+                       f"reaches such a table; e.g. table {describe_counts(example)}")
     model, zm, step = found
     table_seen = [N.value(zm, x) for x in step.facts["table"]]
     named = KINDS[N.value(zm, saves[step.index].named)]
@@ -82,12 +90,12 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     doc = game_doc(query, answer, model, zm,
                    "A Pizza Minimale no hand can save (lowest over all kinds)",
                    f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
-                   f"Minimale turns up with {_describe(table_seen)} on the table and red holding "
-                   f"{_describe(held)}. Under minimale_lowest=all_kinds the lowest count is the "
-                   "personal salami's alone, so no kind may be named and the order fails "
-                   "whatever red holds; red's hand would have made it bake under "
+                   f"Minimale turns up with {describe_counts(table_seen)} on the table and red "
+                   f"holding {describe_counts(held)}. Under minimale_lowest=all_kinds the lowest "
+                   "count is the personal salami's alone, so no kind may be named and the "
+                   "order fails whatever red holds; red's hand would have made it bake under "
                    f"eligible_kinds, naming {named}. (z3's ∃table ∀hand search found such "
-                   f"tables, e.g. {_describe(example)}.)",
+                   f"tables, e.g. {describe_counts(example)}.)",
                    ["oven.minimale_all_kinds", "oven.fail"], expects)
-    return Verdict("sat", witness=doc, detail=f"e.g. table {_describe(example)}; first round "
+    return Verdict("sat", witness=doc, detail=f"e.g. table {describe_counts(example)}; first round "
                    f"of {model.schedule[0]} turns")

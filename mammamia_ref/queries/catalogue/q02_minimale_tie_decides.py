@@ -10,9 +10,9 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
 from mammamia_ref.queries.common import (
-    _describe,
-    _v,
     a_game,
+    answer_flags,
+    describe_counts,
     expect_events,
     full_search,
     players_of,
@@ -26,12 +26,13 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     ORDERS,
 )
 
 
-def _q02_claim(doc: Mapping[str, Any]) -> bool:
+def q02_claim(doc: Mapping[str, Any]) -> bool:
     """What a Q02 witness must expect: two runs naming different kinds for the same
     Minimale, and a later order that bakes in one run and fails in the other."""
     def story(run: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -55,12 +56,12 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
     """The search takes up to about 15 s of CPU on a loaded machine: by default its
     certificate, the committed witness game, is re-checked (:func:`recheck`)."""
     if not full_search() and players_of(answer) == 2:
-        checked = recheck(query, answer, _q02_claim, "the two runs replay, the Minimale "
+        checked = recheck(query, answer, q02_claim, "the two runs replay, the Minimale "
                           "naming one tied kind or the other and a later order baking in "
                           "one run only")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
     minimale_types = (T_STANDARD, T_ONE_OF_EACH)
 
     def differs(i: int, j: int, a: list[Any], b: list[Any]) -> Any:
@@ -93,11 +94,11 @@ def q02_minimale_tie_decides(query: Mapping[str, Any], answer: Mapping[str, Any]
     doc = game_runs_doc(query, answer, model, runs,
                         "The Minimale's tied kind decides a later order",
                         f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. "
-                        f"{minimale} turns up with {_describe(table)} on the table: {names[0]} "
-                        f"and {names[1]} tie for the lowest count. Naming {names[0]} leaves the "
-                        f"cards {later} needs, so it bakes; naming {names[1]} uses them up and "
-                        "it fails.",
-                        ["oven.minimale_all_kinds" if v.minimale_lowest == "all_kinds"
+                        f"{minimale} turns up with {describe_counts(table)} on the table: "
+                        f"{names[0]} and {names[1]} tie for the lowest count. Naming {names[0]} "
+                        f"leaves the cards {later} needs, so it bakes; naming {names[1]} uses "
+                        "them up and it fails.",
+                        ["oven.minimale_all_kinds" if v.minimale_lowest == MinimaleLowest.ALL_KINDS
                          else "oven.minimale", "oven.leftovers", "oven.bake", "oven.fail"],
                         expects)
     return Verdict("sat", witness=doc, detail=f"{minimale} then {later}, first round of "

@@ -7,15 +7,23 @@ from typing import Any
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_doc, search_game
-from mammamia_ref.queries.common import _counts, _v, a_game, expect_events, players_of, red_only
+from mammamia_ref.queries.common import (
+    a_game,
+    answer_flags,
+    counts_by_kind,
+    expect_events,
+    players_of,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import BombasticaHand
 
 
 @register("Q03-bombastica-round-one")
 def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
     found = search_game(players, v, [(t,) for t in first_rounds(players)],
                         lambda m: N.Or(*[s.facts["baked"] for s in m.of("reveal")]),
@@ -31,9 +39,10 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
         events = []
         if any(from_hand):
             events.append({"event": "completed_from_hand", "order": "red.bombastica",
-                           "cards": _counts(from_hand)})
+                           "cards": counts_by_kind(from_hand)})
         events.append({"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica",
-                       "used": _counts([t + h for t, h in zip(table, from_hand, strict=True)])})
+                       "used": counts_by_kind([t + h for t, h
+                                               in zip(table, from_hand, strict=True)])})
         last = len(played.played) - 1
         return expect_events(played.played, events, {last: {"state": {
             "round": 2, "players": {"red": {"delivered": ["red.bombastica"]}}}}})
@@ -48,6 +57,6 @@ def q03_bombastica_round_one(query: Mapping[str, Any], answer: Mapping[str, Any]
                    f"lasts {turns} turns; red's Bombastica bakes at the first opening {how}, "
                    "and takes the whole table.",
                    ["oven.bombastica", "oven.bombastica_table_only" if
-                    v.bombastica_hand == "forbidden" else "oven.complete_from_hand",
+                    v.bombastica_hand == BombasticaHand.FORBIDDEN else "oven.complete_from_hand",
                     "setup.trim", "round_end.last_card"], expects)
     return Verdict("sat", witness=doc, detail=f"first round of {turns} turns, {how}")

@@ -7,20 +7,20 @@ from typing import Any
 
 from mammamia_ref.queries.builders import game_doc, search_game
 from mammamia_ref.queries.common import (
-    _supply_shuffles,
-    _v,
+    answer_flags,
     final_state,
     full_search,
     load_catalogue,
     plan_fell_short,
     players_of,
     recheck,
+    supply_shuffles,
 )
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
 )
-from mammamia_ref.queries.planned import _all_orders_witness, _deliveries
+from mammamia_ref.queries.planned import all_orders_witness, deliveries
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
 
@@ -36,7 +36,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
     every round and places its orders in the order of :data:`Q04_PLAN`, one on each of
     its turns; yellow places none. The search takes about 100 s of CPU: by default its
     certificate, the committed witness, is re-checked instead (:func:`recheck`). For
-    three to five players: the game of :func:`.plans.all_orders` (:func:`_all_orders_game`)."""
+    three to five players: the game of :func:`.plans.all_orders` (:func:`all_orders_game`)."""
     if players_of(answer) > 2:
         return _q04_by_plan(query, answer)
     if not full_search():
@@ -44,7 +44,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
                           "the witness game replays and red has delivered all 8 orders")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
     plan: dict[tuple[int, int], str | None] = {}
     for r, (turns, orders) in enumerate(zip(Q04_SCHEDULE, Q04_PLAN, strict=True), start=1):
         for j in range(turns):
@@ -60,7 +60,7 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
         rounds = [list(orders) for orders in Q04_PLAN]
         out: dict[int, dict[str, Any]] = {}
         done: list[str] = []
-        shuffles = _supply_shuffles(played.played)[1:]
+        shuffles = supply_shuffles(played.played)[1:]
         ends = [i - 1 for i in shuffles] + [len(played.played) - 1]
         for r, end in enumerate(ends):
             done += rounds[r]
@@ -79,9 +79,9 @@ def q04_all_orders_delivered(query: Mapping[str, Any], answer: Mapping[str, Any]
 
 
 def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q04 for three to five players: :func:`_all_orders_game`, red's deliveries read
+    """Q04 for three to five players: :func:`all_orders_game`, red's deliveries read
     from the reference's events and final state."""
-    built, doc = _all_orders_witness(query, answer, "Red delivers all eight orders",
+    built, doc = all_orders_witness(query, answer, "Red delivers all eight orders",
                                      ["game_end.three_resolutions", "turn.place_order",
                                       "oven.bake", "oven.bombastica", "next_round.supply"],
                                      every_seat=False)
@@ -89,7 +89,7 @@ def _q04_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
     if state.phase != "over" or len(state.delivered[0]) != N_ORDERS:
         return plan_fell_short(f"red delivers {len(state.delivered[0])} (game "
                                f"{'over' if state.phase == 'over' else 'not over'})")
-    per = [len(d) for d in _deliveries(built, 0)]
+    per = [len(d) for d in deliveries(built, 0)]
     return Verdict("sat", witness=doc, detail="the plan's game: red delivers "
                    + " + ".join(str(n) for n in per) + " orders at the three openings")
 

@@ -1,9 +1,10 @@
 """Query Q05-most-pizzas-one-opening (``spec/queries.yaml``): the most orders, all
 players together, that one opening bakes, answered from a game at 2 to 5 players.
 
-- The upper bound, by counting cards (z3): every baked order takes at least its smallest
-  requirement of distinct cards (4 for a Minimale, 5 for the rest but a Monotoni's 7
-  and a Bombastica's total), and no card serves twice in one opening.
+- The upper bound, by counting cards (z3, :func:`.proofs.card_bound`): every baked
+  order takes at least its smallest requirement of distinct cards (4 for a Minimale, 5
+  for the rest but a Monotoni's 7 and a Bombastica's total), and no card serves twice
+  in one opening.
 - Two and three players (:data:`SEARCHED`): a game from a new deal whose first opening
   bakes that many, found by the game model (:class:`.game_model.GameModel`: a first
   round of as many turns; at two players the orders restricted to the cheapest kinds).
@@ -23,86 +24,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import z3
-
-from mammamia_ref.errors import InternalError
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc
 from mammamia_ref.queries.common import (
-    _plan_variants,
-    _v,
     a_game,
+    answer_flags,
     answer_rules,
     built_doc,
     certificate,
     expect_events,
     full_search,
+    plan_variants,
     players_of,
     reference_replay,
 )
 from mammamia_ref.queries.construct import build
 from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.flags import FlagValues, as_rules
+from mammamia_ref.queries.flags import FlagValues
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.plans import most_orders
+from mammamia_ref.queries.proofs import card_bound as card_bound  # TEMPORARY: ask.py's
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
-from mammamia_ref.rules.ruleset import order_shapes
-from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
-    COPIES,
     ORDERS,
     ORDERS_OF,
 )
-
-
-def card_bound(players: int, rules: FlagValues) -> tuple[int, int]:
-    """The most orders one opening of a ``players``-player game can bake by the cards
-    they need (z3, over every choice of orders of every colour), and the cards in play,
-    under the game's numbers (its order counts and trimming)."""
-    game = as_rules(rules)
-    trimmed = trimmed_per_kind(game.parameters.trimming, players, game.flags.trimming)
-    cards = sum(c - trimmed for c in COPIES)
-    cheapest = cheapest_needs(order_shapes(game.parameters))
-    orders = [o for c in COLOURS[:players] for o in ORDERS_OF[c]]
-    # how many orders of each type bake (orders of one type cost alike): linear
-    # arithmetic over five counts, which z3 settles at once
-    of_type = {t: sum(1 for o in orders if ORDERS[o].type == t) for t in cheapest}
-    chosen = {t: N.Int(f"q05_{t}") for t in cheapest}
-    domain = [N.And(x >= 0, x <= of_type[t]) for t, x in chosen.items()]
-    use = N.Sum([x * cheapest[t] for t, x in chosen.items()])
-    count = N.Sum(list(chosen.values()))
-    # the cheapest orders first fit the most (a count of items, each of its own size);
-    # z3 checks that number is possible and one more is not
-    costs = sorted(cheapest[ORDERS[o].type] for o in orders)
-    most = max(k for k in range(len(costs) + 1) if sum(costs[:k]) <= cards)
-    fits, _ = N.check([*domain, use <= cards, count >= most])
-    beyond, _ = N.check([*domain, use <= cards, count >= most + 1])
-    if fits != z3.sat or beyond != z3.unsat:   # pragma: no cover - z3 disagrees
-        raise InternalError(f"Q05's card count: {most} orders {fits}, one more {beyond}")
-    return most, cards
-
-
-def cheapest_needs(shapes: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
-    """The fewest distinct cards an order of each type takes when it bakes: its
-    requirement (a Monotoni's and a Minimale's for the named kind), a Bombastica's total.
-
-    >>> from mammamia_ref.rules.vocabulary import ORDER_TYPES
-    >>> cheapest_needs(ORDER_TYPES)
-    {'standard': 5, 'one_of_each': 5, 'bombastica': 15, 'monotoni': 7, 'minimale': 4}
-    """
-    from mammamia_ref.rules.vocabulary import KINDS
-
-    out = {}
-    for name, shape in shapes.items():
-        if "total" in shape:
-            out[name] = shape["total"]
-        elif "each" in shape:
-            out[name] = shape["each"] * len(KINDS)
-        else:
-            out[name] = shape["personal"] + shape["count"]
-    return out
 
 
 def baked_at_one_opening(doc: Mapping[str, Any]) -> int:
@@ -153,7 +101,7 @@ def _planned(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
              cards: int) -> dict[str, Any]:
     """Q23's plan's game for three to five players, as Q05's witness."""
     players = players_of(answer)
-    built = build(most_orders, players, _plan_variants(answer), first_player=1)
+    built = build(most_orders, players, plan_variants(answer), first_player=1)
     opened = [i for i, _e in built.events("oven_opened")]
     ends = [i for i, _e in built.events("supply_gathered")] or [len(built.played) - 1]
     orders = [e.get("order") for i, e in built.events("baked") if opened[0] <= i <= ends[0]]
@@ -187,7 +135,7 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
             cards: int) -> dict[str, Any] | None:
     """The seeded game of :data:`SEEDED` for the answer's player count, as a witness
     from a new deal whose expectations are the orders its best opening bakes."""
-    from mammamia_ref.queries.common import _base_doc
+    from mammamia_ref.queries.common import base_doc
     from mammamia_ref.queries.judging import baked_by_opening
     from mammamia_ref.queries.searching import playout
     from mammamia_ref.queries.witness import action_steps
@@ -197,14 +145,14 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
     if players not in SEEDED:
         return None
     policy, seed = SEEDED[players]
-    game = playout(make_config(players, variants=_plan_variants(answer)), seed, policy)
+    game = playout(make_config(players, variants=plan_variants(answer)), seed, policy)
     best = [(i, e.get("order"), e.rule)
             for i, e in max(baked_by_opening(game), key=len, default=[])]
     expects: dict[int, dict[str, Any]] = {}
     for i, order, rule in best:   # the rule the bake followed (oven.bombastica for one)
         expects.setdefault(i, {"events": []})["events"].append(
             {"event": "baked", "rule": rule, "order": order})
-    doc = _base_doc(query, answer, f"{len(best)} orders baked at one opening ({players} "
+    doc = base_doc(query, answer, f"{len(best)} orders baked at one opening ({players} "
                     "players)", f"{a_game(players)} from a new deal, every player following "
                     f"the {policy} policy (seed {seed}), found by `mammamia ask`'s directed "
                     f"search; one opening bakes {len(best)} orders: "
@@ -219,7 +167,7 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
 
 @register("Q05-most-pizzas-one-opening")
 def q05_most_pizzas(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
     with N.building():   # a context of its own: the search's terms as if alone
         bound, cards = card_bound(players, answer_rules(answer))

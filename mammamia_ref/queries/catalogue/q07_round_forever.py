@@ -6,22 +6,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import _turn_end, first_rounds, game_doc, search_game
-from mammamia_ref.queries.common import _v, by_plan, players_of, red_only
+from mammamia_ref.queries.builders import first_rounds, game_doc, search_game, turn_end
+from mammamia_ref.queries.common import answer_flags, by_plan, players_of, red_only
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.planned import _repetition_planned
+from mammamia_ref.queries.planned import repetition_planned
 from mammamia_ref.queries.proofs import (
     prove_turns_terminate,
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q07-round-forever")
 def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
-    if v.stall == "cut":
+    v = answer_flags(answer)
+    if v.stall == Stall.CUT:
         proof = prove_turns_terminate(int(answer.get("players", 2)), v)
         return Verdict("unsat" if proof.holds else "sat", evidence="ranking",
                        detail="ranking function (cards in hands, supply and waiters; cards in "
@@ -29,7 +30,7 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
                               + ", ".join(f"{k} {r}" for k, r in proof.cases.items()))
 
     if by_plan(answer):
-        return _repetition_planned(query, answer)
+        return repetition_planned(query, answer)
 
     def goal(m: GameModel) -> Any:
         t = len(m.S)
@@ -51,7 +52,7 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         from mammamia_ref.formats.jsonform import format_state
 
-        a, b = _turn_end(played, i - 1), _turn_end(played, j - 1)
+        a, b = turn_end(played, i - 1), turn_end(played, j - 1)
         state = format_state(played.played[a].state)
         keys = ("players", "phase", "step", "current", "round", "supply", "oven", "table",
                 "used", "mamma_mia", "played", "quiet_turns", "reveal")
@@ -59,7 +60,7 @@ def q07_round_forever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
         return {a: {"state": projection}, b: {"state": projection}}
 
     def notes(played: Replay) -> dict[int, str]:
-        return {_turn_end(played, j - 1): "the position after turn "
+        return {turn_end(played, j - 1): "the position after turn "
                 f"{i} has come back: these {j - i} turns can repeat for ever"}
 
     doc = game_doc(query, answer, model, zm, "A round that never ends (stall=letter)",

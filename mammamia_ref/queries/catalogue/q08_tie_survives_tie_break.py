@@ -8,25 +8,33 @@ from typing import Any
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.common import _all_tied, _v, by_plan, full_search, recheck, red_only
+from mammamia_ref.queries.common import (
+    all_tied,
+    answer_flags,
+    by_plan,
+    full_search,
+    recheck,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import OVER, GameModel
-from mammamia_ref.queries.planned import _tied_planned
+from mammamia_ref.queries.planned import tied_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import FinalTie, Stall
 
 
 @register("Q08-tie-survives-tie-break")
 def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Under stall=letter the search takes about 20 s of CPU: by default its
     certificate, the committed witness game, is re-checked (:func:`recheck`). With 3 to 5
-    players the answer is Q18's game, every player level (:func:`_tied_planned`)."""
+    players the answer is Q18's game, every player level (:func:`tied_planned`)."""
     if by_plan(answer):
-        return _tied_planned(query, answer)
-    v = _v(answer)
-    if v.stall == "letter" and not full_search():
-        checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
+        return tied_planned(query, answer)
+    v = answer_flags(answer)
+    if v.stall == Stall.LETTER and not full_search():
+        checked = recheck(query, answer, all_tied, "the witness game replays and ends with "
                           "both players level on delivered orders and cards in hand")
         if checked is not None:
             return checked
@@ -38,7 +46,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
 
     # under the letter of the rules (stall=letter) no round of 2 to 4 turns ends but by
     # running the supply out, which takes a first round of 5 turns
-    lengths = range(2, 5) if v.stall == "cut" else range(1, 6)
+    lengths = range(2, 5) if v.stall == Stall.CUT else range(1, 6)
     schedules = sorted(itertools.product(lengths, repeat=3), key=lambda s: (sum(s), s))
     # the goal is the query's own (a tie the tie-break leaves); the reference scores it
     played = flag_values(v)
@@ -49,7 +57,7 @@ def q08_tie_survives(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ver
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
     colours = model.colours
-    if v.final_tie == "shared":
+    if v.final_tie == FinalTie.SHARED:
         winners, rule = list(colours), "game_end.shared_win"
     else:
         winners, rule = [colours[holder]], "game_end.seat_order_win"

@@ -8,12 +8,12 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import _all_hands_table, first_rounds, game_doc, search_opening
+from mammamia_ref.queries.builders import all_hands_table, first_rounds, game_doc, search_opening
 from mammamia_ref.queries.common import (
-    _counts,
-    _describe,
-    _v,
     a_game,
+    answer_flags,
+    counts_by_kind,
+    describe_counts,
     expect_events,
     players_of,
     red_only,
@@ -28,6 +28,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import MonotoniKind
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
@@ -53,12 +54,12 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         return expect_events(played.played, [
             {"event": "named_kind", "rule": "oven.monotoni", "kind": named},
-            {"event": "completed_from_hand", "cards": _counts(from_hand)},
+            {"event": "completed_from_hand", "cards": counts_by_kind(from_hand)},
             {"event": "baked", "rule": "oven.bake", "order": "red.monotoni"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Monotoni of a kind absent from the table",
                    f"{a_game(players)} whose first round lasts {model.schedule[0]} turns. Red's "
-                   f"Monotoni turns up with {_describe(table)} on the table; red names "
+                   f"Monotoni turns up with {describe_counts(table)} on the table; red names "
                    f"{named}, of which there is none, and completes the order from hand.",
                    ["oven.monotoni", "oven.complete_from_hand"], expects)
     return Verdict("sat", witness=doc, detail=f"named {named}, first round of "
@@ -67,10 +68,10 @@ def _monotoni_any(query: Mapping[str, Any], answer: Mapping[str, Any],
 
 @register("Q12-monotoni-absent-kind")
 def q12_monotoni_absent_kind(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
-    if v.monotoni_kind == "any_other":
+    v = answer_flags(answer)
+    if v.monotoni_kind == MonotoniKind.ANY_OTHER:
         return _monotoni_any(query, answer, v)
-    table, hand, d, domain = _all_hands_table()
+    table, hand, d, domain = all_hands_table()
     out = resolve_order(table, hand, order_terms_of("red.monotoni"), d, v)
     absent = N.And(*[z3.Implies(d.named == k, table[k] == 0) for k in range(NK)])
     result, _ = N.check([*domain, out.legal, out.baked, absent])

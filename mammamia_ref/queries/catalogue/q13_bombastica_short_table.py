@@ -8,8 +8,15 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import _all_hands_table, first_rounds, game_doc, search_opening
-from mammamia_ref.queries.common import _counts, _v, a_game, expect_events, players_of, red_only
+from mammamia_ref.queries.builders import all_hands_table, first_rounds, game_doc, search_opening
+from mammamia_ref.queries.common import (
+    a_game,
+    answer_flags,
+    counts_by_kind,
+    expect_events,
+    players_of,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.oven_rules import (
     order_terms_of,
@@ -17,6 +24,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import BombasticaHand
 from mammamia_ref.rules.vocabulary import (
     ORDER_TYPES,
 )
@@ -24,10 +32,10 @@ from mammamia_ref.rules.vocabulary import (
 
 @register("Q13-bombastica-short-table")
 def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
+    v = answer_flags(answer)
     total = ORDER_TYPES["bombastica"]["total"]
-    if v.bombastica_hand == "forbidden":
-        table, hand, d, domain = _all_hands_table()
+    if v.bombastica_hand == BombasticaHand.FORBIDDEN:
+        table, hand, d, domain = all_hands_table()
         out = resolve_order(table, hand, order_terms_of("red.bombastica"), d, v)
         result, _ = N.check([*domain, out.legal, out.baked, N.Sum(table) < total])
         return Verdict("unsat" if result == z3.unsat else "sat",
@@ -46,7 +54,7 @@ def q13_bombastica_short_table(query: Mapping[str, Any], answer: Mapping[str, An
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
         return expect_events(played.played, [
             {"event": "completed_from_hand", "rule": "oven.complete_from_hand",
-             "cards": _counts(from_hand)},
+             "cards": counts_by_kind(from_hand)},
             {"event": "baked", "rule": "oven.bombastica", "order": "red.bombastica"}])
 
     doc = game_doc(query, answer, model, zm, "A Pizza Bombastica made up from hand",

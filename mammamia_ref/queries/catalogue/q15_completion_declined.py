@@ -9,12 +9,12 @@ import z3
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import (
-    _all_hands_table,
+    all_hands_table,
     first_rounds,
     game_runs_doc,
     two_decisions,
 )
-from mammamia_ref.queries.common import _v, a_game, expect_events, players_of
+from mammamia_ref.queries.common import a_game, answer_flags, expect_events, players_of
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
@@ -24,6 +24,7 @@ from mammamia_ref.queries.oven_rules import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Completion
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
 )
@@ -31,11 +32,11 @@ from mammamia_ref.rules.vocabulary import (
 
 @register("Q15-completion-declined")
 def q15_completion_declined(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
-    if v.completion == "mandatory":
+    v = answer_flags(answer)
+    if v.completion == Completion.MANDATORY:
         seat, index = N.Int("q15_seat"), N.Int("q15_index")
         order = select_order(COLOURS, seat, index)
-        table, hand, d, domain = _all_hands_table()
+        table, hand, d, domain = all_hands_table()
         other = Decision.fresh("q15_other")
         out = resolve_order(table, hand, order, d, v)
         alt = resolve_order(table, hand, order, other, v)

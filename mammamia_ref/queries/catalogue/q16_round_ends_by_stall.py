@@ -8,26 +8,27 @@ from typing import Any
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_doc, search_game
 from mammamia_ref.queries.common import (
-    _no_stall_rule,
-    _stall_story,
-    _v,
+    answer_flags,
     by_plan,
+    no_stall_rule,
     players_of,
     red_only,
+    stall_story,
 )
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.planned import _stalls_planned
+from mammamia_ref.queries.planned import stalls_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q16-round-ends-by-stall")
 def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
-    if v.stall == "letter":
-        return _no_stall_rule(v)
+    v = answer_flags(answer)
+    if v.stall == Stall.LETTER:
+        return no_stall_rule(v)
     if by_plan(answer):
-        return _stalls_planned(query, answer, 1)
+        return stalls_planned(query, answer, 1)
 
     def goal(m: GameModel) -> Any:
         return N.Or(*[s.facts["stall"] for s in m.of("turn")])
@@ -41,5 +42,5 @@ def q16_round_ends_by_stall(query: Mapping[str, Any], answer: Mapping[str, Any])
     doc = game_doc(query, answer, model, zm, "A round ended by the stall rule",
                    f"From a new game, the first round ends after {model.schedule[0]} turns: "
                    "a full cycle of turns moves no card, and the stall rule ends the round "
-                   "with supply cards left.", ["round_end.stall", "turn.pass"], _stall_story)
+                   "with supply cards left.", ["round_end.stall", "turn.pass"], stall_story)
     return Verdict("sat", witness=doc, detail=f"first round of {model.schedule[0]} turns")

@@ -9,30 +9,31 @@ from typing import Any
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc, search_game
 from mammamia_ref.queries.common import (
-    _no_stall_rule,
-    _stall_story,
-    _v,
     a_game,
+    answer_flags,
     by_plan,
+    no_stall_rule,
     players_of,
     red_only,
+    stall_story,
 )
 from mammamia_ref.queries.decode import Disagreement, Replay
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.planned import _stalls_planned
+from mammamia_ref.queries.planned import stalls_planned
 from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 @register("Q17-all-rounds-end-by-stall")
 def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
                                 answer: Mapping[str, Any]) -> Verdict:
-    v = _v(answer)
-    if v.stall == "letter":
-        return _no_stall_rule(v)
+    v = answer_flags(answer)
+    if v.stall == Stall.LETTER:
+        return no_stall_rule(v)
     if by_plan(answer):
-        return _stalls_planned(query, answer, ROUNDS)
+        return stalls_planned(query, answer, ROUNDS)
 
     def goal(m: GameModel) -> Any:
         last = {}
@@ -50,7 +51,7 @@ def q17_all_rounds_end_by_stall(query: Mapping[str, Any],
     model, zm = found
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
-        out = _stall_story(played)
+        out = stall_story(played)
         if len(out) != ROUNDS:
             raise Disagreement(f"the reference ends {len(out)} rounds by the stall rule")
         return out

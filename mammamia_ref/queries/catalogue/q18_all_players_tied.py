@@ -8,13 +8,21 @@ from typing import Any
 
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.common import _all_tied, _v, by_plan, full_search, recheck, red_only
+from mammamia_ref.queries.common import (
+    all_tied,
+    answer_flags,
+    by_plan,
+    full_search,
+    recheck,
+    red_only,
+)
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.flags import flag_values
 from mammamia_ref.queries.game_model import OVER, GameModel
-from mammamia_ref.queries.planned import _tied_planned
+from mammamia_ref.queries.planned import tied_planned
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import FinalTie
 
 
 @register("Q18-all-players-tied")
@@ -22,13 +30,13 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
     """The 3-player search takes about 340 s of CPU: by default its certificate, the
     committed witness game, is re-checked (:func:`recheck`)."""
     if by_plan(answer):
-        return _tied_planned(query, answer)
+        return tied_planned(query, answer)
     if not full_search():
-        checked = recheck(query, answer, _all_tied, "the witness game replays and ends with "
+        checked = recheck(query, answer, all_tied, "the witness game replays and ends with "
                           "every player level on delivered orders and cards in hand")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
     players = int(answer.get("players", 3))
 
     def goal(m: GameModel) -> Any:
@@ -46,7 +54,7 @@ def q18_all_players_tied(query: Mapping[str, Any], answer: Mapping[str, Any]) ->
                        f"{lengths.stop - 1} turns")
     model, zm = found
     holder = N.value(zm, model.S[-1].mm)
-    if v.final_tie == "shared":
+    if v.final_tie == FinalTie.SHARED:
         winners, rule = list(model.colours), "game_end.shared_win"
     else:
         winners, rule = [model.colours[holder]], "game_end.seat_order_win"

@@ -10,8 +10,8 @@ import z3
 from mammamia_ref.queries import num as N
 from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
 from mammamia_ref.queries.common import (
-    _v,
     a_game,
+    answer_flags,
     expect_events,
     full_search,
     players_of,
@@ -27,7 +27,7 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-def _q19_claim(doc: Mapping[str, Any]) -> bool:
+def q19_claim(doc: Mapping[str, Any]) -> bool:
     """What a Q19 witness must expect: in run complete an order completed from hand bakes
     and a later order of the same owner fails; in run decline the reverse."""
     def outcomes(run: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -54,12 +54,12 @@ def _same(a: Any, b: Any) -> Any:
 def q19_completion_costs_own_order(query: Mapping[str, Any],
                                    answer: Mapping[str, Any]) -> Verdict:
     if not full_search():
-        checked = recheck(query, answer, _q19_claim, "the two runs replay, the completed "
+        checked = recheck(query, answer, q19_claim, "the two runs replay, the completed "
                           "order baking and a later one of its owner failing in one, the "
                           "reverse in the other")
         if checked is not None:
             return checked
-    v = _v(answer)
+    v = answer_flags(answer)
 
     def differs(t: int, u: int, a: list[Any], b: list[Any]) -> Any:
         x, y = a[t].facts, b[t].facts

@@ -8,21 +8,21 @@ from typing import Any
 from mammamia_ref.queries.builders import game_doc, search_game
 from mammamia_ref.queries.catalogue.q04_all_orders_delivered import _q04_game
 from mammamia_ref.queries.common import (
-    _relabel,
-    _supply_shuffles,
-    _v,
+    answer_flags,
     built_doc,
     final_state,
     full_search,
     players_of,
     recheck,
     red_only,
+    relabel,
+    supply_shuffles,
 )
 from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.oven_rules import (
     N_ORDERS,
 )
-from mammamia_ref.queries.planned import _all_orders_game, _all_orders_story
+from mammamia_ref.queries.planned import all_orders_game, all_orders_story
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
 
@@ -33,7 +33,7 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
     """At least eight of the player's turns (a turn places at most one order,
     turn.place_order); Q04's game takes exactly eight of red's turns (for three to five
     players, Q04's game there, counting red's turns until its eighth order is delivered:
-    :func:`_all_orders_game`)."""
+    :func:`all_orders_game`)."""
     if players_of(answer) == 3:
         return _q21_search_3p(query, answer)
     if players_of(answer) > 2:
@@ -49,7 +49,7 @@ def q21_fewest_turns_all_orders(query: Mapping[str, Any],
     turns = sum(1 for step in doc["steps"]
                 if parse_action(step["do"]).__class__.__name__ in ("Play", "Pass"))
     red_turns = _turns_of(doc, 0)
-    witness = _relabel(doc, query, answer, "All eight orders in eight of one's turns",
+    witness = relabel(doc, query, answer, "All eight orders in eight of one's turns",
                        f"The game of Q04: red delivers all eight orders in {red_turns} of its "
                        f"own turns ({turns} turns of the game in all), one order placed on "
                        "each; no player can do it in fewer, since a turn places at most one "
@@ -79,7 +79,7 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
             if red_turns == N_ORDERS:
                 return Verdict("value", value=red_turns, witness=checked.witness,
                                detail=f"{checked.detail}; in {red_turns} of red's turns")
-    v = _v(answer)
+    v = answer_flags(answer)
     plan: dict[tuple[int, int], str | None] = {}
     for r, (turns, orders) in enumerate(zip(Q21_SCHEDULE_3P, Q21_PLAN_3P, strict=True),
                                         start=1):
@@ -93,7 +93,7 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
     model, zm = found
 
     def expects(played: Replay) -> dict[int, dict[str, Any]]:
-        shuffles = _supply_shuffles(played.played)[1:]
+        shuffles = supply_shuffles(played.played)[1:]
         ends = [i - 1 for i in shuffles]    # the last action of each opening
         if len(played.played) - 1 not in shuffles:
             ends.append(len(played.played) - 1)
@@ -125,11 +125,11 @@ def _q21_search_3p(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdi
 def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """Q21 for three to five players: red's turns (plays and passes, read from the
     reference's states) until the action at which its eighth order is delivered, in
-    :func:`_all_orders_game`. The value is the fewest only when it is 8, the bound
+    :func:`all_orders_game`. The value is the fewest only when it is 8, the bound
     turn.place_order gives; otherwise the answer is no value."""
     from mammamia_ref.rules.actions import Pass, Play
 
-    built = _all_orders_game(answer)
+    built = all_orders_game(answer)
     red_turns, at, mover = 0, None, None
     for i, entry in enumerate(built.played):
         if isinstance(entry.action, Play | Pass) and mover == 0:
@@ -147,7 +147,7 @@ def _q21_by_plan(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
                        "red's turns, not the 8 turn.place_order allows: the fewest is not known")
     doc = built_doc(query, answer, built, f"All eight orders in eight of one's turns "
                     f"({built.players} players)",
-                    _all_orders_story(built) + f" Red's eighth order is delivered after "
+                    all_orders_story(built) + f" Red's eighth order is delivered after "
                     f"{red_turns} of red's turns ({turns} turns of the game); no player can do "
                     "it in fewer, since a turn places at most one order.",
                     ["turn.place_order", "oven.bake", "game_end.three_resolutions"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import _plan_variants, _v, a_game, built_doc, players_of
+from mammamia_ref.queries.common import a_game, answer_flags, built_doc, plan_variants, players_of
 from mammamia_ref.queries.construct import build
 from mammamia_ref.queries.plans import (
     bombastica_takes_all,
@@ -16,6 +16,7 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import RoundEnd
 from mammamia_ref.rules.vocabulary import (
     COPIES,
 )
@@ -35,11 +36,11 @@ def least_bound(prove: Callable[[int], Any], start: int, stop: int) -> tuple[int
 def q22_bombastica_most_cards(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """A plan's game in which red's Bombastica takes the most it can, and the least
     bound z3 proves from there on (the cards in play at most)."""
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
-    last_ingredient = v.round_end == "last_ingredient"
+    last_ingredient = v.round_end == RoundEnd.LAST_INGREDIENT
     built = build(bombastica_takes_all(1 if last_ingredient else 0), players,
-                  _plan_variants(answer))
+                  plan_variants(answer))
     baked = [(i, e) for i, e in built.events("baked") if e.get("order") == "red.bombastica"]
     if not baked:
         return Verdict("value", detail="the plan's Bombastica did not bake")

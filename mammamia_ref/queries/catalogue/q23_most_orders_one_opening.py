@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import _plan_variants, _v, a_game, built_doc, players_of
+from mammamia_ref.queries.common import a_game, answer_flags, built_doc, plan_variants, players_of
 from mammamia_ref.queries.construct import build
 from mammamia_ref.queries.errors import ModelBoundError
 from mammamia_ref.queries.plans import (
@@ -31,12 +31,12 @@ def q23_most_orders_one_opening(query: Mapping[str, Any],
     """A plan's game in which red delivers the most orders it can at the first opening
     (two players: :func:`.plans.six_orders`; three to five: :func:`.plans.most_orders`),
     and z3's bound by the cards the orders need (:func:`.proofs.orders_bound`)."""
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
     if players not in (2, 3, 4, 5):
         raise ModelBoundError("Q23's plans are for two to five players", value=players)
     built = build(six_orders if players == 2 else most_orders, players,
-                  _plan_variants(answer), first_player=1)
+                  plan_variants(answer), first_player=1)
     opened = [i for i, _e in built.events("oven_opened")]
     ends = [i for i, e in built.events("supply_gathered")] or [len(built.played) - 1]
     baked = [e for i, e in built.events("baked")

@@ -7,15 +7,15 @@ from typing import Any
 
 from mammamia_ref.queries.catalogue.q07_round_forever import q07_round_forever
 from mammamia_ref.queries.common import (
-    _plan_variants,
-    _relabel,
-    _v,
     a_game,
+    answer_flags,
     built_doc,
     full_search,
     load_catalogue,
+    plan_variants,
     players_of,
     recheck,
+    relabel,
 )
 from mammamia_ref.queries.construct import Builder, build
 from mammamia_ref.queries.plans import (
@@ -26,6 +26,7 @@ from mammamia_ref.queries.proofs import (
 )
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
 
 
 def turns_per_round(built: Builder) -> dict[int, int]:
@@ -44,11 +45,11 @@ def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
     """stall=cut: a plan's long round against the potential bound of
     :func:`.proofs.round_length_bound`; stall=letter: no longest round, Q07's
     repetition re-checked."""
-    v = _v(answer)
+    v = answer_flags(answer)
     players = players_of(answer)
-    if v.stall == "letter":
+    if v.stall == Stall.LETTER:
         return _round_for_ever(query, answer)
-    built = build(long_round, players, _plan_variants(answer))
+    built = build(long_round, players, plan_variants(answer))
     lengths = turns_per_round(built)
     longest = max(lengths, key=lambda r: (lengths[r], -r))
     upper, proof = round_length_bound(players, v)
@@ -83,7 +84,7 @@ def _round_for_ever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verd
         found = q07_round_forever(q07, letter)
     if found.witness is None:
         return Verdict("unsat", detail="Q07 found no repetition")
-    witness = _relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
+    witness = relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
                        "The game of Q07: a position of the first round comes back, and "
                        "under the letter of the rules nothing ends the round, so the same "
                        "turns may repeat for ever: no round is the longest.",

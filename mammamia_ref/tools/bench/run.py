@@ -98,5 +98,5 @@ def machine_info() -> dict[str, Any]:
             "platform": platform.platform(),
             "processor": platform.processor() or platform.machine(),
             "cpu_count": os.cpu_count(), "load_average": load,
-            "fast_engine_inline_random": fast._INLINE_OK,
+            "fast_engine_inline_random": fast.INLINE_OK,
             "fast_core": compiled.core_line().removeprefix("fast core: ")}
