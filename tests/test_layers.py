@@ -35,32 +35,15 @@ FACADE_MAY_IMPORT = {"errors", "rules", "formats"}
 MAIN_MAY_IMPORT = {"cli"}
 
 # Why the known breaches are there (issue 45). Each is for the engineer who removes it.
-RUNNER_MOVED = ("TEMPORARY re-export: the scenario runner moved to sim/scenario_run.py; "
-                "formats/scenario.py still lends run_scenario to queries/ask.py (the lead's, "
-                "being rewritten): import it from mammamia_ref.sim.scenario_run there, then "
-                "delete formats/scenario.py's __getattr__, _MOVED_TO_SIM and its "
-                "TYPE_CHECKING import, and these entries")
 CATALOGUE_LOADED = ("queries/ is being re-cut (issue 45, 'the re-cut of queries/'): the "
                     "registry loads the catalogue, whose modules register themselves in it, "
                     "when the implementations are first asked for")
-ASK_USES_Q05 = ("TEMPORARY: Q05's card bound (card_bound) now lives in queries/proofs.py, but "
-                "queries/ask.py (the lead's, being rewritten) still imports it through Q05, "
-                "which lends it (and Q05 answers through ask: the issue's second cycle). "
-                "Import it from mammamia_ref.queries.proofs in ask.py, then delete these "
-                "entries and Q05's re-export")
-
 ALLOWED: dict[tuple[str, str], str] = {
-    ("mammamia_ref/formats/scenario.py", "mammamia_ref.sim.scenario_run"): RUNNER_MOVED,
     ("mammamia_ref/queries/registry.py", "mammamia_ref.queries.catalogue"): CATALOGUE_LOADED,
-    ("mammamia_ref/queries/ask.py",
-     "mammamia_ref.queries.catalogue.q05_most_pizzas_one_opening"): ASK_USES_Q05,
 }
 """Known breaches of the layers and floors, as (file, imported module): the reason."""
 
 CYCLE_EDGES_ALLOWED: dict[tuple[str, str], str] = {
-    ("mammamia_ref.formats.scenario", "mammamia_ref.sim.scenario_run"): RUNNER_MOVED,
-    ("mammamia_ref.queries.ask",
-     "mammamia_ref.queries.catalogue.q05_most_pizzas_one_opening"): ASK_USES_Q05,
     ("mammamia_ref.queries.registry", "mammamia_ref.queries.catalogue"): CATALOGUE_LOADED,
 }
 """Known import cycles, each broken at one edge (importer, imported): the reason. With

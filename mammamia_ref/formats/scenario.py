@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jsonschema
 
@@ -40,9 +40,6 @@ from mammamia_ref.rules.ruleset import Rules, make_rules
 from mammamia_ref.rules.setup import trimmed_per_kind
 from mammamia_ref.rules.state import GameState, make_config, variant_defaults
 from mammamia_ref.rules.vocabulary import COPIES, KINDS, ORDERS, ORDERS_OF, counts_of
-
-if TYPE_CHECKING:  # the name of the runner re-exported below, for the type checker
-    from mammamia_ref.sim.scenario_run import run_scenario as run_scenario
 
 SCENARIO_FORMAT = "mammamia-scenario/1"
 
@@ -751,22 +748,6 @@ def export_bundle(scenarios: list[Scenario]) -> dict[str, Any]:
         "scenarios": [{**s.doc, "file": Path(s.file).name, "start": _starts(s)}
                       for s in scenarios],
     }
-
-
-_MOVED_TO_SIM = frozenset({"run_scenario"})
-"""TEMPORARY (issue 45): the runner moved to :mod:`mammamia_ref.sim.scenario_run`; this
-name is still imported from here by ``queries/ask.py`` (being rewritten by the lead).
-Delete this, :func:`__getattr__` and the ``TYPE_CHECKING`` import once it imports from
-``sim`` (``tests/test_layers.py`` lists the import upward as allowed until then)."""
-
-
-def __getattr__(name: str) -> Any:
-    """The runner's names, loaded from ``sim`` on first use (see ``_MOVED_TO_SIM``)."""
-    if name in _MOVED_TO_SIM:
-        from mammamia_ref.sim import scenario_run
-
-        return getattr(scenario_run, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Run", "Scenario", "ScenarioError", "Step", "events_diff", "export_bundle",

@@ -160,7 +160,7 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
 def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
     """A proved upper bound of a measure under ``rules``, where one is known: z3's
     (``ranking``: :func:`.proofs.round_length_bound`; ``statement``: the cards the
-    orders need, all colours together, Q05's :func:`card_bound`, or
+    orders need, all colours together, :func:`.proofs.card_bound`, or
     :func:`.proofs.orders_bound` of every colour in play, whichever is less;
     ``induction``: no hand above the hand limit, :func:`.proofs.hand_limit`) or by
     counting (the orders dealt, the ingredient cards in play). A z3 model that does not
@@ -169,6 +169,7 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries import num as N
     from mammamia_ref.queries.proofs import (
+        card_bound,
         hand_limit,
         orders_bound,
         prove_invariant,
@@ -190,10 +191,6 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
             if name == "baked_one_opening":
                 # the cards every order needs, all colours together (Q05's count), and
                 # the most each colour can deliver at one opening (Q23's), whichever is less
-                from mammamia_ref.queries.catalogue.q05_most_pizzas_one_opening import (
-                    card_bound,
-                )
-
                 total: int | None = 0
                 for colour in COLOURS[:players]:
                     most, proof = orders_bound(players, rules, colour)
@@ -477,8 +474,8 @@ def first_held(condition: Mapping[str, Any], game: Played) -> str:
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:
     """A witness scenario's first run played again on the reference, every state kept."""
-    from mammamia_ref.formats.scenario import run_scenario
     from mammamia_ref.queries.common import parsed_witness
+    from mammamia_ref.sim.scenario_run import run_scenario
 
     result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))
     state = new_game(result.config)

@@ -86,8 +86,10 @@ def draw_past_seven() -> None:
 def failed_order_on_top() -> None:
     """A failed order goes on top of its owner's waiter instead of the bottom."""
 
-    def fail(state, rule, why):
+    def fail(state, rule):
         seat, order = state.current, state.reveal.order
+        why = oven.failure_reason(rule, oven.ORDER_TYPE_OF[order],
+                                  state.parameters.bombastica_total)
         state = state.with_waiter(seat, (order,) + state.waiters[seat])
         state = replace(state, reveal=None, step="reveal", current=state.mamma_mia)
         from mammamia_ref.rules.events import event

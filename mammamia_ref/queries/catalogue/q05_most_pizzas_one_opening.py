@@ -43,7 +43,7 @@ from mammamia_ref.queries.decode import Replay
 from mammamia_ref.queries.flags import FlagValues
 from mammamia_ref.queries.game_model import GameModel
 from mammamia_ref.queries.plans import most_orders
-from mammamia_ref.queries.proofs import card_bound as card_bound  # TEMPORARY: ask.py's
+from mammamia_ref.queries.proofs import card_bound
 from mammamia_ref.queries.registry import register
 from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.vocabulary import (
