@@ -4,7 +4,9 @@ A test that costs more than its own Python carries a mark that says what (the ma
 listed in pyproject.toml: other programs, the browser, a cluster, a sweep, z3, a build,
 fuzzing); every other test is marked ``quick`` here, so ``pytest -m quick`` is the edit
 loop and ``pytest`` the whole suite. The files with costly tests are collected first, so
-that on several workers (pytest-xdist) none of them is left to run alone at the end.
+that on several workers (pytest-xdist) none of them is left to run alone at the end, and
+the tests of one ``xdist_group`` run on one worker, which makes their shared fixture once
+(:func:`group_suffix`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.has_plugin("mammamia"):
         raise pytest.UsageError("the mammamia pytest plugin is not registered, so no "
                                 "scenario would run: pip install -e '.[test]' again")
+    config.pluginmanager.register(GroupIds(), "mammamia-group-ids")
 
 
 def cost_marks(config: pytest.Config) -> set[str]:
@@ -39,3 +42,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(QUICK)
     # stable, file by file (a module's fixtures are set up once): costly files first
     items.sort(key=lambda item: item.path not in costly_files)
+
+
+def group_suffix(item: pytest.Item) -> str | None:
+    """The ``@group`` that pytest-xdist's ``--dist loadgroup`` appends to the id of a test
+    marked ``xdist_group`` (the scheduler sends the tests of one suffix to one worker),
+    or None for a test in no group."""
+    names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                    for mark in item.iter_markers("xdist_group")})
+    return f"@{'_'.join(names)}" if names else None
+
+
+class GroupIds:
+    """On a worker under ``--dist loadgroup``, each grouped test's id ends with its group.
+    pytest-xdist 3.8 writes ``item._nodeid``, which pytest 9.2 no longer reads (a node's
+    id is ``item._id``): without this every group was split between the workers, and
+    each worker built the site, replayed the scenario corpus and ran the benchmark."""
+
+    @pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which may have done it
+    def pytest_collection_modifyitems(self, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        if not getattr(config.option, "loadgroup", False):
+            return
+        for item in items:
+            suffix = group_suffix(item)
+            if suffix is not None and not item.nodeid.endswith(suffix):
+                from _pytest.nodeid import NodeId  # pytest >= 9.2 (older ones need no help)
+
+                item._id = NodeId.parse(item.nodeid + suffix)
