@@ -46,18 +46,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def group_suffix(item: pytest.Item) -> str | None:
     """The ``@group`` that pytest-xdist's ``--dist loadgroup`` appends to the id of a test
-    marked ``xdist_group`` (the scheduler sends the tests of one suffix to one worker),
-    or None for a test in no group."""
+    (the scheduler sends the tests of one suffix to one worker), or None for a test free
+    to run on any worker. A test marked ``xdist_group`` is in its group (as pytest-xdist
+    names it); an unmarked test that uses a module-scoped fixture is in its module's
+    group, so that the fixture is made once, not once on each worker."""
     names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
                     for mark in item.iter_markers("xdist_group")})
-    return f"@{'_'.join(names)}" if names else None
+    if names:  # no "]" in it: pytest-xdist would read a suffix ending in one as a parameter
+        return "@" + "_".join(names).replace("[", "(").replace("]", ")")
+    info = getattr(item, "_fixtureinfo", None)
+    shared = info is not None and any(
+        definitions[-1].scope == "module" for definitions in info.name2fixturedefs.values()
+        if definitions)
+    return f"@module-{item.path.name}" if shared else None
+
+
+def _set_nodeid(item: pytest.Item, nodeid: str) -> None:
+    """What pytest-xdist 3.8 does with ``item._nodeid``, which pytest 9.2 no longer reads
+    (a node's id is ``item._id`` there)."""
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # pytest before 9.2
+        item._nodeid = nodeid  # type: ignore[attr-defined]
+    else:
+        item._id = NodeId.parse(nodeid)
+    assert item.nodeid == nodeid, (item.nodeid, nodeid)
 
 
 class GroupIds:
-    """On a worker under ``--dist loadgroup``, each grouped test's id ends with its group.
-    pytest-xdist 3.8 writes ``item._nodeid``, which pytest 9.2 no longer reads (a node's
-    id is ``item._id``): without this every group was split between the workers, and
-    each worker built the site, replayed the scenario corpus and ran the benchmark."""
+    """On a worker under ``--dist loadgroup``, each grouped test's id ends with its group
+    (:func:`group_suffix`). pytest-xdist writes it itself only for a test marked
+    ``xdist_group``, and under pytest 9.2 where it is no longer read: without this every
+    group was split between the workers, and each worker built the site, replayed the
+    scenario corpus, ran the benchmark and made every module-scoped fixture."""
 
     @pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which may have done it
     def pytest_collection_modifyitems(self, config: pytest.Config,
@@ -67,6 +88,4 @@ class GroupIds:
         for item in items:
             suffix = group_suffix(item)
             if suffix is not None and not item.nodeid.endswith(suffix):
-                from _pytest.nodeid import NodeId  # pytest >= 9.2 (older ones need no help)
-
-                item._id = NodeId.parse(item.nodeid + suffix)
+                _set_nodeid(item, item.nodeid + suffix)
