@@ -28,7 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def cost_marks(config: pytest.Config) -> set[str]:
     """The markers of pyproject.toml that name a cost (all but ``quick``)."""
     names = {line.split(":", 1)[0].strip() for line in config.getini("markers")}
-    return names - {QUICK}
+    return names - {QUICK, "xdist_group"}  # pytest-xdist registers its scheduling mark
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects by the marks
