@@ -106,6 +106,7 @@ def test_every_example_question_loads_with_its_house_rule() -> None:
     assert all(load_question(f).house is not None for f in files)
 
 
+@pytest.mark.z3  # answers z3 queries
 def test_the_smallest_bombastica_is_proved_at_the_house_rules_total(tmp_path: Path) -> None:
     """A baked Bombastica takes at least the game's total (z3, one reveal step from every
     well-formed state, for every colour in play); one card more is not a bound (a

@@ -23,6 +23,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict
     return code, [a for q in json.loads(capsys.readouterr().out) for a in q["answers"]]
 
 
+@pytest.mark.z3  # answers z3 queries
 def test_the_hand_limit_proof_is_proved_at_the_house_rules_limit(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Q09 under the hand of eight: z3 proves no hand above 8 (the invariant is the
@@ -57,6 +58,7 @@ def test_a_model_refuses_a_house_flag_it_does_not_follow(
                in a["detail"] for a in answers)
 
 
+@pytest.mark.z3  # answers z3 queries
 def test_every_answer_names_every_flag_and_parameter_it_assumes(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A proof answer too (Q10's, whose events name no ruling): every flag's value and
