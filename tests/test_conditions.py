@@ -34,6 +34,8 @@ from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import Phase
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
+pytestmark = pytest.mark.z3   # every test here builds and solves z3 models
+
 RUNS = [
     # (players, flags, schedule, open last round, a goal that makes the run eventful)
     (2, {}, (5,), False, {"event": "baked", "at_least": 2}),
