@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mammamia_ref.cli.args import Commands, house_file
+from mammamia_ref.cli.style import number_words
 
 
 def add_query_parser(subparsers: Commands) -> argparse.ArgumentParser:
@@ -202,7 +203,8 @@ def print_result(result: Any) -> None:
             continue
         flags, numbers = answer.in_force()
         print("    flags: " + ", ".join(f"{k}={v}" for k, v in flags.items()))
-        print("    parameters: " + ", ".join(f"{k}={v}" for k, v in numbers.items())
+        print("    parameters: " + "; ".join(f"{k}={number_words(v)}"
+                                          for k, v in numbers.items())
               + ("" if answer.parameters else " (the spec's)"))
         if answer.full_search is not None:
             from mammamia_ref.queries.results import full_search_line

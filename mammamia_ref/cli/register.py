@@ -96,13 +96,14 @@ def run_variants(args: argparse.Namespace) -> int:
         values = ", ".join(v["value"] + (" (default)" if v["value"] == entry["default"] else "")
                            for v in entry["values"])
         print(f"{entry['flag']} [{entry['dispute'] or 'house rule'}]: {values}")
+    from mammamia_ref.cli.style import number_words
     from mammamia_ref.rules.ruleset import default_rules, parameter_specs
 
     print("\nparameters (a house rule's numbers: --house FILE, docs/house-rules.md):")
     for name, value in default_rules().parameters_dict().items():
         entry = parameter_specs()[name]
         if isinstance(value, dict):  # by player count
-            said = ", ".join(f"{value[n]} at {n} players" for n in value)
+            said = number_words(value)
             print(f"{name} [{entry['rule']}]: {said} (default), {entry['min']} to "
                   f"{entry['max']} each")
         else:

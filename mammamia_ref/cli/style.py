@@ -32,3 +32,11 @@ def paint(text: str, colour: str, stream: TextIO | None = None) -> str:
 
 
 __all__ = ["paint", "use_colour"]
+
+
+def number_words(value: object) -> str:
+    """A number of the rules in words: one given by player count (the trimming) as "5 at
+    2 players, 3 at 3 players, ...", any other as it is."""
+    if isinstance(value, dict):
+        return ", ".join(f"{value[n]} at {n} players" for n in value)
+    return str(value)

@@ -34,12 +34,10 @@ from mammamia_ref.rules.vocabulary import (
 )
 
 
-@register("Q01-minimale-impossible")
-def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    v = answer_flags(answer)
+def _table_no_hand_saves(v: Any, order: Any, personal: int) -> list[int] | None:
+    """The ∃table ∀hand statement: a table with a non-personal kind on which no hand of at
+    most 7 cards, and no decision, bakes red's Minimale (None if there is none)."""
     in_play = 8
-    order = order_terms_of("red.minimale")        # any colour: red's personal kind is salami
-    personal = KINDS.index("salami")
     table = [N.Int(f"q01_table{k}") for k in range(NK)]
     hand = [N.Int(f"q01_hand{k}") for k in range(NK)]
     d = Decision.fresh("q01")
@@ -51,11 +49,20 @@ def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any])
     s.add(N.Or(*[table[k] > 0 for k in range(NK) if k != personal]))
     s.add(z3.ForAll([*hand, d.named, d.complete, *d.take],
                     z3.Implies(N.And(hand_ok, out.legal), z3.Not(out.baked))))
-    result = s.check()
-    if result == z3.unsat:
+    if s.check() == z3.unsat:
+        return None
+    return [N.value(s.model(), t) for t in table]
+
+
+@register("Q01-minimale-impossible")
+def q01_minimale_impossible(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    v = answer_flags(answer)
+    order = order_terms_of("red.minimale")        # any colour: red's personal kind is salami
+    personal = KINDS.index("salami")
+    example = _table_no_hand_saves(v, order, personal)
+    if example is None:
         return Verdict("unsat", detail="for every table with a non-personal kind some hand "
                        "completes the Minimale (z3: the ∃table ∀hand statement is unsat)")
-    example = [N.value(s.model(), t) for t in table]
     # the witness: a game whose first opening turns up red's Minimale on such a table,
     # where red's hand would save it under the other reading (eligible kinds)
     eligible = {**flag_values(v), "minimale_lowest": MinimaleLowest.ELIGIBLE_KINDS}
