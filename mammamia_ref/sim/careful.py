@@ -730,12 +730,18 @@ def _best_named(named_judged: list[_NamedJudged], kind: int, count: int,
                 value = total - (count if count < lack else lack)
                 if now is None or value < now:
                     now = value
-        if now is None or (before is not None and now >= before):
-            continue
-        score = (now, -count, order)
-        if best is None or score < best:
-            best = score
+        best = _better(best, now, before, count, order)
     return best
+
+
+def _better(best: _Score | None, now: int | None, before: int | None, count: int,
+            order: int) -> _Score | None:
+    """``best``, or the score of a play that leaves an order short of ``now`` cards where
+    it was short of ``before``, if it lowers the shortfall and beats ``best``."""
+    if now is None or (before is not None and now >= before):
+        return best
+    score = (now, -count, order)
+    return score if best is None or score < best else best
 
 
 def _best_bombastica(bombasticas: list[_BombasticaJudged], kind: int, count: int,
@@ -751,11 +757,7 @@ def _best_bombastica(bombasticas: list[_BombasticaJudged], kind: int, count: int
             continue
         counts_tried.add((order, count))
         now = hand_shortfall(order, after_table, _plus(free, kind, -count), flags)
-        if now is None or (before is not None and now >= before):
-            continue
-        score = (now, -count, order)
-        if best is None or score < best:
-            best = score
+        best = _better(best, now, before, count, order)
     return best
 
 
