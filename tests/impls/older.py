@@ -22,10 +22,13 @@ from mammamia_ref.kit.versions import registered, versions
 from mammamia_ref.rules.game import decision_rule
 from mammamia_ref.rules.state import variant_defaults, variant_values
 
-NUMBER = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+# the port's options when run as a program (imported, as pytest's doctest collection
+# does, it is the /1 port: the arguments are then pytest's)
+ARGS = sys.argv[1:] if __name__ == "__main__" else []
+NUMBER = int(ARGS[0]) if ARGS else 1
 VERSION = versions()[NUMBER - 1]
-STRICT = "answers" not in sys.argv[2:]
-EVENTS = "noevents" not in sys.argv[2:]  # noevents: a port without the events feature
+STRICT = "answers" not in ARGS[1:]
+EVENTS = "noevents" not in ARGS[1:]  # noevents: a port without the events feature
 # the flags of the port's version: those the versions up to it added
 FLAGS = [flag for v in versions()[:NUMBER] for flag in v.adds["flags"]]
 
