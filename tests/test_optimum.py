@@ -74,7 +74,10 @@ def test_the_game_model_raises_a_value_and_proves_where_no_game_goes() -> None:
     assert (raised.upper, raised.upper_evidence) == (7, "induction"), raised.tried
 
 
-def test_the_game_model_finds_two_orders_baked_at_one_opening() -> None:
-    raised = raise_value(_question("baked_one_opening"), 2, make_rules({}), 1, budget=120)
-    assert raised.game is not None and raised.value >= 2, raised.tried
-    assert measure("baked_one_opening", raised.game, "most") == raised.value
+def test_the_game_model_finds_two_orders_baked_at_one_opening_and_stops_at_a_bound() -> None:
+    """Given a proved bound of 2, it asks for nothing beyond it."""
+    raised = raise_value(_question("baked_one_opening"), 2, make_rules({}), 1, budget=120,
+                         upper=2)
+    assert raised.game is not None and raised.value == 2, raised.tried
+    assert measure("baked_one_opening", raised.game, "most") == 2
+    assert len(raised.tried) == 1, raised.tried   # the game of 2, then nothing asked

@@ -94,7 +94,7 @@ def test_the_hand_limit_of_a_house_rule_is_what_the_proof_follows() -> None:
     assert not prove_never(cond, 2, make_rules({}, parameters={"hand_limit": 8})).proved
 
 
-GAMES = 600
+GAMES = 300
 
 
 @pytest.mark.parametrize(("name", "flags"), NEVER, ids=[

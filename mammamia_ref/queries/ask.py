@@ -331,7 +331,7 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     out.exact = known is not None and known == out.value
     if raisable and not out.exact:
         raised = raise_value(question, players, rules, out.value or 0,
-                             left - (time.process_time() - start))
+                             left - (time.process_time() - start), upper=out.upper)
         if raised.game is not None:
             held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
             _keep(question, raised.game, out, "value", f"{question.title}: {raised.value}")

@@ -58,9 +58,10 @@ class Raised:
 
 
 def raise_value(question: Question, players: int, rules: Rules, value: int,
-                budget: float) -> Raised:
+                budget: float, upper: int | None = None) -> Raised:
     """Ask for a game of measure ``value + 1`` until the budget is spent, none is within
-    the bound, or no game of any length has it."""
+    the bound, no game of any length has it, or the value meets ``upper`` (a bound
+    already proved: nothing beyond it is asked for)."""
     from mammamia_ref.queries.bounded import prove_or_find
     from mammamia_ref.queries.unbounded import prove_never
 
@@ -70,7 +71,7 @@ def raise_value(question: Question, players: int, rules: Rules, value: int,
         k = out.value + 1
         cond = at_least(question.measure, k)
         left = budget - (time.process_time() - start)
-        if cond is None or left <= 0:
+        if cond is None or left <= 0 or (upper is not None and k > upper):
             break
         never = prove_never(cond, players, rules)
         if never.proved:
