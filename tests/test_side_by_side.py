@@ -14,7 +14,7 @@ pytest.importorskip("z3")
 
 from mammamia_ref.queries.common import load_catalogue
 from mammamia_ref.rules import specdata
-from mammamia_ref.tools.side_by_side import NOT_STATED, agreement, rows
+from mammamia_ref.tools.side_by_side import NOT_STATED, agreement, main, rows
 
 pytestmark = pytest.mark.z3
 
@@ -65,3 +65,16 @@ def test_quick_catalogue_cells_get_the_catalogues_answer_by_the_generic_route(
     assert found
     for row in found:
         assert row.agreement == "agrees", (row.cell, row.generic, row.how)
+
+
+def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    """No cell matched is exit 2 with a line saying so, never an empty table and 0."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--query", "Q99"])
+    assert stopped.value.code == 2 and "no catalogue query starts with Q99" in \
+        capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        main(["--players", "7"])
+    assert stopped.value.code == 2
+    assert main(["--players", "2", "--query", "Q02"]) == 2   # counterfactual: not stated
+    assert main(["--players", "2", "--query", "Q24", "--budget", "1"]) == 0   # 1 cell: Q24

@@ -10,10 +10,11 @@ the claim (``tests/test_queries.py`` holds the catalogue to them).
     python -m mammamia_ref.tools.side_by_side [--players 2,3] [--budget 60]
         [--query Q05] [--json]
 
-Exit 1 when an answer contradicts the catalogue (a "found" where the catalogue proves
-none, a "none" where it has a game, a value beyond its proved bound), 0 otherwise. A
-cell the generic route does not settle within the budget is listed as such, never as
-agreeing.
+Exit 2 when no cell is compared (none matches, or none is stated: nothing compared is no
+agreement), 1 when an answer contradicts the catalogue (a "found" where the catalogue
+proves none, a "none" where it has a game, a value beyond its proved bound), 0
+otherwise. A cell the generic route does not settle within the budget is listed as
+such, never as agreeing.
 """
 
 from __future__ import annotations
@@ -165,6 +166,8 @@ def table(found: Sequence[Row]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from mammamia_ref.queries.common import load_catalogue
+
     parser = argparse.ArgumentParser(prog="python -m mammamia_ref.tools.side_by_side",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="2,3", help="player counts (default 2,3)")
@@ -177,8 +180,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         players = [int(p) for p in args.players.split(",")]
     except ValueError:
+        players = []
+    if not players or any(not 2 <= p <= 5 for p in players):
         parser.error(f"--players: a comma-separated list of 2 to 5, not {args.players!r}")
+    known = [q["id"] for q in load_catalogue()]
+    unknown = [o for o in args.query if not any(k.startswith(o) for k in known)]
+    if unknown:
+        parser.error(f"--query: no catalogue query starts with {', '.join(unknown)} "
+                     f"(the queries: {known[0][:3]} to {known[-1][:3]})")
     found = rows(players, args.budget, args.query)
+    if all(r.agreement == "not stated" for r in found):   # nothing compared: no agreement
+        print("side_by_side: no catalogue cell the language states at these player counts "
+              "and queries", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps([r.as_json() for r in found], indent=2))
     else:
