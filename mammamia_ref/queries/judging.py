@@ -165,10 +165,10 @@ def per_seat_counts(state: GameState, what: str, kind: str | None) -> list[int]:
         return [len(w) for w in state.waiters]
     if what == "mamma_mia":
         return [int(state.mamma_mia == seat) for seat in range(state.players)]
-    if what == "ingredients":   # the ingredient cards alone (the tie-break's count)
-        return [h.ingredients[KINDS.index(kind)] if kind else sum(h.ingredients)
-                for h in state.hands]
-    return [h.ingredients[KINDS.index(kind)] if kind else h.size for h in state.hands]
+    if kind:   # a hand's (or its ingredients') cards of one kind
+        return [h.ingredients[KINDS.index(kind)] for h in state.hands]
+    # ingredients: the ingredient cards alone (the tie-break's count); hand: orders too
+    return [sum(h.ingredients) if what == "ingredients" else h.size for h in state.hands]
 
 
 def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
@@ -380,7 +380,7 @@ def annotate(played: Played, *, parts: bool = False) -> Played:
             if isinstance(order, str) and order in ORDERS:
                 extra["order_type"] = ORDERS[order].type
             if e.name == "baked":
-                extra["taken"] = sum(e.get("used").values())
+                extra["taken"] = taken(e)
             elif e.name == "named_kind":
                 extra["on_table"] = before.table[KINDS.index(e.get("kind"))]
             elif e.name == "mamma_mia_drawn":
@@ -395,6 +395,12 @@ def annotate(played: Played, *, parts: bool = False) -> Played:
         drawn_in_round += drawn
         before = state
     return replace(played, steps=tuple(steps))
+
+
+def taken(baked: Event) -> int:
+    """The ingredient cards a baked order took, from the table and the hand (the
+    derived field ``taken``; the measure ``bombastica_cards``)."""
+    return sum(baked.get("used").values())
 
 
 def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
@@ -435,9 +441,9 @@ def measure(name: Any, played: Played, goal: str = "most") -> int | None:
     if name == "bombastica_cards":
         from mammamia_ref.rules.vocabulary import ORDERS
 
-        taken = [sum(e.get("used").values()) for e, _s in events
+        sizes = [taken(e) for e, _s in events
                  if e.name == "baked" and ORDERS[e.get("order")].type == "bombastica"]
-        return (max(taken) if goal == "most" else min(taken)) if taken else None
+        return (max(sizes) if goal == "most" else min(sizes)) if sizes else None
     raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
 
 
