@@ -287,3 +287,13 @@ def test_the_simple_player_guesses_from_the_game_s_order_counts() -> None:
     assert covered("red.monotoni", 10, monotoni_count=5)
     assert not covered("red.minimale", 8) and covered("red.minimale", 12)
     assert covered("red.minimale", 8, minimale_count=2)
+
+
+def test_a_short_value_is_quoted_whole_whatever_its_words() -> None:
+    """A value that is not cut is quoted escaped, even one that reads like the excerpt's
+    own mark; a long one is cut and marked."""
+    from mammamia_ref.rules.ruleset import plain
+
+    assert plain("an excerpt") == 'the text "an excerpt"'
+    assert plain("a\tb") == 'the text "a\\tb"'
+    assert plain("a" * 50).endswith("(an excerpt: 32 of 50 characters)")

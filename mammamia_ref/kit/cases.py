@@ -267,11 +267,6 @@ def _skip(result: CaseResult, why: str) -> CaseResult:
 # --- counting tables ----------------------------------------------------------------
 
 
-def impl_perft(impl: Connection, state: dict[str, Any], depth: int) -> int:
-    """Count with the implementation, which must stand at ``state`` when called."""
-    return impl_counts(impl, state, depth)[depth]
-
-
 def impl_counts(impl: Connection, state: dict[str, Any], depth: int) -> dict[int, int]:
     """The implementation's node counts at every depth 0..``depth`` in one walk (the
     implementation must stand at ``state``): one traversal instead of one per depth."""

@@ -171,7 +171,6 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     from mammamia_ref.queries.proofs import (
         card_bound,
         hand_limit,
-        orders_bound,
         prove_invariant,
         round_length_bound,
     )
@@ -191,13 +190,8 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
             if name == "baked_one_opening":
                 # the cards every order needs, all colours together (Q05's count), and
                 # the most each colour can deliver at one opening (Q23's), whichever is less
-                total: int | None = 0
-                for colour in COLOURS[:players]:
-                    most, proof = orders_bound(players, rules, colour)
-                    if not proof.holds:
-                        total = None
-                        break
-                    total = (total or 0) + most
+                bounds = _orders_bounds(players, rules)
+                total = None if bounds is None else sum(bounds)
                 with N.building():
                     cards, _in_play = card_bound(players, rules)
                 return (cards if total is None else min(total, cards)), "statement"
@@ -221,24 +215,32 @@ def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
     opening, z3's :func:`.proofs.orders_bound` (``statement``)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries import num as N
-    from mammamia_ref.queries.proofs import orders_bound
-    from mammamia_ref.rules.vocabulary import COLOURS
 
     counted = form.get("most_in_a_round")
     if "some_seat" not in form or counted != {"event": "baked",
                                               "where": {"seat": form["some_seat"]}}:
         return None, None
-    most = 0
     try:
         with N.building():
-            for colour in COLOURS[:players]:
-                bound, proof = orders_bound(players, rules, colour)
-                if not proof.holds:
-                    return None, None
-                most = max(most, bound)
+            bounds = _orders_bounds(players, rules)
     except VariantError:
         return None, None
-    return most, "statement"
+    return (None, None) if bounds is None else (max(bounds), "statement")
+
+
+def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
+    """The most each colour in play can deliver at one opening (z3's
+    :func:`.proofs.orders_bound`), or None where a proof does not hold."""
+    from mammamia_ref.queries.proofs import orders_bound
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    bounds = []
+    for colour in COLOURS[:players]:
+        most, proof = orders_bound(players, rules, colour)
+        if not proof.holds:
+            return None
+        bounds.append(most)
+    return bounds
 
 
 def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:

@@ -16,7 +16,6 @@ from mammamia_ref.queries.common import base_doc
 from mammamia_ref.queries.decode import Replay, decode, replay
 from mammamia_ref.queries.flags import FlagValues, flag_values, implemented_flags
 from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.oven_model import OvenRun
 from mammamia_ref.queries.oven_rules import (
     NK,
     NO_KIND,
@@ -237,31 +236,6 @@ def first_round_only(trace: Any) -> Any:
 
 
 # --------------------------------------------------------------- oven witnesses
-
-
-def oven_doc(query: Mapping[str, Any], answer: Mapping[str, Any], run: OvenRun, title: str,
-             description: str, rules: Sequence[str],
-             expects: Callable[[int, list[Any]], Mapping[int, Mapping[str, Any]]],
-             runs: Sequence[str] | None = None) -> dict[str, Any]:
-    """A witness from the state before the last turn of the round (see
-    :mod:`.oven_model`); with ``runs``, one run per copy of the owners' decisions."""
-    doc = base_doc(query, answer, title, "Position-level witness: it starts from a position "
-                    "the oven model allows (cards it does not place lie in the used pile), "
-                    "which no game is shown to reach. " + description, rules)
-    doc["tags"].append("position-level")
-    doc["given"] = {"state": run.given_state()}
-    if runs:
-        doc["runs"] = []
-        variants = doc.pop("variants", {})
-        for r, name in enumerate(runs):
-            played = run.replay(r)
-            doc["runs"].append({"name": name, "variants": variants,
-                                "steps": action_steps([p[0] for p in played],
-                                                      expects(r, played))})
-    else:
-        played = run.replay(0)
-        doc["steps"] = action_steps([p[0] for p in played], expects(0, played))
-    return doc
 
 
 def all_hands_table(in_play: int = 13) -> tuple[list[Any], list[Any], Decision, list[Any]]:

@@ -70,15 +70,6 @@ def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
     return doc
 
 
-def _index_of_event(played: Sequence[Any], name: str, **match: Any) -> int | None:
-    for i, entry in enumerate(played):
-        events = entry.events if hasattr(entry, "events") else entry[1]
-        for e in events:
-            if e.name == name and all(e.get(k) == v for k, v in match.items()):
-                return i
-    return None
-
-
 def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
                   extra: Mapping[int, Mapping[str, Any]] | None = None
                   ) -> dict[int, dict[str, Any]]:

@@ -38,6 +38,7 @@ from mammamia_ref.queries.game_model import (
     GameModel,
 )
 from mammamia_ref.queries.game_terms import Step
+from mammamia_ref.queries.judging import related
 from mammamia_ref.queries.language import RELATIONS
 from mammamia_ref.queries.questions import kept_once_met
 from mammamia_ref.queries.scoring_model import compare_term as _compare
@@ -238,15 +239,11 @@ def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
             return _compare(n, cond, 1)
         other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
                                                  **(cond[rel].get("where") or {})}}
-        return _related(n, event_count(other, model, part), rel)
+        return related(n, event_count(other, model, part), rel)
     state = cond["state"]
     options = [N.And(guard, state_term(state, s, model, in_round))
                for s, guard, in_round in states_of(model, part, state.get("at", "any_step"))]
     return z3.Or(*options) if options else N.BoolVal(False)
-
-
-def _related(a: Any, b: Any, rel: str) -> Any:
-    return a > b if rel == "more_than" else a < b if rel == "fewer_than" else a == b
 
 
 def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, bool]]:
@@ -364,7 +361,7 @@ def state_term(state: Mapping[str, Any], s: Any, model: GameModel, in_round: boo
         other = {**state, **state[rel]}
         mine = state_counts(s, state, model, in_round=in_round)
         theirs = state_counts(s, other, model, in_round=in_round)
-        return z3.Or(*[_related(a, b, rel) for a in mine for b in theirs]) \
+        return z3.Or(*[related(a, b, rel) for a in mine for b in theirs]) \
             if mine and theirs else N.BoolVal(False)
     counts = [_compare(n, state, 0) for n in state_counts(s, state, model, in_round=in_round)]
     if not counts:

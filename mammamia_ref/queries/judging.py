@@ -178,8 +178,9 @@ def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
     return int(cond.get("at_least", default_least)) <= n <= int(cond.get("at_most", n))
 
 
-def related(n: int, other: int, relation: str) -> bool:
-    """``n`` ``more_than`` / ``fewer_than`` / ``same_as`` ``other``."""
+def related(n: Any, other: Any, relation: str) -> Any:
+    """``n`` ``more_than`` / ``fewer_than`` / ``same_as`` ``other``: numbers (a bool), or
+    z3 terms (a term: :mod:`.conditions` states the relation with this function too)."""
     return n > other if relation == "more_than" else \
         n < other if relation == "fewer_than" else n == other
 
@@ -211,7 +212,7 @@ def holds(cond: Mapping[str, Any], played: Played) -> bool:
             return compare(n, cond, 1)
         other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
                                                  **(cond[rel].get("where") or {})}}
-        return related(n, event_count(other, played), rel)
+        return bool(related(n, event_count(other, played), rel))
     state = cond["state"]
     return any(state_holds(state, s) for s in states_at(played, state.get("at", "any_step")))
 

@@ -31,16 +31,21 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mammamia_ref.errors import SpecError
+from mammamia_ref.rules import specdata
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDERS, ORDERS_OF, PERSONAL
 
-SEAT_QUANTIFIERS = ("some_seat", "every_seat", "two_seats")
-KIND_QUANTIFIERS = ("some_kind", "every_kind")
-QUANTIFIERS = SEAT_QUANTIFIERS + KIND_QUANTIFIERS
+_VOCABULARY = specdata.load_yaml("question_vocabulary.yaml")
+QUANTIFIERS: tuple[str, ...] = tuple(_VOCABULARY["quantifiers"])
+"""The vocabulary's quantifiers: over seats (``some_seat``, ...) or kinds (``some_kind``)."""
+SEAT_QUANTIFIERS = tuple(q for q in QUANTIFIERS if q.endswith(("_seat", "_seats")))
+KIND_QUANTIFIERS = tuple(q for q in QUANTIFIERS if q.endswith("_kind"))
+if set(SEAT_QUANTIFIERS) | set(KIND_QUANTIFIERS) != set(QUANTIFIERS):   # pragma: no cover
+    raise SpecError("question_vocabulary.yaml: a quantifier is over seats (_seat, _seats) "
+                    "or kinds (_kind)")
 
 ORDER_KEYS: tuple[str, ...] = tuple(o.split(".", 1)[1] for o in ORDERS_OF[COLOURS[0]])
 """What ``s.KEY`` may name of a seat's orders: the key of each of a colour's eight."""
-
-SEAT_THINGS: tuple[str, ...] = ("personal", *ORDER_KEYS)
 
 VARIABLE = re.compile(r"^[a-z][a-z0-9_]{0,15}$")
 
@@ -134,7 +139,7 @@ def expand(cond: Mapping[str, Any], colours: tuple[str, ...], rounds: int,
     raise ValueError(f"not a condition: {sorted(cond)}")   # pragma: no cover - checked
 
 
-RELATIONS = ("more_than", "fewer_than", "same_as")
+RELATIONS: tuple[str, ...] = tuple(_VOCABULARY["relations"])
 """A count compared with another count of the same game: the same condition with the
 keys the relation gives replaced (another seat, another kind, other fields)."""
 
@@ -223,5 +228,5 @@ def _subsets(items: list[str]) -> Iterator[tuple[str, ...]]:
 
 
 __all__ = ["KIND_QUANTIFIERS", "ORDER_KEYS", "QUANTIFIERS", "RELATIONS", "RESERVED",
-           "SEAT_QUANTIFIERS", "SEAT_THINGS", "VARIABLE", "expand", "named_colours",
+           "SEAT_QUANTIFIERS", "VARIABLE", "expand", "named_colours",
            "seatings", "substitute", "variables_of"]

@@ -43,13 +43,13 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries import num as N
-from mammamia_ref.queries.conditions import state_term
+from mammamia_ref.queries.conditions import EMITTED, state_term
 from mammamia_ref.queries.game_terms import Step
 from mammamia_ref.queries.language import RELATIONS, expand, seatings
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.typed_spec import Leftovers, RoundEnd
 
-STEP_KINDS = ("turn", "reveal", "transition")
+STEP_KINDS = tuple(EMITTED)   # the model's steps: a turn, a reveal, a transition
 
 PROVED_COUNTS = ("hand", "delivered", "waiter", "round")
 """The state counts whose invariant covers the reference's states inside a step."""

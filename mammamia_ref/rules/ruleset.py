@@ -141,7 +141,7 @@ def plain(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         cut = excerpt(value)   # a line of another file is never quoted whole
-        if "an excerpt" in cut:
+        if cut != repr(value):   # cut (excerpt quotes a text it keeps whole by its repr)
             return f"the text {cut}"
         return f'the text "{value.encode("unicode_escape").decode("ascii")}"'
     if isinstance(value, Mapping):

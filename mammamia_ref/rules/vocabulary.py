@@ -103,10 +103,6 @@ ORDERS_OF: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_order(card: str) -> bool:
-    return card in ORDERS
-
-
 def kind_index(kind: Any, where: str = "") -> int:
     """The index of an ingredient kind; a clear error for anything else."""
     if not isinstance(kind, str) or kind not in KIND_INDEX:

@@ -40,7 +40,7 @@ from mammamia_ref.rules.oven import (
 )
 from mammamia_ref.rules.ruleset import Parameters, order_shapes
 from mammamia_ref.rules.state import Phase, Rules, Step, refuse_unclaimed
-from mammamia_ref.rules.typed_spec import OvenMemory
+from mammamia_ref.rules.typed_spec import Completion, OvenMemory
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     KIND_INDEX,
@@ -67,10 +67,8 @@ UNKNOWN: Final = -1  # an order in the oven the observer cannot identify
 ORDERS_SOUGHT: Final = 3  # the careful player draws orders only while it holds fewer than this
 
 STANDARD: Final = fast.STANDARD
-ONE_OF_EACH: Final = fast.ONE_OF_EACH
 BOMBASTICA: Final = fast.BOMBASTICA
 MONOTONI: Final = fast.MONOTONI
-MINIMALE: Final = fast.MINIMALE
 FIRST_ORDER: Final = fast.FIRST_ORDER
 CARD_CODES: Final = fast.CARD_CODES
 CARD_NAMES: Final = fast.CARD_NAMES
@@ -261,7 +259,7 @@ def hand_shortfall(order: int, table: Counts, hand: Counts, flags: Judgement) ->
         return _short(fixed, table, hand)
     if TYPE[order] == BOMBASTICA:
         outcome = bombastica_outcome(table, hand, flags.bombastica_total, flags.bombastica_hand,
-                                     "optional")
+                                     Completion.OPTIONAL)
         return 0 if outcome is Outcome.BAKE else \
             bombastica_shortfall(table, flags.bombastica_total) if outcome is Outcome.ASK else None
     best = None

@@ -13,8 +13,8 @@ with :mod:`mammamia_ref.sim` (before any of its modules), decides once per proce
 
 - compiled, when the manifest is there, every extension module is there for this
   Python with the SHA-256 the build recorded for it (an empty, truncated or scrambled
-  ``.so`` would otherwise be loaded, and crash), the three modules' sources are recorded,
-  and every recorded source still has its recorded hash;
+  ``.so`` would otherwise be loaded, and crash), the sources of the modules it compiles
+  (``MODULES``) are recorded, and every recorded source still has its recorded hash;
 - pure Python otherwise. When a build is there but cannot be trusted (a source edited
   since, no manifest, built for another Python, an extension missing or not the one
   built), it says why in a

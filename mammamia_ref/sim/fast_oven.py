@@ -19,7 +19,6 @@ from mammamia_ref.rules.oven import (
 )
 from mammamia_ref.rules.vocabulary import (
     KINDS,
-    ORDERS,
     covers,
     format_counts,
     shortfall,
@@ -289,8 +288,7 @@ def oven_fail(state: FastState, order: int, rule: str) -> None:
     if holder is None:
         raise InternalError("no Mamma Mia! holder at the oven")
     if state.events is not None:
-        why = failure_reason(rule, ORDERS[CARD_NAMES[order]].type,
-                             state.rules.bombastica_total)
+        why = failure_reason(rule, ORDER_TYPE_NAME[order], state.rules.bombastica_total)
         tell(state, "failed", rule, ("seat", state.current), ("order", CARD_NAMES[order]),
              ("why", why))
     state.waiters[state.current] += (order,)

@@ -121,7 +121,7 @@ def generic_answer(got: Any) -> str:
 def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> list[Row]:
     """Every catalogue cell at ``players``, answered by its question file."""
     from mammamia_ref.queries.ask import answer_cell
-    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.common import load_catalogue, players_of
     from mammamia_ref.queries.questions import load_question
 
     folder = specdata.spec_path("questions")
@@ -133,7 +133,7 @@ def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> lis
         path = folder / f"{qid}.yaml"
         question = load_question(path) if path.exists() else None
         for answer in query["answers"]:
-            n = int(answer.get("players", 2))
+            n = players_of(answer)
             if n not in players:
                 continue
             variants = dict(answer.get("variants") or {})
