@@ -138,7 +138,7 @@ def test_a_file_that_restates_a_catalogue_query_is_told_to_state_its_condition(
 
 def test_a_search_finds_a_game_without_a_pizza_that_the_reference_replays() -> None:
     question = load_question(QUESTIONS / "new-no-pizza-bakes.yaml")
-    got = answer_cell(question, 2, {}, budget=30)
+    got = answer_cell(question, 2, {}, budget=30, known=False)
     assert got.answer == "found" and got.reference == "agrees"
     assert got.scenario is not None and "setup" in got.scenario["given"]
 
@@ -271,7 +271,7 @@ def test_z3_finds_what_the_search_does_not() -> None:
     no seeded game of a short search has it, the game model finds one, which the
     reference replays and on which the condition holds."""
     question = load_question(QUESTIONS / "new-stall-after-the-draw.yaml")
-    got = answer_cell(question, 2, {}, budget=10)
+    got = answer_cell(question, 2, {}, budget=10, known=False)
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "z3 game model, schedule" in got.tried and got.condition_holds
     assert got.scenario is not None and "z3 game model" in got.scenario["description"]
@@ -284,9 +284,9 @@ def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -
     from mammamia_ref.queries.judging import measure
 
     question = load_question(QUESTIONS / "new-longest-round.yaml")
-    got = answer_cell(question, 2, {"stall": "cut"}, budget=4)
+    got = answer_cell(question, 2, {"stall": "cut"}, budget=4, known=False)
     assert got.answer == "value" and got.reference == "agrees" and got.scenario is not None
-    assert "a directed search from the game of" in got.tried
+    assert "a directed search from the game of" in got.tried and "known" not in got.tried
     assert measure("longest_round", replay_witness(got.scenario)) == got.value
     assert got.upper is not None and got.value is not None and got.value <= got.upper
 

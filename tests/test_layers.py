@@ -344,14 +344,14 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
     assert strong_components({"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}) \
         == [["c", "d"], ["a", "b"]]
-    here = "mammamia_ref.queries.catalogue.q01_minimale_impossible"
+    here = "mammamia_ref.queries.catalogue.q02_minimale_tie_decides"
     (node,) = ast.parse("from mammamia_ref.queries.common import _v, a_game").body
     assert [(module, name) for _local, module, name in _imported_names(node, here, False)
             if name and _private(name) and floor_of(module) != floor_of(here)] \
         == [("mammamia_ref.queries.common", "_v")]
     assert floor_of("mammamia_ref.queries.common") == floor_of("mammamia_ref.queries.ask")
     assert floor_of("mammamia_ref.queries.catalogue") == \
-        floor_of("mammamia_ref.queries.catalogue.q01_minimale_impossible")
+        floor_of("mammamia_ref.queries.catalogue.q02_minimale_tie_decides")
 
 
 def test_import_forms_resolve_to_our_modules() -> None:

@@ -78,3 +78,38 @@ def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str]) -
     assert stopped.value.code == 2
     assert main(["--players", "2", "--query", "Q02"]) == 2   # counterfactual: not stated
     assert main(["--players", "2", "--query", "Q24", "--budget", "1"]) == 0   # 1 cell: Q24
+
+
+def _stated_cells(qid: str) -> list[dict[str, Any]]:
+    """The cells of a stated query whose catalogue answer is a game (a witness)."""
+    query = next(q for q in load_catalogue() if q["id"] == qid)
+    return [a for a in query["answers"] if a["expected"]["verdict"] != "unsat"
+            and not any(key == f"{qid}/{v}" for key in NOT_STATED
+                        for v in (a.get("variants") or {}).values())]
+
+
+@pytest.mark.parametrize("qid", [q["id"] for q in load_catalogue()
+                                 if q["id"] not in NOT_STATED])
+def test_each_catalogue_witness_meets_its_question_file(qid: str) -> None:
+    """The question file states the catalogue's question: every committed witness of
+    the query, replayed by the reference, meets the file's condition (a value: its
+    measure is the catalogue's). A query whose file is narrower is named in
+    ``NARROWER`` with how, and has a witness that shows it (else the entry is stale);
+    only a query that is neither may be answered by its file (``method: question``)."""
+    from mammamia_ref.queries.catalogue.by_question import certificate_judged
+    from mammamia_ref.queries.common import certificate, players_of
+    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.tools.side_by_side import NARROWER
+
+    query = next(q for q in load_catalogue() if q["id"] == qid)
+    question = load_question(specdata.spec_path("questions") / f"{qid}.yaml")
+    missed = []
+    for answer in _stated_cells(qid):
+        doc = certificate(query, answer)
+        assert doc is not None, f"{qid} {answer['name']}: no committed witness"
+        got = certificate_judged(question, players_of(answer), doc)
+        expected = answer["expected"]
+        if got.verdict != expected["verdict"] or got.value != expected.get("value"):
+            missed.append(f"{answer['name']}: {got.verdict} {got.value} ({got.detail})")
+    assert bool(missed) == (qid in NARROWER), (qid, missed)
+    assert not (qid in NARROWER and query["method"] == "question"), qid

@@ -12,11 +12,12 @@ Each (players, flag values) cell gets one of
   one is known ("exact" only when the two meet);
 - **unknown**: the budget spent and what was tried.
 
-The routes: a ``find:`` by the unbounded proof, then a seeded search
+The routes: a ``find:`` by the unbounded proof, then the known games
+(:mod:`.known_games`: every game the package ships), a seeded search
 (:mod:`.searching`) and the z3 game model; a ``most:`` / ``fewest:`` by its proved bound,
-a directed search and the game model raising the value found (:mod:`.optimum`). A
-game is judged by :mod:`.judging` and kept only when the reference replays the
-scenario written from it.
+the known games, a directed search and the game model raising the value found
+(:mod:`.optimum`). A game is judged by :mod:`.judging` and kept only when the reference
+replays the scenario written from it; one that came from a known game names its file.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.judging import Played, judged_on, measure, meets
 from mammamia_ref.queries.questions import Question, rules_in_force
 from mammamia_ref.queries.searching import POLICIES, policies_on_fast, search
-from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -64,6 +64,7 @@ class AskAnswer:
     judged_on: str = ""                   # the part of a game the condition is judged on
     title: str = ""                       # the question in words
     first_held: str = ""                  # where in the witness the condition first held
+    found_by: str = ""                    # how the witness was found (a known game's file)
     scenario: dict[str, Any] | None = field(default=None, repr=False)
 
     def as_json(self) -> dict[str, Any]:
@@ -75,6 +76,7 @@ class AskAnswer:
                 "condition_holds_on_witness": self.condition_holds,
                 "judged_on": self.judged_on or None, "detail": self.detail,
                 "title": self.title, "first_held": self.first_held or None,
+                "found_by": self.found_by or None,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters":
                 self.in_force.get("parameters"), "parameters_from":
@@ -112,6 +114,8 @@ class AskAnswer:
                          if written else f"  witness: replayed by the reference "
                          f"({self.reference}), not written: --write-witnesses keeps it as "
                          f"{self.witness_file}")
+        if self.found_by:
+            lines.append(f"  found by: {self.found_by}")
         if self.tried:
             lines.append(f"  tried: {self.tried}")
         differs = self.in_force.get("non_default") or {}
@@ -275,16 +279,18 @@ def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
 
 
 def answer_cell(question: Question, players: int, variants: Mapping[str, str],
-                budget: float) -> AskAnswer:
+                budget: float, *, known: bool = True) -> AskAnswer:
     """One cell of a question (see the module's docstring), under the question's house
-    rule (if any) with the cell's flag values."""
+    rule (if any) with the cell's flag values; without ``known``, from the search and
+    the game model alone (the known games not judged: what the routes reach by
+    themselves)."""
     cpu = time.process_time()
     rules = house_rules(question.house, variants)   # the cell's flags over the house rule's
     out = AskAnswer(question.id, players, dict(variants), title=question.title,
                     in_force=rules_in_force(rules, question.house))
     if question.goal == "find":
         assert question.condition is not None
-        _find(question, players, rules, budget, out)
+        _find(question, players, rules, budget, out, known)
     else:
         assert question.measure is not None
         name, goal = question.measure, question.goal
@@ -297,40 +303,49 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         # the proved bound first: a search that meets it stops (the value is exact)
         if goal == "most":
             out.upper, out.upper_evidence = upper_bound(name, players, rules)
-            known = out.upper
+            bound = out.upper
         else:
             out.lower, out.lower_evidence = lower_bound(name, players, rules)
-            known = out.lower
+            bound = out.lower
         _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
-                 budget, known, judge, out)
+                 budget, bound, judge, out, known)
     out.cpu = time.process_time() - cpu
     return out
 
 
 def _optimum(question: Question, players: int, rules: Rules, spendable: float,
-             budget: float, known: int | None, judge: Any, out: AskAnswer) -> None:
-    """A ``most:`` / ``fewest:`` cell after its proved bound: the directed search, then
-    (for a ``most:`` the language states as "at least k", :mod:`.optimum`) the game
-    model raising the search's value for the rest of the budget."""
+             budget: float, bound: int | None, judge: Any, out: AskAnswer,
+             known: bool = True) -> None:
+    """A ``most:`` / ``fewest:`` cell after its proved bound: the known games, the
+    directed search (unless a known game meets the bound), then (for a ``most:`` the
+    language states as "at least k", :mod:`.optimum`) the game model raising the value
+    for the rest of the budget."""
+    from mammamia_ref.queries.known_games import best_known
     from mammamia_ref.queries.optimum import at_least, raise_value
 
     sign = 1 if question.goal == "most" else -1
     raisable = question.goal == "most" and at_least(question.measure, 1) is not None
     left = max(spendable, budget / 4)
-    enough = float("inf") if known is None else sign * known
+    enough = float("inf") if bound is None else sign * bound
     start = time.process_time()
-    game, played, score, screened = search(question, players, rules,
-                                           left * (OPTIMUM_SEARCH_SHARE if raisable else 1),
-                                           judge, directed=True, enough=enough)
+    game, score, judged = best_known(players, rules, judge) if known else (None, -math.inf, 0)
+    played = screened = 0
+    if score < enough:
+        found, played, searched, screened = search(
+            question, players, rules, left * (OPTIMUM_SEARCH_SHARE if raisable else 1),
+            judge, directed=True, enough=enough)
+        if found is not None and searched > score:
+            game, score = found, searched
     fast = f" and {screened} on the fast engine" if screened else ""
+    among = f"{judged} known games and {played} games on the reference{fast}" if known \
+        else f"{played} games on the reference{fast}"
     if game is not None:
         _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
         out.value = int(sign * score)
-        out.tried = (f"the best of {played} games on the reference{fast} "
-                     f"({game.found_by or 'seeded'})")
+        out.tried = f"the best of {among} ({game.found_by or 'seeded'})"
     else:
-        out.tried = f"{played} seeded games; none has the measure"
-    out.exact = known is not None and known == out.value
+        out.tried = f"{among}; none has the measure"
+    out.exact = bound is not None and bound == out.value
     if raisable and not out.exact:
         raised = raise_value(question, players, rules, out.value or 0,
                              left - (time.process_time() - start), upper=out.upper)
@@ -364,14 +379,15 @@ game found as a scenario and replaying it (0.1 to 0.3 s), so that a cell keeps t
 
 
 def _find(question: Question, players: int, rules: Rules, budget: float,
-          out: AskAnswer) -> None:
-    """A ``find:`` cell: the unbounded proof (:mod:`.unbounded`), then the seeded search
-    and the game model (:mod:`.bounded`), which alone may answer "none within the
-    bound". With a ``turns`` bound the schedules are finite and the game model goes
-    first (it settles such a cell, where a search never says none); without one the
-    search does."""
+          out: AskAnswer, known: bool = True) -> None:
+    """A ``find:`` cell: the unbounded proof (:mod:`.unbounded`), the known games
+    (:mod:`.known_games`), then the seeded search and the game model
+    (:mod:`.bounded`), which alone may answer "none within the bound". With a ``turns``
+    bound the schedules are finite and the game model goes first (it settles such a
+    cell, where a search never says none); without one the search does."""
     from mammamia_ref.queries.bounded import Bounded, prove_or_find
     from mammamia_ref.queries.conditions import Unsupported, shape
+    from mammamia_ref.queries.known_games import best_known
     from mammamia_ref.queries.language import expand
     from mammamia_ref.queries.unbounded import prove_never
     from mammamia_ref.rules.vocabulary import COLOURS
@@ -398,6 +414,14 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     def judge(g: Played) -> float | None:
         return float("inf") if meets(condition, g, question.bound) else None
 
+    if known:
+        game, _score, judged = best_known(players, rules, judge)
+        if game is not None:
+            _keep(question, game, out, "found", question.title)
+            if out.answer == "found":
+                out.condition_holds = True
+                out.tried = f"{never.how}; {judged} known games: {game.found_by}"
+                return
     bounded: Bounded | None = None
     solver_first = expressible and "turns" in question.bound
     if solver_first:
@@ -451,6 +475,7 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
     if question.condition is not None:
         out.first_held = first_held(question.condition, game)
     out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
+    out.found_by = game.found_by or f"the {game.policy} policy, seed {game.seed}"
     out.reference = "agrees" if passed else "disagrees"
     out.answer = verdict if passed else "unknown"
     out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
@@ -477,15 +502,11 @@ def first_held(condition: Mapping[str, Any], game: Played) -> str:
 def replay_witness(doc: Mapping[str, Any]) -> Played:
     """A witness scenario's first run played again on the reference, every state kept."""
     from mammamia_ref.queries.common import parsed_witness
+    from mammamia_ref.queries.known_games import replayed
     from mammamia_ref.sim.scenario_run import run_scenario
 
     result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))
-    state = new_game(result.config)
-    steps = []
-    for step in result.trace:
-        state, events = apply(state, step.action)
-        steps.append((step.action, tuple(events), state))
-    return Played(result.config, tuple(steps))
+    return replayed(result.config, [step.action for step in result.trace])
 
 
 def ask(questions: Sequence[Question], budget: float,

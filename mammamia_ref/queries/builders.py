@@ -116,48 +116,6 @@ def turn_end(played: Replay, step: int) -> int:
 # ------------------------------------------------- openings lifted to whole games
 
 
-def reveal_hand(model: GameModel, step: Any) -> list[Any]:
-    """The hand of a reveal step's order owner when its order turns up."""
-    owner = step.facts["owner"]
-    before = model.S[step.before]
-    return [_sel_seat([before.hand[p][k] for p in range(model.n)], owner) for k in range(NK)]
-
-
-def _sel_seat(values: Sequence[Any], seat: Any) -> Any:
-    if isinstance(seat, int):
-        return values[seat]
-    out = values[-1]
-    for i in range(len(values) - 2, -1, -1):
-        out = N.If(seat == i, values[i], out)
-    return out
-
-
-def search_opening(players: int, v: FlagValues, goal: Callable[[GameModel, Any], Any],
-                   *, orders: Mapping[int, Sequence[str]] | None,
-                   turns: Iterable[int] = range(1, 9),
-                   extra: Callable[[GameModel], Sequence[Any]] | None = None
-                   ) -> tuple[GameModel, z3.ModelRef, Any] | None:
-    """A game from the setup whose first opening has a reveal meeting ``goal`` (a
-    condition on the model and one reveal step), the first round as short as
-    ``turns`` allow: the model, z3's model and that reveal step. This lifts a
-    position-level question (:mod:`.oven_model`) to a game every player could play."""
-    for t in turns:
-        if not can_end(players, v, t):
-            continue
-        model = GameModel(players, v, schedule=(t,), orders=orders)
-        with N.building(model.ctx):
-            reveals = model.of("reveal")
-            goals = [goal(model, step) for step in reveals]
-            more = list(extra(model)) if extra else []
-        result, zm = N.check([*model.constraints, *more, N.Or(*goals)])
-        if zm is not None:
-            step = next(s for s, g in zip(reveals, goals, strict=True) if N.truth(zm, g))
-            return model, zm, step
-        if result != z3.unsat:   # pragma: no cover - z3 gave up
-            raise InternalError(f"z3 answered {result} for a first round of {t} turns")
-    return None
-
-
 @dataclass
 class AltReveal:
     """One reveal of the first opening under a second set of owners' decisions."""

@@ -24,7 +24,6 @@ from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
 from mammamia_ref.rules.vocabulary import (
     KINDS,
-    MAMMA_MIA,
 )
 from mammamia_ref.sim.scenario_run import run_scenario
 
@@ -93,11 +92,6 @@ def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
     for i, expect in (extra or {}).items():
         out.setdefault(i, {}).update(expect)
     return out
-
-
-def counts_by_kind(values: Sequence[int]) -> dict[str, int]:
-    """Counts in ``KINDS`` order as a map by kind name (as events and states write them)."""
-    return {k: n for k, n in zip(KINDS, values, strict=True)}
 
 
 def players_of(answer: Mapping[str, Any]) -> int:
@@ -171,21 +165,6 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
         return None
     return Verdict("sat", witness=doc, detail=f"certificate re-checked: {what} (the full "
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
-
-
-def mamma_mia_alone(second: int, at_once: bool) -> dict[int, dict[str, Any]]:
-    """Q06's expectations around step ``second``, the second round's supply shuffle:
-    that supply is the Mamma Mia! card alone; ``at_once`` (round_end=last_ingredient)
-    the round then ends as it starts, else it starts with that card to draw."""
-    out: dict[int, dict[str, Any]] = {
-        second - 1: {"state": {"phase": "shuffle", "round": 2, "supply": [MAMMA_MIA]}}}
-    if at_once:
-        out[second] = {"events": [
-            {"event": "mamma_mia_taken", "rule": "round_end.last_ingredient"},
-            {"event": "round_ended", "rule": "round_end.last_ingredient", "round": 2}]}
-    else:
-        out[second] = {"state": {"phase": "turn", "round": 2, "supply": [MAMMA_MIA]}}
-    return out
 
 
 def no_stall_rule(v: FlagValues) -> Verdict:

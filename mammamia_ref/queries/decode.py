@@ -35,7 +35,7 @@ from mammamia_ref.rules.actions import (
     Shuffle,
     format_action,
 )
-from mammamia_ref.rules.events import Event, format_event
+from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, chance_pile, is_chance, new_game
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.setup import mamma_mia_dealt_with_deck
@@ -446,9 +446,5 @@ def check_turn(trace: Trace, state: GameState, after: int, fail: Any) -> None:
         raise fail("after the turn: " + "; ".join(problems), after - 1)
 
 
-def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
-    return [format_event(e) for e in events]
-
-
 __all__ = ["Disagreement", "Played", "Replay", "RevealChoice", "Trace", "TurnChoice",
-           "decode", "events_json", "replay"]
+           "decode", "replay"]

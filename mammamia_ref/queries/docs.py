@@ -28,6 +28,8 @@ METHODS = {
     "ranking": "a ranking function that decreases at every turn",
     "plan": "a game a plan builds from a new game (every action through the reference), "
             "against an upper bound z3 proves for every game",
+    "question": "its question file answered by the generic route of `mammamia ask` (the "
+                "unbounded proof, the search and the z3 game model)",
 }
 
 VERDICTS = {"sat": "**possible**", "unsat": "**impossible**", "value": "**value**"}

@@ -305,11 +305,6 @@ def span(played: Played, where: Mapping[str, Any]) -> Played | None:
     return part
 
 
-PREPARATION = frozenset({"leftovers_to_oven", "leftovers_stay", "supply_gathered"})
-"""The events of a round's preparation (``next_round.*``): the first ones of the next
-round, though the reference emits them in the action that empties the oven."""
-
-
 def _rounds(played: Played, low: int, high: int | None) -> Played | None:
     """The events and states of rounds ``low`` to ``high``: a round runs from its
     preparation (the game's setup for the first) to the next round's; the game's end

@@ -53,15 +53,6 @@ RESERVED = frozenset({*COLOURS, *KINDS, "any", "all", "every", "none", "true", "
 """Words a variable may not be named: a colour, a kind or a word of the grammar."""
 
 
-def variables_of(cond: Mapping[str, Any]) -> tuple[str, ...]:
-    """The variables a quantifier binds (in the order written)."""
-    for key in SEAT_QUANTIFIERS + KIND_QUANTIFIERS:
-        if key in cond:
-            got = cond[key]
-            return tuple(got) if isinstance(got, list) else (got,)
-    return ()
-
-
 def substitute(value: Any, seats: Mapping[str, str], kinds: Mapping[str, str]) -> Any:
     """A value with its variables written out: a seat variable as its colour,
     ``s.personal`` as its kind, ``s.KEY`` as the order ID, a kind variable as its kind.
@@ -229,4 +220,4 @@ def _subsets(items: list[str]) -> Iterator[tuple[str, ...]]:
 
 __all__ = ["KIND_QUANTIFIERS", "ORDER_KEYS", "QUANTIFIERS", "RELATIONS", "RESERVED",
            "SEAT_QUANTIFIERS", "VARIABLE", "expand", "named_colours",
-           "seatings", "substitute", "variables_of"]
+           "seatings", "substitute"]

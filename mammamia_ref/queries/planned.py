@@ -12,7 +12,6 @@ from mammamia_ref.queries.common import (
     all_tied,
     answer_flags,
     built_doc,
-    mamma_mia_alone,
     plan_fell_short,
     plan_variants,
     players_of,
@@ -20,19 +19,14 @@ from mammamia_ref.queries.common import (
     supply_shuffles,
 )
 from mammamia_ref.queries.construct import Builder, build
-from mammamia_ref.queries.flags import FlagValues, flags_of
 from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.plans import (
     all_orders,
     dump_and_pass,
     nothing_baked,
-    supply_drawn_out,
 )
 from mammamia_ref.queries.results import Verdict
-from mammamia_ref.rules.typed_spec import RoundEnd, Stall
-from mammamia_ref.rules.vocabulary import (
-    MAMMA_MIA,
-)
+from mammamia_ref.rules.typed_spec import Stall
 
 
 def all_orders_game(answer: Mapping[str, Any]) -> Builder:
@@ -169,51 +163,3 @@ def repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     return Verdict("sat", witness=doc, detail=f"a plan's game: the position after turn "
                    f"{ends.index(a) + 1} comes back after turn {ends.index(b) + 1}")
 
-
-def q06_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
-                 v: FlagValues) -> Verdict:
-    """Q06: the first round's supply drawn to its end with no order placed (nothing is
-    used), so the second round's supply is the Mamma Mia! card alone."""
-    players = players_of(answer)
-    at_once = flags_of(v).round_end == RoundEnd.LAST_INGREDIENT
-
-    def plan(b: Builder) -> None:
-        supply_drawn_out(1 if at_once else 0)(b)
-        b.next_supply(list)
-
-    built = build(plan, players, plan_variants(answer))
-    second = len(built.played) - 1
-    if tuple(built.played[second - 1].state.supply) != (MAMMA_MIA,):
-        return plan_fell_short("its second supply holds more")
-    doc = built_doc(query, answer, built, "Round 2's supply: the Mamma Mia! card alone",
-                    f"{a_game(players)} in which nobody places an order: the players draw "
-                    "the first round's supply to its end and play out their hands, so no "
-                    "card is used and the second supply is the Mamma Mia! card alone"
-                    + (", which ends the second round as it starts." if at_once else "."),
-                    ["next_round.supply", f"round_end.{flags_of(v).round_end}",
-                     "mamma_mia.holder"],
-                    mamma_mia_alone(second, at_once))
-    return Verdict("sat", witness=doc, detail="a plan's game: nothing used in round 1")
-
-
-def q11_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q11: the first round of :func:`q06_planned`: its last draw finds the Mamma Mia!
-    card alone."""
-    players = players_of(answer)
-    built = build(supply_drawn_out(0), players, plan_variants(answer))
-    drawn = [i for i, _e in built.events("mamma_mia_drawn")]
-    if not drawn or not any(e.rule == "round_end.last_card" and i == drawn[0]
-                            for i, e in built.events("round_ended")):
-        return plan_fell_short("its round does not end on the Mamma Mia! card")
-    end = drawn[0]
-    doc = built_doc(query, answer, built, "The Mamma Mia! card as the supply's last card",
-                    f"{a_game(players)}. The players draw the supply down to the Mamma Mia! "
-                    "card, which lies at its bottom, and play out their hands; then red "
-                    "draws: the Mamma Mia! card, the replacement draw finds nothing and the "
-                    "round ends.", ["round_end.last_card", "mamma_mia.draw", "turn.draw_short"],
-                    {end - 1: {"state": {"supply": [MAMMA_MIA], "mamma_mia": None}},
-                     end: {"events": [{"event": "mamma_mia_drawn", "rule": "mamma_mia.draw"},
-                                      {"event": "round_ended", "rule": "round_end.last_card",
-                                       "round": 1}]}})
-    return Verdict("sat", witness=doc, detail="a plan's game: the last draw meets the Mamma "
-                   "Mia! card alone")

@@ -1,6 +1,7 @@
 """The registry of query implementations: each module of :mod:`.catalogue` registers
 its query's function under the query's ID (``spec/queries.yaml``), so a new query is one
-new module and nothing else to edit."""
+new module and nothing else to edit; a query the question language states has no module
+at all (``method: question``: its question file, :mod:`.catalogue.by_question`)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,26 @@ def takes_parameters(query_id: str) -> bool:
     """Whether ``query_id`` answers under numbers of the rules other than the spec's."""
     implementations()
     return query_id in TAKES_PARAMETERS
+
+
+BY_METHOD: dict[str, Implementation] = {}
+"""The implementations of a whole method rather than of one query (``method: question``:
+:mod:`.catalogue.by_question`)."""
+
+
+def register_method(method: str) -> Callable[[Implementation], Implementation]:
+    """A decorator: the function answers every query whose ``method`` is ``method``."""
+    def add(implementation: Implementation) -> Implementation:
+        BY_METHOD[method] = implementation
+        return implementation
+    return add
+
+
+def implementation_of(query: Mapping[str, Any]) -> Implementation | None:
+    """How ``query`` is answered: by its method's implementation (``method: question``,
+    its question file) or by its registered module (``None``: neither)."""
+    modules = implementations()
+    return BY_METHOD.get(query.get("method", ""), modules.get(query["id"]))
 
 
 def implementations() -> Mapping[str, Implementation]:

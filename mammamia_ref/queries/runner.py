@@ -19,7 +19,7 @@ from mammamia_ref.queries.common import (
 )
 from mammamia_ref.queries.decode import Disagreement
 from mammamia_ref.queries.errors import UnknownQueryError
-from mammamia_ref.queries.registry import implementations, takes_parameters
+from mammamia_ref.queries.registry import implementation_of, takes_parameters
 from mammamia_ref.queries.results import (
     DISAGREEMENT_DIR,
     ROOT,
@@ -100,7 +100,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
                     dict(answer["expected"]), answer.get("bound", query.get("bound", "")).strip(),
                     query["method"], parameters=dict(answer.get("parameters", {})),
                     house=answer.get("house"))
-    implementation = implementations().get(query["id"])
+    implementation = implementation_of(query)
     started = time.perf_counter()
     cpu = time.process_time()
     if implementation is None:

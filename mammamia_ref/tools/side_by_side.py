@@ -46,6 +46,16 @@ NOT_STATED: dict[str, str] = {
 """The catalogue queries (or cells, ``ID/variant``) the question language cannot state,
 and why: they stay with the catalogue's own z3 models (docs/questions.md)."""
 
+NARROWER: dict[str, str] = {
+    "Q15-completion-declined": (
+        "the question file counts an order failed because its owner declined to complete "
+        "it; the catalogue also counts one its owner let fail by naming a kind that falls "
+        "short where another kind would have baked it (its 5-player witness), a "
+        "counterfactual the language does not state"),
+}
+"""The catalogue queries whose question file states a narrower question than the
+catalogue's (a catalogue witness need not meet it), and how: they keep their modules."""
+
 
 @dataclass
 class Row:
@@ -60,6 +70,7 @@ class Row:
     how: str = ""
     cpu: float = 0.0
     agreement: str = "not stated"
+    source: str = "-"
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -109,6 +120,19 @@ def agreement(expected: Mapping[str, Any], got: Any, goal: str) -> str:
                                                 else "beyond the catalogue")
 
 
+def source(got: Any) -> str:
+    """Where the generic answer came from: the unbounded proof, a known game (the
+    package's own scenarios, the catalogue's certificates among them), the search or
+    the game model."""
+    if got.answer.startswith("none"):
+        return "proof" if got.answer == "none in any game" else "game model (bounded)"
+    if not got.found_by:
+        return "-"
+    if got.found_by.startswith("the known game"):
+        return "known game"
+    return "game model" if "game model" in got.found_by else "search"
+
+
 def generic_answer(got: Any) -> str:
     if got.answer == "value":
         bound = " exact" if got.exact else (
@@ -118,8 +142,10 @@ def generic_answer(got: Any) -> str:
     return str(got.answer)
 
 
-def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> list[Row]:
-    """Every catalogue cell at ``players``, answered by its question file."""
+def rows(players: Sequence[int], budget: float, only: Sequence[str] = (),
+         known: bool = True) -> list[Row]:
+    """Every catalogue cell at ``players``, answered by its question file (without
+    ``known``, by the search and the game model alone, :func:`.ask.answer_cell`)."""
     from mammamia_ref.queries.ask import answer_cell
     from mammamia_ref.queries.common import load_catalogue, players_of
     from mammamia_ref.queries.questions import load_question
@@ -145,8 +171,9 @@ def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> lis
                 row.how = reason or "no question file"
                 out.append(row)
                 continue
-            got = answer_cell(question, n, variants, budget)
+            got = answer_cell(question, n, variants, budget, known=known)
             row.generic, row.cpu = generic_answer(got), got.cpu
+            row.source = source(got)
             row.how = got.detail if got.answer.startswith("none") else got.tried
             row.agreement = agreement(answer["expected"], got, question.goal)
             out.append(row)
@@ -157,11 +184,11 @@ def rows(players: Sequence[int], budget: float, only: Sequence[str] = ()) -> lis
 
 def table(found: Sequence[Row]) -> str:
     """The rows as a Markdown table."""
-    lines = ["| query | cell | players | catalogue | generic route | CPU s | |",
-             "|---|---|---:|---|---|---:|---|"]
+    lines = ["| query | cell | players | catalogue | generic route | from | CPU s | |",
+             "|---|---|---:|---|---|---|---:|---|"]
     for r in found:
         lines.append(f"| {r.query[:3]} | {r.cell} | {r.players} | {r.catalogue} | "
-                     f"{r.generic} | {r.cpu:.1f} | {r.agreement} |")
+                     f"{r.generic} | {r.source} | {r.cpu:.1f} | {r.agreement} |")
     return "\n".join(lines)
 
 
@@ -176,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--query", action="append", default=[],
                         help="only queries whose ID starts so (repeatable)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
+    parser.add_argument("--without-known-games", action="store_true",
+                        help="the search and the game model alone: the package's own games "
+                        "(the catalogue's certificates among them) not judged")
     args = parser.parse_args(argv)
     try:
         players = [int(p) for p in args.players.split(",")]
@@ -188,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"--query: no catalogue query starts with {', '.join(unknown)} "
                      f"(the queries: {known[0][:3]} to {known[-1][:3]})")
-    found = rows(players, args.budget, args.query)
+    found = rows(players, args.budget, args.query, known=not args.without_known_games)
     if all(r.agreement == "not stated" for r in found):   # nothing compared: no agreement
         print("side_by_side: no catalogue cell the language states at these player counts "
               "and queries", file=sys.stderr)
@@ -204,4 +234,5 @@ if __name__ == "__main__":   # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["NOT_STATED", "Row", "agreement", "catalogue_answer", "main", "rows", "table"]
+__all__ = ["NARROWER", "NOT_STATED", "Row", "agreement", "catalogue_answer", "main", "rows",
+           "source", "table"]

@@ -1,0 +1,98 @@
+"""The catalogue's queries that have no module of their own (``method: question`` in
+``spec/queries.yaml``): each is answered by its question file,
+``spec/questions/<its id>.yaml``, through ``mammamia ask``'s route, so the catalogue
+and a designer's question are answered by one definition.
+
+By default a cell with a committed witness (``scenarios/queries/``) has that game
+replayed by the reference and judged by the question's own condition or measure (the
+certificate re-checked, as for every certified answer); ``MAMMAMIA_FULL_SEARCH=1`` or
+``query run --slow`` asks the route from scratch, the known games left out, so that the
+certificate is not its own proof. A cell without one (an impossibility) is asked: the
+unbounded proof answers it in about a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries.common import certificate, full_search, players_of
+from mammamia_ref.queries.registry import register_method
+from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.witness import scenario_file_id
+
+BUDGET = 60.0
+"""CPU seconds a cell may take when asked from scratch (issue 40's budget for a
+catalogue-size question at 2 and 3 players)."""
+
+
+@register_method("question")
+def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """One cell of a ``method: question`` query."""
+    from mammamia_ref.queries.ask import answer_cell
+    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.rules import specdata
+
+    question = load_question(specdata.spec_path("questions") / f"{query['id']}.yaml")
+    doc = None if full_search() else certificate(query, answer)
+    if doc is not None:
+        return certificate_judged(question, players_of(answer), doc)
+    got = answer_cell(question, players_of(answer), dict(answer.get("variants") or {}),
+                      BUDGET, known=False)
+    witness = None
+    if got.scenario is not None and got.reference == "agrees":
+        several = len(query["answers"]) > 1
+        witness = {**got.scenario,
+                   "id": scenario_file_id(query["id"], answer["name"] if several else None)}
+    if got.answer == "found":
+        return Verdict("sat", witness=witness, detail=f"found by {got.found_by}; {got.tried}")
+    if got.answer == "none in any game":
+        return Verdict("unsat", evidence="induction", detail=got.detail)
+    if got.answer == "none within the bound":
+        return Verdict("unsat", evidence="bound", detail=got.detail)
+    if got.answer == "value" and got.value is not None:
+        return Verdict("value", value=got.value, witness=witness, upper=got.upper,
+                       upper_evidence=got.upper_evidence, detail=got.tried)
+    return Verdict("unknown", detail=f"not settled within {BUDGET:g} s of CPU: {got.tried}")
+
+
+def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verdict:
+    """The committed witness replayed by the reference and judged by the question: its
+    condition must hold on one of its runs (each a game from the same deal, the
+    decisions apart), or the best run's measure is the value (with the proved bound)."""
+    from mammamia_ref.queries.ask import upper_bound
+    from mammamia_ref.queries.common import reference_replay
+    from mammamia_ref.queries.judging import measure, meets
+
+    passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    if not passed:
+        return Verdict("unknown", detail=f"the committed witness does not replay: {failure}")
+    games = _games_of(doc)
+    recheck = "certificate re-checked: the committed witness replays"
+    if question.goal == "find":
+        met = [name for name, game in games if meets(question.condition, game, question.bound)]
+        if not met:
+            return Verdict("unknown", detail="no run of the committed witness meets the "
+                           "question's condition")
+        runs = f" (run {', '.join(met)})" if len(games) > 1 else ""
+        return Verdict("sat", witness=doc, detail=f"{recheck} and meets the question's "
+                       f"condition{runs} (the full route: MAMMAMIA_FULL_SEARCH=1 or --slow)")
+    measured = [m for m in (measure(question.measure, game, question.goal) for _n, game in games)
+                if m is not None]
+    if not measured:
+        return Verdict("unknown", detail="the committed witness has no measure")
+    value = max(measured) if question.goal == "most" else min(measured)
+    upper, evidence = upper_bound(question.measure, players, games[0][1].config.rules) \
+        if question.goal == "most" else (None, None)
+    return Verdict("value", value=value, witness=doc, upper=upper, upper_evidence=evidence,
+                   detail=f"{recheck}; its measure is the value")
+
+
+def _games_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Each run of a witness from a new deal, as the game the reference plays."""
+    from mammamia_ref.queries.common import parsed_witness
+    from mammamia_ref.queries.known_games import replayed
+    from mammamia_ref.sim.scenario_run import run_scenario
+
+    return [(result.run, replayed(result.config, [step.action for step in result.trace]))
+            for result in run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))]

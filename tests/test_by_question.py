@@ -1,0 +1,64 @@
+"""The catalogue's queries with no module of their own (``method: question``): each
+cell answered by the question file through ``ask``'s route
+(:mod:`mammamia_ref.queries.catalogue.by_question`)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.queries.common import load_catalogue, players_of
+from mammamia_ref.queries.runner import answer_query
+
+pytestmark = pytest.mark.z3
+
+BY_QUESTION = [q for q in load_catalogue() if q["method"] == "question"]
+LONG = {("Q12-monotoni-absent-kind", "any_other"):
+        "the seeded search takes about 20 s of CPU (90 s on a loaded machine)"}
+"""Cells whose route from scratch runs only with ``MAMMAMIA_SLOW=1``, as the catalogue's
+slow answers do (``tools.side_by_side`` answers them too)."""
+
+FROM_SCRATCH = [pytest.param(q["id"], a["name"], marks=[pytest.mark.skipif(
+    os.environ.get("MAMMAMIA_SLOW") != "1", reason=f"slow: {LONG[q['id'], a['name']]}; "
+    "MAMMAMIA_SLOW=1")] if (q["id"], a["name"]) in LONG else [])
+    for q in BY_QUESTION for a in q["answers"] if players_of(a) == 2]
+
+
+def _cell(qid: str, name: str) -> tuple[dict[str, object], dict[str, object]]:
+    query = next(q for q in BY_QUESTION if q["id"] == qid)
+    return query, next(a for a in query["answers"] if a["name"] == name)
+
+
+@pytest.mark.parametrize(("qid", "name"), FROM_SCRATCH)
+def test_the_route_from_scratch_gives_the_catalogue_answer(
+        qid: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the full search asked for, no certificate is used and no known game is
+    judged: the unbounded proof proves each impossibility, and the search or the game
+    model finds each game, which the reference replays."""
+    monkeypatch.setenv("MAMMAMIA_FULL_SEARCH", "1")
+    query, answer = _cell(qid, name)
+    got = answer_query(query, answer)
+    assert got.matches_expected, (got.verdict, got.detail)
+    assert "certificate" not in got.detail and "known game" not in got.detail
+    if got.verdict == "sat":
+        assert got.reference == "agrees" and got.scenario is not None
+        assert "setup" in got.scenario["given"]
+    else:
+        assert got.evidence == "induction" and got.detail.startswith("proved by induction")
+
+
+def test_by_default_a_cell_with_a_witness_judges_the_committed_game() -> None:
+    """Without the full search, a cell with a committed witness is that game judged by
+    the question's condition; the witness is the committed one."""
+    from mammamia_ref.queries.common import certificate
+
+    sat = [(q, a) for q in BY_QUESTION for a in q["answers"]
+           if a["expected"]["verdict"] == "sat"]
+    assert sat
+    query, answer = sat[0]
+    got = answer_query(query, answer)
+    assert got.matches_expected and got.detail.startswith("certificate re-checked")
+    assert got.scenario == certificate(query, answer)

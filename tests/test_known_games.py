@@ -1,0 +1,81 @@
+"""The known games (:mod:`mammamia_ref.queries.known_games`): the package's own games
+from a new deal, judged by ``ask`` before it searches."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("z3")
+
+from mammamia_ref.formats.safeyaml import load_file
+from mammamia_ref.formats.scenario import packaged_suite
+from mammamia_ref.queries.ask import answer_cell, replay_witness
+from mammamia_ref.queries.judging import measure
+from mammamia_ref.queries.known_games import _library, known_games
+from mammamia_ref.queries.questions import load_question
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.game import new_game
+from mammamia_ref.rules.ruleset import make_rules
+
+
+def test_a_known_game_is_a_whole_game_from_a_new_deal_the_reference_plays() -> None:
+    """Every known game starts at a new game of its configuration and each state is the
+    reference's after that action; none comes from a scenario that starts at a
+    position (a position is not a game)."""
+    from mammamia_ref.rules.game import apply
+
+    games = _library()
+    assert len(games) > 100
+    for game in games:
+        state = new_game(game.config)
+        for action, events, after in game.steps:
+            state, again = apply(state, action)
+            assert state == after and tuple(again) == events
+    positions = [p.relative_to(packaged_suite()).as_posix()
+                 for p in packaged_suite().rglob("*.yaml")
+                 if "state" in (load_file(p).data.get("given") or {})]
+    assert positions, "the suite has scenarios from a position: the filter is tested"
+    named = " ".join(g.found_by for g in games)
+    assert not [p for p in positions if p in named]
+
+
+@pytest.mark.parametrize("flags", [{}, {"stall": "letter"}, {"round_end": "last_ingredient"}])
+def test_a_cell_judges_only_the_games_of_its_players_and_rules(flags: dict[str, str]) -> None:
+    """A game under other flag values or numbers is not a game of the cell."""
+    rules = make_rules(flags)
+    for n in (2, 3):
+        games = list(known_games(n, rules))
+        assert games or flags, "the spec's rules have known games at 2 and 3 players"
+        for game in games:
+            assert game.config.players == n and game.config.rules.flags == rules.flags
+            assert game.config.rules.parameters == rules.parameters
+    house = make_rules(flags, {"minimale_count": 1})
+    assert not [g for g in known_games(2, house) if g.config.rules.parameters
+                != house.parameters]
+
+
+def test_a_known_game_settles_an_optimum_and_names_its_file() -> None:
+    """Q05 at 2 players: the catalogue's certificate game (8 orders at one opening, the
+    card count's proved bound) is a known game, so the value is exact at once; the
+    witness written from it replays with that measure. Without the known games the
+    route is the search's and the game model's, and says so."""
+    question = load_question(specdata.spec_path("questions") /
+                             "Q05-most-pizzas-one-opening.yaml")
+    got = answer_cell(question, 2, {}, budget=20)
+    assert got.answer == "value" and got.value == 8 and got.exact, got.tried
+    assert got.found_by.startswith("the known game scenarios/queries/q05-"), got.found_by
+    assert got.reference == "agrees" and got.scenario is not None
+    assert measure("baked_one_opening", replay_witness(got.scenario)) == 8
+    alone = answer_cell(question, 2, {}, budget=2, known=False)
+    assert "known" not in alone.tried and not alone.found_by.startswith("the known game")
+
+
+def test_a_known_game_answers_a_find_question_it_meets() -> None:
+    """Q04 at 3 players, a game only a plan builds (red delivers all eight orders): a
+    known game meets the condition and is the witness."""
+    question = load_question(specdata.spec_path("questions") /
+                             "Q04-all-orders-delivered.yaml")
+    got = answer_cell(question, 3, {}, budget=20)
+    assert got.answer == "found" and got.condition_holds and got.reference == "agrees"
+    assert got.found_by.startswith("the known game scenarios/queries/q04-"), got.found_by
+    assert "known games" in got.tried
