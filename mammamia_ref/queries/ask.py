@@ -328,12 +328,13 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     left = max(spendable, budget / 4)
     enough = float("inf") if bound is None else sign * bound
     start = time.process_time()
-    game, score, judged = best_known(players, rules, judge) if known else (None, -math.inf, 0)
+    game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
+        else (None, -math.inf, 0)
     played = screened = 0
     if score < enough:
         found, played, searched, screened = search(
-            question, players, rules, left * (OPTIMUM_SEARCH_SHARE if raisable else 1),
-            judge, directed=True, enough=enough)
+            question, players, rules, left * (OPTIMUM_SEARCH_SHARE if raisable else 1)
+            - (time.process_time() - start), judge, directed=True, enough=enough)
         if found is not None and searched > score:
             game, score = found, searched
     fast = f" and {screened} on the fast engine" if screened else ""
@@ -363,6 +364,10 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     out.tried += f"; a budget of {left:.1f} s of CPU" + \
         ("; stopped at the proved bound" if out.exact else "")
 
+
+KNOWN_SHARE = 0.2
+"""The most of a cell's budget judging the known games may take (:mod:`.known_games`):
+a measure read on every prefix of a long 5-player game takes seconds a game."""
 
 OPTIMUM_SEARCH_SHARE = 0.5
 """The part of a ``most:`` cell's budget the directed search has before the game model
@@ -415,7 +420,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         return float("inf") if meets(condition, g, question.bound) else None
 
     if known:
-        game, _score, judged = best_known(players, rules, judge)
+        game, _score, judged = best_known(players, rules, judge, budget * KNOWN_SHARE)
         if game is not None:
             _keep(question, game, out, "found", question.title)
             if out.answer == "found":

@@ -14,6 +14,7 @@ run the reference does not pass.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -80,12 +81,17 @@ def known_games(players: int, rules: Rules) -> Iterator[Played]:
             yield game
 
 
-def best_known(players: int, rules: Rules, judge: Callable[[Played], float | None]
-               ) -> tuple[Played | None, float, int]:
+def best_known(players: int, rules: Rules, judge: Callable[[Played], float | None],
+               budget: float = float("inf")) -> tuple[Played | None, float, int]:
     """The best known game by ``judge`` (None: not a candidate; larger is better), its
-    score and how many known games were judged."""
+    score and how many known games were judged: all of them, unless judging them takes
+    more than ``budget`` CPU seconds (a measure judged on every prefix of a long game
+    can take seconds a game), where it stops."""
+    start = time.process_time()
     best, score, judged = None, float("-inf"), 0
     for game in known_games(players, rules):
+        if time.process_time() - start > budget:
+            break
         judged += 1
         got = judge(game)
         if got is not None and got > score:
