@@ -14,10 +14,12 @@ import jsonschema
 from mammamia_ref.cli.app import main
 from mammamia_ref.cli.query import resolve_id
 from mammamia_ref.formats.safeyaml import load_file
-from mammamia_ref.queries.ask import answer_cell, replay_witness
-from mammamia_ref.queries.common import load_catalogue
-from mammamia_ref.queries.judging import holds
-from mammamia_ref.queries.questions import (
+from mammamia_ref.queries.answering.ask import answer_cell, replay_witness
+from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.catalogue.common import load_catalogue
+from mammamia_ref.queries.catalogue.runner import answer_query
+from mammamia_ref.queries.language.judging import holds
+from mammamia_ref.queries.language.questions import (
     DERIVED,
     EVENTS,
     MEASURES,
@@ -26,8 +28,6 @@ from mammamia_ref.queries.questions import (
     QuestionError,
     load_question,
 )
-from mammamia_ref.queries.runner import answer_query
-from mammamia_ref.queries.searching import playout
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.state import make_config, variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
@@ -163,7 +163,7 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
     """Q05 (the most orders one opening bakes, all players together): at every player
     count a game from a new deal that the reference replays, its value measured on that
     game, under the card count's proved bound (8, 10, 12, 14)."""
-    from mammamia_ref.queries.judging import measure
+    from mammamia_ref.queries.language.judging import measure
 
     query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
     seen = {}
@@ -179,7 +179,7 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
 def test_the_most_pizzas_of_one_opening_is_bounded_by_the_cards() -> None:
     """``ask``'s proved bound of ``baked_one_opening``: the card count (Q05's), not the
     sum of each colour's own bound (21, 32, 40 at 3 to 5 players)."""
-    from mammamia_ref.queries.ask import upper_bound
+    from mammamia_ref.queries.answering.ask import upper_bound
     from mammamia_ref.rules.ruleset import make_rules
 
     assert [upper_bound("baked_one_opening", n, make_rules()) for n in (2, 3, 4, 5)] == \
@@ -197,7 +197,7 @@ def test_witnesses_are_written_under_the_current_folder(tmp_path: Path,
                                                          ) -> None:
     """``ask --write-witnesses`` writes the games a search finds under the current
     folder's scenarios/ask/, as its help says, never into the package or checkout."""
-    from mammamia_ref.queries.results import ROOT
+    from mammamia_ref.queries.catalogue.results import ROOT
 
     question = tmp_path / "q.yaml"
     question.write_text("question: nothing-bakes\nfind:\n  all:\n    - not: {event: baked}\n"
@@ -214,7 +214,7 @@ def test_the_event_fields_are_the_keys_the_reference_gives() -> None:
     rules (and the last-ingredient round end, where the Mamma Mia! card is taken), has
     exactly the fields the vocabulary names (an ingredient's ``revealed`` has only
     ``card``), and every event of the vocabulary occurs (so no name is a dead one)."""
-    from mammamia_ref.queries.searching import playout
+    from mammamia_ref.queries.answering.searching import playout
     from mammamia_ref.rules.state import make_config
 
     seen: dict[str, set[frozenset[str]]] = {}
@@ -251,7 +251,7 @@ def test_none_within_the_bound_comes_from_z3_and_names_the_bound() -> None:
 def test_a_search_judges_only_the_part_of_a_game_within_the_bound() -> None:
     """:func:`within` cuts a game where the turn after the bound begins; a condition
     judged on whole games is judged only on a game that fits the bound."""
-    from mammamia_ref.queries.judging import within
+    from mammamia_ref.queries.language.judging import within
 
     game = playout(make_config(2), 0, "random")
     turns = sum(1 for _a, evs, _s in game.steps for e in evs if e.name == "turn_begins")
@@ -281,7 +281,7 @@ def test_z3_finds_what_the_search_does_not() -> None:
 def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -> None:
     """The climb plays the best game again from a point along it: the game it keeps
     is one game from a new deal, every shuffle explicit, whose measure is the value."""
-    from mammamia_ref.queries.judging import measure
+    from mammamia_ref.queries.language.judging import measure
 
     question = load_question(QUESTIONS / "new-longest-round.yaml")
     got = answer_cell(question, 2, {"stall": "cut"}, budget=4, known=False)
@@ -296,8 +296,8 @@ def test_the_fast_screen_measures_the_games_the_reference_plays(players: int) ->
     """The fast engine's measure of a seeded random game is the reference's measure of
     the game of the same seed and policy, which is the one reported; and the fast
     engine plays the same game as its benchmark loop."""
-    from mammamia_ref.queries.judging import measure
-    from mammamia_ref.queries.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.queries.answering.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.queries.language.judging import measure
     from mammamia_ref.rules.game import new_game
     from mammamia_ref.rules.ruleset import make_rules
     from mammamia_ref.sim.fast import play_random_game
@@ -316,8 +316,8 @@ def test_the_fast_screen_measures_the_games_the_reference_plays(players: int) ->
 def test_a_fast_continuation_is_the_references(flags: dict[str, str]) -> None:
     """The climb's fast continuation from a point of a game is the game the reference
     plays on from there with the same seed: the same measures of the whole game."""
-    from mammamia_ref.queries.judging import measure
-    from mammamia_ref.queries.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.queries.answering.searching import FAST_MEASURES, fast_on
+    from mammamia_ref.queries.language.judging import measure
     from mammamia_ref.rules.ruleset import make_rules
 
     for players in (2, 4):
@@ -344,8 +344,8 @@ def test_a_committed_witness_of_a_designer_question_replays_with_its_answer(
     questions (the closing notes cite them): each replays on the reference from a new
     deal, and its question's condition holds on it within the bound, or its measure is
     the value its title gives."""
-    from mammamia_ref.queries.common import reference_replay
-    from mammamia_ref.queries.judging import measure, meets
+    from mammamia_ref.queries.catalogue.common import reference_replay
+    from mammamia_ref.queries.language.judging import measure, meets
 
     doc = load_file(path).data
     passed, failure, _fired = reference_replay(doc, path.name)

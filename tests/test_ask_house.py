@@ -14,9 +14,9 @@ pytest.importorskip("z3")
 from mammamia_ref.cli.app import main
 from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.house import load_house
-from mammamia_ref.queries.ask import answer_cell
-from mammamia_ref.queries.questions import QuestionError, load_question
-from mammamia_ref.queries.witness import dump_scenario
+from mammamia_ref.queries.answering.ask import answer_cell
+from mammamia_ref.queries.answering.witness import dump_scenario
+from mammamia_ref.queries.language.questions import QuestionError, load_question
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -111,9 +111,9 @@ def test_the_smallest_bombastica_is_proved_at_the_house_rules_total(tmp_path: Pa
     """A baked Bombastica takes at least the game's total (z3, one reveal step from every
     well-formed state, for every colour in play); one card more is not a bound (a
     Bombastica of exactly the total bakes), so the proof is not vacuous."""
-    from mammamia_ref.queries import num as N
-    from mammamia_ref.queries.ask import lower_bound
-    from mammamia_ref.queries.proofs import take_bound
+    from mammamia_ref.queries.answering.ask import lower_bound
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.proofs import take_bound
     from mammamia_ref.rules.ruleset import make_rules
 
     short = load_house(EXAMPLES / "house-rules" / "short-bombastica.yaml").rules

@@ -133,7 +133,7 @@ def test_the_model_checker_stops_when_its_budget_is_spent(monkeypatch: pytest.Mo
                                                             ) -> None:
     """Bounds 1, 2, ... in turn; the one z3 gives up on (its timeout: what is left of
     the budget) is listed but not counted."""
-    from mammamia_ref.queries import timing
+    from mammamia_ref.queries.catalogue import timing
 
     timeouts = []
 
@@ -155,7 +155,7 @@ def test_the_model_checker_stops_when_its_budget_is_spent(monkeypatch: pytest.Mo
 
 
 def test_the_real_model_checker_and_query_list() -> None:
-    from mammamia_ref.queries import timing
+    from mammamia_ref.queries.catalogue import timing
 
     result = timing.bmc_check(2)
     assert (result.bound, result.steps, result.verdict, result.holds) == (2, 2, "unsat", True)

@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.common import load_catalogue, players_of
-from mammamia_ref.queries.runner import answer_query
+from mammamia_ref.queries.catalogue.common import load_catalogue, players_of
+from mammamia_ref.queries.catalogue.runner import answer_query
 
 pytestmark = pytest.mark.z3
 
@@ -53,7 +53,7 @@ def test_the_route_from_scratch_gives_the_catalogue_answer(
 def test_by_default_a_cell_with_a_witness_judges_the_committed_game() -> None:
     """Without the full search, a cell with a committed witness is that game judged by
     the question's condition; the witness is the committed one."""
-    from mammamia_ref.queries.common import certificate
+    from mammamia_ref.queries.catalogue.common import certificate
 
     sat = [(q, a) for q in BY_QUESTION for a in q["answers"]
            if a["expected"]["verdict"] == "sat"]

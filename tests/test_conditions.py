@@ -1,4 +1,4 @@
-"""The z3 encoding of designers' conditions (``mammamia_ref/queries/conditions.py``) held
+"""The z3 encoding of designers' conditions (``mammamia_ref/queries/language/conditions.py``) held
 to the reference: on runs of the game model replayed by the reference, every event
 count the encoding gives (each event, each single-field ``where:``, each rule) and every
 state count between turns and at the game's end is the reference's."""
@@ -13,10 +13,9 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries import judging
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.bounded import played_of, prove_or_find, schedules
-from mammamia_ref.queries.conditions import (
+from mammamia_ref.queries.answering.bounded import played_of, prove_or_find, schedules
+from mammamia_ref.queries.language import judging
+from mammamia_ref.queries.language.conditions import (
     FIELDS,
     Unsupported,
     between_turns,
@@ -27,9 +26,10 @@ from mammamia_ref.queries.conditions import (
     where_values,
     whole_game,
 )
-from mammamia_ref.queries.decode import decode, replay
-from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.judging import Played, annotate, holds, state_count
+from mammamia_ref.queries.language.judging import Played, annotate, holds, state_count
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import decode, replay
+from mammamia_ref.queries.model.game_model import GameModel
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import Phase
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
@@ -117,7 +117,7 @@ def test_every_state_count_between_turns_is_the_references(
     if whole_game(model):   # and the game's last state
         pairs.append((model.S[-1], played.steps[-1][2], False))
     assert len(ours) == len(theirs) > 1
-    from mammamia_ref.queries.questions import STATE_KEYS
+    from mammamia_ref.queries.language.questions import STATE_KEYS
 
     assert "ingredients" in STATE_KEYS
     for count in sorted(STATE_KEYS):   # every count the vocabulary has
@@ -179,7 +179,7 @@ def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
 
 
 def test_what_the_model_tells_is_in_the_question_vocabulary() -> None:
-    from mammamia_ref.queries.questions import DERIVED, EVENTS
+    from mammamia_ref.queries.language.questions import DERIVED, EVENTS
 
     assert all(name in EVENTS and fields <= EVENTS[name] | DERIVED.get(name, frozenset())
                for name, fields in FIELDS.items())
@@ -192,8 +192,8 @@ def test_a_catalogue_question_gets_the_catalogues_verdict_from_its_own_condition
     model: the same verdict, a game the reference replays."""
     from pathlib import Path
 
-    from mammamia_ref.queries.common import load_catalogue
-    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.queries.catalogue.common import load_catalogue
+    from mammamia_ref.queries.language.questions import load_question
 
     question = load_question(Path(__file__).resolve().parent.parent / "spec" / "questions"
                              / f"{name}.yaml")
@@ -221,7 +221,7 @@ def test_the_state_right_after_an_event_is_the_references(
         run: tuple[GameModel, Any, Played, Played]) -> None:
     """``then:``: for every event the model tells it of and a spread of states, the
     events whose step leaves such a state are counted alike."""
-    from mammamia_ref.queries.conditions import THEN_EXACT
+    from mammamia_ref.queries.language.conditions import THEN_EXACT
 
     model, zm, played, _whole = run
     checked = 0
@@ -254,7 +254,7 @@ def test_a_span_holds_the_references_events_and_states(
         run: tuple[GameModel, Any, Played, Played]) -> None:
     """``within:``: the events and the states between turns of a round, of the rounds
     from or up to one, of the first turns, are the reference's."""
-    from mammamia_ref.queries.conditions import Part, span_part, states_of
+    from mammamia_ref.queries.language.conditions import Part, span_part, states_of
 
     model, zm, played, whole = run
     annotated, replayed = annotate(played), annotate(whole)
@@ -307,7 +307,7 @@ def test_a_relation_between_two_counts_is_the_references(
         run: tuple[GameModel, Any, Played, Played]) -> None:
     """A count compared with another (another seat's, kind's, count's) and the same
     count for every seat, at each state between turns and the game's end."""
-    from mammamia_ref.queries.conditions import Part, state_term, states_of
+    from mammamia_ref.queries.language.conditions import Part, state_term, states_of
 
     model, zm, _modelled, played = run
     with N.building(model.ctx):

@@ -144,15 +144,15 @@ def test_the_docs_say_where_the_table_comes_from() -> None:
 
 
 def test_the_z3_conditions_and_the_site_name_registered_events_and_fields() -> None:
-    """Read, not changed: the events the game model tells (queries/conditions.py) and the
+    """Read, not changed: the events the game model tells (queries/language/conditions.py) and the
     oven's events the scenario pages group (site/scenario_pages.py)."""
-    from mammamia_ref.queries.conditions import FIELDS
-    from mammamia_ref.queries.questions import DERIVED
+    from mammamia_ref.queries.language.conditions import FIELDS
+    from mammamia_ref.queries.language.questions import DERIVED
     from mammamia_ref.site.scenario_pages import _OVEN_EVENTS
 
     register = events()
     for name, fields in FIELDS.items():
-        assert name in register, f"queries/conditions.py tells {name}, not registered"
+        assert name in register, f"queries/language/conditions.py tells {name}, not registered"
         # the fields the question language works out are its own, never a port's
         own = set(fields) - DERIVED.get(name, frozenset())
         assert own <= {f.name for f in register[name].fields}, name

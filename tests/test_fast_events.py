@@ -9,7 +9,7 @@ Two checks, on whichever fast core this process runs (the compiled one when it i
   ``apply`` returned, value for value and in order;
 - whole games: :func:`mammamia_ref.sim.fast_events.games_with_events` gives, for each seed
   and policy with a fast chooser, exactly the events of the game ``ask``'s search replays
-  on the reference (:func:`mammamia_ref.queries.searching.playout`, the same seed and
+  on the reference (:func:`mammamia_ref.queries.answering.searching.playout`, the same seed and
   policy).
 
 Under the defaults, every other value of every flag alone, mixtures of flags, and a
@@ -113,7 +113,7 @@ def _first_difference(expected: tuple[Event, ...], got: tuple[Event, ...]) -> st
 def check_games(rules: Rules, players: int, seeds: range, policy: str) -> int:
     """games_with_events against the reference's playout of the same seeds and policy;
     the games compared (0 when the policy refuses these rules on both engines)."""
-    from mammamia_ref.queries.searching import playout
+    from mammamia_ref.queries.answering.searching import playout
 
     config = make_config(players, variants=rules)
     try:
@@ -131,7 +131,7 @@ def check_games(rules: Rules, players: int, seeds: range, policy: str) -> int:
 
 
 def _fast_rules(rules: Rules) -> bool:
-    from mammamia_ref.queries.searching import fast_plays
+    from mammamia_ref.queries.answering.searching import fast_plays
 
     return fast_plays(rules)
 

@@ -34,9 +34,11 @@ z3 = pytest.importorskip("z3")
 
 pytestmark = pytest.mark.z3
 
-from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.common import answer_flags  # noqa: E402
-from mammamia_ref.queries.game_model import (  # noqa: E402
+from mammamia_ref.queries.answering.searching import playout  # noqa: E402
+from mammamia_ref.queries.catalogue.common import answer_flags  # noqa: E402
+from mammamia_ref.queries.language.judging import Played  # noqa: E402
+from mammamia_ref.queries.model import num as N  # noqa: E402
+from mammamia_ref.queries.model.game_model import (  # noqa: E402
     DELIVERED,
     HAND,
     IN_OVEN,
@@ -45,8 +47,6 @@ from mammamia_ref.queries.game_model import (  # noqa: E402
     GameModel,
     State,
 )
-from mammamia_ref.queries.judging import Played  # noqa: E402
-from mammamia_ref.queries.searching import playout  # noqa: E402
 from mammamia_ref.rules.state import GameState, make_config  # noqa: E402
 from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS_OF  # noqa: E402
 

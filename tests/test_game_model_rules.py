@@ -1,4 +1,4 @@
-"""The z3 turn's rules (:mod:`mammamia_ref.queries.turn_rules`) against the kernel's, on
+"""The z3 turn's rules (:mod:`mammamia_ref.queries.model.turn_rules`) against the kernel's, on
 states of random reference games.
 
 Random games (explicit seeds: the shuffles from :class:`~mammamia_ref.rules.chance.ChanceSource`,
@@ -28,8 +28,8 @@ z3 = pytest.importorskip("z3")
 
 pytestmark = pytest.mark.z3
 
-from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.turn_rules import (  # noqa: E402
+from mammamia_ref.queries.model import num as N  # noqa: E402
+from mammamia_ref.queries.model.turn_rules import (  # noqa: E402
     mamma_mia_draw,
     mamma_mia_holder,
     mamma_mia_taken,

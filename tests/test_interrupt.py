@@ -64,13 +64,13 @@ verify.QueryChecks = NoQueries
 QUERIES_ONLY = """
 verify.play_checks = lambda games=None: games
 verify.load_all = lambda paths: ([], [])
-from mammamia_ref import queries
-_run_catalogue = queries.run_catalogue
+from mammamia_ref.queries.catalogue import runner
+_run_catalogue = runner.run_catalogue
 def run_catalogue(*args, **kwargs):  # in a worker: its process id
     with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
         progress.write(f"query {os.getpid()}\\n")
     return _run_catalogue(*args, **kwargs)
-queries.run_catalogue = run_catalogue
+runner.run_catalogue = run_catalogue
 _collect = verify.QueryChecks.collect
 def collect(self, *args):  # the parent reaches the z3 queries stage
     with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:

@@ -1,4 +1,4 @@
-"""The known games (:mod:`mammamia_ref.queries.known_games`): the package's own games
+"""The known games (:mod:`mammamia_ref.queries.answering.known_games`): the package's own games
 from a new deal, judged by ``ask`` before it searches."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ pytest.importorskip("z3")
 
 from mammamia_ref.formats.safeyaml import load_file
 from mammamia_ref.formats.scenario import packaged_suite
-from mammamia_ref.queries.ask import answer_cell, replay_witness
-from mammamia_ref.queries.judging import measure
-from mammamia_ref.queries.known_games import _library, known_games
-from mammamia_ref.queries.questions import load_question
+from mammamia_ref.queries.answering.ask import answer_cell, replay_witness
+from mammamia_ref.queries.answering.known_games import _library, known_games
+from mammamia_ref.queries.language.judging import measure
+from mammamia_ref.queries.language.questions import load_question
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.game import new_game
 from mammamia_ref.rules.ruleset import make_rules

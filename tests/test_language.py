@@ -1,4 +1,4 @@
-"""The question language (``mammamia_ref/queries/language.py``, the checks of
+"""The question language (``mammamia_ref/queries/language/variables.py``, the checks of
 ``questions.py``, the judging of ``judging.py``): every construct read, refused with its
 file and line when misused, written out for a game's seating, and judged on the
 reference's games."""
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
-from mammamia_ref.queries import judging
-from mammamia_ref.queries.judging import Played, annotate, measure, meets
-from mammamia_ref.queries.language import expand, named_colours, seatings
-from mammamia_ref.queries.questions import QuestionError, load_question
-from mammamia_ref.queries.searching import playout
+from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.language import judging
+from mammamia_ref.queries.language.judging import Played, annotate, measure, meets
+from mammamia_ref.queries.language.questions import QuestionError, load_question
+from mammamia_ref.queries.language.variables import expand, named_colours, seatings
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, PERSONAL
 
@@ -223,7 +223,7 @@ def test_the_parts_of_the_actions_keep_every_event_and_every_state(
     """:func:`.judging.in_parts` splits each action into its parts: the same events in the
     same order, and every state an action leaves among its parts' states (an action that
     emits no event, a shuffle say, included)."""
-    from mammamia_ref.queries.judging import in_parts, within
+    from mammamia_ref.queries.language.judging import in_parts, within
 
     for game in games:
         for part in (game, within(game, {"turns": 7})):

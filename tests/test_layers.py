@@ -8,7 +8,9 @@ a ``__main__.py`` (``python -m mammamia_ref``, ``python -m mammamia_ref.tools.be
 entry point: it may import cli only, and nothing imports it.
 
 A sub-package is a floor of its own, above its package: ``queries/catalogue`` may import
-``queries``, not the other way round, and two sub-packages of one package are peers.
+``queries``, not the other way round, and two sub-packages of one package are peers, unless
+the package orders them (``SUB_LAYERS``): ``queries/model`` < ``language`` < ``answering``
+< ``catalogue``, each importing only those before it.
 A private name (``_x``) is its floor's own: importing it, or reading it as ``module._x``,
 from another floor crosses the floor's boundary. Every import is checked, those inside
 functions and under ``TYPE_CHECKING`` too, so a lazy import cannot hide a breach; cycles
@@ -31,20 +33,40 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mammamia_ref"
 
 LAYERS = {"errors": 0, "rules": 1, "formats": 2, "facade": 2, "sim": 3, "kit": 4, "queries": 4,
           "site": 5, "tools": 5, "cli": 6, "main": 7}
+SUB_LAYERS: dict[str, tuple[str, ...]] = {
+    "mammamia_ref.queries": ("model", "language", "answering", "catalogue"),
+}
+"""Packages whose sub-packages are layers of their own, lowest first: a sub-package (and
+what lies in it) imports only those before it."""
 FACADE_MAY_IMPORT = {"errors", "rules", "formats"}
 MAIN_MAY_IMPORT = {"cli"}
 
 # Why the known breaches are there (issue 45). Each is for the engineer who removes it.
-CATALOGUE_LOADED = ("queries/ is being re-cut (issue 45, 'the re-cut of queries/'): the "
-                    "registry loads the catalogue, whose modules register themselves in it, "
-                    "when the implementations are first asked for")
+CATALOGUE_LOADED = ("the registry loads the catalogue, whose modules register themselves in "
+                    "it, when the implementations are first asked for")
+WITNESS_REPLAY = (
+    "ask replays its witness with the catalogue's reference_replay and parsed_witness "
+    "(queries/catalogue/common.py): they belong beside the witness writer "
+    "(queries/answering/witness.py)")
+ROUNDS_THAT_END = (
+    "the bounded route skips the first rounds that cannot end with the catalogue's "
+    "can_end (queries/catalogue/builders.py), a proof about the game model that belongs "
+    "in queries/model/proofs.py")
+ONE_QUERY_INTERRUPTIBLY = (
+    "answer_interruptibly runs one query of the catalogue under Ctrl-C: it belongs in "
+    "queries/catalogue/runner.py, the rest of interrupt.py being for every z3 work")
 ALLOWED: dict[tuple[str, str], str] = {
-    ("mammamia_ref/queries/registry.py", "mammamia_ref.queries.catalogue"): CATALOGUE_LOADED,
+    ("mammamia_ref/queries/answering/ask.py",
+     "mammamia_ref.queries.catalogue.common"): WITNESS_REPLAY,
+    ("mammamia_ref/queries/answering/bounded.py",
+     "mammamia_ref.queries.catalogue.builders"): ROUNDS_THAT_END,
+    ("mammamia_ref/queries/answering/interrupt.py",
+     "mammamia_ref.queries.catalogue.runner"): ONE_QUERY_INTERRUPTIBLY,
 }
 """Known breaches of the layers and floors, as (file, imported module): the reason."""
 
 CYCLE_EDGES_ALLOWED: dict[tuple[str, str], str] = {
-    ("mammamia_ref.queries.registry", "mammamia_ref.queries.catalogue"): CATALOGUE_LOADED,
+    ("mammamia_ref.queries.catalogue.registry", "mammamia_ref.queries.catalogue"): CATALOGUE_LOADED,
 }
 """Known import cycles, each broken at one edge (importer, imported): the reason. With
 these edges left out, the imports must form no cycle."""
@@ -165,7 +187,23 @@ def _floor_breach(mine: str, theirs: str) -> str | None:
         return None
     if theirs.startswith(mine + "."):
         return f"{mine} imports its own sub-package {theirs} (a floor above it)"
+    if (ranks := _sub_layers(mine, theirs)) is not None:
+        if ranks[1] < ranks[0]:
+            return None
+        return f"{mine} (sub-layer {ranks[0]}) imports {theirs} (sub-layer {ranks[1]}), " \
+            "not below it"
     return f"{mine} imports {theirs}, a floor beside it"
+
+
+def _sub_layers(mine: str, theirs: str) -> tuple[int, int] | None:
+    """The ranks in ``SUB_LAYERS`` of the sub-packages two floors lie in, when both lie in
+    ordered sub-packages of one package."""
+    for package, order in SUB_LAYERS.items():
+        below = [name[len(package) + 1:].split(".")[0] if name.startswith(package + ".")
+                 else None for name in (mine, theirs)]
+        if below[0] in order and below[1] in order:
+            return order.index(below[0]), order.index(below[1])
+    return None
 
 
 def private_crossings() -> Iterator[tuple[str, int, str, str]]:
@@ -329,14 +367,15 @@ def test_the_checks_catch_what_they_are_for() -> None:
     """The checker itself: a breach upward, between peers, from the facade, into a
     sub-package and beside it, a private name, and a cycle."""
     assert breach("mammamia_ref/sim/counting.py", "mammamia_ref.cli.app")
-    assert breach("mammamia_ref/kit/runner.py", "mammamia_ref.queries.timing")
+    assert breach("mammamia_ref/kit/runner.py", "mammamia_ref.queries.catalogue.timing")
     assert breach("mammamia_ref/__init__.py", "mammamia_ref.sim.fast")
     assert breach("mammamia_ref/formats/scenario.py", "mammamia_ref")
     assert breach("mammamia_ref/cli/app.py", "mammamia_ref.rules.game") is None
-    assert breach("mammamia_ref/queries/ask.py", "mammamia_ref.queries.catalogue.q07_round_forever")
-    assert breach("mammamia_ref/queries/ask.py", "mammamia_ref.queries.catalogue")
+    assert breach("mammamia_ref/queries/answering/ask.py",
+                  "mammamia_ref.queries.catalogue.q07_round_forever")
+    assert breach("mammamia_ref/queries/answering/ask.py", "mammamia_ref.queries.catalogue")
     assert breach("mammamia_ref/queries/catalogue/q07_round_forever.py",
-                  "mammamia_ref.queries.common") is None
+                  "mammamia_ref.queries.catalogue.common") is None
     assert breach("mammamia_ref/tools/bench/loop.py", "mammamia_ref.tools.machine") is None
     assert _floor_breach("mammamia_ref.tools.bench", "mammamia_ref.tools.other")
     assert breach("mammamia_ref/tools/verify.py", "mammamia_ref.tools.bench.loop")
@@ -345,11 +384,21 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert strong_components({"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}) \
         == [["c", "d"], ["a", "b"]]
     here = "mammamia_ref.queries.catalogue.q02_minimale_tie_decides"
-    (node,) = ast.parse("from mammamia_ref.queries.common import _v, a_game").body
+    (node,) = ast.parse("from mammamia_ref.queries.answering.ask import _v, a_game").body
     assert [(module, name) for _local, module, name in _imported_names(node, here, False)
             if name and _private(name) and floor_of(module) != floor_of(here)] \
-        == [("mammamia_ref.queries.common", "_v")]
-    assert floor_of("mammamia_ref.queries.common") == floor_of("mammamia_ref.queries.ask")
+        == [("mammamia_ref.queries.answering.ask", "_v")]
+    assert floor_of("mammamia_ref.queries.catalogue.common") == \
+        floor_of("mammamia_ref.queries.catalogue.runner")
+    assert breach("mammamia_ref/queries/catalogue/runner.py", "mammamia_ref.queries.model.num") \
+        is None
+    assert breach("mammamia_ref/queries/language/conditions.py",
+                  "mammamia_ref.queries.model.game_model") is None
+    assert breach("mammamia_ref/queries/model/game_model.py",
+                  "mammamia_ref.queries.language.judging")
+    assert breach("mammamia_ref/queries/language/judging.py",
+                  "mammamia_ref.queries.answering.searching")
+    assert breach("mammamia_ref/kit/runner.py", "mammamia_ref.queries.model.num")
     assert floor_of("mammamia_ref.queries.catalogue") == \
         floor_of("mammamia_ref.queries.catalogue.q02_minimale_tie_decides")
 

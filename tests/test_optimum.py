@@ -1,4 +1,4 @@
-"""Optima by the solver (``mammamia_ref/queries/optimum.py``): "a game whose measure is
+"""Optima by the solver (``mammamia_ref/queries/answering/optimum.py``): "a game whose measure is
 at least k" is a condition the language states, held to the measure on played games;
 the game model raises a value the search left, and a bound no game of any length passes
 is proved."""
@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.judging import measure, meets
-from mammamia_ref.queries.optimum import at_least, raise_value
-from mammamia_ref.queries.questions import MEASURE_CONDITIONS, Question
-from mammamia_ref.queries.searching import playout
+from mammamia_ref.queries.answering.optimum import at_least, raise_value
+from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.language.judging import measure, meets
+from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS

@@ -37,11 +37,12 @@ from hypothesis import strategies as st  # noqa: E402
 from mammamia_ref import apply, legal_actions  # noqa: E402
 from mammamia_ref.formats.jsonform import format_state, parse_state  # noqa: E402
 from mammamia_ref.formats.scenario import complete_state  # noqa: E402
-from mammamia_ref.queries import load_catalogue, render_markdown  # noqa: E402
-from mammamia_ref.queries import num as N  # noqa: E402
+from mammamia_ref.queries.answering.witness import dump_scenario  # noqa: E402
 from mammamia_ref.queries.catalogue import IMPLEMENTATIONS, ROOT, answer_query  # noqa: E402
-from mammamia_ref.queries.oven_rules import Decision, order_terms_of, resolve_order  # noqa: E402
-from mammamia_ref.queries.witness import dump_scenario  # noqa: E402
+from mammamia_ref.queries.catalogue.common import load_catalogue  # noqa: E402
+from mammamia_ref.queries.catalogue.docs import render_markdown  # noqa: E402
+from mammamia_ref.queries.model import num as N  # noqa: E402
+from mammamia_ref.queries.model.oven_rules import Decision, order_terms_of, resolve_order  # noqa: E402
 from mammamia_ref.rules import specdata  # noqa: E402
 from mammamia_ref.rules.actions import Draw  # noqa: E402
 from mammamia_ref.rules.events import Event  # noqa: E402
@@ -121,7 +122,7 @@ def test_every_query_has_an_implementation() -> None:
 
 def test_oven_rule_functions_cite_rules() -> None:
     """One function per rule: each rule function's docstring starts with its rule ID."""
-    from mammamia_ref.queries import oven_rules
+    from mammamia_ref.queries.model import oven_rules
 
     rules = specdata.rule_ids()
     cited = []
@@ -213,7 +214,7 @@ def test_committed_witnesses_are_games_or_marked() -> None:
 
 
 def test_committed_witnesses_belong_to_the_catalogue() -> None:
-    from mammamia_ref.queries.witness import scenario_file_id
+    from mammamia_ref.queries.answering.witness import scenario_file_id
 
     wanted = {scenario_file_id(q["id"], a["name"] if len(q["answers"]) > 1 else None)
               for q in CATALOGUE for a in q["answers"]}
@@ -222,7 +223,7 @@ def test_committed_witnesses_belong_to_the_catalogue() -> None:
 
 
 def test_the_page_shows_every_answer_and_witness() -> None:
-    from mammamia_ref.queries.witness import scenario_file_id
+    from mammamia_ref.queries.answering.witness import scenario_file_id
 
     text = render_markdown(CATALOGUE, root=ROOT)
     for query in CATALOGUE:
@@ -524,7 +525,7 @@ def test_docs_output_is_written_atomically(tmp_path: Any, monkeypatch: pytest.Mo
     temporary file left beside it), and a destination it cannot write is refused in one
     line before the page is rendered."""
     from mammamia_ref.cli.app import main
-    from mammamia_ref.queries import docs
+    from mammamia_ref.queries.catalogue import docs
 
     rendered: list[int] = []
 

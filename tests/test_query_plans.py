@@ -1,5 +1,5 @@
 """The plans that build the witnesses of the catalogue's "most" questions, and the bounds
-z3 proves against them (mammamia_ref/queries/construct.py, plans.py, proofs.py).
+z3 proves against them (mammamia_ref/queries/catalogue/construct.py, plans.py, proofs.py).
 
 - A plan's game goes through the reference: an illegal action is refused, a wish the
   supply cannot grant is refused, and the game ``build`` returns replays from a new
@@ -19,14 +19,14 @@ z3 = pytest.importorskip("z3")
 pytestmark = pytest.mark.z3
 
 from mammamia_ref.errors import IllegalActionError, InternalError  # noqa: E402
-from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.construct import Builder, build, deal_deck  # noqa: E402
-from mammamia_ref.queries.plans import (  # noqa: E402
+from mammamia_ref.queries.catalogue.construct import Builder, build, deal_deck  # noqa: E402
+from mammamia_ref.queries.catalogue.plans import (  # noqa: E402
     bombastica_takes_all,
     dump_and_pass,
     six_orders,
 )
-from mammamia_ref.queries.proofs import (  # noqa: E402
+from mammamia_ref.queries.model import num as N  # noqa: E402
+from mammamia_ref.queries.model.proofs import (  # noqa: E402
     card_kept_at_openings,
     orders_bound,
     prove_invariant,
@@ -50,7 +50,7 @@ def _replayed(built: Builder) -> Any:
 
 def test_a_plan_cannot_play_an_illegal_action() -> None:
     """Red, dealt six salami, cannot play an olive: the reference refuses it."""
-    from mammamia_ref.queries.plans import _setup
+    from mammamia_ref.queries.catalogue.plans import _setup
 
     def plan(b: Builder) -> None:
         _setup(b, [["salami"] * 6, ["pineapple"] * 6], {})
@@ -72,7 +72,7 @@ def test_the_plans_for_more_players_end_as_they_say() -> None:
 
 def test_a_wish_the_supply_cannot_grant_is_refused() -> None:
     def plan(b: Builder) -> None:
-        from mammamia_ref.queries.plans import _setup
+        from mammamia_ref.queries.catalogue.plans import _setup
 
         _setup(b, [["salami"] * 6, ["pineapple"] * 6], {})
         b.wish(["salami"] * 3)   # two salami are left in a two-player supply
@@ -152,7 +152,7 @@ def test_most_orders_plans_deliver_at_one_opening(players: int, delivered: int) 
     """Red delivers as many orders at the first opening as the card count allows (seven
     at three players, all eight at four and five), replayed from a new game; nobody
     else delivers and no order fails."""
-    from mammamia_ref.queries.plans import most_orders
+    from mammamia_ref.queries.catalogue.plans import most_orders
 
     built = build(most_orders, players, {}, first_player=1)
     assert [e.get("order") for _i, e in built.events("failed")] == []

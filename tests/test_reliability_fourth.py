@@ -113,7 +113,7 @@ def test_the_rounds_of_a_bound_are_judged_under_the_house_rule_in_force(capsys,
     five = write(tmp_path / "r5.yaml", BAKES.format(id="r5") + "bound: {rounds: 5}\n")
     assert f"{five}:3: bound rounds: 5, but a game has 3 rounds under the spec's numbers" \
         in refused(capsys, "ask", str(five))
-    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.queries.language.questions import load_question
 
     assert bound_questions([load_question(five)], load_house(nine)) == 1   # 9 rounds: fine
     inside = write(tmp_path / "in.yaml", BAKES.format(id="in") + "bound: {rounds: 3}\n"
@@ -129,7 +129,7 @@ def test_a_player_count_the_house_rule_cannot_serve_is_refused_at_its_line(
     assert f"{question}:3: players: 5: the deck cannot serve 5 players under the house " \
            "rule 'big hands'" in line
     with pytest.raises(QuestionWorkError):
-        from mammamia_ref.queries.questions import load_question
+        from mammamia_ref.queries.language.questions import load_question
 
         bound_questions([load_question(question)], load_house(big))
 
@@ -153,7 +153,8 @@ def test_a_refused_starting_state_is_one_runs_failure_naming_its_file(capsys,
 PRELUDE = """
 import os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from mammamia_ref.queries import ask, num, searching
+from mammamia_ref.queries.answering import ask, searching
+from mammamia_ref.queries.model import num
 def told(what):
     with open(os.environ["MAMMAMIA_PROGRESS"], "a") as progress:
         progress.write(what + "\\n")
@@ -209,8 +210,8 @@ def test_a_signal_inside_z3_is_deferred_then_raised_outside(signal_sent: int) ->
     """Inside z3 (terms being built or checked) a signal only stops the checks; it is
     handed back until it lands outside, where it raises; SIGTERM is seen by the handler
     it replaced (mammamia's, which makes the exit code 143) and never raised inside z3."""
-    from mammamia_ref.queries import num as N
-    from mammamia_ref.queries.interrupt import z3_interruptible
+    from mammamia_ref.queries.answering.interrupt import z3_interruptible
+    from mammamia_ref.queries.model import num as N
 
     seen, left_z3 = threading.Event(), threading.Event()
 
@@ -280,7 +281,7 @@ def test_the_real_folder_is_tried_before_the_work(tmp_path: Path) -> None:
 
 def test_an_unwritable_witness_folder_is_refused_before_the_search(
         capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mammamia_ref.queries import ask
+    from mammamia_ref.queries.answering import ask
 
     question = write(tmp_path / "q.yaml", BAKES.format(id="x" * 300))
     monkeypatch.chdir(tmp_path)

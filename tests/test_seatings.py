@@ -14,8 +14,8 @@ import yaml
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.ask import answer_cell
-from mammamia_ref.queries.questions import load_question
+from mammamia_ref.queries.answering.ask import answer_cell
+from mammamia_ref.queries.language.questions import load_question
 from mammamia_ref.rules.vocabulary import COLOURS
 
 pytestmark = pytest.mark.z3

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.common import load_catalogue
+from mammamia_ref.queries.catalogue.common import load_catalogue
 from mammamia_ref.rules import specdata
 from mammamia_ref.tools.side_by_side import NOT_STATED, agreement, main, rows
 
@@ -97,8 +97,8 @@ def test_each_catalogue_witness_meets_its_question_file(qid: str) -> None:
     ``NARROWER`` with how, and has a witness that shows it (else the entry is stale);
     only a query that is neither may be answered by its file (``method: question``)."""
     from mammamia_ref.queries.catalogue.by_question import certificate_judged
-    from mammamia_ref.queries.common import certificate, players_of
-    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.queries.catalogue.common import certificate, players_of
+    from mammamia_ref.queries.language.questions import load_question
     from mammamia_ref.tools.side_by_side import NARROWER
 
     query = next(q for q in load_catalogue() if q["id"] == qid)

@@ -1,4 +1,4 @@
-""""None in any game" (``mammamia_ref/queries/unbounded.py``): the impossibility
+""""None in any game" (``mammamia_ref/queries/answering/unbounded.py``): the impossibility
 questions are proved for games of every length, what a game can reach is never proved
 impossible, and every proved condition is checked again on random reference games."""
 
@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.judging import meets
-from mammamia_ref.queries.questions import load_question
-from mammamia_ref.queries.searching import playout
-from mammamia_ref.queries.unbounded import prove_never
+from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.answering.unbounded import prove_never
+from mammamia_ref.queries.language.judging import meets
+from mammamia_ref.queries.language.questions import load_question
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS

@@ -1,6 +1,6 @@
 """The z3 encodings against the one definition of each rule, and the z3 models' flags.
 
-- Every function of :mod:`mammamia_ref.queries.oven_rules` with a counterpart over plain
+- Every function of :mod:`mammamia_ref.queries.model.oven_rules` with a counterpart over plain
   counts in :mod:`mammamia_ref.rules` (the kinds a Monotoni or Minimale may name, an
   order's requirement, the shortfall and the bake test, the hand cards that complete a
   Pizza Bombastica) is evaluated on concrete inputs and compared with that function,
@@ -24,12 +24,12 @@ z3 = pytest.importorskip("z3")
 pytestmark = pytest.mark.z3
 
 from mammamia_ref.errors import VariantError  # noqa: E402
-from mammamia_ref.queries import num as N  # noqa: E402
-from mammamia_ref.queries.flags import Z3_MODELS, implemented_flags  # noqa: E402
-from mammamia_ref.queries.free_steps import free_step, stub  # noqa: E402
-from mammamia_ref.queries.game_model import IN_OVEN, NO, GameModel  # noqa: E402
-from mammamia_ref.queries.oven_model import OvenModel  # noqa: E402
-from mammamia_ref.queries.oven_rules import (  # noqa: E402
+from mammamia_ref.queries.model import num as N  # noqa: E402
+from mammamia_ref.queries.model.flags import Z3_MODELS, implemented_flags  # noqa: E402
+from mammamia_ref.queries.model.free_steps import free_step, stub  # noqa: E402
+from mammamia_ref.queries.model.game_model import IN_OVEN, NO, GameModel  # noqa: E402
+from mammamia_ref.queries.model.oven_model import OvenModel  # noqa: E402
+from mammamia_ref.queries.model.oven_rules import (  # noqa: E402
     NK,
     fixed_requirement,
     kind_choices,
@@ -347,7 +347,7 @@ TURN_PROBES: dict[str, Probe] = {
 
 def _dealt_probe(model_name: str, variants: dict[str, str]) -> bool:
     """Can a player hold the Mamma Mia! card when the first turn begins?"""
-    from mammamia_ref.queries.free_steps import setup_state
+    from mammamia_ref.queries.model.free_steps import setup_state
 
     assert model_name == "game_model"
     _model, start, constraints = setup_state(2, variants)
@@ -357,8 +357,8 @@ def _dealt_probe(model_name: str, variants: dict[str, str]) -> bool:
 def _shared_probe(model_name: str, variants: dict[str, str]) -> bool:
     """Can a tie that survives the tie-break be a shared win at a game's end? (The game
     model scores only a question's ``result:``.)"""
-    from mammamia_ref.queries.game_model import OVER, State
-    from mammamia_ref.queries.scoring_model import scoring_terms
+    from mammamia_ref.queries.model.game_model import OVER, State
+    from mammamia_ref.queries.model.scoring_model import scoring_terms
 
     assert model_name == "game_model"
     model = stub(2, variants)
@@ -473,7 +473,15 @@ def _random_turn_states(variants: dict[str, str], seed: int, count: int,
 
 def _abstract(state: Any, failed: frozenset[str]) -> dict[str, Any]:
     """The engine's state in the game model's terms (leftovers stay on the table)."""
-    from mammamia_ref.queries.game_model import DELIVERED, HAND, OVEN, OVER, TURN, UNDER, WAITER
+    from mammamia_ref.queries.model.game_model import (
+        DELIVERED,
+        HAND,
+        OVEN,
+        OVER,
+        TURN,
+        UNDER,
+        WAITER,
+    )
 
     n = state.players
     loc, pos = [], []
@@ -587,7 +595,7 @@ def _check_turn_relation(state: Any, failed: frozenset[str], variants: dict[str,
     """The model's turns from ``state`` are the engine's, with the engine's results."""
     with N.building():
         model = stub(state.players, variants, "eng")
-        from mammamia_ref.queries.game_model import Selectors, State
+        from mammamia_ref.queries.model.game_model import Selectors, State
 
         before = State.fresh("eng_before", state.players)
         sel = Selectors.fresh("eng_a")
@@ -680,7 +688,7 @@ def test_the_game_models_setup_is_the_engines(value: str, players: int) -> None:
     the seats that may hold the card when the first turn begins are the same in both
     (any seat or none under before_deal, none under after_deal); and the first turn
     from each of these states is the engine's (:func:`_check_turn_relation`)."""
-    from mammamia_ref.queries.free_steps import setup_state
+    from mammamia_ref.queries.model.free_steps import setup_state
 
     variants = {"mamma_mia_shuffle": value}
     engine = _engine_setups(players, {**variants, "leftovers": "table"})
@@ -801,15 +809,15 @@ def _hand_of_eight(model_name: str, rules: Any) -> bool:
 
 
 def _deal_of_five(model_name: str, rules: Any) -> bool:
-    from mammamia_ref.queries.free_steps import setup_state
+    from mammamia_ref.queries.model.free_steps import setup_state
 
     _model, start, constraints = setup_state(2, rules)
     return _sat([*constraints, N.Sum(start.hand[0]) == 5])
 
 
 def _two_orders_dealt(model_name: str, rules: Any) -> bool:
-    from mammamia_ref.queries.free_steps import setup_state
-    from mammamia_ref.queries.game_model import HAND as HAND_LOC
+    from mammamia_ref.queries.model.free_steps import setup_state
+    from mammamia_ref.queries.model.game_model import HAND as HAND_LOC
 
     _model, start, constraints = setup_state(2, rules)
     return _sat([*constraints, N.Sum([N.If(x == HAND_LOC, 1, 0) for x in start.loc[0]]) == 2])
@@ -885,7 +893,7 @@ def test_the_game_models_turn_is_the_engines_under_other_numbers(numbers: dict[s
 def test_the_game_models_setup_is_the_engines_under_another_deal() -> None:
     """Five ingredient cards and two orders dealt: the engine's first state is one the
     model's setup allows under those numbers, and not under the spec's."""
-    from mammamia_ref.queries.free_steps import setup_state
+    from mammamia_ref.queries.model.free_steps import setup_state
     from mammamia_ref.rules.ruleset import make_rules
 
     numbers = {"starting_ingredients": 5, "starting_orders": 2}

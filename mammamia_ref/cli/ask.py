@@ -1,5 +1,5 @@
 """``mammamia ask FILE... [--json] [--budget SECONDS] [--write-witnesses]``: designers'
-question files (``spec/questions/``, :mod:`mammamia_ref.queries.questions`) answered.
+question files (``spec/questions/``, :mod:`mammamia_ref.queries.language.questions`) answered.
 
 Every file is read and checked before any is answered: a bad one is one error line
 (file:line, what is wrong) and exit 2, with nothing solved. Exit 0 when every cell has
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mammamia_ref.cli.args import Commands, ask_budget, house_file
 
 if TYPE_CHECKING:  # z3 loads when the command runs
-    from mammamia_ref.queries.ask import AskAnswer
+    from mammamia_ref.queries.answering.ask import AskAnswer
 
 
 def add_parser(commands: Commands) -> None:
@@ -39,9 +39,9 @@ def add_parser(commands: Commands) -> None:
 
 def run_ask(args: argparse.Namespace) -> int:
     try:
-        from mammamia_ref.queries.ask import answers
-        from mammamia_ref.queries.interrupt import z3_interruptible
-        from mammamia_ref.queries.questions import load_questions
+        from mammamia_ref.queries.answering.ask import answers
+        from mammamia_ref.queries.answering.interrupt import z3_interruptible
+        from mammamia_ref.queries.language.questions import load_questions
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: ask needs z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
@@ -63,7 +63,7 @@ def run_ask(args: argparse.Namespace) -> int:
                 if plan is not None and answer.scenario is not None and \
                         answer.witness_file and answer.reference == "agrees" and \
                         answer.witness_file.startswith("scenarios/ask/"):
-                    from mammamia_ref.queries.witness import ASK_HEADER, dump_scenario
+                    from mammamia_ref.queries.answering.witness import ASK_HEADER, dump_scenario
 
                     write_witness(plan, answer.scenario["id"],
                                   dump_scenario(answer.scenario, ASK_HEADER))

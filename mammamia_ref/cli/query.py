@@ -62,7 +62,7 @@ def run_query_command(args: argparse.Namespace) -> int:
         _list(catalogue, args.json)
         return 0
     try:  # z3 is loaded here, not at start-up: only the commands that need it pay for it
-        from mammamia_ref.queries import write_docs
+        from mammamia_ref.queries.catalogue.docs import write_docs
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: the queries need z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
@@ -117,7 +117,7 @@ def _resolved_ids(ids: list[str], known: list[str]) -> list[str] | None:
 
 def _run(args: argparse.Namespace, catalogue: list[dict[str, Any]]) -> int:
     """``query run``: answer the queries, print each result (or the JSON) and the tally."""
-    from mammamia_ref.queries.interrupt import (  # with z3, as above
+    from mammamia_ref.queries.answering.interrupt import (  # with z3, as above
         answer_interruptibly,
         z3_interruptible,
     )
@@ -176,7 +176,7 @@ def witness_root(folder: str) -> Path:
     disagreements' folder below it), checked writable before the work starts. It is the
     folder given or the current one, never the folder the package is installed in."""
     from mammamia_ref.formats.output import check_destination
-    from mammamia_ref.queries.results import DISAGREEMENT_DIR, WITNESS_DIR
+    from mammamia_ref.queries.catalogue.results import DISAGREEMENT_DIR, WITNESS_DIR
 
     root = Path(folder)
     for place in (WITNESS_DIR, DISAGREEMENT_DIR):
@@ -207,7 +207,7 @@ def print_result(result: Any) -> None:
                                           for k, v in numbers.items())
               + ("" if answer.parameters else " (the spec's)"))
         if answer.full_search is not None:
-            from mammamia_ref.queries.results import full_search_line
+            from mammamia_ref.queries.catalogue.results import full_search_line
 
             print(f"    {full_search_line(answer.full_search, answer.cpu)}")
         print(f"    rulings used: {', '.join(answer.rulings) or 'none named by its events'}")

@@ -48,7 +48,7 @@ class QuestionWorkError(InputFileError):
 
 
 class Asked(Protocol):
-    """What the bounds read of a checked question (``queries.questions.Question``)."""
+    """What the bounds read of a checked question (``queries.language.questions.Question``)."""
 
     @property
     def id(self) -> str: ...

@@ -168,7 +168,7 @@ def draw_rule(flags: Flags, short: bool) -> str:
     """The rule a draw follows: ``turn.draw_fewer`` under ``draw_amount=any`` (the drawer
     names the count), ``turn.draw_short`` when the source gave fewer cards than wanted,
     else ``turn.draw_as_played`` or ``turn.draw`` by the refill. The z3 encoding of
-    designers' conditions (``queries/conditions.py``) derives a draw's rule from it."""
+    designers' conditions (``queries/language/conditions.py``) derives a draw's rule from it."""
     if flags.draw_amount == DrawAmount.ANY:
         return "turn.draw_fewer"
     if short:

@@ -1,5 +1,5 @@
 """Seeded games on the fast engine with the reference's events, for ``mammamia ask``'s
-search: each game is the one :func:`mammamia_ref.queries.searching.playout` plays on the
+search: each game is the one :func:`mammamia_ref.queries.answering.searching.playout` plays on the
 reference with the same seed and policy (the same shuffles, the same choices, the same
 stall=letter cut), and its events are the reference's, in order
 (``tests/test_fast_events.py`` holds the two to each other). A game found here is

@@ -1,6 +1,6 @@
 """The queries page: the register of questions answered by a solver
 (``spec/queries.yaml``), a row per question in words with its answers grouped by player
-count, then each query in detail as :mod:`mammamia_ref.queries.docs` renders it (with
+count, then each query in detail as :mod:`mammamia_ref.queries.catalogue.docs` renders it (with
 the site's links), then the question files ``mammamia ask`` answers."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def queries_page(corpus: Corpus) -> str:
     answers grouped by player count, each answer's game linked to its scenario page;
     then each query in detail; or a placeholder while there is no register."""
     from mammamia_ref.queries.catalogue import ROOT
-    from mammamia_ref.queries.docs import Links, render_markdown
+    from mammamia_ref.queries.catalogue.docs import Links, render_markdown
 
     doc = corpus.spec.queries_doc
     if not isinstance(doc, dict) or not doc.get("queries"):
@@ -97,7 +97,7 @@ def folded(section: str) -> str:
 
 def witness_file(root: Path, query: Mapping[str, Any], answer: Mapping[str, Any]) -> Path:
     """Where ``mammamia query run --write-witnesses`` writes an answer's game."""
-    from mammamia_ref.queries.witness import scenario_file_id
+    from mammamia_ref.queries.answering.witness import scenario_file_id
 
     several = len(query["answers"]) > 1
     stem = scenario_file_id(query["id"], answer["name"] if several else None)

@@ -184,7 +184,7 @@ def build() -> dict[str, Any]:
             "game's events and states) or what to optimise (most: / fewest:, a measure), "
             "for which player counts, flag values and house rules, within which bound. "
             "Written as YAML restricted to the JSON-compatible subset. The loader "
-            "(mammamia_ref/queries/questions.py) checks every file against this schema, "
+            "(mammamia_ref/queries/language/questions.py) checks every file against this schema, "
             "and then what a schema cannot say (a contradictory bound or count, a "
             "house rule that exists). Generated from spec/question_vocabulary.yaml, "
             "spec/rules.yaml, spec/cards.yaml and spec/disputes.yaml by `python -m "

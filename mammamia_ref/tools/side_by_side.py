@@ -146,9 +146,9 @@ def rows(players: Sequence[int], budget: float, only: Sequence[str] = (),
          known: bool = True) -> list[Row]:
     """Every catalogue cell at ``players``, answered by its question file (without
     ``known``, by the search and the game model alone, :func:`.ask.answer_cell`)."""
-    from mammamia_ref.queries.ask import answer_cell
-    from mammamia_ref.queries.common import load_catalogue, players_of
-    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.queries.answering.ask import answer_cell
+    from mammamia_ref.queries.catalogue.common import load_catalogue, players_of
+    from mammamia_ref.queries.language.questions import load_question
 
     folder = specdata.spec_path("questions")
     out: list[Row] = []
@@ -193,7 +193,7 @@ def table(found: Sequence[Row]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from mammamia_ref.queries.common import load_catalogue
+    from mammamia_ref.queries.catalogue.common import load_catalogue
 
     parser = argparse.ArgumentParser(prog="python -m mammamia_ref.tools.side_by_side",
                                      description=__doc__.split("\n\n")[0])

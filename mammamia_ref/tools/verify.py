@@ -328,7 +328,8 @@ class QueryChecks:
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self.pool = context.Pool(self.jobs, initializer=_ignore_ctrl_c)
         # the queries package loads z3: only now, in the parent, after the workers forked
-        from mammamia_ref.queries import chosen_answers, load_catalogue
+        from mammamia_ref.queries.catalogue.common import load_catalogue
+        from mammamia_ref.queries.catalogue.runner import chosen_answers
 
         catalogue = load_catalogue()
         chosen = [(query, answer) for query in catalogue
@@ -381,11 +382,13 @@ def _ignore_ctrl_c() -> None:
 def _answer_task(task: tuple[str, str, str | None]) -> dict[str, Any]:
     """One answer of the catalogue, in a worker (under the house rule of the file
     named, if one is): its record."""
-    from mammamia_ref import queries  # looked up in the package, where a test may wrap it
+    from mammamia_ref.queries.catalogue import (
+        runner,  # looked up in its module, where a test may wrap it
+    )
 
     query_id, name, house_file = task
     house = load_house(house_file).rules if house_file else None
-    (result,) = queries.run_catalogue([query_id], answers=[name], include_slow=False,
+    (result,) = runner.run_catalogue([query_id], answers=[name], include_slow=False,
                                       house=house)
     (answer,) = result.answers
     record = {"query": result.id, "answer": answer.name, "verdict": answer.verdict,

@@ -2,17 +2,16 @@
 relevant variant value, and each witness replayed by the reference implementation.
 
 One module per query (``qNN_...``), each registering its implementation under the
-query's ID (:mod:`..registry`), except the queries the question language states and
+query's ID (:mod:`.registry`), except the queries the question language states and
 answers as the catalogue does (``method: question``: :mod:`.by_question`); the results
-are in :mod:`..results`, the runner in :mod:`..runner`, the witness builders in
-:mod:`..builders` and :mod:`..planned`, the helpers they share in :mod:`..common`.
+are in :mod:`.results`, the runner in :mod:`.runner`, the witness builders in
+:mod:`.builders` and :mod:`.planned`, the helpers they share in :mod:`.common`.
 :func:`run_catalogue` answers every query (or those named) and returns one
 :class:`QueryResult` per query; importing this package registers every query.
 """
 
 from __future__ import annotations
 
-from mammamia_ref.queries.builders import search_game
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q02_minimale_tie_decides,  # noqa: F401
@@ -31,18 +30,19 @@ from mammamia_ref.queries.catalogue import (
            q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )
-from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import q02_claim
-from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import q19_claim
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import search_game
+from mammamia_ref.queries.catalogue.common import (
            certificate,
            full_search,
            load_catalogue,
            recheck,
            reference_replay,
 )
-from mammamia_ref.queries.registry import IMPLEMENTATIONS
-from mammamia_ref.queries.results import ROOT, Answer, QueryResult, Verdict
-from mammamia_ref.queries.runner import (
+from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import q02_claim
+from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import q19_claim
+from mammamia_ref.queries.catalogue.registry import IMPLEMENTATIONS
+from mammamia_ref.queries.catalogue.results import ROOT, Answer, QueryResult, Verdict
+from mammamia_ref.queries.catalogue.runner import (
            answer_query,
            chosen_answers,
            ruling_rules,

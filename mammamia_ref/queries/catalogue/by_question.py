@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import certificate, full_search, players_of
-from mammamia_ref.queries.registry import register_method
-from mammamia_ref.queries.results import Verdict
-from mammamia_ref.queries.witness import scenario_file_id
+from mammamia_ref.queries.answering.witness import scenario_file_id
+from mammamia_ref.queries.catalogue.common import certificate, full_search, players_of
+from mammamia_ref.queries.catalogue.registry import register_method
+from mammamia_ref.queries.catalogue.results import Verdict
 
 BUDGET = 60.0
 """CPU seconds a cell may take when asked from scratch (issue 40's budget for a
@@ -29,8 +29,8 @@ catalogue-size question at 2 and 3 players)."""
 @register_method("question")
 def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """One cell of a ``method: question`` query."""
-    from mammamia_ref.queries.ask import answer_cell
-    from mammamia_ref.queries.questions import load_question
+    from mammamia_ref.queries.answering.ask import answer_cell
+    from mammamia_ref.queries.language.questions import load_question
     from mammamia_ref.rules import specdata
 
     question = load_question(specdata.spec_path("questions") / f"{query['id']}.yaml")
@@ -60,9 +60,9 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
     """The committed witness replayed by the reference and judged by the question: its
     condition must hold on one of its runs (each a game from the same deal, the
     decisions apart), or the best run's measure is the value (with the proved bound)."""
-    from mammamia_ref.queries.ask import upper_bound
-    from mammamia_ref.queries.common import reference_replay
-    from mammamia_ref.queries.judging import measure, meets
+    from mammamia_ref.queries.answering.ask import upper_bound
+    from mammamia_ref.queries.catalogue.common import reference_replay
+    from mammamia_ref.queries.language.judging import measure, meets
 
     passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
     if not passed:
@@ -90,8 +90,8 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
 
 def _games_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     """Each run of a witness from a new deal, as the game the reference plays."""
-    from mammamia_ref.queries.common import parsed_witness
-    from mammamia_ref.queries.known_games import replayed
+    from mammamia_ref.queries.answering.known_games import replayed
+    from mammamia_ref.queries.catalogue.common import parsed_witness
     from mammamia_ref.sim.scenario_run import run_scenario
 
     return [(result.run, replayed(result.config, [step.action for step in result.trace]))

@@ -7,9 +7,8 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import first_rounds, game_runs_doc, two_decisions
+from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     describe_counts,
@@ -18,14 +17,15 @@ from mammamia_ref.queries.common import (
     players_of,
     recheck,
 )
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.oven_rules import (
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.oven_rules import (
     T_MINIMALE,
     T_ONE_OF_EACH,
     T_STANDARD,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     ORDERS,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import game_doc, search_game
+from mammamia_ref.queries.catalogue.common import (
     answer_flags,
     final_state,
     full_search,
@@ -16,13 +16,13 @@ from mammamia_ref.queries.common import (
     recheck,
     supply_shuffles,
 )
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.oven_rules import (
+from mammamia_ref.queries.catalogue.planned import all_orders_witness, deliveries
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.oven_rules import (
     N_ORDERS,
 )
-from mammamia_ref.queries.planned import all_orders_witness, deliveries
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 
 Q04_PLAN = (("red.minimale", "red.pineapple4", "red.bombastica"),
             ("red.mushroom4", "red.pepper4", "red.one_of_each"),

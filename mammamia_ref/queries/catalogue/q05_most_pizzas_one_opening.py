@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import game_doc
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import game_doc
+from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     answer_rules,
@@ -38,14 +37,15 @@ from mammamia_ref.queries.common import (
     players_of,
     reference_replay,
 )
-from mammamia_ref.queries.construct import build
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.flags import FlagValues
-from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.plans import most_orders
-from mammamia_ref.queries.proofs import card_bound
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.catalogue.construct import build
+from mammamia_ref.queries.catalogue.plans import most_orders
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.flags import FlagValues
+from mammamia_ref.queries.model.game_model import GameModel
+from mammamia_ref.queries.model.proofs import card_bound
 from mammamia_ref.rules.vocabulary import (
     COLOURS,
     ORDERS,
@@ -55,8 +55,8 @@ from mammamia_ref.rules.vocabulary import (
 
 def baked_at_one_opening(doc: Mapping[str, Any]) -> int:
     """The most orders a witness game bakes at one opening, as the reference plays it."""
-    from mammamia_ref.queries.ask import replay_witness
-    from mammamia_ref.queries.judging import measure
+    from mammamia_ref.queries.answering.ask import replay_witness
+    from mammamia_ref.queries.language.judging import measure
 
     return measure("baked_one_opening", replay_witness(doc)) or 0
 
@@ -135,10 +135,10 @@ def _seeded(query: Mapping[str, Any], answer: Mapping[str, Any], bound: int,
             cards: int) -> dict[str, Any] | None:
     """The seeded game of :data:`SEEDED` for the answer's player count, as a witness
     from a new deal whose expectations are the orders its best opening bakes."""
-    from mammamia_ref.queries.common import base_doc
-    from mammamia_ref.queries.judging import baked_by_opening
-    from mammamia_ref.queries.searching import playout
-    from mammamia_ref.queries.witness import action_steps
+    from mammamia_ref.queries.answering.searching import playout
+    from mammamia_ref.queries.answering.witness import action_steps
+    from mammamia_ref.queries.catalogue.common import base_doc
+    from mammamia_ref.queries.language.judging import baked_by_opening
     from mammamia_ref.rules.state import make_config
 
     players = players_of(answer)

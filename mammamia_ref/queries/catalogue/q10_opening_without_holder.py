@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import answer_rules
-from mammamia_ref.queries.proofs import (
+from mammamia_ref.queries.catalogue.common import answer_rules
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.proofs import (
     holder_at_opening,
     prove_invariant,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 
 
 @register("Q10-opening-without-holder", parameters=True)

@@ -7,23 +7,23 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import (
+from mammamia_ref.queries.catalogue.builders import (
     all_hands_table,
     first_rounds,
     game_runs_doc,
     two_decisions,
 )
-from mammamia_ref.queries.common import a_game, answer_flags, expect_events, players_of
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.oven_rules import (
+from mammamia_ref.queries.catalogue.common import a_game, answer_flags, expect_events, players_of
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.oven_rules import (
     N_ORDERS,
     Decision,
     resolve_order,
     select_order,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.typed_spec import Completion
 from mammamia_ref.rules.vocabulary import (
     COLOURS,

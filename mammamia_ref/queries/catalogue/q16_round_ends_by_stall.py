@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import first_rounds, game_doc, search_game
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import first_rounds, game_doc, search_game
+from mammamia_ref.queries.catalogue.common import (
     answer_flags,
     by_plan,
     no_stall_rule,
@@ -15,10 +14,11 @@ from mammamia_ref.queries.common import (
     red_only,
     stall_story,
 )
-from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.planned import stalls_planned
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.catalogue.planned import stalls_planned
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.game_model import GameModel
 from mammamia_ref.rules.typed_spec import Stall
 
 

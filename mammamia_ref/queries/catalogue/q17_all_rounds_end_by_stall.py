@@ -6,9 +6,8 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import game_doc, search_game
+from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     by_plan,
@@ -17,12 +16,13 @@ from mammamia_ref.queries.common import (
     red_only,
     stall_story,
 )
-from mammamia_ref.queries.decode import Disagreement, Replay
-from mammamia_ref.queries.game_model import GameModel
-from mammamia_ref.queries.planned import stalls_planned
-from mammamia_ref.queries.plans import SPEC_ROUNDS as ROUNDS
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.catalogue.planned import stalls_planned
+from mammamia_ref.queries.catalogue.plans import SPEC_ROUNDS as ROUNDS
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Disagreement, Replay
+from mammamia_ref.queries.model.game_model import GameModel
 from mammamia_ref.rules.typed_spec import Stall
 
 

@@ -6,9 +6,8 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import game_doc, search_game
+from mammamia_ref.queries.catalogue.common import (
     all_tied,
     answer_flags,
     by_plan,
@@ -16,12 +15,13 @@ from mammamia_ref.queries.common import (
     recheck,
     red_only,
 )
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.flags import flag_values
-from mammamia_ref.queries.game_model import OVER, GameModel
-from mammamia_ref.queries.planned import tied_planned
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.catalogue.planned import tied_planned
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.flags import flag_values
+from mammamia_ref.queries.model.game_model import OVER, GameModel
 from mammamia_ref.rules.typed_spec import FinalTie
 
 

@@ -7,9 +7,8 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries import num as N
-from mammamia_ref.queries.builders import first_rounds, game_runs_doc, two_decisions
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import first_rounds, game_runs_doc, two_decisions
+from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     expect_events,
@@ -18,9 +17,10 @@ from mammamia_ref.queries.common import (
     recheck,
     red_only,
 )
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay
 from mammamia_ref.rules.vocabulary import (
     ORDERS,
     ORDERS_OF,

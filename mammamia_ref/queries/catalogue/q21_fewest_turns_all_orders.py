@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.builders import game_doc, search_game
-from mammamia_ref.queries.catalogue.q04_all_orders_delivered import _q04_game
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.builders import game_doc, search_game
+from mammamia_ref.queries.catalogue.common import (
     answer_flags,
     built_doc,
     final_state,
@@ -18,13 +17,14 @@ from mammamia_ref.queries.common import (
     relabel,
     supply_shuffles,
 )
-from mammamia_ref.queries.decode import Replay
-from mammamia_ref.queries.oven_rules import (
+from mammamia_ref.queries.catalogue.planned import all_orders_game, all_orders_story
+from mammamia_ref.queries.catalogue.q04_all_orders_delivered import _q04_game
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.oven_rules import (
     N_ORDERS,
 )
-from mammamia_ref.queries.planned import all_orders_game, all_orders_story
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 
 
 @register("Q21-fewest-turns-all-orders")

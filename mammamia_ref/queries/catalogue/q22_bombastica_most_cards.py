@@ -5,17 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import a_game, answer_flags, built_doc, plan_variants, players_of
-from mammamia_ref.queries.construct import build
-from mammamia_ref.queries.plans import (
+from mammamia_ref.queries.catalogue.common import (
+    a_game,
+    answer_flags,
+    built_doc,
+    plan_variants,
+    players_of,
+)
+from mammamia_ref.queries.catalogue.construct import build
+from mammamia_ref.queries.catalogue.plans import (
     bombastica_takes_all,
 )
-from mammamia_ref.queries.proofs import (
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.proofs import (
     card_kept_at_openings,
     take_bound,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.typed_spec import RoundEnd
 from mammamia_ref.rules.vocabulary import (
     COPIES,

@@ -5,18 +5,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.common import a_game, answer_flags, built_doc, plan_variants, players_of
-from mammamia_ref.queries.construct import build
-from mammamia_ref.queries.errors import ModelBoundError
-from mammamia_ref.queries.plans import (
+from mammamia_ref.queries.catalogue.common import (
+    a_game,
+    answer_flags,
+    built_doc,
+    plan_variants,
+    players_of,
+)
+from mammamia_ref.queries.catalogue.construct import build
+from mammamia_ref.queries.catalogue.plans import (
     most_orders,
     six_orders,
 )
-from mammamia_ref.queries.proofs import (
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.errors import ModelBoundError
+from mammamia_ref.queries.model.proofs import (
     orders_bound,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.vocabulary import (
     COPIES,
     KINDS,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.catalogue.q07_round_forever import q07_round_forever
-from mammamia_ref.queries.common import (
+from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     built_doc,
@@ -17,15 +16,16 @@ from mammamia_ref.queries.common import (
     recheck,
     relabel,
 )
-from mammamia_ref.queries.construct import Builder, build
-from mammamia_ref.queries.plans import (
+from mammamia_ref.queries.catalogue.construct import Builder, build
+from mammamia_ref.queries.catalogue.plans import (
     long_round,
 )
-from mammamia_ref.queries.proofs import (
+from mammamia_ref.queries.catalogue.q07_round_forever import q07_round_forever
+from mammamia_ref.queries.catalogue.registry import register
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.model.proofs import (
     round_length_bound,
 )
-from mammamia_ref.queries.registry import register
-from mammamia_ref.queries.results import Verdict
 from mammamia_ref.rules.typed_spec import Stall
 
 

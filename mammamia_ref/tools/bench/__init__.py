@@ -15,7 +15,7 @@ One run measures, each for a fixed time budget:
 - the conformance protocol's throughput against ``python -m mammamia_ref serve``;
 - each z3 query's solve time (every answer of ``spec/queries.yaml``; a quick run only
   the ``rules`` ones) and the bounded model checker's deepest bound within a time budget,
-  with the time of every bound (:mod:`mammamia_ref.queries.timing`);
+  with the time of every bound (:mod:`mammamia_ref.queries.catalogue.timing`);
 - python-chess (``pip install -e '.[bench]'``): random-play moves per second and perft
   nodes per second from the initial position, so that our figures read as ratios.
 

@@ -1,7 +1,7 @@
 """``mammamia ask``'s search, its games per CPU second: before (every seeded game played
 and judged on the reference) and after (the seeded games played on the fast engine
 with the reference's events, a candidate replayed on the reference:
-:func:`mammamia_ref.queries.searching.seeded_on_fast`), for a ``find:`` and a ``most:``
+:func:`mammamia_ref.queries.answering.searching.seeded_on_fast`), for a ``find:`` and a ``most:``
 question. ``mammamia bench --cores both`` measures both routes on both fast cores.
 
 A game counts once it is judged: on the reference, or on the fast engine. The ``find:``
@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mammamia_ref.queries.questions import Question
+from mammamia_ref.queries.language.questions import Question
 
 FIND = Question(id="bench-stall-at-five", file="", goal="find", measure=None,
                 title="Can a round end by the stall cut in a five-player game?",
@@ -29,8 +29,8 @@ ROUTES = {"reference": False, "fast": True}
 def search_rate(question: Question, on_fast: bool, budget: float) -> dict[str, Any]:
     """One search of ``question`` at its player count for ``budget`` CPU seconds: the
     games judged per CPU second, and what it found."""
-    from mammamia_ref.queries.judging import Played, measure, meets
-    from mammamia_ref.queries.searching import search
+    from mammamia_ref.queries.answering.searching import search
+    from mammamia_ref.queries.language.judging import Played, measure, meets
     from mammamia_ref.rules.ruleset import make_rules
 
     condition, name = question.condition, question.measure or ""

@@ -16,14 +16,15 @@ BMC_BUDGET, QUICK_BMC_BUDGET = 60.0, 3.0  # wall-clock seconds for the model che
 
 def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
                 progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Each catalogue answer's time (:func:`mammamia_ref.queries.timing.benchmark_queries`):
-    ``solve_seconds`` is z3's part (and building the witness), ``seconds`` adds the
-    witness's replay in the reference. Wall clock: z3 may use threads of its own."""
+    """Each catalogue answer's time
+    (:func:`mammamia_ref.queries.catalogue.timing.benchmark_queries`): ``solve_seconds``
+    is z3's part (and building the witness), ``seconds`` adds the witness's replay in
+    the reference. Wall clock: z3 may use threads of its own."""
     try:
-        from mammamia_ref.queries.timing import benchmark_queries
+        from mammamia_ref.queries.catalogue.timing import benchmark_queries
     except ImportError as exc:  # z3 missing: say so, measure the rest
         return {"available": False, "reason": f"the queries need z3 ({exc})"}
-    from mammamia_ref.queries.interrupt import z3_interruptible
+    from mammamia_ref.queries.answering.interrupt import z3_interruptible
 
     chosen = benchmark_queries(include_slow, methods=methods)
     every = len(benchmark_queries(True))
@@ -61,14 +62,14 @@ def _query_row(name: str, answer: Any, seconds: float) -> dict[str, Any]:
 
 def model_checker_depth(budget: float, max_bound: int = 64) -> dict[str, Any]:
     """The deepest bound the model checker
-    (:func:`mammamia_ref.queries.timing.bmc_check`) reaches within ``budget`` seconds of
+    (:func:`mammamia_ref.queries.catalogue.timing.bmc_check`) reaches within ``budget`` seconds of
     wall clock, checking bounds 1, 2, ... in turn; the check running when the budget
     runs out is stopped (z3's timeout) and listed as ``unknown``."""
     try:
-        from mammamia_ref.queries.timing import BMC_PROPERTY, bmc_check
+        from mammamia_ref.queries.catalogue.timing import BMC_PROPERTY, bmc_check
     except ImportError as exc:
         return {"available": False, "reason": f"the model checker needs z3 ({exc})"}
-    from mammamia_ref.queries.interrupt import z3_interruptible
+    from mammamia_ref.queries.answering.interrupt import z3_interruptible
 
     rows: list[dict[str, Any]] = []
     deepest, start = 0, time.perf_counter()

@@ -1,0 +1,548 @@
+"""``mammamia ask``: a question file (:mod:`..language.questions`) answered cell by cell.
+
+Each (players, flag values) cell gets one of
+
+- **found**: a witness game from a new deal (explicit shuffles), written as a scenario
+  and replayed by the reference;
+- **none in any game**: an unbounded proof (:mod:`.unbounded`, induction over the game
+  model's steps);
+- **none within the bound**: only from a z3 proof (the game model over every schedule
+  of the bound, :mod:`.bounded`); a search never answers "none";
+- **value**: for ``most:`` / ``fewest:``, the best game found, with the proved bound where
+  one is known ("exact" only when the two meet);
+- **unknown**: the budget spent and what was tried.
+
+The routes: a ``find:`` by the unbounded proof, then the known games
+(:mod:`.known_games`: every game the package ships), a seeded search
+(:mod:`.searching`) and the z3 game model; a ``most:`` / ``fewest:`` by its proved bound,
+the known games, a directed search and the game model raising the value found
+(:mod:`.optimum`). A game is judged by :mod:`..language.judging` and kept only when the reference
+replays the scenario written from it; one that came from a known game names its file.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mammamia_ref.formats.house import HouseRule, house_rules
+from mammamia_ref.formats.witness_files import witness_id
+from mammamia_ref.queries.answering.searching import POLICIES, policies_on_fast, search
+from mammamia_ref.queries.language.judging import Played, judged_on, measure, meets
+from mammamia_ref.queries.language.questions import Question, rules_in_force
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import Stall
+from mammamia_ref.rules.vocabulary import COLOURS
+
+
+@dataclass
+class AskAnswer:
+    """One cell's answer."""
+
+    question: str
+    players: int
+    variants: dict[str, str]
+    answer: str = "unknown"           # found, none within the bound, value, unknown
+    value: int | None = None
+    upper: int | None = None
+    upper_evidence: str | None = None
+    lower: int | None = None          # for fewest: a proved lower bound, where one is known
+    lower_evidence: str | None = None
+    exact: bool = False
+    witness_file: str | None = None
+    reference: str = "not run"
+    detail: str = ""
+    tried: str = ""
+    cpu: float = 0.0
+    in_force: dict[str, Any] = field(default_factory=dict)
+    condition_holds: bool | None = None   # the question's condition on the witness
+    judged_on: str = ""                   # the part of a game the condition is judged on
+    title: str = ""                       # the question in words
+    first_held: str = ""                  # where in the witness the condition first held
+    found_by: str = ""                    # how the witness was found (a known game's file)
+    scenario: dict[str, Any] | None = field(default=None, repr=False)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"question": self.question, "players": self.players, "variants": self.variants,
+                "answer": self.answer, "value": self.value, "upper": self.upper,
+                "upper_evidence": self.upper_evidence, "lower": self.lower,
+                "lower_evidence": self.lower_evidence, "exact": self.exact,
+                "witness": self.witness_file, "reference": self.reference,
+                "condition_holds_on_witness": self.condition_holds,
+                "judged_on": self.judged_on or None, "detail": self.detail,
+                "title": self.title, "first_held": self.first_held or None,
+                "found_by": self.found_by or None,
+                "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
+                "flags": self.in_force.get("flags"), "parameters":
+                self.in_force.get("parameters"), "parameters_from":
+                self.in_force.get("parameters_from"), "house": self.in_force.get("house"),
+                "not_the_spec": self.in_force.get("non_default")}
+
+    def text(self, written: bool = False) -> str:
+        """The answer in words: the question, the answer and its bound, where the
+        condition first held, the witness (``written`` by ``--write-witnesses`` or not)
+        and only what of the rules is not the spec's (``--json`` has every value)."""
+        cell = "".join(f", {k}={v}" for k, v in sorted(self.variants.items()))
+        head = f"{self.question} ({self.players} players{cell}): {self.answer}"
+        if self.value is not None:
+            head += f" {self.value}"
+            if self.exact:
+                evidence = self.upper_evidence if self.upper is not None else self.lower_evidence
+                head += f" (exact: the proved bound, {evidence})"
+            elif self.upper is not None:
+                head += f", proved at most {self.upper} ({self.upper_evidence})"
+            elif self.lower is not None:
+                head += f", proved at least {self.lower} ({self.lower_evidence})"
+            else:
+                head += ", no proved bound"
+        lines = [head + f"  [{self.cpu:.1f} s CPU]"]
+        if self.title:
+            lines.append(f"  {self.title}")
+        if self.judged_on:
+            lines.append(f"  judged on {self.judged_on}")
+        if self.detail:
+            lines.append(f"  {self.detail}")
+        if self.first_held:
+            lines.append(f"  {self.first_held}")
+        if self.witness_file:
+            lines.append(f"  witness: {self.witness_file} (reference {self.reference})"
+                         if written else f"  witness: replayed by the reference "
+                         f"({self.reference}), not written: --write-witnesses keeps it as "
+                         f"{self.witness_file}")
+        if self.found_by:
+            lines.append(f"  found by: {self.found_by}")
+        if self.tried:
+            lines.append(f"  tried: {self.tried}")
+        differs = self.in_force.get("non_default") or {}
+        house = self.in_force.get("house")
+        lines.append("  rules: " + (("not the spec's: " + ", ".join(
+            f"{k}={v}" for k, v in differs.items())) if differs else "the spec's")
+            + (f" (house rule {house})" if house else "")
+            + "; every value in --json")
+        return "\n".join(lines)
+
+
+def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
+    """The game as a scenario from a new deal, every shuffle explicit."""
+    from mammamia_ref.queries.answering.witness import action_steps
+
+    rules = game.config.rules
+    variants, parameters = rules.non_default(), rules.non_default_parameters()
+    under = f" under the house rule {rules.house!r}" if rules.house else ""
+    flags = rules.as_dict()   # one file an answer (formats.witness_files)
+    name = witness_id(question.id, game.config.players, {f: flags[f] for f in question.variants},
+                      several=math.prod(len(v) for v in question.variants.values()) > 1)
+    doc: dict[str, Any] = {"id": name,
+                           "title": title, "description": "Found by `mammamia ask` ("
+                           + (game.found_by or f"{game.policy} policy, seed {game.seed}")
+                           + f"){under}.",
+                           "rules": ["setup.deal"], "tags": ["ask", question.id]}
+    if variants:
+        doc["variants"] = variants
+    if parameters:
+        doc["parameters"] = parameters
+    setup: dict[str, Any] = {"players": game.config.players,
+                             "first_player": game.config.first_player}
+    if game.config.colours != COLOURS[:game.config.players]:   # a seating of its own
+        setup["colours"] = list(game.config.colours)
+    doc["given"] = {"setup": setup}
+    last = len(game.steps) - 1   # the claim checked on replay: how the game ends
+    ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
+    doc["steps"] = action_steps([a for a, _e, _s in game.steps],
+                                {last: {"events": ends}} if ends else None)
+    return doc
+
+
+# --------------------------------------------------------------- the answers
+
+
+def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
+    """A proved upper bound of a measure under ``rules``, where one is known: z3's
+    (``ranking``: :func:`..model.proofs.round_length_bound`; ``statement``: the cards the
+    orders need, all colours together, :func:`..model.proofs.card_bound`, or
+    :func:`..model.proofs.orders_bound` of every colour in play, whichever is less;
+    ``induction``: no hand above the hand limit, :func:`..model.proofs.hand_limit`) or by
+    counting (the orders dealt, the ingredient cards in play). A z3 model that does not
+    follow one of the rules gives none (it refuses rather than answer under other
+    rules)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.proofs import (
+        card_bound,
+        hand_limit,
+        prove_invariant,
+        round_length_bound,
+    )
+    from mammamia_ref.rules.setup import trimmed_per_kind
+    from mammamia_ref.rules.vocabulary import COLOURS, COPIES, ORDERS_OF
+
+    numbers = rules.parameters
+    if isinstance(name, Mapping):
+        return _form_upper_bound(name, players, rules)
+    try:
+        with N.building():
+            if name in ("longest_round", "turns") and rules.flags.stall == Stall.CUT:
+                bound, proof = round_length_bound(players, rules)
+                if proof.holds:
+                    return (bound if name == "longest_round" else numbers.rounds * bound), \
+                        "ranking"
+            if name == "baked_one_opening":
+                # the cards every order needs, all colours together (Q05's count), and
+                # the most each colour can deliver at one opening (Q23's), whichever is less
+                bounds = _orders_bounds(players, rules)
+                total = None if bounds is None else sum(bounds)
+                with N.building():
+                    cards, _in_play = card_bound(players, rules)
+                return (cards if total is None else min(total, cards)), "statement"
+            if name == "largest_hand":
+                proof = prove_invariant(players, rules, hand_limit, counts=True)
+                return (numbers.hand_limit, "induction") if proof.holds else (None, None)
+    except VariantError:
+        return None, None
+    if name in ("baked", "delivered"):
+        return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
+    if name == "bombastica_cards":
+        trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
+        return sum(c - trimmed for c in COPIES), "counting"
+    return None, None
+
+
+def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
+                      ) -> tuple[int | None, str | None]:
+    """A seat's orders baked in one round (``some_seat: s`` with ``most_in_a_round:``
+    ``baked`` at ``s``'s seat, nothing else): the most any colour can deliver at one
+    opening, z3's :func:`..model.proofs.orders_bound` (``statement``)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model import num as N
+
+    counted = form.get("most_in_a_round")
+    if "some_seat" not in form or counted != {"event": "baked",
+                                              "where": {"seat": form["some_seat"]}}:
+        return None, None
+    try:
+        with N.building():
+            bounds = _orders_bounds(players, rules)
+    except VariantError:
+        return None, None
+    return (None, None) if bounds is None else (max(bounds), "statement")
+
+
+def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
+    """The most each colour in play can deliver at one opening (z3's
+    :func:`..model.proofs.orders_bound`), or None where a proof does not hold."""
+    from mammamia_ref.queries.model.proofs import orders_bound
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    bounds = []
+    for colour in COLOURS[:players]:
+        most, proof = orders_bound(players, rules, colour)
+        if not proof.holds:
+            return None
+        bounds.append(most)
+    return bounds
+
+
+def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
+    """A proved lower bound of a measure under ``rules``, where one is known: a baked
+    Pizza Bombastica takes at least the game's ``bombastica_total`` cards, proved by z3
+    (``statement``: :func:`..model.proofs.take_bound` below it, for the Bombastica of every
+    colour in play, from every well-formed state); the turns until at least ``k`` events
+    have happened, at least ``k`` over the most one turn emits
+    (:func:`.unbounded.turns_needed`, ``induction``)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.proofs import take_bound
+    from mammamia_ref.rules.vocabulary import COLOURS, ORDERS, ORDERS_OF
+
+    if isinstance(name, Mapping):
+        from mammamia_ref.queries.answering.unbounded import turns_needed
+
+        needed = turns_needed(name, players, rules)
+        return (needed, "induction") if needed is not None else (None, None)
+    if name != "bombastica_cards":
+        return None, None
+    total = rules.parameters.bombastica_total
+    try:
+        with N.building():
+            for colour in COLOURS[:players]:
+                order = next(o for o in ORDERS_OF[colour] if ORDERS[o].type == "bombastica")
+                if not take_bound(players, rules, order, total, below=True).holds:
+                    return None, None
+    except VariantError:
+        return None, None
+    return total, "statement"
+
+
+def answer_cell(question: Question, players: int, variants: Mapping[str, str],
+                budget: float, *, known: bool = True) -> AskAnswer:
+    """One cell of a question (see the module's docstring), under the question's house
+    rule (if any) with the cell's flag values; without ``known``, from the search and
+    the game model alone (the known games not judged: what the routes reach by
+    themselves)."""
+    cpu = time.process_time()
+    rules = house_rules(question.house, variants)   # the cell's flags over the house rule's
+    out = AskAnswer(question.id, players, dict(variants), title=question.title,
+                    in_force=rules_in_force(rules, question.house))
+    if question.goal == "find":
+        assert question.condition is not None
+        _find(question, players, rules, budget, out, known)
+    else:
+        assert question.measure is not None
+        name, goal = question.measure, question.goal
+        sign = 1 if goal == "most" else -1
+
+        def judge(g: Played) -> float | None:
+            got = measure(name, g, goal)
+            return None if got is None else sign * got
+
+        # the proved bound first: a search that meets it stops (the value is exact)
+        if goal == "most":
+            out.upper, out.upper_evidence = upper_bound(name, players, rules)
+            bound = out.upper
+        else:
+            out.lower, out.lower_evidence = lower_bound(name, players, rules)
+            bound = out.lower
+        _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
+                 budget, bound, judge, out, known)
+    out.cpu = time.process_time() - cpu
+    return out
+
+
+def _optimum(question: Question, players: int, rules: Rules, spendable: float,
+             budget: float, bound: int | None, judge: Any, out: AskAnswer,
+             known: bool = True) -> None:
+    """A ``most:`` / ``fewest:`` cell after its proved bound: the known games, the
+    directed search (unless a known game meets the bound), then (for a ``most:`` the
+    language states as "at least k", :mod:`.optimum`) the game model raising the value
+    for the rest of the budget."""
+    from mammamia_ref.queries.answering.known_games import best_known
+    from mammamia_ref.queries.answering.optimum import at_least, raise_value
+
+    sign = 1 if question.goal == "most" else -1
+    raisable = question.goal == "most" and at_least(question.measure, 1) is not None
+    left = max(spendable, budget / 4)
+    enough = float("inf") if bound is None else sign * bound
+    start = time.process_time()
+    game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
+        else (None, -math.inf, 0)
+    played = screened = 0
+    if score < enough:
+        found, played, searched, screened = search(
+            question, players, rules, left * (OPTIMUM_SEARCH_SHARE if raisable else 1)
+            - (time.process_time() - start), judge, directed=True, enough=enough)
+        if found is not None and searched > score:
+            game, score = found, searched
+    fast = f" and {screened} on the fast engine" if screened else ""
+    among = f"{judged} known games and {played} games on the reference{fast}" if known \
+        else f"{played} games on the reference{fast}"
+    if game is not None:
+        _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
+        out.value = int(sign * score)
+        out.tried = f"the best of {among} ({game.found_by or 'seeded'})"
+    else:
+        out.tried = f"{among}; none has the measure"
+    out.exact = bound is not None and bound == out.value
+    if raisable and not out.exact:
+        raised = raise_value(question, players, rules, out.value or 0,
+                             left - (time.process_time() - start), upper=out.upper)
+        if raised.game is not None:
+            held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
+            _keep(question, raised.game, out, "value", f"{question.title}: {raised.value}")
+            if out.reference == "agrees":
+                out.value = raised.value
+            else:   # the reference did not replay the model's game: the search's stands
+                out.scenario, out.witness_file, out.reference, out.detail, out.answer = held
+        if raised.upper is not None and (out.upper is None or raised.upper < out.upper):
+            out.upper, out.upper_evidence = raised.upper, raised.upper_evidence
+        out.tried += "; then " + "; ".join(raised.tried) if raised.tried else ""
+        out.exact = out.upper is not None and out.upper == out.value
+    out.tried += f"; a budget of {left:.1f} s of CPU" + \
+        ("; stopped at the proved bound" if out.exact else "")
+
+
+KNOWN_SHARE = 0.2
+"""The most of a cell's budget judging the known games may take (:mod:`.known_games`):
+a measure read on every prefix of a long 5-player game takes seconds a game."""
+
+OPTIMUM_SEARCH_SHARE = 0.5
+"""The part of a ``most:`` cell's budget the directed search has before the game model
+raises its value (:mod:`.optimum`), where the language states the measure as a
+condition."""
+
+SEARCH_SHARE = 0.3
+"""The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
+of it when z3 cannot express the condition), where the game model does not go first."""
+
+SPENDABLE = 0.97
+"""The part of a cell's budget the search and z3 may spend: the rest is for writing the
+game found as a scenario and replaying it (0.1 to 0.3 s), so that a cell keeps to it."""
+
+
+def _find(question: Question, players: int, rules: Rules, budget: float,
+          out: AskAnswer, known: bool = True) -> None:
+    """A ``find:`` cell: the unbounded proof (:mod:`.unbounded`), the known games
+    (:mod:`.known_games`), then the seeded search and the game model
+    (:mod:`.bounded`), which alone may answer "none within the bound". With a ``turns``
+    bound the schedules are finite and the game model goes first (it settles such a
+    cell, where a search never says none); without one the search does."""
+    from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
+    from mammamia_ref.queries.answering.known_games import best_known
+    from mammamia_ref.queries.answering.unbounded import prove_never
+    from mammamia_ref.queries.language.conditions import Unsupported, shape
+    from mammamia_ref.queries.language.variables import expand
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    condition = question.condition
+    assert condition is not None
+    start = time.process_time()
+    try:
+        shape(expand(condition, tuple(COLOURS[:players]), rules.parameters.rounds))
+        expressible = True
+    except Unsupported:
+        expressible = False
+    out.judged_on = judged_on(question.bound, rules, condition)
+    never = prove_never(condition, players, rules)
+    if never.proved:
+        out.answer, out.detail = "none in any game", never.how
+        out.judged_on = "games of every length, every seating"
+        out.tried = f"the unbounded proof: {len(never.cases)} cases, {never.cpu:.1f} s of CPU"
+        return
+
+    def left() -> float:
+        return budget * SPENDABLE - (time.process_time() - start)
+
+    def judge(g: Played) -> float | None:
+        return float("inf") if meets(condition, g, question.bound) else None
+
+    if known:
+        game, _score, judged = best_known(players, rules, judge, budget * KNOWN_SHARE)
+        if game is not None:
+            _keep(question, game, out, "found", question.title)
+            if out.answer == "found":
+                out.condition_holds = True
+                out.tried = f"{never.how}; {judged} known games: {game.found_by}"
+                return
+    bounded: Bounded | None = None
+    solver_first = expressible and "turns" in question.bound
+    if solver_first:
+        bounded = prove_or_find(condition, players, rules, question.bound,
+                                budget * SOLVER_SHARE)
+        if bounded.verdict != "unknown":
+            _settled(question, out, never.how, "", bounded)
+            return
+    share = left() if solver_first or not expressible else budget * SEARCH_SHARE
+    game, played, _score, screened = search(question, players, rules, share, judge)
+    searched = (f"{played} seeded games ({screened} on the fast engine, the "
+                f"{' and '.join(policies_on_fast(rules))} policies): none" if screened else
+                f"{played} seeded games ({', '.join(POLICIES)} policies): none")
+    if game is not None:
+        _keep(question, game, out, "found", question.title)
+        out.condition_holds = True
+        return
+    if bounded is None and expressible:
+        bounded = prove_or_find(condition, players, rules, question.bound, left())
+    _settled(question, out, never.how, searched, bounded)
+
+
+SOLVER_SHARE = 0.6
+"""The part of a ``find:`` cell's budget the game model has first, where the bound's
+turns make its schedules finite."""
+
+
+def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
+             bounded: Any) -> None:
+    """The answer from the game model's route (and the search before or after it)."""
+    tried = "; ".join(part for part in (proof, searched) if part)
+    if bounded is not None and bounded.game is not None:   # found
+        _keep(question, bounded.game, out, "found", question.title)
+        out.condition_holds = True
+        out.tried = f"{tried}; then {bounded.detail}"
+    elif bounded is not None and bounded.verdict == "none":
+        out.answer, out.detail = "none within the bound", bounded.detail
+        out.tried = tried
+    else:
+        why = bounded.detail if bounded is not None else \
+            "the game model cannot state the condition"
+        out.tried = f"{tried}; {why}"
+
+
+def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:
+    """Write the game as a scenario and keep it only if the reference replays it."""
+    from mammamia_ref.queries.catalogue.common import reference_replay
+
+    doc = witness_doc(question, game, title)
+    passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    if question.condition is not None:
+        out.first_held = first_held(question.condition, game)
+    out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
+    out.found_by = game.found_by or f"the {game.policy} policy, seed {game.seed}"
+    out.reference = "agrees" if passed else "disagrees"
+    out.answer = verdict if passed else "unknown"
+    out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
+
+
+def first_held(condition: Mapping[str, Any], game: Played) -> str:
+    """Where in ``game`` a condition kept once met first held: the turn, its round and
+    the seat to play (:func:`..language.judging.measure`'s ``turns_until``); a condition judged on
+    whole games holds on the whole game."""
+    from mammamia_ref.queries.language.questions import kept_once_met
+
+    turns = [(e.get("seat"), e.get("round")) for _a, events, _s in game.steps
+             for e in events if e.name == "turn_begins"]
+    if not kept_once_met(condition):
+        return f"held on the whole game ({len(turns)} turns)"
+    k = measure({"turns_until": condition}, game)
+    if k is None or k > len(turns):
+        return ""
+    seat, round_ = turns[k - 1]
+    return (f"first held in turn {k} of {len(turns)} (round {round_}, "
+            f"{game.config.colours[seat]} to play)")
+
+
+def replay_witness(doc: Mapping[str, Any]) -> Played:
+    """A witness scenario's first run played again on the reference, every state kept."""
+    from mammamia_ref.queries.answering.known_games import replayed
+    from mammamia_ref.queries.catalogue.common import parsed_witness
+    from mammamia_ref.sim.scenario_run import run_scenario
+
+    result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))
+    return replayed(result.config, [step.action for step in result.trace])
+
+
+def ask(questions: Sequence[Question], budget: float,
+        house: HouseRule | None = None, stop: threading.Event | None = None
+        ) -> list[AskAnswer]:
+    """Every cell of every question; with ``house``, each asked under that house rule
+    instead of its own (``ask --house``)."""
+    return list(answers(questions, budget, house, stop))
+
+
+def answers(questions: Sequence[Question], budget: float, house: HouseRule | None = None,
+            stop: threading.Event | None = None) -> Iterator[AskAnswer]:
+    """:func:`ask`'s answers, each as its cell is done. Once ``stop`` is set (Ctrl-C or
+    SIGTERM, :func:`.interrupt.z3_interruptible`), KeyboardInterrupt: the answer of a
+    cancelled check is not trusted, and no further cell starts."""
+    from mammamia_ref.queries.answering.cancel import trusted
+
+    for question in questions:
+        asked = question.with_house(house)
+        for n, v in asked.cells():
+            yield trusted(stop, functools.partial(answer_cell, asked, n, v, budget))
+
+
+__all__ = [
+    "SEARCH_SHARE",
+    "AskAnswer",
+    "answer_cell",
+    "answers",
+    "ask",
+    "lower_bound",
+    "replay_witness",
+    "upper_bound",
+    "witness_doc",
+]

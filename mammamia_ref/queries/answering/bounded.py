@@ -1,0 +1,203 @@
+"""The z3 route of ``mammamia ask`` for ``find:``: the question's condition
+(:mod:`..language.conditions`) over the game model, schedule by schedule within the bound.
+
+A run of the game model follows a schedule (the turns of each round,
+:mod:`..model.game_model`). A question's bound is ``rounds`` (the game's, unless given) and
+``turns`` (all rounds together; none unless given), and a condition is judged on the
+part of a game within it (:func:`..language.judging.within`):
+
+- a condition kept once met (:func:`..language.questions.kept_once_met`) on the first rounds of
+  a game: every schedule of 1 to ``rounds`` rounds whose rounds end, and every one
+  whose last round is still going on (``open_last``), of at most ``turns`` turns;
+- any other only on whole games: every schedule of the game's rounds.
+
+Schedules go fewest turns first; a first round that cannot end when it says is
+skipped at once (:func:`..catalogue.builders.can_end`, itself a z3 proof up to three players,
+under the spec's numbers). Unsatisfiable under every schedule of the bound: "none
+within the bound". A satisfying run is decoded, replayed by the reference
+(:func:`..model.decode.replay`, which checks the model against it step by step), played on
+to the game's end by a seeded policy, and kept only when the reference's game meets the
+condition within the bound; the caller then writes and replays its scenario. When the
+budget runs out first (or no ``turns`` bound is given) the answer is unknown, with the
+part of the bound that was covered: that part is proved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from mammamia_ref.errors import InternalError, MammamiaError
+from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.language.conditions import Shape, Unsupported, encode, shape
+from mammamia_ref.queries.language.judging import Played, meets
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Replay, decode, replay
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import RoundEnd
+
+
+@dataclass
+class Bounded:
+    """What the z3 route made of one cell."""
+
+    verdict: str                      # "found", "none", "unknown"
+    detail: str
+    game: Played | None = None        # the game found
+    schedules: int = 0
+
+
+def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole: bool
+              ) -> Iterator[tuple[tuple[int, ...], bool]]:
+    """Every (schedule, last round open) within the bound, fewest turns first (without a
+    ``turns`` bound, for ever). A round after the first may last no turn at all under
+    ``round_end.last_ingredient`` (its supply holds no ingredient card)."""
+    low = 0 if rules.flags.round_end == RoundEnd.LAST_INGREDIENT else 1
+    counts = [rules.parameters.rounds] if whole else range(1, rounds + 1)
+    for total in itertools.count(1) if turns is None else range(1, turns + 1):
+        for k in counts:
+            for rest in itertools.product(range(low, total + 1), repeat=k - 1):
+                first = total - sum(rest)
+                if first < 1:
+                    continue
+                schedule = (first, *rest)
+                yield schedule, False
+                if not whole and schedule[-1] >= 1:
+                    yield schedule, True
+
+
+def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
+                  bound: Mapping[str, int], budget: float) -> Bounded:
+    """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
+    a game (:class:`Bounded` ``found``), a proof that none is within the bound
+    (``none``), or ``unknown`` with the reason and the part of the bound covered."""
+    from mammamia_ref.queries.catalogue.builders import can_end
+    from mammamia_ref.queries.model.game_model import GameModel
+
+    start = time.process_time()
+    encoded = _encoded(condition, players, rules)
+    if isinstance(encoded, Bounded):
+        return encoded
+    seated, cores, form = encoded
+    game_rounds = rules.parameters.rounds
+    rounds, turns = bound.get("rounds", game_rounds), bound.get("turns")
+    if form.whole_game and rounds < game_rounds:
+        return Bounded("unknown", f"the condition is judged on whole games (it is not kept "
+                       f"once met), which a bound of {rounds} round(s) does not reach")
+    where = ("a whole game of at most {t} turns" if form.whole_game else
+             f"the first {rounds} round(s) of a game and its first {{t}} turns")
+    # the proved round lengths are under the spec's numbers: none skipped under others
+    prechecked = not rules.non_default_parameters()
+    tried, covered = 0, 0
+    for schedule, open_last in schedules(players, rules, rounds, turns, form.whole_game):
+        covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done
+        left = budget - (time.process_time() - start)
+        if left <= 0:
+            break
+        if prechecked and not (open_last and len(schedule) == 1) and \
+                not can_end(players, rules, schedule[0]):
+            continue
+        outcome = None
+        for colours, each in zip(seated, cores, strict=True):
+            left = budget - (time.process_time() - start)
+            with N.building():
+                model = GameModel(players, rules, schedule=schedule, open_last=open_last,
+                                  colours=colours)
+                goal = encode(each, model)
+                result, zm = N.check([*model.constraints, goal], timeout=max(left, 0.01))
+            tried += 1
+            if zm is not None:
+                return _found(condition, bound, model, zm, schedule, open_last, tried)
+            if result != z3.unsat:
+                outcome = result
+                break
+        if outcome is not None:
+            break
+    else:
+        return _seated(_none(turns, where, tried, form.exact), seated)
+    return _seated(Bounded("unknown", _spent(budget, covered, where, tried, form.exact),
+                           schedules=tried), seated)
+
+
+def _encoded(condition: Mapping[str, Any], players: int, rules: Rules
+             ) -> tuple[list[tuple[str, ...]], list[Any], Shape] | Bounded:
+    """The condition under each seating it tells apart, and its shape; or ``unknown``
+    where the game model has no encoding of it (or does not follow the rules)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.language.variables import expand, seatings
+    from mammamia_ref.queries.model.flags import model_rules
+
+    seated = seatings(players, condition)
+    cores = [expand(condition, colours, rules.parameters.rounds) for colours in seated]
+    try:
+        model_rules("game_model", rules)
+        forms = [shape(each) for each in cores]
+    except Unsupported as exc:
+        return Bounded("unknown", f"no z3 encoding: {exc.reason}")
+    except VariantError as exc:
+        return Bounded("unknown", f"no z3 encoding: {exc}")
+    return seated, cores, Shape(forms[0].whole_game, all(f.exact for f in forms))
+
+
+def _seated(answer: Bounded, seated: list[tuple[str, ...]]) -> Bounded:
+    """An answer that says which seatings it covered (:func:`..language.variables.seatings`)."""
+    if len(seated) == 1:
+        answer.detail += "; every seating alike (the condition names no colour)"
+    else:
+        answer.detail += (f"; each schedule under the {len(seated)} seatings the condition "
+                          "tells apart (turn order from the starting player): "
+                          + ", ".join("-".join(c) for c in seated))
+    return answer
+
+
+def _none(turns: int | None, where: str, tried: int, exact: bool) -> Bounded:
+    """Every schedule of the bound unsatisfiable: a proof, where z3 sees every state
+    the condition judges."""
+    assert turns is not None   # only a bounded enumeration ends
+    if not exact:
+        return Bounded("unknown", f"z3 found no game within {where.format(t=turns)} "
+                       f"({tried} schedules), judging the state counts only between turns; "
+                       "the reference judges the states inside a turn too, so no bound is "
+                       "claimed", schedules=tried)
+    return Bounded("none", f"z3 (the game model): no game meets it within "
+                   f"{where.format(t=turns)}; every one of the {tried} runs (a schedule under a "
+                   f"seating) of the bound unsatisfiable", schedules=tried)
+
+
+def _spent(budget: float, covered: int, where: str, tried: int, exact: bool) -> str:
+    """What a budget's end leaves: the part of the bound covered is proved, where z3
+    sees every state the condition judges."""
+    part = f"; proved: none within {where.format(t=covered)}" if covered and exact else ""
+    return f"z3: the budget of {budget:.1f} s of CPU ran out after {tried} schedules{part}"
+
+
+def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, zm: Any,
+           schedule: tuple[int, ...], open_last: bool, tried: int) -> Bounded:
+    """The run as a reference game, played on to its end, judged again by the
+    reference's events and states within the bound."""
+    how = f"z3 game model, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
+    try:
+        run = replay(decode(model, zm))
+    except (MammamiaError, InternalError) as exc:   # the encoding or the reference is wrong
+        return Bounded("unknown", f"the game model and the reference disagree on the run "
+                       f"of {how}: {exc}", schedules=tried)
+    game = playout(run.trace.config(), "ask-z3", "random", after=played_of(run, how))
+    if not meets(condition, game, bound):
+        return Bounded("unknown", f"z3's run of {how} meets the condition, the reference's "
+                       "game does not: the encoding (mammamia_ref/queries/language/conditions.py) "
+                       "and the reference differ", schedules=tried)
+    return Bounded("found", how, game, tried)
+
+
+def played_of(run: Replay, found_by: str = "") -> Played:
+    """A run of the game model as the reference replayed it (:func:`..model.decode.replay`)."""
+    return Played(run.trace.config(), tuple((p.action, p.events, p.state)
+                                            for p in run.played), found_by=found_by)
+
+
+__all__ = ["Bounded", "played_of", "prove_or_find", "schedules"]

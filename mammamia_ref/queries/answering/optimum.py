@@ -1,0 +1,95 @@
+"""Optima by the solver: a ``most:`` value raised by the game model.
+
+A game whose measure is at least ``k`` is a ``find:`` condition
+(:func:`at_least`: the vocabulary's ``measure_conditions``, or a ``most_in_a_round:``
+form's events in one round). So the routes that answer ``find:`` answer it too: the
+unbounded proof (:mod:`.unbounded`) may show that no game of any length reaches
+``k`` (a proved bound, ``k - 1``), and the bounded game model (:mod:`.bounded`) may find
+a game that does (the value rises to that game's measure, and it asks again) or prove
+that none within the bound does. Each game it finds is replayed by the reference
+before it counts (:func:`.ask._keep`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mammamia_ref.queries.language.judging import Played, measure
+from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
+from mammamia_ref.rules.ruleset import Rules
+
+
+def at_least(name: Any, k: int) -> dict[str, Any] | None:
+    """A ``find:`` condition met by exactly the games whose measure ``name`` is at least
+    ``k`` (None where the language cannot state it)."""
+    if isinstance(name, Mapping):
+        if "most_in_a_round" not in name:
+            return None
+        counted = {"within": {"round": "any"},
+                   "holds": {**name["most_in_a_round"], "at_least": k}}
+        return {"some_seat": name["some_seat"], "holds": counted} \
+            if "some_seat" in name else counted
+    template = MEASURE_CONDITIONS.get(name)
+    return None if template is None else _with_k(template, k)
+
+
+def _with_k(template: Any, k: int) -> Any:
+    if template == "K":
+        return k
+    if isinstance(template, Mapping):
+        return {key: _with_k(value, k) for key, value in template.items()}
+    if isinstance(template, list):
+        return [_with_k(value, k) for value in template]
+    return template
+
+
+@dataclass
+class Raised:
+    """What the game model made of a value: the best game it found (if better), a bound
+    it proved for every game, and what it tried."""
+
+    value: int
+    game: Played | None = None
+    upper: int | None = None
+    upper_evidence: str | None = None
+    tried: list[str] = field(default_factory=list)
+
+
+def raise_value(question: Question, players: int, rules: Rules, value: int,
+                budget: float, upper: int | None = None) -> Raised:
+    """Ask for a game of measure ``value + 1`` until the budget is spent, none is within
+    the bound, no game of any length has it, or the value meets ``upper`` (a bound
+    already proved: nothing beyond it is asked for)."""
+    from mammamia_ref.queries.answering.bounded import prove_or_find
+    from mammamia_ref.queries.answering.unbounded import prove_never
+
+    start = time.process_time()
+    out = Raised(value)
+    while True:
+        k = out.value + 1
+        cond = at_least(question.measure, k)
+        left = budget - (time.process_time() - start)
+        if cond is None or left <= 0 or (upper is not None and k > upper):
+            break
+        never = prove_never(cond, players, rules)
+        if never.proved:
+            out.upper, out.upper_evidence = k - 1, "induction"
+            out.tried.append(f"no game of any length reaches {k}: {never.how}")
+            break
+        found = prove_or_find(cond, players, rules, question.bound, left)
+        if found.game is not None:
+            got = measure(question.measure, found.game, "most")
+            if got is None or got < k:   # pragma: no cover - the condition is the measure's
+                out.tried.append(f"the game model's game for {k} measures {got}")
+                break
+            out.value, out.game = got, found.game
+            out.tried.append(f"the game model found {got} ({found.detail})")
+            continue
+        out.tried.append(f"the game model for {k}: {found.detail}")
+        break
+    return out
+
+
+__all__ = ["Raised", "at_least", "raise_value"]

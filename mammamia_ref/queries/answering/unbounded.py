@@ -1,0 +1,342 @@
+""""None in any game": a ``find:`` condition proved unreachable in games of every length.
+
+The bounded route (:mod:`.bounded`) can only say "none within the bound". This route
+proves more, by induction over the game model's transition relation
+(:func:`..model.free_steps.free_step`: one turn, one opening's reveal or one round's
+preparation, from *any* well-formed state), relative to what is already proved for every
+reachable state: the model's well-formedness and the hand limit
+(:func:`..model.proofs.prove_invariant`, itself a 1-induction from the setup). Why this and
+not a Horn-clause engine (z3's Spacer), which would search for a strengthening itself:
+the step relation is large (over a hundred integers a state), its invariants are known
+and few, and each check here takes under a second, so no answer waits on an engine
+whose run time cannot be bounded. Conditions whose proof needs a stronger invariant
+than these are not claimed: the answer says so and the bounded route goes on.
+
+Which conditions (the core grammar, after :func:`..language.variables.expand`, for every seating
+of :func:`..language.variables.seatings`):
+
+- **an event** (with ``where:``, ``rule:`` and ``then:``) happening at least once: no
+  step of any kind that can emit it does, from any well-formed state where the
+  invariants hold. The reference stops inside a step (after a play, between two
+  revealed cards), but an event is emitted by one step and ``then:`` is told only at the
+  states a model step ends in (:data:`..language.conditions.THEN_EXACT`), so the step covers it;
+- **a count per seat** (``hand``, ``delivered``, ``waiter``) or the round reaching a
+  number (``at_least``): the count staying below it is proved an invariant, at every
+  ``at``. The states inside a step lie between the model's: a hand shrinks while cards
+  are played and grows only by the draw (or the deal, whose last state is the setup's),
+  and the other counts change by one action each;
+- ``any:`` when each part is never met, ``all:`` when one is, a span (``within:``) when
+  its condition is never met anywhere.
+
+Anything else (a ``not:``, a relation, a result, a count compared ``at_most`` or
+``equals``) is not claimed here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import z3
+
+from mammamia_ref.queries.language.conditions import EMITTED, state_term
+from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.game_terms import Step
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import Leftovers, RoundEnd
+
+STEP_KINDS = tuple(EMITTED)   # the model's steps: a turn, a reveal, a transition
+
+PROVED_COUNTS = ("hand", "delivered", "waiter", "round")
+"""The state counts whose invariant covers the reference's states inside a step."""
+
+
+class NotProvable(Exception):
+    """A condition this route does not prove: ``reason`` says which part."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Never:
+    """What the route made of a condition: ``proved`` with how, or the reason it is not."""
+
+    proved: bool
+    how: str
+    cases: dict[str, str] = field(default_factory=dict)
+    cpu: float = 0.0
+
+
+def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Never:
+    """Try to prove that no game of ``players`` under ``rules``, of any length and any
+    seating, meets ``condition`` (the question's own, variables and all)."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model.flags import model_rules
+
+    start = time.process_time()
+    try:
+        model_rules("game_model", rules)
+    except VariantError as exc:
+        return Never(False, f"not proved for every game: {exc}")
+    from mammamia_ref.queries.language.conditions import Unsupported
+
+    seated = seatings(players, condition)
+    cases: dict[str, str] = {}
+    reasons: list[str] = []
+    try:
+        for colours in seated:
+            core = expand(condition, colours, rules.parameters.rounds)
+            with N.building():
+                _never(core, players, rules, colours, cases, reasons)
+    except (NotProvable, Unsupported) as exc:
+        return Never(False, f"not proved for every game: {exc.reason}", cases,
+                     time.process_time() - start)
+    seats = "every seating alike" if len(seated) == 1 else \
+        f"each of the {len(seated)} seatings the condition tells apart"
+    how = "; ".join(dict.fromkeys(reasons))
+    return Never(True, f"proved by induction over every step of the game model ({how}; "
+                 f"{seats})", cases, time.process_time() - start)
+
+
+def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
+           cases: dict[str, str], reasons: list[str]) -> None:
+    """Raise :class:`NotProvable` unless ``cond`` is proved never met."""
+    if _at_the_end(cond):   # the result and the state at the end, judged together
+        _end_never(cond, players, rules, colours, cases)
+        reasons.append("no well-formed state at a game's end meets it")
+        return
+    if "any" in cond:
+        for part in cond["any"]:
+            _never(part, players, rules, colours, cases, reasons)
+        return
+    if "all" in cond:
+        why = []
+        for part in cond["all"]:
+            try:
+                _never(part, players, rules, colours, cases, reasons)
+                return
+            except NotProvable as exc:
+                why.append(exc.reason)
+        raise NotProvable("no part of all: is proved never met (" + "; ".join(why) + ")")
+    if "within" in cond:
+        _never(cond["holds"], players, rules, colours, cases, reasons)
+        return
+    if "not" in cond:
+        raise NotProvable("a not: is met by games that lack something; induction proves "
+                          "that something never happens")
+    if "result" in cond:
+        raise NotProvable("a game's result joined to what happened before its end")
+    if "event" in cond:
+        _event_never(cond, players, rules, colours, cases)
+        reasons.append(f"no step emits {cond['event']}" +
+                       (" with the state right after it as asked" if "then" in cond else ""))
+        return
+    _count_never(cond["state"], players, rules, cases)
+    reasons.append(f"the {cond['state']['count']} count stays below "
+                   f"{cond['state']['at_least']} in every state, by 1-induction")
+
+
+def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
+                 colours: tuple[str, ...], cases: dict[str, str]) -> None:
+    from mammamia_ref.queries.language.conditions import shape
+
+    name = cond["event"]
+    if any(r in cond for r in RELATIONS) or "at_most" in cond or "equals" in cond:
+        raise NotProvable(f"a count of {name} compared other than 'at least'")
+    if int(cond.get("at_least", 1)) < 1:
+        raise NotProvable(f"at least 0 {name} events: every game has that")
+    shape(cond)   # what the model tells (conditions.Unsupported otherwise)
+    where = dict(cond.get("where") or {})
+    if "first_card_of_round" in where:
+        raise NotProvable("first_card_of_round looks back over the round, which one step "
+                          "does not see")
+    v = rules.flags
+    if name in ("game_ended", "leftovers_to_oven") or "round" in where:
+        raise NotProvable(f"{name} with these fields is told by the model only on an "
+                          "unrolled run (the round it belongs to)")
+    if v.round_end == RoundEnd.LAST_INGREDIENT and name == "revealed":
+        # a round's preparation into a round that ends at once reveals the leftovers:
+        # the free transition step tells its round_ended, oven_opened and
+        # mamma_mia_taken (events_model), not the cards
+        raise NotProvable("under round_end=last_ingredient a round's preparation may "
+                          "reveal cards, which the model tells only on an unrolled run")
+    if v.leftovers == Leftovers.OVEN and name == "revealed":
+        raise NotProvable("under leftovers=oven an opening first reveals the last round's "
+                          "leftovers, which the model tells only on an unrolled run")
+    for what in STEP_KINDS:
+        label = f"{'-'.join(colours)} {what} emits {name}"
+        model, _before, after, found, base = _emitted(cond, players, rules, colours, what)
+        if not found:
+            cases[label] = "none (this step never emits it)"
+            continue
+        if "then" in cond:
+            then = state_term(cond["then"], after, model, in_round=what == "turn")
+            found = [N.If(then, t, 0) for t in found]
+        result, _zm = N.check([*base, z3.Or(*[t > 0 for t in found])])
+        cases[label] = str(result)
+        if result != z3.unsat:
+            raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
+                              f"as asked ({result}): the invariants proved do not rule it "
+                              "out, so only the bounded search may answer")
+
+
+def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
+             what: str) -> tuple[Any, Any, Any, list[Any], list[Any]]:
+    """One free step of kind ``what`` (:func:`..model.free_steps.free_step`) and the occurrences
+    of ``cond``'s event in it: the model, the states before and after, the occurrences,
+    and the step's constraints with the invariants proved on the state before it."""
+    from mammamia_ref.queries.model.events_model import occurrences
+    from mammamia_ref.queries.model.free_steps import free_step
+
+    model, before, after, facts, constraints = free_step(players, rules, what, f"u_{what}",
+                                                         colours=colours)
+    model.S = [before, after]
+    step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
+    found = occurrences(cond["event"], dict(cond.get("where") or {}), cond.get("rule"),
+                        step, model)
+    return model, before, after, found, [*constraints,
+                                         *_invariants(players, rules)(model, before)]
+
+
+def _at_the_end(cond: Mapping[str, Any]) -> bool:
+    """Whether a condition speaks only of the game's end: its result and its state
+    there."""
+    for key in ("all", "any"):
+        if key in cond:
+            return all(_at_the_end(c) for c in cond[key])
+    if "not" in cond:
+        return _at_the_end(cond["not"])
+    if "state" in cond:
+        return bool(cond["state"].get("at") == "game_end")
+    return "result" in cond
+
+
+def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
+               colours: tuple[str, ...], cases: dict[str, str]) -> None:
+    """No well-formed state with the game over (and the invariants proved) meets a
+    condition on the game's end: every game ends in such a state."""
+    from mammamia_ref.queries.model.free_steps import stub
+    from mammamia_ref.queries.model.game_model import OVER, State
+    from mammamia_ref.queries.model.scoring_model import scoring_terms
+
+    model = stub(players, rules, "u_end", colours)
+    s = State.fresh("u_end", players)
+    wins, decided = scoring_terms(s, model)
+
+    def term(c: Mapping[str, Any]) -> Any:
+        if "all" in c:
+            return N.And(*[term(x) for x in c["all"]])
+        if "any" in c:
+            return z3.Or(*[term(x) for x in c["any"]])
+        if "not" in c:
+            return z3.Not(term(c["not"]))
+        if "state" in c:
+            return state_term(c["state"], s, model, in_round=False)
+        from mammamia_ref.queries.model.scoring_model import result_term
+
+        return result_term(c["result"], wins, decided, model)
+
+    hypotheses = _invariants(players, rules)(model, s)
+    result, _zm = N.check([*model.domain(s), *model.well_formed(s), *hypotheses,
+                           s.ph == OVER, term(cond)])
+    cases[f"{'-'.join(colours)} game's end"] = str(result)
+    if result != z3.unsat:
+        raise NotProvable(f"a well-formed state at a game's end can meet it ({result})")
+
+
+def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
+                 cases: dict[str, str]) -> None:
+    from mammamia_ref.queries.language.conditions import per_seat
+    from mammamia_ref.queries.model.proofs import prove_invariant
+
+    what = state["count"]
+    keys = set(state) - {"count", "at", "seat", "at_least", "kind"}
+    if what not in PROVED_COUNTS or keys or "at_least" not in state or \
+            (what != "hand" and "kind" in state):
+        raise NotProvable("a state count other than a hand, delivered, waiter or round count "
+                          "reaching a number (at_least), whose states inside a step "
+                          "induction does not cover")
+    limit = int(state["at_least"]) - 1
+
+    def below(model: Any, s: Any) -> list[Any]:
+        if what == "round":
+            return [s.rnd <= limit]
+        return [c <= limit for c in per_seat(s, what, state.get("kind"), model)]
+
+    proof = prove_invariant(players, rules, below, counts=what == "hand")
+    for case, result in proof.cases.items():
+        cases[f"{what} <= {limit}: {case}"] = result
+    if not proof.holds:
+        raise NotProvable(f"{what} <= {limit} is not inductive ({proof.counterexample}): a "
+                          "game may reach it, or it needs a stronger invariant")
+
+
+def _invariants(players: int, rules: Rules) -> Any:
+    """The invariants proved for every reachable state, as hypotheses on a step's state
+    before it: the hand limit where its proof holds (with the model's well-formedness,
+    which the free step assumes)."""
+    from mammamia_ref.queries.model.proofs import hand_limit
+
+    if _hand_limit_holds(players, rules):
+        return hand_limit
+    return lambda _model, _s: []
+
+
+@lru_cache(maxsize=64)
+def _hand_limit_holds(players: int, rules: Rules) -> bool:
+    from mammamia_ref.queries.model.proofs import hand_limit, prove_invariant
+
+    with N.building():
+        return prove_invariant(players, rules, hand_limit, counts=True).holds
+
+
+def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | None:
+    """A proved lower bound of ``turns_until: C`` or ``own_turns_until: C`` (with
+    ``some_seat: s``) where ``C`` asks for at least ``k`` events: only turns emit them
+    (no opening, no round's preparation does), at most ``m`` a turn (and, for a seat's
+    own turns, none in another seat's turn), each from any well-formed state: so at
+    least ``k / m`` turns, rounded up. None where the proof does not go through."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.language.conditions import Unsupported, shape
+    from mammamia_ref.queries.model.flags import model_rules
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    own = "own_turns_until" in form
+    raw = form.get("own_turns_until", form.get("turns_until"))
+    colours = tuple(COLOURS[:players])   # the rules treat the seats alike
+    if not isinstance(raw, Mapping):
+        return None
+    cond = expand(raw, colours, rules.parameters.rounds,
+                  {form["some_seat"]: colours[0]} if own else None)
+    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
+                                                      "equals")):
+        return None
+    k = int(cond.get("at_least", 1))
+    try:
+        model_rules("game_model", rules)
+        shape(cond)
+    except (VariantError, Unsupported):
+        return None
+    with N.building():
+        for what in ("reveal", "transition"):
+            _model, _before, _after, found, base = _emitted(cond, players, rules, colours,
+                                                             what)
+            if found and N.check([*base, z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
+                return None
+        _model, before, _after, found, base = _emitted(cond, players, rules, colours, "turn")
+        count = N.Sum(found) if found else N.Val(0)
+        if own and N.check([*base, before.cur != 0, count > 0])[0] != z3.unsat:
+            return None
+        for most in range(1, 4):
+            if N.check([*base, count > most])[0] == z3.unsat:
+                return -(-k // most)
+    return None
+
+
+__all__ = ["PROVED_COUNTS", "Never", "NotProvable", "prove_never", "turns_needed"]

@@ -1,0 +1,272 @@
+"""Helpers every query module shares: the catalogue's data, witness documents and
+their expectations, certificates and their rechecks, the replays of a witness."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from mammamia_ref.formats.safeyaml import load_bytes
+from mammamia_ref.formats.scenario import parse_scenario
+from mammamia_ref.queries.answering.witness import action_steps, dump_scenario, scenario_file_id
+from mammamia_ref.queries.catalogue.construct import Builder
+from mammamia_ref.queries.catalogue.results import WITNESS_DIR, Verdict
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.decode import Disagreement, Replay
+from mammamia_ref.queries.model.flags import FlagValues
+from mammamia_ref.queries.model.free_steps import free_step
+from mammamia_ref.rules import specdata
+from mammamia_ref.rules.actions import Shuffle
+from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
+from mammamia_ref.rules.vocabulary import (
+    KINDS,
+)
+from mammamia_ref.sim.scenario_run import run_scenario
+
+
+def load_catalogue() -> list[dict[str, Any]]:
+    """The queries of ``spec/queries.yaml``."""
+    return list(specdata.load_yaml("queries.yaml")["queries"])
+
+
+def answer_flags(answer: Mapping[str, Any]) -> Flags:
+    """The flag values an answer is given under (the defaults where it names none)."""
+    return answer_rules(answer).flags
+
+
+def answer_rules(answer: Mapping[str, Any]) -> Rules:
+    """The rules an answer is given under: its flag values and (under ``query run
+    --house``) the house rule's parameters."""
+    return make_rules(answer.get("variants", {}), answer.get("parameters", {}),
+                      house=answer.get("house"))
+
+
+def supply_shuffles(played: Sequence[Any]) -> list[int]:
+    """The steps of a played game (its ``.action`` entries) that shuffle a round's
+    supply: the first starts the game, each later one ends an opening."""
+    return [i for i, p in enumerate(played)
+            if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
+
+
+def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+              description: str, rules: Sequence[str]) -> dict[str, Any]:
+    """A witness scenario's head for an answer: its file id, title, description, the
+    rules it cites, the query's disputes and tags, the answer's variants (the given state
+    and the steps are the caller's)."""
+    several = len(query["answers"]) > 1
+    sid = scenario_file_id(query["id"], answer["name"] if several else None)
+    doc: dict[str, Any] = {"id": sid, "title": title, "description": description,
+                           "rules": list(rules)}
+    if query.get("disputes"):
+        doc["disputes"] = list(query["disputes"])
+    doc["tags"] = ["query", query["id"]]
+    if answer.get("variants"):
+        doc["variants"] = dict(answer["variants"])
+    return doc
+
+
+def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
+                  extra: Mapping[int, Mapping[str, Any]] | None = None
+                  ) -> dict[int, dict[str, Any]]:
+    """Expectations that put each wanted event (in order) on the action that causes it;
+    ``extra`` adds expectations by action index. The events' content comes from the
+    model; only their place is looked up in the replay."""
+    out: dict[int, dict[str, Any]] = {}
+    start = 0
+    for item in wanted:
+        for i in range(start, len(played)):
+            entry = played[i]
+            events = entry.events if hasattr(entry, "events") else entry[1]
+            if any(e.name == item["event"] and all(e.get(k) == v for k, v in item.items()
+                                                   if k not in ("event", "rule"))
+                   for e in events):
+                out.setdefault(i, {"events": []})["events"].append(dict(item))
+                start = i
+                break
+        else:
+            raise Disagreement(f"the reference never causes {item}")
+    for i, expect in (extra or {}).items():
+        out.setdefault(i, {}).update(expect)
+    return out
+
+
+def players_of(answer: Mapping[str, Any]) -> int:
+    """The player count an answer is for: 2 unless it names one (``players``)."""
+    return int(answer.get("players", 2))
+
+
+def red_only(players: int, red: Sequence[str] = ()) -> dict[int, list[str]]:
+    """A search restriction: red may place the orders ``red`` (none by default), every
+    other seat none."""
+    return {0: list(red), **{p: [] for p in range(1, players)}}
+
+
+def a_game(players: int) -> str:
+    return "A two-player game" if players == 2 else f"A {players}-player game"
+
+
+def describe_counts(counts: Sequence[int]) -> str:
+    """Counts in ``KINDS`` order in words (``2 salami, 1 mushroom``; ``nothing``)."""
+    parts = [f"{n} {k}" for k, n in zip(KINDS, counts, strict=True) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def full_search() -> bool:
+    """Whether the searches that keep a certificate run in full (``MAMMAMIA_FULL_SEARCH=1``,
+    ``mammamia query run --slow``) rather than re-check the certificate."""
+    return os.environ.get("MAMMAMIA_FULL_SEARCH") == "1"
+
+
+def certificate(query: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The committed witness of an answer (its certificate), if there is one: in the
+    scenario suite shipped with the package, so that an installed copy re-checks it too
+    instead of searching in full."""
+    from mammamia_ref.formats.scenario import packaged_suite
+
+    several = len(query["answers"]) > 1
+    stem = scenario_file_id(query["id"], answer["name"] if several else None)
+    path = packaged_suite() / Path(WITNESS_DIR).name / f"{stem}.yaml"
+    if not path.exists():
+        return None
+    from mammamia_ref.formats.safeyaml import load_file
+
+    return dict(load_file(path).data)
+
+
+def final_state(doc: Mapping[str, Any]) -> Any:
+    """The state a one-run witness scenario ends in, as the reference plays it."""
+    from mammamia_ref.rules.actions import parse_action
+    from mammamia_ref.rules.game import apply, new_game
+    from mammamia_ref.rules.state import make_config
+
+    setup = doc["given"]["setup"]
+    state = new_game(make_config(setup["players"], first_player=setup.get("first_player", 0),
+                                 variants=doc.get("variants", {})))
+    for step in doc["steps"]:
+        state, _events = apply(state, parse_action(step["do"]))
+    return state
+
+
+def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
+            holds: Callable[[Any], bool], what: str) -> Verdict | None:
+    """The certificate of a long search re-checked: the committed witness game, replayed
+    by the reference (its expectations met), ends where ``holds`` says (for a witness
+    of several runs, ``holds`` reads the document: the expectations it carries). ``None`` when
+    there is no certificate or it fails (the caller then searches in full)."""
+    doc = certificate(query, answer)
+    if doc is None or "setup" not in doc.get("given", {}):
+        return None
+    passed, _failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
+    if not passed or not holds(doc if "runs" in doc else final_state(doc)):
+        return None
+    return Verdict("sat", witness=doc, detail=f"certificate re-checked: {what} (the full "
+                   "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
+
+
+def no_stall_rule(v: FlagValues) -> Verdict:
+    """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
+    state ends its round by the stall rule (one step, every state)."""
+    _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")
+    result, _ = N.check([*constraints, facts["stall"]])
+    return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
+                   detail=f"no turn from any state ends its round by a stall ({result})")
+
+
+def stall_story(played: Replay | Builder) -> dict[int, dict[str, Any]]:
+    """Each round ended by the stall rule, on the action that ends it."""
+    out: dict[int, dict[str, Any]] = {}
+    entries: Sequence[Any] = played.played
+    for i, p in enumerate(entries):
+        for e in p.events:
+            if e.name == "round_ended" and e.rule == "round_end.stall":
+                out[i] = {"events": [{"event": "round_ended", "rule": "round_end.stall",
+                                      "round": e.get("round")}]}
+    return out
+
+
+def all_tied(state: Any) -> bool:
+    """The game is over with every player level on delivered orders and on ingredient
+    cards in hand."""
+    delivered = {len(d) for d in state.delivered}
+    held = {sum(h.ingredients) for h in state.hands}
+    return state.phase == "over" and len(delivered) == 1 and len(held) == 1
+
+
+def relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
+             title: str, description: str, rules: Sequence[str]) -> dict[str, Any]:
+    """Another query's witness game as this query's witness: the same steps."""
+    out = base_doc(query, answer, title, description, rules)
+    out["given"] = doc["given"]
+    out["steps"] = doc["steps"]
+    return out
+
+
+# --------------------------------------------------- the "most" questions, by plan
+
+
+def plan_fell_short(what: str) -> Verdict:
+    """The verdict when a plan's game misses what it was built for: ``unknown``, never
+    ``unsat``; a plan that falls short proves nothing about other games."""
+    return Verdict("unknown", detail=f"the plan fell short (no proof of never): {what}")
+
+
+def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
+              description: str, rules: Sequence[str],
+              expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    """A witness from the setup that a plan built (:mod:`.construct`)."""
+    doc = base_doc(query, answer, title, description, rules)
+    doc["given"] = {"setup": {"players": built.players, "first_player": built.first_player}}
+    doc["steps"] = action_steps(built.actions, expects)
+    return doc
+
+
+def plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
+    """The variants a plan plays under: the answer's (the reference takes the defaults
+    of the rest, as the witness scenario does)."""
+    return dict(answer.get("variants", {}))
+
+
+# ------------------------------------- more players: witnesses built by plans
+
+
+def by_plan(answer: Mapping[str, Any]) -> bool:
+    """An answer the catalogue has built by a plan (``method: plan``): for more players
+    than the bounded z3 search reaches."""
+    return answer.get("method") == "plan"
+
+
+def _turn_ends(built: Builder) -> list[int]:
+    """The index of each turn's draw, the action that ends a turn."""
+    from mammamia_ref.rules.actions import Draw
+
+    return [i for i, e in enumerate(built.played) if isinstance(e.action, Draw)]
+
+
+# ------------------------------------------------------------------------ running
+
+
+def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str, list[str]]:
+    """Run a witness scenario in the reference, through its YAML text exactly as it
+    would be written: (every run passed, the first failure, the rules its events name)."""
+    return replay_parsed(parsed_witness(doc, file))
+
+
+def parsed_witness(doc: Mapping[str, Any], file: str) -> Any:
+    """A witness scenario as the reference loads it, through its YAML text exactly as
+    it would be written."""
+    text = dump_scenario(doc)
+    return parse_scenario(load_bytes(text.encode("utf-8"), file))
+
+
+def replay_parsed(scenario: Any) -> tuple[bool, str, list[str]]:
+    """Run a loaded witness scenario: see :func:`reference_replay`."""
+    fired: set[str] = set()
+    for result in run_scenario(scenario):
+        fired.update(e.rule for step in result.trace for e in step.events)
+        if not result.passed:
+            return False, f"run {result.run}, step {result.step}: {result.failure}", sorted(fired)
+    return True, "", sorted(fired)

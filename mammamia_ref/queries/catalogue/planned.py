@@ -1,0 +1,165 @@
+"""Witnesses built by plans (every action through the reference), for more players
+than the bounded z3 search reaches."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mammamia_ref.queries.catalogue.common import (
+    _turn_ends,
+    a_game,
+    all_tied,
+    answer_flags,
+    built_doc,
+    plan_fell_short,
+    plan_variants,
+    players_of,
+    stall_story,
+    supply_shuffles,
+)
+from mammamia_ref.queries.catalogue.construct import Builder, build
+from mammamia_ref.queries.catalogue.plans import SPEC_ROUNDS as ROUNDS
+from mammamia_ref.queries.catalogue.plans import (
+    all_orders,
+    dump_and_pass,
+    nothing_baked,
+)
+from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.rules.typed_spec import Stall
+
+
+def all_orders_game(answer: Mapping[str, Any]) -> Builder:
+    """The game of :func:`.plans.all_orders` for the answer's players, yellow first:
+    Q23's first round, in which red delivers all the orders one opening can take, played
+    on to the game's end (every action through the reference)."""
+    return build(all_orders, players_of(answer), plan_variants(answer), first_player=1)
+
+
+def deliveries(built: Builder, seat: int) -> list[list[str]]:
+    """The orders ``seat`` delivers at each opening of a built game, read from the
+    reference's events (a round's opening ends with the next supply's shuffle)."""
+    shuffles = supply_shuffles(built.played)[1:]
+    colour = built.config.colours[seat]
+    out: list[list[str]] = [[] for _ in range(len(shuffles) + 1)]
+    for i, event in built.events("baked"):
+        order = event.get("order")
+        if order.startswith(f"{colour}."):
+            out[sum(1 for s in shuffles if s < i)].append(order)
+    return out
+
+
+def all_orders_story(built: Builder) -> str:
+    """What happens in a game of :func:`.plans.all_orders`, from the reference's events."""
+    players = built.players
+    per = [len(d) for d in deliveries(built, 0)]
+    rounds = ", ".join(f"{n} at opening {r}" for r, n in enumerate(per, start=1) if n)
+    others = ", ".join(built.config.colours[1:])
+    counts = [len(d) for d in built.state.delivered]
+    return (f"{a_game(players)}, yellow first: the first round of Q23's game (red, dealt six "
+            "salami, plays one with an order on each turn; the player before red plays "
+            "what each order lacks; the others dump their cards and hold orders), then "
+            "every round played out, each player playing their largest group and "
+            "drawing from the supply until it runs out. "
+            + ("Red holds its One-of-each, the order the first opening cannot also take, "
+               "and places it in the second round once the oven shows every kind. "
+               if per[0] < 8 else "")
+            + f"Red delivers {counts[0]} orders ({rounds}); {others} place none and "
+            f"deliver {', '.join(str(n) for n in counts[1:])}.")
+
+
+def all_orders_witness(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
+                        rules: list[str], *, every_seat: bool) -> tuple[Builder, dict[str, Any]]:
+    """The game of :func:`all_orders_game` (Q04, Q20 for three to five players) and its
+    witness scenario, expecting red's deliveries (``every_seat``: every player's) and
+    red's win at the last step."""
+    built = all_orders_game(answer)
+    seats = range(built.players) if every_seat else (0,)
+    doc = built_doc(query, answer, built, f"{title} ({built.players} players)",
+                    all_orders_story(built), rules,
+                    {len(built.played) - 1: {"state": {"players": {
+                        built.config.colours[p]: {"delivered": list(built.state.delivered[p])}
+                        for p in seats}}, "winners": ["red"]}})
+    return built, doc
+
+
+def stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
+                    rounds: int) -> Verdict:
+    """Q16, Q17: every player dumps their cards and fills their hand with orders, then
+    passes: each of ``rounds`` rounds ends by a stalled cycle."""
+    players = players_of(answer)
+    built = build(dump_and_pass(rounds), players, plan_variants(answer))
+    story = stall_story(built)
+    if len(story) != rounds:
+        return plan_fell_short(f"it ends {len(story)} rounds by the stall rule")
+    doc = built_doc(query, answer, built, "Three rounds, each ended by the stall rule"
+                    if rounds == ROUNDS else "A round ended by the stall rule",
+                    f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
+                    "them all on their first turn and draws six orders from the waiter: a "
+                    "full hand of orders. Then every turn is a pass that draws nothing, and "
+                    "a full cycle of such turns ends the round by the stall rule"
+                    + (", in each of the three rounds." if rounds == ROUNDS else "."),
+                    ["round_end.stall", "turn.pass"]
+                    + (["game_end.three_resolutions"] if rounds == ROUNDS else []), story)
+    return Verdict("sat", witness=doc, detail=f"a plan's game: {rounds} round(s) ended by "
+                   "the stall rule")
+
+
+def tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q18 (and Q08 with 3 to 5 players): the game of :func:`stalls_planned` (three
+    stalled rounds) under stall=cut, and under the letter a game whose supplies are
+    drawn out with no order placed: every player ends with nothing delivered and no
+    ingredient card."""
+    v = answer_flags(answer)
+    players = players_of(answer)
+    plan = dump_and_pass(ROUNDS) if v.stall == Stall.CUT else nothing_baked(ROUNDS)
+    built = build(plan, players, plan_variants(answer))
+    if not all_tied(built.state):
+        return plan_fell_short("its game does not end all tied")
+    from mammamia_ref.rules.game import winners
+
+    seats, rule = winners(built.state)
+    doc = built_doc(query, answer, built, f"All {players} players tied after the tie-break",
+                    f"{a_game(players)} in which nobody bakes an order: "
+                    + ("each player plays out their six cards at once, fills their hand with "
+                       "orders and passes, and every round ends by the stall rule."
+                       if v.stall == Stall.CUT else
+                       "the first round's supply is drawn out and every card played, and "
+                       "the later rounds, whose supply is the Mamma Mia! card alone, end "
+                       "on its drawing.")
+                    + " Every player ends with no order delivered and no ingredient card "
+                    "in hand: " + ("they all share the win." if rule == "game_end.shared_win"
+                                   else f"{built.config.colours[seats[0]]}, first clockwise "
+                                   "from the last Mamma Mia! holder, wins by seat order."),
+                    ["game_end.most_delivered", "game_end.tie_break", rule],
+                    {len(built.played) - 1: {"winners": [built.config.colours[p]
+                                                         for p in seats],
+                                             "winner_rule": rule}})
+    return Verdict("sat", witness=doc, detail=f"a plan's game: {players} players, all tied")
+
+
+def repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """Q07 (stall=letter): after every player has filled their hand with orders, every
+    turn is a pass that draws nothing, and a cycle of them ends where it began."""
+    from mammamia_ref.formats.jsonform import format_state
+
+    players = players_of(answer)
+    built = build(dump_and_pass(1, cycles=2), players, plan_variants(answer))
+    ends = _turn_ends(built)
+    a, b = ends[-players - 1], ends[-1]
+    keys = ("players", "phase", "step", "current", "round", "supply", "oven", "table",
+            "used", "mamma_mia", "played", "quiet_turns", "reveal")
+    first, again = format_state(built.played[a].state), format_state(built.played[b].state)
+    if any(first[k] != again[k] for k in keys):
+        return plan_fell_short("its position does not come back")
+    projection = {k: first[k] for k in keys}
+    doc = built_doc(query, answer, built, "A round that never ends (stall=letter)",
+                    f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
+                    "them all on their first turn and draws six orders: a full hand of "
+                    "orders. From then on every turn is a pass that draws nothing; after a "
+                    "cycle of them the position has come back, and under the letter of the "
+                    "rules nothing ends the round.", ["turn.pass", "turn.draw_short"],
+                    {a: {"state": projection}, b: {"state": projection}})
+    return Verdict("sat", witness=doc, detail=f"a plan's game: the position after turn "
+                   f"{ends.index(a) + 1} comes back after turn {ends.index(b) + 1}")
+

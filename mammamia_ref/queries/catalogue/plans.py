@@ -1,0 +1,416 @@
+"""Plans that build the witness games of the catalogue's "most" questions
+(:mod:`.construct`): each is a function of a :class:`.construct.Builder` that deals,
+shuffles and plays one game, deciding every turn from the state the reference reaches.
+The values the queries claim are read from the reference's events afterwards, never
+from the plan; a plan that no longer reaches them (the rules changed, say) makes its
+query answer less, and the catalogue's test fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from mammamia_ref.errors import InternalError
+from mammamia_ref.queries.catalogue.construct import (
+    Builder,
+    deal_deck,
+    default_decision,
+    waiter_order,
+)
+from mammamia_ref.rules.actions import Action, NameKind
+from mammamia_ref.rules.game import chance_pile, is_chance
+from mammamia_ref.rules.ruleset import default_rules
+from mammamia_ref.rules.state import GameState
+from mammamia_ref.rules.typed_spec import Stall
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS, ORDERS_OF
+
+HAND_LIMIT, SPEC_ROUNDS = default_rules().parameters.hand_limit, default_rules().parameters.rounds
+"""The plans are built for the spec's numbers: a query resting on one is refused under
+a house rule's (:func:`.registry.takes_parameters`)."""
+
+Plan = Callable[[Builder], None]
+RED = 0
+
+
+def _in_play(b: Builder) -> list[int]:
+    """Cards of each kind in play (the box holds the trimmed ones)."""
+    from mammamia_ref.rules.vocabulary import COPIES
+
+    return [c - t for c, t in zip(COPIES, b.state.box, strict=True)]
+
+
+def _rest(b: Builder, hands: Sequence[Sequence[str]]) -> list[str]:
+    """The ingredient cards not dealt, kind by kind."""
+    left = _in_play(b)
+    for hand in hands:
+        for card in hand:
+            left[KINDS.index(card)] -= 1
+    return [k for i, k in enumerate(KINDS) for _ in range(left[i])]
+
+
+def _setup(b: Builder, hands: Sequence[Sequence[str]], waiters: dict[str, Sequence[str]],
+           supply: Sequence[str] | None = None) -> None:
+    """Deal ``hands``; the supply in ``supply``'s order (by default the undealt cards
+    kind by kind), the Mamma Mia! card at its bottom; each waiter with the orders
+    ``waiters`` names on top."""
+    rest = list(supply) if supply is not None else _rest(b, hands)
+    b.shuffle(deal_deck(b.players, b.first_player, hands, rest))
+    while is_chance(b.state):
+        pile, cards = chance_pile(b.state)
+        if pile == "supply":
+            b.shuffle(rest + [MAMMA_MIA])
+        elif pile.startswith("waiter."):
+            b.shuffle(waiter_order(b.state, waiters.get(pile.removeprefix("waiter."), ())))
+        else:   # pragma: no cover - setup has no other pile
+            b.shuffle(sorted(cards))
+
+
+def _largest(hand: Sequence[int]) -> int:
+    """The kind of which the hand holds most (the first such kind)."""
+    return max(range(len(KINDS)), key=lambda i: (hand[i], -i))
+
+
+def _largest_group(b: Builder) -> tuple[str | None, int]:
+    """The play of the player to move's largest group of one kind: (kind, count), or
+    (None, 0), a pass, with no ingredient card in hand."""
+    held = b.state.hands[b.state.current].ingredients
+    k = _largest(held)
+    return (KINDS[k] if held[k] else None), held[k]
+
+
+def _play_out(b: Builder, place: Callable[[GameState], str | None] | None = None) -> None:
+    """Play the round out: each player in turn plays their largest group (or passes)
+    and draws from the supply, until the round ends; with a play, the order ``place``
+    names (none without ``place``)."""
+    while b.state.phase == "turn":
+        kind, count = _largest_group(b)
+        b.turn(kind, count, place(b.state) if place and kind else None, "supply")
+
+
+def bombastica_takes_all(keep: int) -> Plan:
+    """Red's Pizza Bombastica, the oven's last card in the first round, finds every
+    ingredient card on the table but ``keep`` (``round_end.last_ingredient`` ends the
+    round on the drawing of the last ingredient card, which stays in the drawer's hand:
+    ``keep`` 1; otherwise 0).
+
+    Each player is dealt six cards of one kind and red's Bombastica is red's first
+    order. While the supply holds more than ``keep`` ingredient cards, the player to
+    move plays their largest group and draws from the supply, as many as leave
+    exactly ``keep`` when the draw would take more (else from the waiter). Then the
+    others play out their hands, drawing orders from their waiters, while red plays
+    one card a turn; red's last turn plays its last group with the Bombastica and
+    draws from the supply, which ends the round (``round_end.*``) with every other
+    card of the round in the oven before the Bombastica."""
+    def plan(b: Builder) -> None:
+        _bombastica_round(b, keep)
+        b.resolve()
+    return plan
+
+
+def _bombastica_round(b: Builder, keep: int, bombastica: bool = True) -> None:
+    """The first round of :func:`bombastica_takes_all`, up to the round's end (without
+    ``bombastica`` red places no order: nothing bakes at the opening)."""
+    n = b.players
+    _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)],
+           {"red": ["red.bombastica"]})
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = list(s.hands[p].ingredients)
+        orders = len(s.hands[p].orders)
+        left = sum(1 for c in s.supply if c != MAMMA_MIA)
+        if left > keep:
+            k = _largest(hand)
+            if hand[k] == 0:
+                b.turn(None, source="supply")
+                continue
+            wanted = HAND_LIMIT - (sum(hand) - hand[k] + orders)
+            if wanted <= left - keep:
+                b.turn(KINDS[k], hand[k], source="supply")
+                continue
+            exact = left - keep - HAND_LIMIT + sum(hand) + orders
+            if 1 <= exact <= hand[k]:
+                b.turn(KINDS[k], exact, source="supply")
+            else:
+                b.turn(KINDS[k], hand[k], source="waiter")
+            continue
+        if p != RED:
+            b.turn(*_largest_group(b), source="waiter")
+            continue
+        kinds = [i for i in range(len(KINDS)) if hand[i]]
+        done = all(sum(s.hands[q].ingredients) == 0 for q in range(n) if q != RED)
+        if done and len(kinds) == 1:
+            b.turn(KINDS[kinds[0]], hand[kinds[0]], "red.bombastica" if bombastica else None,
+                   "supply")
+            break
+        if not kinds or (len(kinds) == 1 and hand[kinds[0]] == 1):
+            raise InternalError("the plan leaves red without a card for its last turn")
+        k = min(kinds, key=lambda i: (hand[i], i)) if len(kinds) > 1 else kinds[0]
+        b.turn(KINDS[k], hand[k] if done and len(kinds) > 1 else 1, source="waiter")
+
+
+SIX_ORDERS = ("red.pineapple4", "red.mushroom4", "red.pepper4", "red.monotoni",
+              "red.one_of_each", "red.minimale")
+
+
+def six_orders(b: Builder) -> None:
+    """Two players, yellow first: red delivers six orders at the first opening.
+
+    Red is dealt six salami and plays one with each of its first six turns, placing
+    the orders of :data:`SIX_ORDERS` in turn; yellow, placing none, plays before each
+    exactly what red's order will need (five pineapple, five mushroom, five pepper:
+    each standard order leaves one, which the One-of-each finds with an olive; six
+    olive for the Monotoni, named olive; three mushroom for the Minimale, the only
+    kind eligible then). Red draws orders from its waiter, yellow from the supply the
+    cards it plays next (wished, :meth:`.construct.Builder.wish`); then both play on
+    until the supply runs out."""
+    salami, pineapple, mushroom, pepper, olive = KINDS
+    _setup(b, [[salami] * 6, [pineapple] * 5 + [olive]], {"red": SIX_ORDERS})
+    yellow = [(pineapple, 5, [mushroom] * 5), (mushroom, 5, [pepper] * 5),
+              (pepper, 5, [olive] * 5), (olive, 6, [olive, mushroom, mushroom, mushroom,
+                                                    pepper, pepper]),
+              (olive, 1, []), (mushroom, 3, [])]
+    for (kind, count, wish), order in zip(yellow, SIX_ORDERS, strict=True):
+        if wish:
+            b.wish(wish)
+        b.turn(kind, count, None, "supply")
+        b.turn(salami, 1, order, "waiter")
+    _play_out(b)
+
+    def decide(state: GameState) -> Action:
+        if state.step == "name_kind":   # the Monotoni's kind; the Minimale's is mushroom
+            monotoni = state.reveal is not None and \
+                ORDERS[state.reveal.order].type == "monotoni"
+            return NameKind(olive if monotoni else mushroom)
+        return default_decision(state)
+
+    b.resolve(decide)
+
+
+MostOrders = tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...],
+                   tuple[tuple[str, int], ...], tuple[tuple[str, ...], ...], str]
+"""A :func:`most_orders` plan for one player count: red's orders in the order placed,
+the hands dealt to the players who only dump their cards, the feeder's hand, the
+feeder's plays (one a cycle, just before red), the cards each of its draws from the
+supply turns up but the last (after which it draws from its waiter), and the kind
+red's Monotoni names."""
+
+_S, _P, _M, _E, _O = KINDS
+MOST_ORDERS: dict[int, MostOrders] = {
+    # 10 cards a kind, seven orders (z3 proves eight never fit): no One-of-each; all
+    # ten pineapple go to the standard order and the Monotoni, and the Bombastica
+    # finds exactly 15
+    3: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.monotoni", "red.bombastica"),
+        ((_E,) * 6,), (_M,) * 3 + (_P,) * 3,
+        ((_M, 3), (_P, 4), (_M, 4), (_P, 6), (_O, 4), (_O, 6), (_E, 4)),
+        ((_P, _M, _M), (_M, _M, _P, _P), (_P,) * 4, (_O,) * 6, (_O,) * 4,
+         (_E, _E, _E, _E, _M, _M)), _P),
+    4: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.one_of_each", "red.monotoni", "red.bombastica"),
+        ((_E,) * 6, (_O,) * 6), (_M,) * 3 + (_P,) * 3,
+        ((_M, 3), (_P, 5), (_M, 5), (_P, 6), (_E, 6), (_O, 6)),
+        ((_P, _P, _M), (_M, _M, _M, _M, _P), (_P,) * 5, (_E,) * 6, (_O,) * 6), _P),
+    5: (("red.minimale", "red.pineapple4", "red.mushroom4", "red.pepper4", "red.olive4",
+         "red.one_of_each", "red.monotoni", "red.bombastica"),
+        ((_E,) * 6, (_O,) * 6, (_M,) * 6), (_P,) * 6,
+        ((_P, 3), (_P, 5), (_M, 6), (_E, 6), (_O, 6)),
+        ((_P, _P, _M), (_M,) * 5, (_E,) * 6, (_O,) * 6), _M),
+}
+
+
+def most_orders(b: Builder) -> None:
+    """Three to five players, yellow first: red delivers as many orders at the first
+    opening as the cards in play allow (:data:`MOST_ORDERS`).
+
+    Red is dealt six salami and on each of its turns plays one with the next order
+    (its last turn: all it holds, with the Bombastica); it draws orders from its
+    waiter, then three salami from the supply, then nothing (from its empty waiter).
+    The player just before red, the feeder, plays before each order what the table
+    still lacks for it, drawing from the supply the cards it plays next (wished,
+    :meth:`.construct.Builder.wish`); the others dump their six cards of one kind on
+    their first turn, on the table for the later orders, and fill their hands with
+    orders, passing from then on. The Minimale comes first, when the feeder's three
+    cards are the lowest eligible kind; the Bombastica last, taking the table's rest,
+    15 cards at least. Nobody but red places an order; then all play on until the
+    supply runs out."""
+    _most_orders(b, short=False)
+
+
+def _most_orders(b: Builder, short: bool) -> None:
+    """:func:`most_orders`; with ``short`` the round ends on red's last turn: the
+    feeder's last feed draws from the supply (cards other than salami, which red may
+    still wish for), and so does red's last turn, which then takes the supply's last
+    cards; the feeder plays out what it drew on its later turns."""
+    n = b.players
+    orders, dumps, feeder_hand, feeds, draws, monotoni = MOST_ORDERS[n]
+    feeder = n - 1
+    _setup(b, [[_S] * 6, *dumps, feeder_hand], {"red": orders})
+    for turn, order in enumerate(orders):
+        for _seat in range(1, feeder):       # the dumpers: all on the first turn, then pass
+            b.turn(*_largest_group(b), None, "waiter")
+        if turn < len(feeds):
+            kind, count = feeds[turn]
+            if turn < len(draws):
+                b.wish(draws[turn])
+            extra = short and turn == len(feeds) - 1 and turn >= len(draws)
+            if extra:   # cards red does not wish for: the salami stay for red's draw
+                room = HAND_LIMIT - (b.state.hands[feeder].size - count)
+                b.wish([c for c in b.state.supply if c not in (_S, MAMMA_MIA)][:room])
+            b.turn(kind, count, None, "supply" if turn < len(draws) or extra else "waiter")
+        else:   # a pass, unless the extra draw left the feeder cards to play
+            b.turn(*_largest_group(b), None, "waiter")
+        s = b.state
+        hand = s.hands[RED]
+        last = turn == len(orders) - 1
+        played = hand.ingredients[0] if last else 1
+        left = hand.ingredients[0] - played
+        room = HAND_LIMIT - (hand.size - played - 1)
+        if short and last:
+            b.turn(_S, played, order, "supply")
+        elif s.waiters[RED] or left >= len(orders) - turn - 1:
+            b.turn(_S, played, order, "waiter")
+        else:
+            b.wish([_S] * room)
+            b.turn(_S, played, order, "supply")
+    _play_out(b)
+
+    def decide(state: GameState) -> Action:
+        if state.step == "name_kind" and state.reveal is not None and \
+                ORDERS[state.reveal.order].type == "monotoni":
+            return NameKind(monotoni)
+        return default_decision(state)
+
+    b.resolve(decide)
+
+
+def all_orders(b: Builder) -> None:
+    """Three to five players: the game of :func:`most_orders` played on to its end, red
+    delivering all eight orders. With four and five players all eight bake at the first
+    opening; with three, seven do, and red draws its eighth, the One-of-each, from its
+    waiter on its last turn of the first round and places it in the second, on the first
+    turn it holds an ingredient card once the oven (or, under ``leftovers=table``, the
+    table) shows every kind. Every later round is played out: the supply shuffled with
+    the Mamma Mia! card at the bottom, each player plays their largest group (or passes)
+    and draws from the supply until it runs out. Nobody else places an order. When all
+    eight are placed in the first round, it ends on red's eighth turn (``short``, see
+    :func:`_most_orders`)."""
+    _most_orders(b, short=len(MOST_ORDERS[b.players][0]) == len(ORDERS_OF["red"]))
+
+    def red_order(s: GameState) -> str | None:
+        """Red's order in hand, once the oven or the table shows every kind."""
+        shown = set(s.oven) | {kind for kind, n in zip(KINDS, s.table, strict=True) if n}
+        return s.hands[RED].orders[0] if s.current == RED and s.hands[RED].orders and \
+            set(KINDS) <= shown else None
+
+    while b.state.phase == "shuffle":     # the next round's supply (none after the third)
+        b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+        _play_out(b, red_order)
+        b.resolve()
+
+
+def supply_drawn_out(keep: int) -> Plan:
+    """The first round of :func:`bombastica_takes_all` with no order placed: the
+    supply is drawn to its end, the last draw meeting the Mamma Mia! card alone under
+    ``round_end.last_card`` (``keep`` 0), or taking the last ingredient card under
+    ``round_end.last_ingredient`` (``keep`` 1); nothing bakes, so the second round's
+    supply is the Mamma Mia! card alone (``next_round.supply``)."""
+    def plan(b: Builder) -> None:
+        _bombastica_round(b, keep, bombastica=False)
+        b.resolve()
+    return plan
+
+
+def nothing_baked(rounds: int) -> Plan:
+    """The first round of :func:`supply_drawn_out` (``round_end.last_card``), and then
+    ``rounds`` - 1 more whose supply is the Mamma Mia! card alone: the player to move
+    passes and draws it, which ends the round. Nobody places an order, and every hand
+    ends without an ingredient card."""
+    def plan(b: Builder) -> None:
+        supply_drawn_out(0)(b)
+        for _ in range(rounds - 1):
+            b.next_supply(list)
+            while b.state.phase == "turn":
+                hand = b.state.hands[b.state.current]
+                b.turn(None, source="supply" if hand.size < HAND_LIMIT else "waiter")
+            b.resolve()
+    return plan
+
+
+def dump_and_pass(rounds: int, cycles: int = 0) -> Plan:
+    """Every player is dealt six cards of one kind, plays them all on their first turn
+    and draws six orders from the waiter: a hand of seven orders. From then on every
+    turn is a pass that draws nothing (a full hand), a quiet turn; under
+    ``round_end.stall`` a full cycle of them ends the round, and so in each of the
+    ``rounds`` rounds played (the next supply shuffled with the Mamma Mia! card at the
+    bottom). Under ``stall=letter`` the first round goes on: ``cycles`` full cycles
+    of passes are played, each ending where it began."""
+    def plan(b: Builder) -> None:
+        n = b.players
+        _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)], {})
+        for _ in range(n):
+            s = b.state
+            hand = s.hands[s.current].ingredients
+            k = _largest(hand)
+            b.turn(KINDS[k], hand[k], None, "waiter")
+        if b.state.flags.stall != Stall.CUT:
+            for _ in range(cycles * n):
+                b.turn(None, source="waiter")
+            return
+        for r in range(rounds):
+            while b.state.phase == "turn":
+                b.turn(None, source="waiter")
+            b.resolve()
+            if r < rounds - 1 and b.state.phase == "shuffle":
+                b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+    return plan
+
+
+def _slow_round(b: Builder) -> None:
+    """Play the round under way as slowly as the rules let these hands: red is the one
+    player who moves cards, one at a time, and every other turn in between is quiet
+    (no card moves), one short of a stalled cycle (``round_end.stall``).
+
+    A player other than red plays out any ingredient cards in large groups, drawing
+    orders from the waiter, and then passes, drawing nothing (a full hand, or an empty
+    waiter): a quiet turn. Red, holding an ingredient card, plays one (placing an order
+    while it holds more than six orders in all) and draws from its waiter, which once
+    empty gives nothing; holding none, red passes and draws from the supply, one card
+    when its hand holds six. So each supply card takes red two turns, each followed by
+    the others' quiet turns. Once only the Mamma Mia! card is left, red passes too and
+    a stalled cycle ends the round; under ``stall=letter``, which has no such rule, red
+    draws the Mamma Mia! card, which ends it (``round_end.last_card``)."""
+    while b.state.phase == "turn":
+        s = b.state
+        p = s.current
+        hand = s.hands[p]
+        held = sum(hand.ingredients)
+        if p != RED:
+            b.turn(*_largest_group(b), None, "waiter")
+            continue
+        if held:
+            k = min((i for i in range(len(KINDS)) if hand.ingredients[i]),
+                    key=lambda i: hand.ingredients[i])
+            place = hand.orders[0] if hand.orders and \
+                len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
+            b.turn(KINDS[k], 1, place, "waiter")
+        elif any(c != MAMMA_MIA for c in s.supply) or s.flags.stall != Stall.CUT:
+            b.turn(None, source="supply")   # under the letter only the supply ends it
+        else:
+            b.turn(None, source="waiter")
+
+
+def long_round(b: Builder) -> None:
+    """A long second round (:func:`_slow_round`) after a first round in which red's
+    Bombastica took every ingredient card (:func:`bombastica_takes_all`): the second
+    round's supply then holds them all, and every hand starts it without one."""
+    _bombastica_round(b, 0)
+    b.resolve()
+    b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
+    _slow_round(b)
+    b.resolve()
+
+
+__all__ = ["MOST_ORDERS", "SIX_ORDERS", "MostOrders", "Plan", "all_orders",
+           "bombastica_takes_all", "dump_and_pass", "long_round", "most_orders",
+           "nothing_baked", "six_orders", "supply_drawn_out"]

@@ -1,0 +1,511 @@
+"""A designer's condition (the core of :mod:`.variables`, its variables written out)
+as a z3 term over one run of the game model (:class:`..model.game_model.GameModel`), so that
+``ask`` can prove "none within the bound" or find a game where a search does not.
+
+The events are read off the model's steps (:mod:`..model.events_model`), counted within the
+part of the run a span keeps (:class:`Part`: rounds, the first turns, after or before an
+event); state counts off the states between turns, at a round's end and at the game's
+end; the result off the last state (:mod:`..model.scoring_model`); ``then:`` off the state a
+step leaves. A field, rule or construct the model cannot tell raises
+:class:`Unsupported` with the reason, before any model is built, and the question is
+then only searched.
+
+:func:`shape` says what a term over a *part* of a game proves: a condition that, once
+met, stays met (:func:`.questions.kept_once_met`) can be judged on the first rounds of
+a game; any other only on whole games. State counts at ``any_step`` are judged at the
+states between two turns (the reference has more: inside a turn, partway into an
+opening), so they serve a search for a game but never a proof that none exists.
+``tests/test_conditions.py`` holds every count, span, relation and result of the
+encoding to the reference's on replayed runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from mammamia_ref.queries.language.judging import related
+from mammamia_ref.queries.language.questions import kept_once_met
+from mammamia_ref.queries.language.variables import RELATIONS
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.events_model import occurrences
+from mammamia_ref.queries.model.game_model import (
+    DELIVERED,
+    HAND,
+    IN_OVEN,
+    UNDER,
+    WAITER,
+    GameModel,
+)
+from mammamia_ref.queries.model.game_terms import Step
+from mammamia_ref.queries.model.scoring_model import compare_term as _compare
+from mammamia_ref.queries.model.scoring_model import result_term, scoring_terms
+from mammamia_ref.rules.oven import failure_reason
+from mammamia_ref.rules.ruleset import default_rules
+from mammamia_ref.rules.typed_spec import Leftovers
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
+
+
+class Unsupported(Exception):
+    """A condition the game model cannot express: ``reason`` says which part."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+FIELDS: dict[str, frozenset[str]] = {
+    "played": frozenset({"kind", "count", "seat"}),
+    "passed": frozenset({"seat"}),
+    "placed_order": frozenset({"order", "seat", "order_type"}),
+    "drew": frozenset({"seat", "source", "count"}),
+    "mamma_mia_drawn": frozenset({"seat", "last_card", "first_card_of_round"}),
+    "mamma_mia_taken": frozenset({"seat"}),
+    "round_ended": frozenset({"round"}),
+    "oven_opened": frozenset({"seat"}),
+    "revealed": frozenset({"card", "owner"}),
+    "baked": frozenset({"order", "seat", "order_type", "taken"}),
+    "failed": frozenset({"order", "seat", "order_type", "why"}),
+    "completed_from_hand": frozenset({"order", "seat", "order_type"}),
+    "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
+    "leftovers_to_oven": frozenset({"cards"}),
+    "game_ended": frozenset(),
+}
+"""The events the model tells, with their rules, and the fields of each it can test (the
+language's derived fields among them; a condition testing another field is only
+searched)."""
+
+THEN_EXACT = frozenset({"drew", "mamma_mia_drawn", "mamma_mia_taken", "round_ended",
+                        "oven_opened", "baked", "failed", "completed_from_hand",
+                        "game_ended"})
+"""The events whose part of an action (:func:`mammamia_ref.rules.game.apply_in_parts`)
+leaves the state a model step leaves (a turn's draw, an order's judgement, the game's
+end): ``then:`` is told only for these. (A kind named may still await the owner's
+decision to complete from hand; a card revealed, a card played and an order placed lie
+inside a step.)"""
+
+@dataclass(frozen=True)
+class Shape:
+    """What a term over a run proves of a game.
+
+    ``whole_game``: the condition is judged on whole games only
+    (:func:`.questions.kept_once_met` fails);
+    ``exact``: z3 sees every state the condition judges, so an unsat run is a proof."""
+
+    whole_game: bool
+    exact: bool
+
+
+def shape(cond: Mapping[str, Any]) -> Shape:
+    """The shape of ``cond``; :class:`Unsupported` where the model cannot express it."""
+    _check(cond)
+    return Shape(not kept_once_met(cond), _exact(cond))
+
+
+def _exact(cond: Mapping[str, Any]) -> bool:
+    """No state count at ``any_step``: z3 sees only the states between two turns."""
+    if "all" in cond or "any" in cond:
+        return all(_exact(c) for c in cond.get("all") or cond.get("any") or ())
+    if "not" in cond:
+        return _exact(cond["not"])
+    if "within" in cond:
+        return _exact(cond["holds"])
+    return "event" in cond or "result" in cond or cond["state"].get("at") == "game_end"
+
+
+def _check(cond: Mapping[str, Any]) -> None:
+    for part in cond.get("all") or cond.get("any") or ():
+        _check(part)
+    if "not" in cond:
+        _check(cond["not"])
+    elif "within" in cond:
+        for key in ("after", "before"):
+            if key in cond["within"]:
+                bound = cond["within"][key]
+                _check(bound)
+                named = {bound["event"], *_events_named(cond["holds"])}
+                if "revealed" in named:
+                    raise Unsupported(f"a span {key} an event, with cards revealed: one "
+                                      "step of the game model reveals many cards, whose "
+                                      "order it does not tell")
+                if "then" in bound or any(k in bound for k in (*RELATIONS, "at_most",
+                                                               "equals")):
+                    raise Unsupported(f"a span {key} an event that names more than its "
+                                      "fields and rule")
+        _check(cond["holds"])
+    elif "event" in cond:
+        name = cond["event"]
+        if name not in FIELDS:
+            raise Unsupported(f"the game model does not tell the event {name}")
+        wheres = [cond.get("where") or {}] + [cond[r].get("where") or {}
+                                              for r in RELATIONS if r in cond]
+        for where in wheres:
+            for key in where:
+                if key not in FIELDS[name]:
+                    raise Unsupported(f"the game model does not tell {name}'s field {key}")
+        if "then" in cond:
+            if name not in THEN_EXACT:
+                raise Unsupported(f"the state right after {name} lies inside a turn or an "
+                                  "opening, which the game model steps over")
+            _check_state(cond["then"])
+    elif "state" in cond:
+        _check_state(cond["state"])
+
+
+def _events_named(cond: Any) -> set[str]:
+    """Every event a condition names (inside spans and relations too)."""
+    if isinstance(cond, Mapping):
+        own = {cond["event"]} if isinstance(cond.get("event"), str) else set()
+        return own.union(*[_events_named(v) for v in cond.values()])
+    if isinstance(cond, list):
+        return set().union(*[_events_named(v) for v in cond])
+    return set()
+
+
+def _check_state(state: Mapping[str, Any]) -> None:
+    """Every state count is told (at a round's end: the state in which the oven opens)."""
+
+
+# ------------------------------------------------------------------- the terms
+
+
+@dataclass(frozen=True)
+class Part:
+    """The part of a run a condition is judged on (see :func:`.judging.span`): the steps
+    in it (all when None) and whether the setup's state belongs to it; for a span bounded
+    by an event, which events of a step (by name) and which states it holds, as z3
+    terms (``events``, ``states``: the state a step leaves, None for the setup's)."""
+
+    steps: frozenset[int] | None = None
+    setup: bool = True
+    events: Callable[[Step, str], Any] | None = None
+    states: Callable[[int | None], Any] | None = None
+    present: Any = None   # a term: whether the run has the part at all (None: it has)
+
+    def has(self, index: int) -> bool:
+        return self.steps is None or index in self.steps
+
+    def event_in(self, step: Step, name: str) -> Any:
+        """Whether an event ``name`` of ``step`` lies in the part (a term)."""
+        return self.events(step, name) if self.events is not None else N.BoolVal(True)
+
+    def state_in(self, index: int | None) -> Any:
+        """Whether the state step ``index`` leaves lies in the part (a term)."""
+        static = self.setup if index is None else self.has(index)
+        if not static:
+            return N.BoolVal(False)
+        return self.states(index) if self.states is not None else N.BoolVal(True)
+
+
+EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn",
+                    "mamma_mia_taken", "round_ended", "oven_opened"),
+           "reveal": ("revealed", "named_kind", "completed_from_hand", "baked", "failed"),
+           "transition": ("leftovers_to_oven", "game_ended", "mamma_mia_taken",
+                          "round_ended", "oven_opened", "revealed")}
+"""The order in which the reference emits the events of one model step: a span bounded
+by an event holds the events of its step that come after (or before) it. ``revealed``
+may come many times in one step, so it bounds no span the model tells."""
+
+
+def encode(cond: Mapping[str, Any], model: GameModel) -> Any:
+    """``cond`` (the core grammar: :func:`.variables.expand` first) as a z3 Boolean over
+    ``model``'s run (call :func:`shape` first)."""
+    with N.building(model.ctx):
+        return _encode(cond, model, Part())
+
+
+def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
+    if "all" in cond:
+        return N.And(*[_encode(c, model, part) for c in cond["all"]])
+    if "any" in cond:
+        return z3.Or(*[_encode(c, model, part) for c in cond["any"]])
+    if "not" in cond:
+        return z3.Not(_encode(cond["not"], model, part))
+    if "within" in cond:
+        inner = span_part(cond["within"], model, part)
+        if inner is None:
+            return N.BoolVal(False)
+        held = _encode(cond["holds"], model, inner)
+        return held if inner.present is None else N.And(inner.present, held)
+    if "result" in cond:
+        return _result(cond["result"], model, part)
+    if "event" in cond:
+        n = event_count(cond, model, part)
+        rel = next((r for r in RELATIONS if r in cond), None)
+        if rel is None:
+            return _compare(n, cond, 1)
+        other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
+                                                 **(cond[rel].get("where") or {})}}
+        return related(n, event_count(other, model, part), rel)
+    state = cond["state"]
+    options = [N.And(guard, state_term(state, s, model, in_round))
+               for s, guard, in_round in states_of(model, part, state.get("at", "any_step"))]
+    return z3.Or(*options) if options else N.BoolVal(False)
+
+
+def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, bool]]:
+    """The states of the part a state condition ``at`` looks at, each with the condition
+    that it is one and whether it lies inside a round (see :func:`state_counts`)."""
+    final = final_step(model)
+    end = [(model.S[-1], part.state_in(final), False)] \
+        if final is not None and part.has(final) else []
+    if at == "game_end":
+        return end
+    if at == "round_end":   # the state in which the oven opens: after the round's last turn
+        out = []
+        for step in model.steps:
+            if not part.has(step.index):
+                continue
+            if step.what == "turn":
+                out.append((model.S[step.after],
+                            N.And(step.facts["round_end"], part.state_in(step.index)), True))
+            elif step.what == "transition" and step.round < model.rounds:
+                out.append((model.S[step.after],
+                            N.And(step.facts["ends_at_once"], part.state_in(step.index)), True))
+        return out
+    inner = [(s, N.And(guard, part.state_in(index)), True)
+             for s, guard, index in between_turns(model)
+             if (part.setup if index is None else part.has(index))]
+    return inner + end
+
+
+def final_step(model: GameModel) -> int | None:
+    """The index of the step that ends the game, where the run is a whole game."""
+    return model.steps[-1].index if whole_game(model) else None
+
+
+def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | None:
+    """The steps of a span (its rounds, its first turns) within ``part``: the same part
+    :func:`.judging.span` cuts from the reference's game. A round holds the steps that
+    leave the game in it: its turns and its opening, and the preparation that starts
+    it (the one after the game's last opening ends the game in the last round)."""
+    steps = set(range(len(model.steps))) if part.steps is None else set(part.steps)
+    setup = part.setup
+    if "turns" in where:
+        turns = [st.index for st in model.steps if st.what == "turn"]
+        limit = int(where["turns"])
+        if len(turns) > limit:
+            cut = turns[limit]
+            steps = {i for i in steps if i < cut}
+    low = where.get("round", where.get("from_round", 1))
+    high = where.get("round", where.get("to_round"))
+    if any(k in where for k in ("round", "from_round", "to_round")):
+        def round_of(st: Step) -> int:
+            if st.what == "transition" and st.round < model.rounds:
+                return st.round + 1
+            return st.round
+
+        steps = {i for i in steps if low <= round_of(model.steps[i])
+                 and (high is None or round_of(model.steps[i]) <= high)}
+        setup = setup and low <= 1
+    if not steps and not setup:
+        return None
+    kept = Part(frozenset(steps), setup, part.events, part.states, part.present)
+    for key in ("after", "before"):
+        if key in where:
+            kept = _bounded(where[key], key == "after", model, kept)
+    return kept
+
+
+def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part) -> Part:
+    """The part after (or before) the first event of ``part`` that meets ``first``: the
+    steps after (before) the one that emits it, and in that step the events the
+    reference emits after (before) it (:data:`EMITTED`); the states a step leaves once
+    it has happened (before it has). Where it never happens, no part after it and the
+    whole part before it (the game's end only where it is in the part)."""
+    name = first["event"]
+    occurs = [N.Val(0) if not part.has(step.index) else
+              event_count(first, model, Part(frozenset({step.index}), False,
+                                             part.events, part.states))
+              for step in model.steps]
+    seen_upto: list[Any] = []
+    so_far: Any = N.BoolVal(False)
+    for n in occurs:
+        so_far = z3.Or(so_far, n > 0)
+        seen_upto.append(so_far)
+    seen_before = [N.BoolVal(False), *seen_upto[:-1]]
+
+    def events(step: Step, other: str) -> Any:
+        t = step.index
+        order = EMITTED[step.what]
+        here = N.And(occurs[t] > 0, z3.Not(seen_before[t]))
+        if name in order and other in order and other != name:
+            later = order.index(other) > order.index(name)
+        else:
+            later = False   # the same event, or one the step never emits with it
+        mine = z3.Or(seen_before[t], N.And(here, N.BoolVal(later))) if after else \
+            N.And(z3.Not(seen_before[t]), z3.Or(z3.Not(here), N.BoolVal(
+                name in order and other in order and other != name and not later)))
+        return N.And(part.event_in(step, other), mine)
+
+    def states(index: int | None) -> Any:
+        happened = N.BoolVal(False) if index is None else seen_upto[index]
+        outer = part.states(index) if part.states is not None else N.BoolVal(True)
+        return N.And(outer, happened if after else z3.Not(happened))
+
+    there = seen_upto[-1] if after and seen_upto else N.BoolVal(not after)
+    present = there if part.present is None else N.And(part.present, there)
+    return Part(part.steps, part.setup and not after, events, states, present)
+
+
+def state_term(state: Mapping[str, Any], s: Any, model: GameModel, in_round: bool) -> Any:
+    """Whether one state of the run meets a state condition (its ``at`` aside)."""
+    if state.get("same_for_every_seat"):
+        counts = per_seat(s, state["count"], state.get("kind"), model)
+        return N.And(*[c == counts[0] for c in counts[1:]])
+    rel = next((r for r in RELATIONS if r in state), None)
+    if rel is not None:
+        other = {**state, **state[rel]}
+        mine = state_counts(s, state, model, in_round=in_round)
+        theirs = state_counts(s, other, model, in_round=in_round)
+        return z3.Or(*[related(a, b, rel) for a in mine for b in theirs]) \
+            if mine and theirs else N.BoolVal(False)
+    counts = [_compare(n, state, 0) for n in state_counts(s, state, model, in_round=in_round)]
+    if not counts:
+        return N.BoolVal(False)
+    return N.And(*counts) if state.get("seat") == "all" else z3.Or(*counts)
+
+
+def _result(result: Mapping[str, Any], model: GameModel, part: Part) -> Any:
+    """The game's result at its end (``game_end.*``, :func:`.scoring_terms`)."""
+    final = final_step(model)
+    if final is None or not part.has(final):
+        return N.BoolVal(False)
+    wins, rule = scoring_terms(model.S[-1], model)
+    return N.And(part.state_in(final), result_term(result, wins, rule, model))
+
+
+def whole_game(model: GameModel) -> bool:
+    """Whether the run is a whole game: its last step ends the game."""
+    return bool(model.steps) and model.steps[-1].what == "transition" and \
+        model.rounds == model.R and not model.open_last
+
+
+def between_turns(model: GameModel) -> list[tuple[Any, Any, int | None]]:
+    """The states between two turns, which the reference also stops at, each with the
+    condition that it is one and the step that leaves it (None for the setup's): the
+    setup's, after each turn that does not end its round (the next player's turn
+    begins), and after each round's preparation that starts a round (not the game's end,
+    not a round that ends at once)."""
+    out: list[tuple[Any, Any, int | None]] = [(model.S[0], N.BoolVal(True), None)]
+    for step in model.steps:
+        if step.what == "turn":
+            out.append((model.S[step.after], z3.Not(step.facts["round_end"]), step.index))
+        elif step.what == "transition" and step.round < model.rounds:
+            out.append((model.S[step.after], z3.Not(step.facts["ends_at_once"]), step.index))
+    return out
+
+
+def per_seat(s: Any, what: str, kind: str | None, model: GameModel) -> list[Any]:
+    """A count per seat (see :func:`.judging.per_seat_counts`)."""
+    k = KINDS.index(kind) if kind else None
+    if what == "delivered":
+        return [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(model.n)]
+    if what == "waiter":
+        return [N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0) for x in s.loc[p]])
+                for p in range(model.n)]
+    if what == "mamma_mia":
+        return [N.If(s.mm == p, 1, 0) for p in range(model.n)]
+    if what == "ingredients":
+        return [s.hand[p][k] if k is not None else N.Sum(s.hand[p]) for p in range(model.n)]
+    return [s.hand[p][k] if k is not None else
+            N.Sum(s.hand[p]) + N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
+            for p in range(model.n)]
+
+
+def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
+                 in_round: bool = True) -> list[Any]:
+    """The counts a state condition compares, one per seat for hand, delivered, waiter
+    and mamma_mia (see :func:`.judging.state_count`): the Mamma Mia! card is a card of
+    the supply while it lies there; the oven holds the orders placed as well as the
+    ingredients. Under ``leftovers=oven`` a round's leftovers lie in the oven during the
+    next round (``next_round.oven``) where the model keeps them on the table
+    (``in_round``: a state between two turns; at the game's end they are on the
+    table)."""
+    what, kind = cond["count"], cond.get("kind")
+    k = KINDS.index(kind) if kind else None
+
+    def pile(counts: Sequence[Any]) -> Any:
+        return counts[k] if k is not None else N.Sum(list(counts))
+
+    moved = in_round and model.v.leftovers == Leftovers.OVEN
+    if what == "round":
+        return [s.rnd]
+    if what == "supply":
+        return [pile(s.supply) + (N.If(s.mm == -1, 1, 0) if k is None else 0)]
+    if what == "oven":
+        placed = N.Sum([N.If(x == IN_OVEN, 1, 0) for row in s.loc for x in row])
+        return [pile(s.oven) + (pile(s.table) if moved else 0) + (placed if k is None else 0)]
+    if what == "table":
+        return [N.Val(0) if moved else pile(s.table)]
+    if what == "used":
+        return [pile(s.used)]
+    per = per_seat(s, what, kind, model)
+    seat = cond.get("seat", "any")
+    if seat not in ("any", "all"):
+        return [per[model.colours.index(seat)]] if seat in model.colours else []
+    return per
+
+
+# ------------------------------------------------------------------- the events
+
+
+def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = None) -> Any:
+    """How many events of ``cond``'s name, rule and fields the run (its ``part``) has;
+    with ``then:``, those whose step leaves a state that meets it."""
+    name, where, rule = cond["event"], dict(cond.get("where") or {}), cond.get("rule")
+    part = part or Part()
+    then = cond.get("then")
+    terms = []
+    for step in model.steps:
+        if not part.has(step.index):
+            continue
+        found = occurrences(name, where, rule, step, model)
+        if then is not None and found:
+            after = then_term(then, step, model)
+            found = [N.If(after, t, 0) for t in found]
+        if part.events is not None and found:
+            inside = part.event_in(step, name)
+            found = [N.If(inside, t, 0) for t in found]
+        terms += found
+    return N.Sum(terms) if terms else N.Val(0)
+
+
+def then_term(then: Mapping[str, Any], step: Step, model: GameModel) -> Any:
+    """Whether the state right after an event of ``step`` meets ``then``: the state the
+    step leaves, which is the reference's state after the part of an action that
+    emitted the event (:func:`mammamia_ref.rules.game.apply_in_parts`) for the events of
+    :data:`THEN_EXACT`."""
+    final = step.what == "transition" and step.round == model.rounds
+    return state_term(then, model.S[step.after], model,
+                      in_round=step.what != "reveal" and not final)
+
+
+def where_values(name: str, players: int) -> list[dict[str, Any]]:
+    """Every single-field ``where:`` of an event the model tells, with each value the
+    field can take in a game of ``players`` (and one beyond it): the cases the
+    encoding is held to the reference on."""
+    values: dict[str, list[Any]] = {
+        "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
+        "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
+        "round": [1, 2, 3], "cards": [0, 1, 2, 3, 5],
+        "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
+        "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
+        "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
+        "last_card": [True, False], "first_card_of_round": [True, False],
+        "taken": [0, 4, 5, 7, 15, {"at_least": 15}, {"at_most": 4}, {"equals": 5}],
+        "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
+                       for rule in ("oven.fail", "oven.complete_from_hand",
+                                    "oven.bombastica_table_only", "oven.minimale")
+                       for kind in ORDER_TYPE_CODES})}
+    out: list[dict[str, Any]] = [{}]
+    for key in sorted(FIELDS[name]):
+        out += [{key: value} for value in values[key]]
+    return out
+
+
+__all__ = ["FIELDS", "Shape", "Unsupported", "encode", "event_count", "shape",
+           "state_counts", "where_values"]

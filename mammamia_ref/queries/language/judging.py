@@ -1,0 +1,521 @@
+"""Judging a game by a question (:mod:`.questions`' grammar): a condition's events and
+states, the part of a game within the bound, and the measures of ``most:`` / ``fewest:``.
+Both of ``ask``'s routes judge a game here: the search (:mod:`..answering.searching`) and the z3
+game model's runs once the reference has played them (:mod:`..answering.bounded`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
+from mammamia_ref.rules.actions import Action
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.state import GameConfig, GameState, Phase
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game as the reference played it: each action, its events, the state after."""
+
+    config: GameConfig
+    steps: tuple[tuple[Action, tuple[Event, ...], GameState], ...]
+    seed: int | str = 0
+    policy: str = ""
+    found_by: str = ""     # how the game was found, where not by a seeded search
+
+
+def states_at(played: Played, at: str) -> list[GameState]:
+    """The states a condition ``at`` looks at: after every step, after each step that
+    ends a round, or the game's last (where the part holds the game's end)."""
+    if at == "game_end":
+        last = played.steps[-1][2] if played.steps else None
+        return [last] if last is not None and last.phase == Phase.OVER else []
+    if at == "round_end":
+        return [s for _a, events, s in played.steps
+                if any(e.name == "round_ended" for e in events)]
+    return [s for _a, _e, s in played.steps]
+
+
+def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Played | None:
+    """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
+    turns (the opening a last turn starts included), cut where the next turn begins;
+    with ``whole`` (a condition judged on whole games), the game itself if it fits,
+    else None."""
+    from dataclasses import replace
+
+    rounds, turns = bound.get("rounds"), bound.get("turns")
+    begun = 0
+    for i, (action, events, state) in enumerate(game.steps):
+        for j, e in enumerate(events):
+            if e.name != "turn_begins":
+                continue
+            begun += 1
+            if (turns is not None and begun > turns) or \
+                    (rounds is not None and e.get("round") > rounds):
+                if whole:
+                    return None
+                return replace(game, steps=(*game.steps[:i], (action, events[:j], state)))
+    return game
+
+
+def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bool:
+    """Whether ``game`` meets a ``find:`` condition within a question's bound: on the part
+    :func:`within` keeps, a whole game for a condition not kept once met
+    (:func:`.questions.kept_once_met`). The condition is written out for the game's
+    seating first (:func:`.variables.expand`)."""
+    part = within(game, bound, not kept_once_met(cond))
+    return part is not None and \
+        holds(core(cond, game), annotate(part, parts=needs_parts(cond)))
+
+
+BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round"})
+"""The worked-out fields read from the state right before the event's part."""
+
+
+def needs_parts(cond: Any) -> bool:
+    """Whether a condition reads the state right after an event (``then:``), at a
+    round's end, or right before an event (:data:`BEFORE_FIELDS`), which only
+    :func:`in_parts` tells apart: an action may reveal several cards and judge several
+    orders before the reference stops."""
+    if isinstance(cond, Mapping):
+        return "then" in cond or cond.get("at") == "round_end" or \
+            bool(BEFORE_FIELDS & set(cond)) or any(needs_parts(v) for v in cond.values())
+    return isinstance(cond, list) and any(needs_parts(v) for v in cond)
+
+
+def in_parts(played: Played) -> Played:
+    """The game with each action split into its parts (:func:`.game.apply_in_parts`):
+    the action's own transition, then each step that needed no decision (the oven
+    opened, each card revealed, the next round prepared), each with the state it left.
+    So the state right after an event is the state of its step, and a round's end is
+    the state in which its oven opens."""
+    from dataclasses import replace
+
+    from mammamia_ref.rules.game import apply_in_parts, new_game
+
+    state, steps = new_game(played.config), []
+    for action, events, _after in played.steps:
+        parts = apply_in_parts(state, action)
+        left = len(events)   # a part (within:) may end partway into an action
+        for i, (part_state, part_events) in enumerate(parts):
+            if i and left <= 0 < sum(len(e) for _s, e in parts[i:]):
+                break   # cut before these events: the part has none of them
+            steps.append((action, part_events[:left], part_state))
+            left -= len(part_events)
+        state = parts[-1][0]
+    return replace(played, steps=tuple(steps))
+
+
+def core(cond: Mapping[str, Any], game: Played) -> dict[str, Any]:
+    """``cond`` in the core grammar for ``game``'s colours and rounds."""
+    from mammamia_ref.queries.language.variables import expand
+
+    return expand(cond, game.config.colours, game.config.rules.parameters.rounds)
+
+
+def judged_on(bound: Mapping[str, int], rules: Rules, cond: Mapping[str, Any]) -> str:
+    """The part of a game :func:`meets` judges ``cond`` on, in words."""
+    whole = not kept_once_met(cond)
+    rounds, turns = bound.get("rounds", rules.parameters.rounds), bound.get("turns")
+    if whole:
+        return "whole games" + (f" of at most {turns} turns" if turns else "")
+    if rounds >= rules.parameters.rounds and not turns:
+        return "whole games (a condition kept once met: any part of the game)"
+    return f"the first {rounds} round(s) of a game" + (f" and its first {turns} turns"
+                                                       if turns else "")
+
+
+def state_count(state: GameState, cond: Mapping[str, Any]) -> list[int]:
+    """The counts a state condition compares: one per seat for hand, ingredients,
+    delivered, waiter and mamma_mia (1 for the seat holding the Mamma Mia! card)."""
+    from mammamia_ref.rules.vocabulary import KINDS
+
+    what, kind = cond["count"], cond.get("kind")
+
+    def cards(pile: Sequence[str]) -> int:     # the supply and the oven: cards in order
+        return sum(1 for c in pile if kind is None or c == kind)
+
+    def counts(pile: Sequence[int]) -> int:    # the table and the used pile: per kind
+        return pile[KINDS.index(kind)] if kind else sum(pile)
+
+    if what == "round":
+        return [state.round]
+    if what in ("supply", "oven"):
+        return [cards(getattr(state, what))]
+    if what in ("used", "table"):
+        return [counts(getattr(state, what))]
+    per_seat = per_seat_counts(state, what, kind)
+    seat = cond.get("seat", "any")
+    if seat in ("any", "all"):
+        return per_seat
+    colours = state.config.colours   # a colour not in play holds nothing to compare
+    return [per_seat[colours.index(seat)]] if seat in colours else []
+
+
+def per_seat_counts(state: GameState, what: str, kind: str | None) -> list[int]:
+    """A count per seat, in seat order."""
+    from mammamia_ref.rules.vocabulary import KINDS
+
+    if what == "delivered":
+        return [len(d) for d in state.delivered]
+    if what == "waiter":
+        return [len(w) for w in state.waiters]
+    if what == "mamma_mia":
+        return [int(state.mamma_mia == seat) for seat in range(state.players)]
+    if kind:   # a hand's (or its ingredients') cards of one kind
+        return [h.ingredients[KINDS.index(kind)] for h in state.hands]
+    # ingredients: the ingredient cards alone (the tie-break's count); hand: orders too
+    return [sum(h.ingredients) if what == "ingredients" else h.size for h in state.hands]
+
+
+def compare(n: int, cond: Mapping[str, Any], default_least: int = 0) -> bool:
+    """Whether ``n`` meets a condition's ``at_least`` / ``at_most`` / ``equals``."""
+    if "equals" in cond:
+        return n == int(cond["equals"])
+    return int(cond.get("at_least", default_least)) <= n <= int(cond.get("at_most", n))
+
+
+def related(n: Any, other: Any, relation: str) -> Any:
+    """``n`` ``more_than`` / ``fewer_than`` / ``same_as`` ``other``: numbers (a bool), or
+    z3 terms (a term: :mod:`.conditions` states the relation with this function too)."""
+    return n > other if relation == "more_than" else \
+        n < other if relation == "fewer_than" else n == other
+
+
+def relation_of(cond: Mapping[str, Any]) -> str | None:
+    from mammamia_ref.queries.language.variables import RELATIONS
+
+    return next((r for r in RELATIONS if r in cond), None)
+
+
+def holds(cond: Mapping[str, Any], played: Played) -> bool:
+    """Whether a game (or a part of one, annotated: :func:`annotate`) meets a condition of the
+    core grammar (:func:`.variables.expand` writes the variables out)."""
+    if "all" in cond:
+        return all(holds(c, played) for c in cond["all"])
+    if "any" in cond:
+        return any(holds(c, played) for c in cond["any"])
+    if "not" in cond:
+        return not holds(cond["not"], played)
+    if "within" in cond:
+        part = span(played, cond["within"])
+        return part is not None and holds(cond["holds"], part)
+    if "result" in cond:
+        return result_holds(cond["result"], played)
+    if "event" in cond:
+        n = event_count(cond, played)
+        rel = relation_of(cond)
+        if rel is None:
+            return compare(n, cond, 1)
+        other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
+                                                 **(cond[rel].get("where") or {})}}
+        return bool(related(n, event_count(other, played), rel))
+    state = cond["state"]
+    return any(state_holds(state, s) for s in states_at(played, state.get("at", "any_step")))
+
+
+def state_holds(state: Mapping[str, Any], s: GameState) -> bool:
+    """Whether one state meets a state condition (its ``at`` aside)."""
+    if state.get("same_for_every_seat"):
+        counts = per_seat_counts(s, state["count"], state.get("kind"))
+        return len(set(counts)) == 1
+    rel = relation_of(state)
+    if rel is not None:
+        other = {**state, **state[rel]}
+        mine, theirs = state_count(s, state), state_count(s, other)
+        return any(related(a, b, rel) for a in mine for b in theirs)
+    counts = [compare(n, state) for n in state_count(s, state)]
+    return all(counts) if state.get("seat") == "all" else any(counts)
+
+
+def event_count(cond: Mapping[str, Any], played: Played) -> int:
+    """The events of ``cond``'s name, rule and fields (and, with ``then:``, whose step
+    leaves a state that meets it)."""
+    then = cond.get("then")
+    return sum(1 for _a, events, s in played.steps for e in events
+               if event_matches(e, cond, played.config)
+               and (then is None or state_holds(then, s)))
+
+
+def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
+    if event.name != cond["event"] or cond.get("rule", event.rule) != event.rule:
+        return False
+    for key, want in (cond.get("where") or {}).items():
+        got = event.get(key)
+        if key in SEAT_FIELDS and isinstance(got, int):
+            got = config.colours[got]
+        if isinstance(want, Mapping):   # a comparison (a derived number: taken)
+            if not isinstance(got, int) or not compare(got, want):
+                return False
+        elif got != want:
+            return False
+    return True
+
+
+def result_holds(result: Mapping[str, Any], played: Played) -> bool:
+    """The game's result (the ``winners`` event at its end), if the part holds it."""
+    won = next((e for _a, events, _s in played.steps for e in events
+                if e.name == "winners"), None)
+    if won is None:
+        return False
+    seats = [played.config.colours[seat] for seat in won.get("seats")]
+    if "winner" in result and result["winner"] not in seats:
+        return False
+    if "decided_by" in result and result["decided_by"] != won.rule:
+        return False
+    return "winners" not in result or compare(len(seats), result["winners"])
+
+
+# ------------------------------------------------------------------- parts
+
+
+def span(played: Played, where: Mapping[str, Any]) -> Played | None:
+    """The part of ``played`` a ``within:`` judges on (None where the game has no such
+    part: a round it never reaches, an ``after:`` event that never happens). A round
+    runs from its preparation to the next's (:func:`_rounds`); ``turns`` cuts as
+    :func:`within`; ``after`` starts right after the first event it names; ``before``
+    stops right before it (its step's state, which follows the event, left out)."""
+    from dataclasses import replace
+
+    from mammamia_ref.rules.game import new_game
+
+    part: Played | None = played
+    if "turns" in where:
+        part = within(played, {"turns": int(where["turns"])})
+    if part is not None and ("round" in where or "from_round" in where or "to_round" in where):
+        low = where.get("round", where.get("from_round", 1))
+        high = where.get("round", where.get("to_round"))
+        part = _rounds(part, low, high)
+    if part is not None and "after" in where:
+        at = _first(where["after"], part)
+        part = None if at is None else replace(part, steps=(
+            (part.steps[at[0]][0], part.steps[at[0]][1][at[1] + 1:], part.steps[at[0]][2]),
+            *part.steps[at[0] + 1:]))
+    if part is not None and "before" in where:
+        at = _first(where["before"], part)
+        if at is not None:
+            i, j = at
+            # the step's own state follows the event: the part keeps the one before it
+            before = part.steps[i - 1][2] if i else new_game(part.config)
+            part = replace(part, steps=(*part.steps[:i],
+                                        (part.steps[i][0], part.steps[i][1][:j], before)))
+    return part
+
+
+def _rounds(played: Played, low: int, high: int | None) -> Played | None:
+    """The events and states of rounds ``low`` to ``high``: a round runs from its
+    preparation (the game's setup for the first) to the next round's; the game's end
+    belongs to the last."""
+    from dataclasses import replace
+
+    from mammamia_ref.rules.game import new_game
+
+    def inside(r: int) -> bool:
+        return low <= r and (high is None or r <= high)
+
+    starts = ("leftovers_to_oven", "leftovers_stay")
+    r = 1
+    if played.steps:
+        r = played.steps[0][2].round - any(e.name in starts for e in played.steps[0][1])
+    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    last = new_game(played.config)   # the part's latest state (in the rounds)
+    for action, events, state in played.steps:
+        kept = []
+        for e in events:
+            r += e.name in starts
+            if inside(r):
+                kept.append(e)
+        r = state.round
+        if inside(state.round):
+            last = state
+        if kept or inside(state.round):
+            # an action that ends a round and prepares the next leaves a state of the next
+            # round: the part keeps the one before it
+            steps.append((action, tuple(kept), last))
+    return replace(played, steps=tuple(steps)) if steps else None
+
+
+def _first(cond: Mapping[str, Any], played: Played) -> tuple[int, int] | None:
+    """Where the first event that meets an event condition stands: (step, event)."""
+    then = cond.get("then")
+    for i, (_a, events, s) in enumerate(played.steps):
+        for j, e in enumerate(events):
+            if event_matches(e, cond, played.config) and \
+                    (then is None or state_holds(then, s)):
+                return i, j
+    return None
+
+
+def annotate(played: Played, *, parts: bool = False) -> Played:
+    """The game with the fields the language works out added to its events (the
+    vocabulary's ``derived_fields``): an order's type, the cards a baked order took, the
+    named kind's cards on the table, whether the Mamma Mia! card drawn was the supply's
+    last card or the round's first card drawn. Only judging sees them: the reference's
+    events never carry them. With ``parts``, each action is first split into its parts
+    (:func:`in_parts`)."""
+    from dataclasses import replace
+
+    if parts:
+        played = in_parts(played)
+
+    from mammamia_ref.rules.game import new_game
+    from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
+
+    before = new_game(played.config)
+    drawn_in_round, steps = 0, []   # supply cards drawn in the round before this step
+    for action, events, state in played.steps:
+        if state.round != before.round:
+            drawn_in_round = 0
+        out, drawn = [], 0
+        for e in events:
+            extra: dict[str, Any] = {}
+            order = e.get("order")
+            if isinstance(order, str) and order in ORDERS:
+                extra["order_type"] = ORDERS[order].type
+            if e.name == "baked":
+                extra["taken"] = taken(e)
+            elif e.name == "named_kind":
+                extra["on_table"] = before.table[KINDS.index(e.get("kind"))]
+            elif e.name == "mamma_mia_drawn":
+                supply = before.supply
+                at = supply.index(MAMMA_MIA) if MAMMA_MIA in supply else -1
+                extra["last_card"] = at == len(supply) - 1
+                extra["first_card_of_round"] = at == 0 and drawn_in_round == 0
+            elif e.name == "drew" and e.get("source") == "supply":
+                drawn += int(e.get("count") or 0)
+            out.append(replace(e, data=e.data + tuple(extra.items())) if extra else e)
+        steps.append((action, tuple(out), state))
+        drawn_in_round += drawn
+        before = state
+    return replace(played, steps=tuple(steps))
+
+
+def taken(baked: Event) -> int:
+    """The ingredient cards a baked order took, from the table and the hand (the
+    derived field ``taken``; the measure ``bombastica_cards``)."""
+    return sum(baked.get("used").values())
+
+
+def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
+    """Each oven opening's ``baked`` events, with the step of each, in the game's order."""
+    openings: list[list[tuple[int, Event]]] = []
+    for i, (_action, events, _state) in enumerate(played.steps):
+        for e in events:
+            if e.name == "oven_opened":
+                openings.append([])
+            elif e.name == "baked" and openings:
+                openings[-1].append((i, e))
+    return openings
+
+
+def measure(name: Any, played: Played, goal: str = "most") -> int | None:
+    """A question's number for one game (:data:`.questions.MEASURES`, or a mapping of
+    :data:`.questions.MEASURE_FORMS`); None where the game has none (no Pizza Bombastica
+    baked, a condition that never holds), so that it is no candidate."""
+    if isinstance(name, Mapping):
+        return measure_form(name, played, goal)
+    events = [(e, s) for _a, evs, s in played.steps for e in evs]
+    if name == "turns":
+        return sum(1 for e, _s in events if e.name == "turn_begins")
+    if name == "longest_round":
+        rounds: dict[int, int] = {}
+        for e, s in events:
+            if e.name == "turn_begins":
+                rounds[s.round] = rounds.get(s.round, 0) + 1
+        return max(rounds.values(), default=0)
+    if name == "baked":
+        return sum(1 for e, _s in events if e.name == "baked")
+    if name == "baked_one_opening":
+        return max((len(baked) for baked in baked_by_opening(played)), default=0)
+    if name == "delivered":
+        return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
+    if name == "largest_hand":
+        return max((h.size for _a, _e, s in played.steps for h in s.hands), default=0)
+    if name == "bombastica_cards":
+        from mammamia_ref.rules.vocabulary import ORDERS
+
+        sizes = [taken(e) for e, _s in events
+                 if e.name == "baked" and ORDERS[e.get("order")].type == "bombastica"]
+        return (max(sizes) if goal == "most" else min(sizes)) if sizes else None
+    raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
+
+
+def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | None:
+    """``turns_until: C``: the turns of the game when ``C`` first holds (on the game's
+    first turns, :func:`within`); ``some_seat: s`` with ``own_turns_until: C``: seat
+    ``s``'s own turns then, the best seat's; with ``own_turns: true``: the seat's turns
+    in the whole game, the best seat's; ``most_in_a_round: E``: the most events of
+    ``E`` in one round (the best seat's with ``some_seat``)."""
+    from mammamia_ref.queries.language.variables import expand
+
+    colours, rounds = played.config.colours, played.config.rules.parameters.rounds
+    total = sum(1 for _a, evs, _s in played.steps for e in evs if e.name == "turn_begins")
+    pick = max if goal == "most" else min
+    # a part's fields are the whole game's: they look back only
+    played = annotate(played, parts=needs_parts(form))
+    if "turns_until" in form:
+        cond = expand(form["turns_until"], colours, rounds)
+        return next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)
+    if "most_in_a_round" in form:
+        seats = colours if "some_seat" in form else colours[:1]
+        return pick(_most_in_a_round(expand(form["most_in_a_round"], colours, rounds,
+                                           {form["some_seat"]: c} if "some_seat" in form
+                                           else None), played, rounds) for c in seats)
+    var = form["some_seat"]
+    found = []
+    for colour in colours:
+        if form.get("own_turns") is True:
+            found.append(_own_turns(played, colour))
+            continue
+        cond = expand(form["own_turns_until"], colours, rounds, {var: colour})
+        k = next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)
+        if k is not None:
+            part = within(played, {"turns": k})
+            found.append(_own_turns(part, colour) if part is not None else 0)
+    return pick(found) if found else None
+
+
+def _most_in_a_round(cond: Mapping[str, Any], played: Played, rounds: int) -> int:
+    """The most events of ``cond`` in one of the game's rounds (:func:`span`)."""
+    parts = (span(played, {"round": r}) for r in range(1, rounds + 1))
+    return max((event_count(cond, part) for part in parts if part is not None), default=0)
+
+
+def _holds_by(cond: Mapping[str, Any], played: Played, turns: int) -> bool:
+    part = within(played, {"turns": turns})
+    return part is not None and holds(cond, part)
+
+
+def _own_turns(played: Played | None, colour: str) -> int:
+    """The turns ``colour`` began in ``played``."""
+    if played is None:
+        return 0
+    colours = played.config.colours
+    return sum(1 for _a, evs, _s in played.steps for e in evs
+               if e.name == "turn_begins" and colours[e.get("seat")] == colour)
+
+
+__all__ = [
+    "Played",
+    "annotate",
+    "baked_by_opening",
+    "compare",
+    "core",
+    "event_matches",
+    "holds",
+    "judged_on",
+    "measure",
+    "measure_form",
+    "meets",
+    "per_seat_counts",
+    "related",
+    "result_holds",
+    "span",
+    "state_count",
+    "state_holds",
+    "states_at",
+    "within",
+]
