@@ -344,7 +344,7 @@ def test_a_committed_witness_of_a_designer_question_replays_with_its_answer(
     questions (the closing notes cite them): each replays on the reference from a new
     deal, and its question's condition holds on it within the bound, or its measure is
     the value its title gives."""
-    from mammamia_ref.queries.catalogue.common import reference_replay
+    from mammamia_ref.queries.answering.witness import reference_replay
     from mammamia_ref.queries.language.judging import measure, meets
 
     doc = load_file(path).data

@@ -117,10 +117,8 @@ def _resolved_ids(ids: list[str], known: list[str]) -> list[str] | None:
 
 def _run(args: argparse.Namespace, catalogue: list[dict[str, Any]]) -> int:
     """``query run``: answer the queries, print each result (or the JSON) and the tally."""
-    from mammamia_ref.queries.answering.interrupt import (  # with z3, as above
-        answer_interruptibly,
-        z3_interruptible,
-    )
+    from mammamia_ref.queries.answering.interrupt import z3_interruptible
+    from mammamia_ref.queries.catalogue.runner import answer_interruptibly
 
     if getattr(args, "slow", False):
         os.environ["MAMMAMIA_FULL_SEARCH"] = "1"   # read by queries.catalogue.full_search

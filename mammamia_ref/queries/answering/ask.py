@@ -473,7 +473,7 @@ def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
 
 def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:
     """Write the game as a scenario and keep it only if the reference replays it."""
-    from mammamia_ref.queries.catalogue.common import reference_replay
+    from mammamia_ref.queries.answering.witness import reference_replay
 
     doc = witness_doc(question, game, title)
     passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
@@ -507,7 +507,7 @@ def first_held(condition: Mapping[str, Any], game: Played) -> str:
 def replay_witness(doc: Mapping[str, Any]) -> Played:
     """A witness scenario's first run played again on the reference, every state kept."""
     from mammamia_ref.queries.answering.known_games import replayed
-    from mammamia_ref.queries.catalogue.common import parsed_witness
+    from mammamia_ref.queries.answering.witness import parsed_witness
     from mammamia_ref.sim.scenario_run import run_scenario
 
     result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))

@@ -12,7 +12,7 @@ part of a game within it (:func:`..language.judging.within`):
 - any other only on whole games: every schedule of the game's rounds.
 
 Schedules go fewest turns first; a first round that cannot end when it says is
-skipped at once (:func:`..catalogue.builders.can_end`, itself a z3 proof up to three players,
+skipped at once (:func:`..model.proofs.can_end`, itself a z3 proof up to three players,
 under the spec's numbers). Unsatisfiable under every schedule of the bound: "none
 within the bound". A satisfying run is decoded, replayed by the reference
 (:func:`..model.decode.replay`, which checks the model against it step by step), played on
@@ -76,8 +76,8 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered."""
-    from mammamia_ref.queries.catalogue.builders import can_end
     from mammamia_ref.queries.model.game_model import GameModel
+    from mammamia_ref.queries.model.proofs import can_end
 
     start = time.process_time()
     encoded = _encoded(condition, players, rules)

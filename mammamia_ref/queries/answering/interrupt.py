@@ -17,18 +17,6 @@ from types import FrameType
 from typing import Any
 
 
-def answer_interruptibly(query_id: str, stop: threading.Event | None,
-                         **options: Any) -> list[Any]:
-    """``run_catalogue([query_id], **options)``, or KeyboardInterrupt once ``stop`` (from
-    :func:`z3_interruptible`) is set: the answers of cancelled checks are not trusted."""
-    from mammamia_ref.queries.answering.cancel import trusted
-    from mammamia_ref.queries.catalogue.runner import (
-        run_catalogue,  # looked up in its module, where a test may wrap it
-    )
-
-    return trusted(stop, lambda: run_catalogue([query_id], **options))
-
-
 @contextmanager
 def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
     """Let Ctrl-C stop z3 work soon and cleanly. z3 takes SIGINT for itself during a

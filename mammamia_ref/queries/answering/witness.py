@@ -22,7 +22,10 @@ from typing import Any
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.output import write_atomically
+from mammamia_ref.formats.safeyaml import load_bytes
+from mammamia_ref.formats.scenario import parse_scenario
 from mammamia_ref.rules.actions import Action, format_action
+from mammamia_ref.sim.scenario_run import run_scenario
 
 _SCHEMA_LINE = "# yaml-language-server: $schema=../../spec/schemas/scenario.schema.json\n"
 HEADER = (_SCHEMA_LINE
@@ -180,3 +183,26 @@ def scenario_file_id(query_id: str, answer: str | None) -> str:
     if answer:
         stem += "-" + re.sub(r"[^a-z0-9]+", "-", answer.lower()).strip("-")
     return stem
+
+
+def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str, list[str]]:
+    """Run a witness scenario in the reference, through its YAML text exactly as it
+    would be written: (every run passed, the first failure, the rules its events name)."""
+    return replay_parsed(parsed_witness(doc, file))
+
+
+def parsed_witness(doc: Mapping[str, Any], file: str) -> Any:
+    """A witness scenario as the reference loads it, through its YAML text exactly as
+    it would be written."""
+    text = dump_scenario(doc)
+    return parse_scenario(load_bytes(text.encode("utf-8"), file))
+
+
+def replay_parsed(scenario: Any) -> tuple[bool, str, list[str]]:
+    """Run a loaded witness scenario: see :func:`reference_replay`."""
+    fired: set[str] = set()
+    for result in run_scenario(scenario):
+        fired.update(e.rule for step in result.trace for e in step.events)
+        if not result.passed:
+            return False, f"run {result.run}, step {result.step}: {result.failure}", sorted(fired)
+    return True, "", sorted(fired)

@@ -12,6 +12,7 @@ are in :mod:`.results`, the runner in :mod:`.runner`, the witness builders in
 
 from __future__ import annotations
 
+from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q02_minimale_tie_decides,  # noqa: F401
@@ -31,13 +32,7 @@ from mammamia_ref.queries.catalogue import (
            q24_longest_round,  # noqa: F401
 )
 from mammamia_ref.queries.catalogue.builders import search_game
-from mammamia_ref.queries.catalogue.common import (
-           certificate,
-           full_search,
-           load_catalogue,
-           recheck,
-           reference_replay,
-)
+from mammamia_ref.queries.catalogue.common import certificate, full_search, load_catalogue, recheck
 from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import q02_claim
 from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import q19_claim
 from mammamia_ref.queries.catalogue.registry import IMPLEMENTATIONS

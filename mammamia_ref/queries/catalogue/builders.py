@@ -3,7 +3,6 @@ openings lifted to whole games, and position-level witnesses of the oven model."
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,61 +14,19 @@ from mammamia_ref.queries.answering.witness import action_steps
 from mammamia_ref.queries.catalogue.common import base_doc
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import Replay, decode, replay
-from mammamia_ref.queries.model.flags import FlagValues, flag_values, implemented_flags
+from mammamia_ref.queries.model.flags import FlagValues
 from mammamia_ref.queries.model.game_model import GameModel
 from mammamia_ref.queries.model.oven_rules import (
     NK,
     NO_KIND,
     Decision,
 )
-from mammamia_ref.rules.state import variant_defaults
+from mammamia_ref.queries.model.proofs import can_end
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
 
-PRECHECKED = 3   # up to this many players a search first proves which rounds can end
-
-
-def first_rounds(players: int, shortest: int = 1) -> range:
-    """The first-round lengths a bounded search tries, shortest first: up to four turns
-    a player (8 for two players). For more than :data:`PRECHECKED` players it starts at
-    two turns a player and tries each length without first proving that a round of
-    that length can end (:func:`first_round_can_end`): proving that shorter first
-    rounds cannot end is a counting argument z3 finds slow (a round of 5 turns of 4
-    players: not done in 240 s of CPU), while a witness need not be the shortest."""
-    if players > PRECHECKED:
-        return range(max(shortest, 2 * players), 4 * players + 1)
-    return range(shortest, 4 * players + 1)
-
-
-def can_end(players: int, variants: FlagValues, turns: int) -> bool:
-    """Whether a search tries a first round of ``turns`` turns: those that can end, or
-    every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`)."""
-    return players > PRECHECKED or first_round_can_end(players, variants, turns)
-
-
 # --------------------------------------------------------------- game witnesses
-
-
-# The cache key of the turn model's answers: every flag the game model claims (spec), so
-# that no flag it reads can share an answer across its values.
-TURN_FLAGS: tuple[str, ...] = tuple(sorted(implemented_flags("game_model")))
-
-
-@functools.cache
-def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
-    """Whether some first round lasts exactly ``turns`` turns (only the flags that
-    govern turns matter; any orders may be placed)."""
-    with N.building():   # a context of its own: see answer_query
-        model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
-                          end_last=True)
-        result, _ = N.check(model.constraints)
-    return bool(result == z3.sat)
-
-
-def first_round_can_end(players: int, variants: FlagValues, turns: int) -> bool:
-    values = {**variant_defaults(), **flag_values(variants)}
-    return _first_round_can_end(players, tuple((f, values[f]) for f in TURN_FLAGS), turns)
 
 
 def search_game(players: int, variants: FlagValues, schedules: Iterable[Sequence[int]],

@@ -61,7 +61,7 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
     condition must hold on one of its runs (each a game from the same deal, the
     decisions apart), or the best run's measure is the value (with the proved bound)."""
     from mammamia_ref.queries.answering.ask import upper_bound
-    from mammamia_ref.queries.catalogue.common import reference_replay
+    from mammamia_ref.queries.answering.witness import reference_replay
     from mammamia_ref.queries.language.judging import measure, meets
 
     passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
@@ -91,7 +91,7 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
 def _games_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     """Each run of a witness from a new deal, as the game the reference plays."""
     from mammamia_ref.queries.answering.known_games import replayed
-    from mammamia_ref.queries.catalogue.common import parsed_witness
+    from mammamia_ref.queries.answering.witness import parsed_witness
     from mammamia_ref.sim.scenario_run import run_scenario
 
     return [(result.run, replayed(result.config, [step.action for step in result.trace]))

@@ -10,9 +10,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.formats.safeyaml import load_bytes
-from mammamia_ref.formats.scenario import parse_scenario
-from mammamia_ref.queries.answering.witness import action_steps, dump_scenario, scenario_file_id
+from mammamia_ref.queries.answering.witness import action_steps, reference_replay, scenario_file_id
 from mammamia_ref.queries.catalogue.construct import Builder
 from mammamia_ref.queries.catalogue.results import WITNESS_DIR, Verdict
 from mammamia_ref.queries.model import num as N
@@ -25,7 +23,6 @@ from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
 from mammamia_ref.rules.vocabulary import (
     KINDS,
 )
-from mammamia_ref.sim.scenario_run import run_scenario
 
 
 def load_catalogue() -> list[dict[str, Any]]:
@@ -248,25 +245,3 @@ def _turn_ends(built: Builder) -> list[int]:
 
 # ------------------------------------------------------------------------ running
 
-
-def reference_replay(doc: Mapping[str, Any], file: str) -> tuple[bool, str, list[str]]:
-    """Run a witness scenario in the reference, through its YAML text exactly as it
-    would be written: (every run passed, the first failure, the rules its events name)."""
-    return replay_parsed(parsed_witness(doc, file))
-
-
-def parsed_witness(doc: Mapping[str, Any], file: str) -> Any:
-    """A witness scenario as the reference loads it, through its YAML text exactly as
-    it would be written."""
-    text = dump_scenario(doc)
-    return parse_scenario(load_bytes(text.encode("utf-8"), file))
-
-
-def replay_parsed(scenario: Any) -> tuple[bool, str, list[str]]:
-    """Run a loaded witness scenario: see :func:`reference_replay`."""
-    fired: set[str] = set()
-    for result in run_scenario(scenario):
-        fired.update(e.rule for step in result.trace for e in step.events)
-        if not result.passed:
-            return False, f"run {result.run}, step {result.step}: {result.failure}", sorted(fired)
-    return True, "", sorted(fired)

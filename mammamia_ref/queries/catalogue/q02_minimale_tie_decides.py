@@ -7,7 +7,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.catalogue.builders import first_rounds, game_runs_doc, two_decisions
+from mammamia_ref.queries.catalogue.builders import game_runs_doc, two_decisions
 from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
@@ -26,6 +26,7 @@ from mammamia_ref.queries.model.oven_rules import (
     T_ONE_OF_EACH,
     T_STANDARD,
 )
+from mammamia_ref.queries.model.proofs import first_rounds
 from mammamia_ref.rules.typed_spec import MinimaleLowest
 from mammamia_ref.rules.vocabulary import (
     ORDERS,

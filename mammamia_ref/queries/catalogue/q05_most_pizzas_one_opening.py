@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue.builders import game_doc
 from mammamia_ref.queries.catalogue.common import (
     a_game,
@@ -35,7 +36,6 @@ from mammamia_ref.queries.catalogue.common import (
     full_search,
     plan_variants,
     players_of,
-    reference_replay,
 )
 from mammamia_ref.queries.catalogue.construct import build
 from mammamia_ref.queries.catalogue.plans import most_orders

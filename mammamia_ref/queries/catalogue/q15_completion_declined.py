@@ -7,12 +7,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.catalogue.builders import (
-    all_hands_table,
-    first_rounds,
-    game_runs_doc,
-    two_decisions,
-)
+from mammamia_ref.queries.catalogue.builders import all_hands_table, game_runs_doc, two_decisions
 from mammamia_ref.queries.catalogue.common import a_game, answer_flags, expect_events, players_of
 from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
@@ -24,6 +19,7 @@ from mammamia_ref.queries.model.oven_rules import (
     resolve_order,
     select_order,
 )
+from mammamia_ref.queries.model.proofs import first_rounds
 from mammamia_ref.rules.typed_spec import Completion
 from mammamia_ref.rules.vocabulary import (
     COLOURS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mammamia_ref.queries.catalogue.builders import first_rounds, game_doc, search_game
+from mammamia_ref.queries.catalogue.builders import game_doc, search_game
 from mammamia_ref.queries.catalogue.common import (
     answer_flags,
     by_plan,
@@ -19,6 +19,7 @@ from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.game_model import GameModel
+from mammamia_ref.queries.model.proofs import first_rounds
 from mammamia_ref.rules.typed_spec import Stall
 
 

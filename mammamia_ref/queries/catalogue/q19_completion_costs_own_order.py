@@ -7,7 +7,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.catalogue.builders import first_rounds, game_runs_doc, two_decisions
+from mammamia_ref.queries.catalogue.builders import game_runs_doc, two_decisions
 from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
@@ -21,6 +21,7 @@ from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import Replay
+from mammamia_ref.queries.model.proofs import first_rounds
 from mammamia_ref.rules.vocabulary import (
     ORDERS,
     ORDERS_OF,

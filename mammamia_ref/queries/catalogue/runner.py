@@ -3,19 +3,15 @@ witness replayed by the reference, the rulings it used and the others it holds u
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from mammamia_ref.errors import MammamiaError, VariantError
-from mammamia_ref.queries.catalogue.common import (
-    full_search,
-    load_catalogue,
-    parsed_witness,
-    recheck,
-    replay_parsed,
-)
+from mammamia_ref.queries.answering.witness import parsed_witness, replay_parsed
+from mammamia_ref.queries.catalogue.common import full_search, load_catalogue, recheck
 from mammamia_ref.queries.catalogue.registry import implementation_of, takes_parameters
 from mammamia_ref.queries.catalogue.results import (
     DISAGREEMENT_DIR,
@@ -219,3 +215,15 @@ def run_catalogue(ids: Sequence[str] | None = None, *, write_witnesses: bool = F
                          include_slow=include_slow, answers=answers, house=house)
                for q in catalogue if not ids or q["id"] in ids]
     return [r for r in results if r.answers]
+
+
+def answer_interruptibly(query_id: str, stop: threading.Event | None,
+                         **options: Any) -> list[Any]:
+    """``run_catalogue([query_id], **options)``, or KeyboardInterrupt once ``stop`` (from
+    :func:`z3_interruptible`) is set: the answers of cancelled checks are not trusted."""
+    from mammamia_ref.queries.answering.cancel import trusted
+    from mammamia_ref.queries.catalogue.runner import (
+        run_catalogue,  # looked up in its module, where a test may wrap it
+    )
+
+    return trusted(stop, lambda: run_catalogue([query_id], **options))

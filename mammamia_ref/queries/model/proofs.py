@@ -13,6 +13,7 @@ The invariants are always proved together with the model's well-formedness
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,13 @@ import z3
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.model import num as N
-from mammamia_ref.queries.model.flags import FlagValues, as_rules, flags_of
+from mammamia_ref.queries.model.flags import (
+    FlagValues,
+    as_rules,
+    flag_values,
+    flags_of,
+    implemented_flags,
+)
 from mammamia_ref.queries.model.free_steps import free_step, setup_state
 from mammamia_ref.queries.model.game_model import (
     HAND,
@@ -41,6 +48,7 @@ from mammamia_ref.queries.model.oven_rules import (
 )
 from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.setup import trimmed_per_kind
+from mammamia_ref.rules.state import variant_defaults
 from mammamia_ref.rules.typed_spec import PassOrder, Stall
 from mammamia_ref.rules.vocabulary import COLOURS, COPIES, KINDS, ORDERS, ORDERS_OF
 
@@ -390,3 +398,49 @@ def round_length_bound(players: int, variants: FlagValues) -> tuple[int, Proof]:
     cases[f"no turn with a potential above {best}"] = str(above)
     holds = proof.holds and result == z3.unsat and above == z3.unsat
     return best + 1, Proof(holds, cases, None if holds else "the potential does not bound")
+
+
+# ------------------------------------------------- which first rounds can end
+
+
+PRECHECKED = 3   # up to this many players a search first proves which rounds can end
+
+# The cache key of the turn model's answers: every flag the game model claims (spec), so
+# that no flag it reads can share an answer across its values.
+TURN_FLAGS: tuple[str, ...] = tuple(sorted(implemented_flags("game_model")))
+
+
+def first_rounds(players: int, shortest: int = 1) -> range:
+    """The first-round lengths a bounded search tries, shortest first: up to four turns
+    a player (8 for two players). For more than :data:`PRECHECKED` players it starts at
+    two turns a player and tries each length without first proving that a round of
+    that length can end (:func:`first_round_can_end`): proving that shorter first
+    rounds cannot end is a counting argument z3 finds slow (a round of 5 turns of 4
+    players: not done in 240 s of CPU), while a witness need not be the shortest."""
+    if players > PRECHECKED:
+        return range(max(shortest, 2 * players), 4 * players + 1)
+    return range(shortest, 4 * players + 1)
+
+
+def can_end(players: int, variants: FlagValues, turns: int) -> bool:
+    """Whether a search tries a first round of ``turns`` turns: those that can end, or
+    every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`)."""
+    return players > PRECHECKED or first_round_can_end(players, variants, turns)
+
+
+@functools.cache
+def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
+    """Whether some first round lasts exactly ``turns`` turns (only the flags that
+    govern turns matter; any orders may be placed)."""
+    with N.building():   # a context of its own, so the answer is the same whatever ran before
+        model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
+                          end_last=True)
+        result, _ = N.check(model.constraints)
+    return bool(result == z3.sat)
+
+
+def first_round_can_end(players: int, variants: FlagValues, turns: int) -> bool:
+    """Whether some first round of ``players`` lasts exactly ``turns`` turns under
+    ``variants`` (proved once per process for each value of the flags that matter)."""
+    values = {**variant_defaults(), **flag_values(variants)}
+    return _first_round_can_end(players, tuple((f, values[f]) for f in TURN_FLAGS), turns)
