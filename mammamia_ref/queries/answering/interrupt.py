@@ -1,8 +1,9 @@
 """Ctrl-C during z3 work: stop soon, cleanly, and never trust a cancelled answer.
 
 ``mammamia verify``, ``mammamia query run``, ``mammamia ask`` and ``mammamia bench``
-answer queries under :func:`z3_interruptible`; :func:`answer_interruptibly` answers one
-query of the catalogue and turns a cancelled check into KeyboardInterrupt.
+answer queries under :func:`z3_interruptible`; the catalogue's runner answers one query
+so (:func:`..catalogue.runner.answer_interruptibly`), a cancelled check turned into
+KeyboardInterrupt (:mod:`.cancel`).
 """
 
 from __future__ import annotations
