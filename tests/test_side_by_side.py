@@ -67,6 +67,20 @@ def test_quick_catalogue_cells_get_the_catalogues_answer_by_the_generic_route(
         assert row.agreement == "agrees", (row.cell, row.generic, row.how)
 
 
+def test_each_answer_says_where_it_came_from(capsys: pytest.CaptureFixture[str]) -> None:
+    """Q04 at two players: the catalogue's witness, a known game, by default; without the
+    known games the search finds its own, and the table and the JSON say which."""
+    import json
+
+    known = rows([2], budget=30, only=["Q04"])
+    assert [(r.agreement, r.source) for r in known] == [("agrees", "known game")]
+    assert main(["--players", "2", "--query", "Q04", "--without-known-games", "--json"]) == 0
+    (alone,) = json.loads(capsys.readouterr().out)
+    assert alone["agreement"] == "agrees" and alone["source"] in ("search", "game model")
+    proved = rows([2], budget=30, only=["Q14"])
+    assert {r.source for r in proved} == {"proof"}
+
+
 def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str]) -> None:
     """No cell matched is exit 2 with a line saying so, never an empty table and 0."""
     with pytest.raises(SystemExit) as stopped:
