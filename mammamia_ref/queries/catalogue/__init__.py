@@ -16,7 +16,6 @@ from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q02_minimale_tie_decides,  # noqa: F401
-           q04_all_orders_delivered,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
            q07_round_forever,  # noqa: F401
            q09_hand_above_seven,  # noqa: F401

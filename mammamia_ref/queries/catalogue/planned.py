@@ -68,21 +68,6 @@ def all_orders_story(built: Builder) -> str:
             f"deliver {', '.join(str(n) for n in counts[1:])}.")
 
 
-def all_orders_witness(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
-                        rules: list[str], *, every_seat: bool) -> tuple[Builder, dict[str, Any]]:
-    """The game of :func:`all_orders_game` (Q04, Q20 for three to five players) and its
-    witness scenario, expecting red's deliveries (``every_seat``: every player's) and
-    red's win at the last step."""
-    built = all_orders_game(answer)
-    seats = range(built.players) if every_seat else (0,)
-    doc = built_doc(query, answer, built, f"{title} ({built.players} players)",
-                    all_orders_story(built), rules,
-                    {len(built.played) - 1: {"state": {"players": {
-                        built.config.colours[p]: {"delivered": list(built.state.delivered[p])}
-                        for p in seats}}, "winners": ["red"]}})
-    return built, doc
-
-
 def stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
                     rounds: int) -> Verdict:
     """Q16, Q17: every player dumps their cards and fills their hand with orders, then

@@ -11,6 +11,7 @@ from mammamia_ref.queries.catalogue.common import (
     built_doc,
     final_state,
     full_search,
+    load_catalogue,
     players_of,
     recheck,
     red_only,
@@ -18,13 +19,73 @@ from mammamia_ref.queries.catalogue.common import (
     supply_shuffles,
 )
 from mammamia_ref.queries.catalogue.planned import all_orders_game, all_orders_story
-from mammamia_ref.queries.catalogue.q04_all_orders_delivered import _q04_game
 from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
 from mammamia_ref.queries.model.decode import Replay
 from mammamia_ref.queries.model.oven_rules import (
     N_ORDERS,
 )
+
+Q04_PLAN = (("red.minimale", "red.pineapple4", "red.bombastica"),
+            ("red.mushroom4", "red.pepper4", "red.one_of_each"),
+            ("red.olive4", "red.monotoni"))
+Q04_SCHEDULE = (6, 6, 4)
+
+
+def _q04_game() -> tuple[dict[str, Any], Any] | None:
+    """Q04's two-player game, in which red delivers all eight orders placing one on each
+    of its turns: its certificate, Q04's committed witness, re-checked; or (the full
+    search) searched with a plan, a hint the witness need not follow otherwise: red
+    starts every round and places its orders in the order of :data:`Q04_PLAN`, one on
+    each of its turns; yellow places none (about 100 s of CPU). The game and the state
+    it ends in."""
+    query = next(q for q in load_catalogue() if q["id"] == "Q04-all-orders-delivered")
+    answer = next(a for a in query["answers"] if players_of(a) == 2)
+    found = None if full_search() else recheck(
+        query, answer, lambda state: len(state.delivered[0]) == N_ORDERS,
+        "the witness game replays and red has delivered all 8 orders")
+    if found is None:
+        found = _q04_search(query, answer)
+    if found.witness is None:
+        return None
+    return found.witness, final_state(found.witness)
+
+
+def _q04_search(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
+    """The two-player game of :func:`_q04_game` searched with its plan, written as
+    Q04's witness (the one committed)."""
+    v = answer_flags(answer)
+    plan: dict[tuple[int, int], str | None] = {}
+    for r, (turns, orders) in enumerate(zip(Q04_SCHEDULE, Q04_PLAN, strict=True), start=1):
+        for j in range(turns):
+            plan[r, j] = orders[j // 2] if j % 2 == 0 and j // 2 < len(orders) else None
+    placed = [o for orders in Q04_PLAN for o in orders]
+    found = search_game(2, v, [Q04_SCHEDULE], lambda m: m.delivered(m.S[-1], 0) == N_ORDERS,
+                        orders={0: placed, 1: []}, starts=(0, 0, 0), plan=plan)
+    if found is None:
+        return Verdict("unsat", detail="not within the plan")
+    model, zm = found
+
+    def expects(played: Replay) -> dict[int, dict[str, Any]]:
+        rounds = [list(orders) for orders in Q04_PLAN]
+        out: dict[int, dict[str, Any]] = {}
+        done: list[str] = []
+        shuffles = supply_shuffles(played.played)[1:]
+        ends = [i - 1 for i in shuffles] + [len(played.played) - 1]
+        for r, end in enumerate(ends):
+            done += rounds[r]
+            out[end] = {"state": {"players": {"red": {"delivered": list(done)}}}}
+        out[len(played.played) - 1]["winners"] = ["red"]
+        return out
+
+    doc = game_doc(query, answer, model, zm, "Red delivers all eight orders",
+                   "A two-player game in which red, starting every round, places an order on "
+                   "each of its turns and yellow none: red delivers three orders in the first "
+                   "round (the Bombastica last), three in the second and two in the third, "
+                   "all eight.", ["game_end.three_resolutions", "turn.place_order", "turn.draw",
+                                  "oven.bake", "oven.bombastica", "next_round.supply"], expects)
+    return Verdict("sat", witness=doc, detail=f"rounds of {Q04_SCHEDULE} turns, orders "
+                   + " / ".join(", ".join(o.split(".")[1] for o in r) for r in Q04_PLAN))
 
 
 @register("Q21-fewest-turns-all-orders")
