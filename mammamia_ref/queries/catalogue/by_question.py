@@ -61,13 +61,11 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
     condition must hold on one of its runs (each a game from the same deal, the
     decisions apart), or the best run's measure is the value (with the proved bound)."""
     from mammamia_ref.queries.answering.ask import upper_bound
-    from mammamia_ref.queries.answering.witness import reference_replay
     from mammamia_ref.queries.language.judging import measure, meets
 
-    passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
-    if not passed:
+    games, failure = _games_of(doc)
+    if failure:
         return Verdict("unknown", detail=f"the committed witness does not replay: {failure}")
-    games = _games_of(doc)
     recheck = "certificate re-checked: the committed witness replays"
     if question.goal == "find":
         met = [name for name, game in games if meets(question.condition, game, question.bound)]
@@ -88,11 +86,16 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verd
                    detail=f"{recheck}; its measure is the value")
 
 
-def _games_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Each run of a witness from a new deal, as the game the reference plays."""
+def _games_of(doc: dict[str, Any]) -> tuple[list[tuple[str, Any]], str]:
+    """Each run of a witness from a new deal, as the game the reference plays, and the
+    first run's divergence from what the witness expects ("" when every run passes)."""
     from mammamia_ref.queries.answering.known_games import replayed
     from mammamia_ref.queries.answering.witness import parsed_witness
     from mammamia_ref.sim.scenario_run import run_scenario
 
-    return [(result.run, replayed(result.config, [step.action for step in result.trace]))
-            for result in run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))]
+    results = run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))
+    failed = next((r for r in results if not r.passed), None)
+    if failed is not None:
+        return [], f"run {failed.run}, step {failed.step}: {failed.failure}"
+    return [(r.run, replayed(r.config, [step.action for step in r.trace]))
+            for r in results], ""
