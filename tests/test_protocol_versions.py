@@ -4,6 +4,7 @@ of an older version is told exactly what changed."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -121,18 +122,26 @@ SKIPS = {(1, "strict"): {"seats", "second_play", "parameters"},
          (2, "strict"): {"parameters"}}
 
 
+@functools.cache
+def _values_played() -> frozenset[tuple[str, str]]:
+    """Every (flag, value) some scenario run plays. Worked out once: it loads every
+    scenario (about 1.2 s of CPU), which the four runs of older ports did twice each."""
+    from mammamia_ref.formats.scenario import given_state, load_all
+
+    scenarios, problems = load_all([ROOT / "scenarios"])
+    assert not problems
+    return frozenset(pair for scenario in scenarios for run in scenario.runs
+                     for pair in given_state(scenario, run).rules.as_dict().items())
+
+
 def flags_played_after(number: int) -> set[str]:
     """The flags added after version ``number`` that some scenario run plays at a value
     other than the default (a port of that version skips those runs, naming the flag)."""
-    from mammamia_ref.formats.scenario import given_state, load_all
     from mammamia_ref.rules.state import variant_defaults
 
     later = {flag for v in versions()[number:] for flag in v.adds["flags"]}
-    scenarios, problems = load_all([ROOT / "scenarios"])
-    assert not problems
     defaults = variant_defaults()
-    return {flag for scenario in scenarios for run in scenario.runs
-            for flag, value in given_state(scenario, run).rules.as_dict().items()
+    return {flag for flag, value in _values_played()
             if flag in later and value != defaults[flag]}
 
 
