@@ -220,6 +220,9 @@ def test_a_signal_inside_z3_is_deferred_then_raised_outside(signal_sent: int) ->
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, mammamias)
+    # Python's usual Ctrl-C handler even when the runner was started with SIGINT ignored
+    # (a background job of a shell: z3_interruptible then rightly leaves it ignored)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with z3_interruptible(at_once=True) as stop, pytest.raises(KeyboardInterrupt):
             with N.building():
@@ -235,6 +238,7 @@ def test_a_signal_inside_z3_is_deferred_then_raised_outside(signal_sent: int) ->
         assert seen.is_set() == (signal_sent == signal.SIGTERM)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 # --- items 5, 6, 7: one safe writer of witnesses ------------------------------------------
