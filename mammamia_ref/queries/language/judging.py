@@ -349,17 +349,36 @@ def _first(cond: Mapping[str, Any], played: Played) -> tuple[int, int] | None:
     return None
 
 
+_ANNOTATED: dict[tuple[int, bool], tuple[Played, Played]] = {}
+"""The last games annotated, by identity: a game judged by several conditions (a
+question's ``any:`` parts, the conditions of one ruling) is annotated, and replayed in
+parts, once."""
+
+_ANNOTATED_KEPT = 4
+
+
 def annotate(played: Played, *, parts: bool = False) -> Played:
     """The game with the fields the language works out added to its events (the
     vocabulary's ``derived_fields``): an order's type, the cards a baked order took, the
     named kind's cards on the table, whether the Mamma Mia! card drawn was the supply's
     last card or the round's first card drawn. Only judging sees them: the reference's
     events never carry them. With ``parts``, each action is first split into its parts
-    (:func:`in_parts`)."""
-    from dataclasses import replace
+    (:func:`in_parts`). The same game object annotated again is the answer kept
+    (:data:`_ANNOTATED`; games are immutable)."""
+    key = (id(played), parts)
+    kept = _ANNOTATED.get(key)
+    if kept is not None and kept[0] is played:
+        return kept[1]
+    out = _annotated(in_parts(played) if parts else played)
+    _ANNOTATED[key] = (played, out)
+    while len(_ANNOTATED) > _ANNOTATED_KEPT:
+        del _ANNOTATED[next(iter(_ANNOTATED))]
+    return out
 
-    if parts:
-        played = in_parts(played)
+
+def _annotated(played: Played) -> Played:
+    """:func:`annotate`'s work on one game."""
+    from dataclasses import replace
 
     from mammamia_ref.rules.game import new_game
     from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
