@@ -54,6 +54,7 @@ def test_a_cell_judges_only_the_games_of_its_players_and_rules(flags: dict[str, 
                 != house.parameters]
 
 
+@pytest.mark.z3
 def test_a_known_game_settles_an_optimum_and_names_its_file() -> None:
     """Q05 at 2 players: the catalogue's certificate game (8 orders at one opening, the
     card count's proved bound) is a known game, so the value is exact at once; the
@@ -70,6 +71,7 @@ def test_a_known_game_settles_an_optimum_and_names_its_file() -> None:
     assert "known" not in alone.tried and not alone.found_by.startswith("the known game")
 
 
+@pytest.mark.z3
 def test_a_known_game_answers_a_find_question_it_meets() -> None:
     """Q04 at 3 players, a game only a plan builds (red delivers all eight orders): a
     known game meets the condition and is the witness."""
