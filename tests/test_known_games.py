@@ -18,6 +18,7 @@ from mammamia_ref.rules.game import new_game
 from mammamia_ref.rules.ruleset import make_rules
 
 
+@pytest.mark.corpus
 def test_a_known_game_is_a_whole_game_from_a_new_deal_the_reference_plays() -> None:
     """Every known game starts at a new game of its configuration and each state is the
     reference's after that action; none comes from a scenario that starts at a
