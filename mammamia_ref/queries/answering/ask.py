@@ -391,7 +391,6 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     bound the schedules are finite and the game model goes first (it settles such a
     cell, where a search never says none); without one the search does."""
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
-    from mammamia_ref.queries.answering.known_games import best_known
     from mammamia_ref.queries.answering.unbounded import prove_never
     from mammamia_ref.queries.language.conditions import Unsupported, shape
     from mammamia_ref.queries.language.variables import expand
@@ -419,14 +418,9 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     def judge(g: Played) -> float | None:
         return float("inf") if meets(condition, g, question.bound) else None
 
-    if known:
-        game, _score, judged = best_known(players, rules, judge, budget * KNOWN_SHARE)
-        if game is not None:
-            _keep(question, game, out, "found", question.title)
-            if out.answer == "found":
-                out.condition_holds = True
-                out.tried = f"{never.how}; {judged} known games: {game.found_by}"
-                return
+    if known and _found_known(question, players, rules, judge, budget * KNOWN_SHARE, out,
+                              never.how):
+        return
     bounded: Bounded | None = None
     solver_first = expressible and "turns" in question.bound
     if solver_first:
@@ -447,6 +441,23 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     if bounded is None and expressible:
         bounded = prove_or_find(condition, players, rules, question.bound, left())
     _settled(question, out, never.how, searched, bounded)
+
+
+def _found_known(question: Question, players: int, rules: Rules, judge: Any, budget: float,
+                 out: AskAnswer, proof: str) -> bool:
+    """Whether a known game (:mod:`.known_games`) meets a ``find:`` cell's condition: it
+    is then the answer, kept as any witness is (:func:`_keep`)."""
+    from mammamia_ref.queries.answering.known_games import best_known
+
+    game, _score, judged = best_known(players, rules, judge, budget)
+    if game is None:
+        return False
+    _keep(question, game, out, "found", question.title)
+    if out.answer != "found":
+        return False
+    out.condition_holds = True
+    out.tried = f"{proof}; {judged} known games: {game.found_by}"
+    return True
 
 
 SOLVER_SHARE = 0.6
