@@ -62,3 +62,23 @@ def test_by_default_a_cell_with_a_witness_judges_the_committed_game() -> None:
     got = answer_query(query, answer)
     assert got.matches_expected and got.detail.startswith("certificate re-checked")
     assert got.scenario == certificate(query, answer)
+
+
+def test_a_witness_under_other_rules_is_not_a_game_of_the_cell() -> None:
+    """A committed witness judged for a cell whose flags it was not played under (or at
+    another player count) is no answer: the verdict says so, never "found"."""
+    from mammamia_ref.queries.catalogue.by_question import certificate_judged
+    from mammamia_ref.queries.catalogue.common import certificate
+    from mammamia_ref.queries.language.questions import load_question
+    from mammamia_ref.rules import specdata
+    from mammamia_ref.rules.ruleset import make_rules
+
+    query, answer = _cell("Q03-bombastica-round-one", "hand_allowed")
+    question = load_question(specdata.spec_path("questions") / f"{query['id']}.yaml")
+    doc = certificate(query, answer)
+    assert doc is not None
+    allowed = make_rules({"bombastica_hand": "allowed"})
+    assert certificate_judged(question, 2, doc, allowed).verdict == "sat"
+    for players, rules in ((2, make_rules({"bombastica_hand": "forbidden"})), (3, allowed)):
+        got = certificate_judged(question, players, doc, rules)
+        assert got.verdict == "unknown" and "not a game of this cell" in got.detail

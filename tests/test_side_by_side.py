@@ -120,7 +120,7 @@ def test_each_catalogue_witness_meets_its_question_file(qid: str) -> None:
     question``, is held so by ``tests/test_queries.py``: its answers are these
     judgements.)"""
     from mammamia_ref.queries.catalogue.by_question import certificate_judged
-    from mammamia_ref.queries.catalogue.common import certificate, players_of
+    from mammamia_ref.queries.catalogue.common import answer_rules, certificate, players_of
     from mammamia_ref.queries.language.questions import load_question
     from mammamia_ref.tools.side_by_side import NARROWER
 
@@ -130,7 +130,7 @@ def test_each_catalogue_witness_meets_its_question_file(qid: str) -> None:
     for answer in _stated_cells(qid):
         doc = certificate(query, answer)
         assert doc is not None, f"{qid} {answer['name']}: no committed witness"
-        got = certificate_judged(question, players_of(answer), doc)
+        got = certificate_judged(question, players_of(answer), doc, answer_rules(answer))
         expected = answer["expected"]
         if got.verdict != expected["verdict"] or got.value != expected.get("value"):
             missed.append(f"{answer['name']}: {got.verdict} {got.value} ({got.detail})")

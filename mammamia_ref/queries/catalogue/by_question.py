@@ -17,9 +17,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.queries.answering.witness import scenario_file_id
-from mammamia_ref.queries.catalogue.common import certificate, full_search, players_of
+from mammamia_ref.queries.catalogue.common import (
+    answer_rules,
+    certificate,
+    full_search,
+    players_of,
+)
 from mammamia_ref.queries.catalogue.registry import register_method
 from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.rules.ruleset import Rules
 
 BUDGET = 60.0
 """CPU seconds a cell may take when asked from scratch (issue 40's budget for a
@@ -36,7 +42,7 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     question = load_question(specdata.spec_path("questions") / f"{query['id']}.yaml")
     doc = None if full_search() else certificate(query, answer)
     if doc is not None:
-        return certificate_judged(question, players_of(answer), doc)
+        return certificate_judged(question, players_of(answer), doc, answer_rules(answer))
     got = answer_cell(question, players_of(answer), dict(answer.get("variants") or {}),
                       BUDGET, known=False)
     witness = None
@@ -56,16 +62,24 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     return Verdict("unknown", detail=f"not settled within {BUDGET:g} s of CPU: {got.tried}")
 
 
-def certificate_judged(question: Any, players: int, doc: dict[str, Any]) -> Verdict:
+def certificate_judged(question: Any, players: int, doc: dict[str, Any],
+                       rules: Rules) -> Verdict:
     """The committed witness replayed by the reference and judged by the question: its
     condition must hold on one of its runs (each a game from the same deal, the
-    decisions apart), or the best run's measure is the value (with the proved bound)."""
+    decisions apart), or the best run's measure is the value (with the proved bound).
+    Every run must be a game of the cell: its players and exactly its ``rules``."""
     from mammamia_ref.queries.answering.ask import upper_bound
     from mammamia_ref.queries.language.judging import measure, meets
 
     games, failure = _games_of(doc)
     if failure:
         return Verdict("unknown", detail=f"the committed witness does not replay: {failure}")
+    other = [name for name, game in games if game.config.players != players
+             or game.config.rules.flags != rules.flags
+             or game.config.rules.parameters != rules.parameters]
+    if other:
+        return Verdict("unknown", detail=f"the committed witness (run {', '.join(other)}) "
+                       "is not a game of this cell: other players or rules")
     recheck = "certificate re-checked: the committed witness replays"
     if question.goal == "find":
         met = [name for name, game in games if meets(question.condition, game, question.bound)]
