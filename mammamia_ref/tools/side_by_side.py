@@ -126,11 +126,14 @@ def source(got: Any) -> str:
     the game model."""
     if got.answer.startswith("none"):
         return "proof" if got.answer == "none in any game" else "game model (bounded)"
+    from mammamia_ref.queries.answering.bounded import MODEL_GAME
+    from mammamia_ref.queries.answering.known_games import KNOWN_GAME
+
     if not got.found_by:
         return "-"
-    if got.found_by.startswith("the known game"):
+    if got.found_by.startswith(KNOWN_GAME):
         return "known game"
-    return "game model" if "game model" in got.found_by else "search"
+    return "game model" if MODEL_GAME in got.found_by else "search"
 
 
 def generic_answer(got: Any) -> str:

@@ -179,7 +179,7 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
         round_length_bound,
     )
     from mammamia_ref.rules.setup import trimmed_per_kind
-    from mammamia_ref.rules.vocabulary import COLOURS, COPIES, ORDERS_OF
+    from mammamia_ref.rules.vocabulary import COPIES, ORDERS_OF
 
     numbers = rules.parameters
     if isinstance(name, Mapping):
@@ -517,12 +517,10 @@ def first_held(condition: Mapping[str, Any], game: Played) -> str:
 
 def replay_witness(doc: Mapping[str, Any]) -> Played:
     """A witness scenario's first run played again on the reference, every state kept."""
-    from mammamia_ref.queries.answering.known_games import replayed
+    from mammamia_ref.queries.answering.known_games import played_runs
     from mammamia_ref.queries.answering.witness import parsed_witness
-    from mammamia_ref.sim.scenario_run import run_scenario
 
-    result = next(iter(run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))))
-    return replayed(result.config, [step.action for step in result.trace])
+    return played_runs(parsed_witness(doc, f"{doc['id']}.yaml"))[0][1]
 
 
 def ask(questions: Sequence[Question], budget: float,

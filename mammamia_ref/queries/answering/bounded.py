@@ -176,11 +176,15 @@ def _spent(budget: float, covered: int, where: str, tried: int, exact: bool) -> 
     return f"z3: the budget of {budget:.1f} s of CPU ran out after {tried} schedules{part}"
 
 
+MODEL_GAME = "z3 game model"
+"""How the ``found_by`` of a game the model found begins."""
+
+
 def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, zm: Any,
            schedule: tuple[int, ...], open_last: bool, tried: int) -> Bounded:
     """The run as a reference game, played on to its end, judged again by the
     reference's events and states within the bound."""
-    how = f"z3 game model, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
+    how = f"{MODEL_GAME}, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
     try:
         run = replay(decode(model, zm))
     except (MammamiaError, InternalError) as exc:   # the encoding or the reference is wrong
@@ -200,4 +204,4 @@ def played_of(run: Replay, found_by: str = "") -> Played:
                                             for p in run.played), found_by=found_by)
 
 
-__all__ = ["Bounded", "played_of", "prove_or_find", "schedules"]
+__all__ = ["MODEL_GAME", "Bounded", "played_of", "prove_or_find", "schedules"]

@@ -19,12 +19,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from mammamia_ref.errors import IllegalActionError, MammamiaError
+from mammamia_ref.formats.scenario import Scenario
 from mammamia_ref.queries.language.judging import Played
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.game import apply, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState
+from mammamia_ref.sim.scenario_run import RunResult
 
 
 @functools.cache
@@ -32,7 +34,6 @@ def _library() -> tuple[Played, ...]:
     """Every run from a new deal of every shipped scenario that the reference passes,
     played again with every state kept. Loaded once per process."""
     from mammamia_ref.formats.scenario import load_scenario, packaged_suite
-    from mammamia_ref.sim.scenario_run import run_one
 
     suite = packaged_suite()
     games: list[Played] = []
@@ -45,15 +46,27 @@ def _library() -> tuple[Played, ...]:
             continue   # the scenario suite's own tests report a malformed file
         if "setup" not in scenario.given:
             continue
-        for run in scenario.runs:
-            result = run_one(scenario, run)
-            if not result.passed or result.config is None:
+        name = Path(suite.name, path.relative_to(suite)).as_posix()
+        for result, played in played_runs(scenario):
+            if not result.passed:
                 continue
-            played = replayed(result.config, [step.action for step in result.trace])
-            name = f"{Path(suite.name, path.relative_to(suite)).as_posix()}"
-            by = name if len(scenario.runs) == 1 else f"{name} (run {run.name})"
-            games.append(Played(played.config, played.steps, found_by=f"the known game {by}"))
+            by = name if len(scenario.runs) == 1 else f"{name} (run {result.run})"
+            games.append(Played(played.config, played.steps, found_by=f"{KNOWN_GAME} {by}"))
     return tuple(games)
+
+
+KNOWN_GAME = "the known game"
+"""How a known game's ``found_by`` begins (the answer's ``found by:``)."""
+
+
+def played_runs(scenario: Scenario) -> list[tuple[RunResult, Played]]:
+    """Each run of a scenario from a new deal as the reference runs it (its result:
+    passed, or where it diverged) and the game it plays, every state kept (up to the
+    divergence, for a run that does not pass)."""
+    from mammamia_ref.sim.scenario_run import run_scenario
+
+    return [(result, replayed(result.config, [step.action for step in result.trace]))
+            for result in run_scenario(scenario)]
 
 
 def replayed(config: GameConfig, actions: list[Action]) -> Played:

@@ -103,13 +103,11 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any],
 def _games_of(doc: dict[str, Any]) -> tuple[list[tuple[str, Any]], str]:
     """Each run of a witness from a new deal, as the game the reference plays, and the
     first run's divergence from what the witness expects ("" when every run passes)."""
-    from mammamia_ref.queries.answering.known_games import replayed
+    from mammamia_ref.queries.answering.known_games import played_runs
     from mammamia_ref.queries.answering.witness import parsed_witness
-    from mammamia_ref.sim.scenario_run import run_scenario
 
-    results = run_scenario(parsed_witness(doc, f"{doc['id']}.yaml"))
-    failed = next((r for r in results if not r.passed), None)
+    runs = played_runs(parsed_witness(doc, f"{doc['id']}.yaml"))
+    failed = next((r for r, _game in runs if not r.passed), None)
     if failed is not None:
         return [], f"run {failed.run}, step {failed.step}: {failed.failure}"
-    return [(r.run, replayed(r.config, [step.action for step in r.trace]))
-            for r in results], ""
+    return [(r.run, game) for r, game in runs], ""
