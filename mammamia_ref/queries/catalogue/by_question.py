@@ -25,6 +25,8 @@ from mammamia_ref.queries.catalogue.common import (
 )
 from mammamia_ref.queries.catalogue.registry import register_method
 from mammamia_ref.queries.catalogue.results import Verdict
+from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import Rules
 
 BUDGET = 60.0
@@ -62,7 +64,7 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     return Verdict("unknown", detail=f"not settled within {BUDGET:g} s of CPU: {got.tried}")
 
 
-def certificate_judged(question: Any, players: int, doc: dict[str, Any],
+def certificate_judged(question: Question, players: int, doc: dict[str, Any],
                        rules: Rules) -> Verdict:
     """The committed witness replayed by the reference and judged by the question: its
     condition must hold on one of its runs (each a game from the same deal, the
@@ -81,8 +83,9 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any],
         return Verdict("unknown", detail=f"the committed witness (run {', '.join(other)}) "
                        "is not a game of this cell: other players or rules")
     recheck = "certificate re-checked: the committed witness replays"
-    if question.goal == "find":
-        met = [name for name, game in games if meets(question.condition, game, question.bound)]
+    if question.condition is not None:   # a find: question
+        condition = question.condition
+        met = [name for name, game in games if meets(condition, game, question.bound)]
         if not met:
             return Verdict("unknown", detail="no run of the committed witness meets the "
                            "question's condition")
@@ -100,7 +103,7 @@ def certificate_judged(question: Any, players: int, doc: dict[str, Any],
                    detail=f"{recheck}; its measure is the value")
 
 
-def _games_of(doc: dict[str, Any]) -> tuple[list[tuple[str, Any]], str]:
+def _games_of(doc: dict[str, Any]) -> tuple[list[tuple[str, Played]], str]:
     """Each run of a witness from a new deal, as the game the reference plays, and the
     first run's divergence from what the witness expects ("" when every run passes)."""
     from mammamia_ref.queries.answering.known_games import played_runs
