@@ -3,6 +3,9 @@ from a new deal, judged by ``ask`` before it searches."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("z3")
@@ -82,3 +85,22 @@ def test_a_known_game_answers_a_find_question_it_meets() -> None:
     assert got.answer == "found" and got.condition_holds and got.reference == "agrees"
     assert got.found_by.startswith("the known game scenarios/queries/q04-"), got.found_by
     assert "known games" in got.tried
+
+
+@pytest.mark.z3
+def test_ask_without_known_games_leaves_them_out(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``ask --without-known-games`` answers from the proofs, the search and the game
+    model alone; without the flag the same cell is the known game's."""
+    from mammamia_ref.cli.app import main
+
+    text = (specdata.spec_path("questions") / "Q05-most-pizzas-one-opening.yaml").read_text()
+    path = tmp_path / "q05-two.yaml"
+    path.write_text(text.replace("players: [2, 3, 4, 5]", "players: [2]"))
+    found_by = []
+    for flag in (["--budget", "20"], ["--budget", "3", "--without-known-games"]):
+        main(["ask", str(path), "--json", *flag])
+        (answer,) = json.loads(capsys.readouterr().out)
+        found_by.append(answer["found_by"] or "")
+    assert found_by[0].startswith("the known game scenarios/queries/q05-"), found_by
+    assert not found_by[1].startswith("the known game"), found_by

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("z3")
 
-from mammamia_ref.queries.answering.optimum import at_least, raise_value
+from mammamia_ref.queries.answering.optimum import Raised, aim, aim_lengths, at_least, raise_value
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.language.judging import measure, meets
 from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
@@ -74,10 +74,25 @@ def test_the_game_model_raises_a_value_and_proves_where_no_game_goes() -> None:
     assert (raised.upper, raised.upper_evidence) == (7, "induction"), raised.tried
 
 
-def test_the_game_model_finds_two_orders_baked_at_one_opening_and_stops_at_a_bound() -> None:
-    """Given a proved bound of 2, it asks for nothing beyond it."""
-    raised = raise_value(_question("baked_one_opening"), 2, make_rules({}), 1, budget=120,
+def test_the_game_model_aims_at_a_bound_and_stops_there() -> None:
+    """Given a proved bound of 2, the game model asks for it outright on one round at a
+    time, finds a game the reference replays with 2 orders baked at one opening, and
+    asks for nothing beyond it."""
+    raised = raise_value(_question("baked_one_opening"), 2, make_rules({}), 0, budget=120,
                          upper=2)
     assert raised.game is not None and raised.value == 2, raised.tried
     assert measure("baked_one_opening", raised.game, "most") == 2
-    assert len(raised.tried) == 1, raised.tried   # the game of 2, then nothing asked
+    assert len(raised.tried) == 1, raised.tried   # the aim's game, then nothing asked
+    assert raised.tried[0].startswith("the game model, asked for the bound 2 on one round")
+    tried = raised.tried[0].split("(", 1)[1].split("; ")
+    assert tried[-1].split(":")[1].startswith(" found"), tried
+    lengths = [int(t.split()[0]) for t in tried]
+    assert lengths == aim_lengths(2, make_rules({}))[:len(lengths)], tried   # shortest first
+
+
+def test_no_aim_at_a_measure_the_language_cannot_state_as_at_least_k() -> None:
+    """A proved bound of a measure the language cannot state as "at least k" is never
+    aimed at (nothing is asked, nothing found)."""
+    out = Raised(0)
+    aim(_question("longest_round"), 2, make_rules({}), 30, 30.0, out)
+    assert out.tried == [] and out.game is None

@@ -1,4 +1,5 @@
-"""``mammamia ask FILE... [--json] [--budget SECONDS] [--write-witnesses]``: designers'
+"""``mammamia ask FILE... [--json] [--budget SECONDS] [--write-witnesses]
+[--without-known-games]``: designers'
 question files (``spec/questions/``, :mod:`mammamia_ref.queries.language.questions`) answered.
 
 Every file is read and checked before any is answered: a bad one is one error line
@@ -34,6 +35,10 @@ def add_parser(commands: Commands) -> None:
                      help="write each witness game found as a scenario file, in the folder "
                           "ask of the current folder's scenarios folder (`mammamia verify` "
                           "run there then reads that scenarios folder, not the package's)")
+    ask.add_argument("--without-known-games", action="store_true",
+                     help="leave out the games the package ships (the catalogue's "
+                          "certificates among them): what the proofs, the search and the "
+                          "game model reach by themselves")
     ask.set_defaults(handler=run_ask)
 
 
@@ -58,7 +63,8 @@ def run_ask(args: argparse.Namespace) -> int:
     found: list[AskAnswer] = []
     with z3_interruptible(at_once=True) as stop:
         try:
-            for answer in answers(questions, args.budget, house, stop):
+            for answer in answers(questions, args.budget, house, stop,
+                                  known=not args.without_known_games):
                 found.append(answer)
                 if plan is not None and answer.scenario is not None and \
                         answer.witness_file and answer.reference == "agrees" and \

@@ -524,15 +524,17 @@ def replay_witness(doc: Mapping[str, Any]) -> Played:
 
 
 def ask(questions: Sequence[Question], budget: float,
-        house: HouseRule | None = None, stop: threading.Event | None = None
-        ) -> list[AskAnswer]:
+        house: HouseRule | None = None, stop: threading.Event | None = None,
+        known: bool = True) -> list[AskAnswer]:
     """Every cell of every question; with ``house``, each asked under that house rule
-    instead of its own (``ask --house``)."""
-    return list(answers(questions, budget, house, stop))
+    instead of its own (``ask --house``); without ``known``, the known games left out
+    (``ask --without-known-games``)."""
+    return list(answers(questions, budget, house, stop, known))
 
 
 def answers(questions: Sequence[Question], budget: float, house: HouseRule | None = None,
-            stop: threading.Event | None = None) -> Iterator[AskAnswer]:
+            stop: threading.Event | None = None, known: bool = True
+            ) -> Iterator[AskAnswer]:
     """:func:`ask`'s answers, each as its cell is done. Once ``stop`` is set (Ctrl-C or
     SIGTERM, :func:`.interrupt.z3_interruptible`), KeyboardInterrupt: the answer of a
     cancelled check is not trusted, and no further cell starts."""
@@ -541,7 +543,8 @@ def answers(questions: Sequence[Question], budget: float, house: HouseRule | Non
     for question in questions:
         asked = question.with_house(house)
         for n, v in asked.cells():
-            yield trusted(stop, functools.partial(answer_cell, asked, n, v, budget))
+            yield trusted(stop, functools.partial(answer_cell, asked, n, v, budget,
+                                                  known=known))
 
 
 __all__ = [

@@ -76,7 +76,6 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered."""
-    from mammamia_ref.queries.model.game_model import GameModel
     from mammamia_ref.queries.model.proofs import can_end
 
     start = time.process_time()
@@ -102,26 +101,63 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
         if prechecked and not (open_last and len(schedule) == 1) and \
                 not can_end(players, rules, schedule[0]):
             continue
-        outcome = None
-        for colours, each in zip(seated, cores, strict=True):
-            left = budget - (time.process_time() - start)
-            with N.building():
-                model = GameModel(players, rules, schedule=schedule, open_last=open_last,
-                                  colours=colours)
-                goal = encode(each, model)
-                result, zm = N.check([*model.constraints, goal], timeout=max(left, 0.01))
-            tried += 1
-            if zm is not None:
-                return _found(condition, bound, model, zm, schedule, open_last, tried)
-            if result != z3.unsat:
-                outcome = result
-                break
-        if outcome is not None:
+        found, result, runs = _on_schedule(condition, bound, players, rules, seated, cores,
+                                           schedule, open_last, start + budget, tried)
+        tried += runs
+        if found is not None:
+            return found
+        if result != z3.unsat:
             break
     else:
         return _seated(_none(turns, where, tried, form.exact), seated)
     return _seated(Bounded("unknown", _spent(budget, covered, where, tried, form.exact),
                            schedules=tried), seated)
+
+
+def on_schedule(condition: Mapping[str, Any], players: int, rules: Rules,
+                bound: Mapping[str, int], schedule: tuple[int, ...], budget: float
+                ) -> Bounded:
+    """The condition on one schedule alone, its rounds all ending, within ``budget`` CPU
+    seconds: ``found`` (a game the reference replayed and judged), ``none`` (no game of
+    this schedule: a proof about the schedule, never about the bound) or ``unknown``."""
+    start = time.process_time()
+    encoded = _encoded(condition, players, rules)
+    if isinstance(encoded, Bounded):
+        return encoded
+    seated, cores, _form = encoded
+    found, result, runs = _on_schedule(condition, bound, players, rules, seated, cores,
+                                       schedule, False, start + budget, 0)
+    if found is not None:
+        return found
+    if result == z3.unsat:
+        return Bounded("none", f"no game of schedule {list(schedule)}", schedules=runs)
+    return Bounded("unknown", f"schedule {list(schedule)}: not settled in {budget:.1f} s",
+                   schedules=runs)
+
+
+def _on_schedule(condition: Mapping[str, Any], bound: Mapping[str, int], players: int,
+                 rules: Rules, seated: list[tuple[str, ...]], cores: list[Any],
+                 schedule: tuple[int, ...], open_last: bool, deadline: float, tried: int
+                 ) -> tuple[Bounded | None, Any, int]:
+    """One schedule under each seating the condition tells apart, until ``deadline`` (CPU
+    seconds): the game found (as :class:`Bounded`), else None and z3's last result
+    (``unsat``: no game on this schedule), and the runs it took."""
+    from mammamia_ref.queries.model.game_model import GameModel
+
+    result: Any = z3.unsat
+    for runs, (colours, each) in enumerate(zip(seated, cores, strict=True), start=1):
+        with N.building():
+            model = GameModel(players, rules, schedule=schedule, open_last=open_last,
+                              colours=colours)
+            goal = encode(each, model)
+            result, zm = N.check([*model.constraints, goal],
+                                 timeout=max(deadline - time.process_time(), 0.01))
+        if zm is not None:
+            return (_found(condition, bound, model, zm, schedule, open_last, tried + runs),
+                    result, runs)
+        if result != z3.unsat:
+            return None, result, runs
+    return None, result, len(seated)
 
 
 def _encoded(condition: Mapping[str, Any], players: int, rules: Rules
@@ -204,4 +240,4 @@ def played_of(run: Replay, found_by: str = "") -> Played:
                                             for p in run.played), found_by=found_by)
 
 
-__all__ = ["MODEL_GAME", "Bounded", "played_of", "prove_or_find", "schedules"]
+__all__ = ["MODEL_GAME", "Bounded", "on_schedule", "played_of", "prove_or_find", "schedules"]

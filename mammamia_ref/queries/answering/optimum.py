@@ -67,7 +67,9 @@ def raise_value(question: Question, players: int, rules: Rules, value: int,
 
     start = time.process_time()
     out = Raised(value)
-    while True:
+    if upper is not None and value < upper:
+        aim(question, players, rules, upper, budget * AIM_SHARE, out)
+    while out.value != upper:
         k = out.value + 1
         cond = at_least(question.measure, k)
         left = budget - (time.process_time() - start)
@@ -92,4 +94,79 @@ def raise_value(question: Question, players: int, rules: Rules, value: int,
     return out
 
 
-__all__ = ["Raised", "at_least", "raise_value"]
+def aim(question: Question, players: int, rules: Rules, upper: int, budget: float,
+        out: Raised) -> None:
+    """Ask the game model straight for the proved bound ``upper``, a game of one round
+    at a time (:func:`aim_lengths`, shortest first), each check capped and the cap
+    doubled for the lengths not yet settled, until one is found (the value is then
+    exact) or the budget is spent. Only for a measure kept once met (an opening's
+    measure is met when its round ends); what each length gave is in ``out.tried``."""
+    from mammamia_ref.queries.language.conditions import Unsupported, shape
+
+    cond = at_least(question.measure, upper)
+    try:
+        if cond is None or shape(cond).whole_game:
+            return
+    except Unsupported:
+        return
+    deadline = time.process_time() + budget
+    lengths, cap = aim_lengths(players, rules), budget / AIM_FIRST_CAPS
+    log: list[str] = []
+    while lengths:   # each pass over the lengths not yet settled, with twice the cap
+        unsettled: list[int] = []
+        for turns in lengths:
+            left = deadline - time.process_time()
+            verdict = _aim_at(cond, question, players, rules, turns, min(cap, left), out,
+                              log) if left > 0 else "spent"
+            if verdict in ("found", "spent"):
+                unsettled = []
+                break
+            if verdict == "unknown":
+                unsettled.append(turns)
+        lengths, cap = unsettled, 2 * cap
+    out.tried.append(f"the game model, asked for the bound {upper} on one round at a time "
+                     f"({'; '.join(log) or 'no time left'})")
+
+
+def _aim_at(cond: dict[str, Any], question: Question, players: int, rules: Rules,
+            turns: int, cap: float, out: Raised, log: list[str]) -> str:
+    """One length of :func:`aim`: ``found`` (``out`` raised), ``none`` or ``unknown``."""
+    from mammamia_ref.queries.answering.bounded import on_schedule
+
+    began = time.process_time()
+    found = on_schedule(cond, players, rules, question.bound, (turns,), cap)
+    got = None if found.game is None else measure(question.measure, found.game, "most")
+    verdict = "found" if got is not None and got > out.value else \
+        "none" if found.verdict == "none" else "unknown"
+    log.append(f"{turns} turns: {verdict} in {time.process_time() - began:.1f} s")
+    if verdict == "found":
+        out.value, out.game = got, found.game   # type: ignore[assignment]
+    return verdict
+
+
+AIM_SHARE = 0.8
+"""The part of the game model's budget that asks for the proved bound outright
+(:func:`aim`) before it raises the value one by one."""
+
+AIM_FIRST_CAPS = 4
+"""The first cap of one check of :func:`aim`: its budget over this (doubled for each
+pass over the lengths not yet settled)."""
+
+AIM_TURNS_A_PLAYER = 5
+"""The longest first round :func:`aim` asks about, in turns a player: one more than the
+bounded search's first rounds (:func:`..model.proofs.first_rounds`)."""
+
+
+def aim_lengths(players: int, rules: Rules) -> list[int]:
+    """The first-round lengths :func:`aim` asks about, shortest first: those that can end
+    (:func:`..model.proofs.can_end`, proved up to three players under the spec's
+    numbers)."""
+    from mammamia_ref.queries.model.proofs import can_end, first_rounds
+
+    start = first_rounds(players).start
+    prechecked = not rules.non_default_parameters()
+    return [t for t in range(start, AIM_TURNS_A_PLAYER * players + 1)
+            if not prechecked or can_end(players, rules, t)]
+
+
+__all__ = ["AIM_SHARE", "Raised", "aim", "aim_lengths", "at_least", "raise_value"]
