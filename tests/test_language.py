@@ -14,7 +14,7 @@ import yaml
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.language import judging
 from mammamia_ref.queries.language.judging import Played, annotate, measure, meets
-from mammamia_ref.queries.language.questions import QuestionError, load_question
+from mammamia_ref.queries.language.questions import KIND_COUNTS, QuestionError, load_question
 from mammamia_ref.queries.language.variables import expand, named_colours, seatings
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS, PERSONAL
@@ -216,6 +216,32 @@ def test_the_derived_fields_follow_the_states_around_the_event(games: list[Playe
                     assert isinstance(e.get("first_card_of_round"), bool)
             before = state if state is not None else before
     assert all(seen.values()), seen
+
+
+def test_a_kind_count_field_is_judged_kind_by_kind(games: list[Played]) -> None:
+    """``used`` (and every field that counts each kind): each kind named must have its
+    number or meet its comparison, a kind left out is free; so the event's own counts
+    always match, one more of a kind never does."""
+    config = games[0].config
+    checked = 0
+    for game in games:
+        for _a, events, _s in game.steps:
+            for e in events:
+                for key in KIND_COUNTS.get(e.name, ()):
+                    counts = e.get(key)
+                    if not isinstance(counts, dict):   # a draw from the waiter
+                        continue
+                    kind = KINDS[checked % len(KINDS)]
+                    n = counts[kind]
+                    yes = [{kind: n}, counts, {kind: {"at_least": n}},
+                           {kind: n, KINDS[0]: {"at_most": counts[KINDS[0]]}}]
+                    no = [{kind: n + 1}, {kind: {"at_least": n + 1}},
+                          {**counts, kind: {"equals": n + 1}}]
+                    for want, held in [(w, True) for w in yes] + [(w, False) for w in no]:
+                        cond = {"event": e.name, "where": {key: want}}
+                        assert judging.event_matches(e, cond, config) == held, (e, want)
+                    checked += 1
+    assert checked > 100
 
 
 def test_the_parts_of_the_actions_keep_every_event_and_every_state(

@@ -67,7 +67,8 @@ def _defs() -> dict[str, Any]:
     vocab = vocabulary()
     comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
                    for key, text in vocab["comparisons"].items()}
-    return {"measure": _measure(vocab), "condition": _condition(vocab, comparisons),
+    return {"count": _field(vocab["field_types"]["cards"]),   # a number, or a comparison
+            "measure": _measure(vocab), "condition": _condition(vocab, comparisons),
             "state": _state(vocab, comparisons), "result": _result(vocab, comparisons),
             "span": _span()}
 
@@ -113,10 +114,17 @@ def _event_fields(vocab: dict[str, Any]) -> list[dict[str, Any]]:
     """For each event, the fields its ``where:`` may name (its own and those derived)."""
     types = {**vocab["field_types"], **vocab["derived_types"]}
     derived = vocab["derived_fields"]
+    kinds = {"type": "object", "additionalProperties": False, "minProperties": 1,
+             "properties": {kind: {"$ref": "#/$defs/count"} for kind in KINDS}}
+
+    def field(name: str, f: str) -> dict[str, Any]:
+        return kinds if f in vocab["kind_counts"].get(name, []) else \
+            _or_variable(_field(types[f]), f)
+
     return [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},
              "then": {"properties": {"where": {
                  "type": "object", "additionalProperties": False,
-                 "properties": {f: _or_variable(_field(types[f]), f)
+                 "properties": {f: field(name, f)
                                 for f in sorted({*fields, *derived.get(name, [])})}}}}}
             for name, fields in vocab["events"].items()]
 

@@ -28,7 +28,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries.language.judging import related
-from mammamia_ref.queries.language.questions import kept_once_met
+from mammamia_ref.queries.language.questions import KIND_COUNTS, kept_once_met
 from mammamia_ref.queries.language.variables import RELATIONS
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.events_model import occurrences
@@ -67,9 +67,9 @@ FIELDS: dict[str, frozenset[str]] = {
     "round_ended": frozenset({"round"}),
     "oven_opened": frozenset({"seat"}),
     "revealed": frozenset({"card", "owner"}),
-    "baked": frozenset({"order", "seat", "order_type", "taken"}),
+    "baked": frozenset({"order", "seat", "order_type", "taken", "used"}),
     "failed": frozenset({"order", "seat", "order_type", "why"}),
-    "completed_from_hand": frozenset({"order", "seat", "order_type"}),
+    "completed_from_hand": frozenset({"order", "seat", "order_type", "cards"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
     "game_ended": frozenset(),
@@ -491,7 +491,7 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
     values: dict[str, list[Any]] = {
         "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
         "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
-        "round": [1, 2, 3], "cards": [0, 1, 2, 3, 5],
+        "round": [1, 2, 3], "cards": [0, 1, 2, 3, 5, 12, {"at_least": 4}, {"at_most": 2}],
         "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
@@ -501,9 +501,13 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
                        for rule in ("oven.fail", "oven.complete_from_hand",
                                     "oven.bombastica_table_only", "oven.minimale")
                        for kind in ORDER_TYPE_CODES})}
+    kinds: list[Any] = [{"salami": 0}, {"pepper": 1}, {"olive": 2}, {"mushroom": 4},
+                        {"pineapple": {"at_least": 2}}, {"salami": {"at_most": 1}},
+                        {"salami": 1, "olive": {"at_least": 1}}]
     out: list[dict[str, Any]] = [{}]
     for key in sorted(FIELDS[name]):
-        out += [{key: value} for value in values[key]]
+        counted = key in KIND_COUNTS.get(name, frozenset())
+        out += [{key: value} for value in (kinds if counted else values[key])]
     return out
 
 

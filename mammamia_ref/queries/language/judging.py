@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
+from mammamia_ref.queries.language.questions import KIND_COUNTS, SEAT_FIELDS, kept_once_met
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.ruleset import Rules
@@ -243,16 +243,26 @@ def event_count(cond: Mapping[str, Any], played: Played) -> int:
 def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
     if event.name != cond["event"] or cond.get("rule", event.rule) != event.rule:
         return False
+    counted = KIND_COUNTS.get(event.name, frozenset())
     for key, want in (cond.get("where") or {}).items():
         got = event.get(key)
         if key in SEAT_FIELDS and isinstance(got, int):
             got = config.colours[got]
-        if isinstance(want, Mapping):   # a comparison (a derived number: taken)
+        if key in counted:   # each kind named: its number, or a comparison
+            if not isinstance(got, Mapping) or \
+                    not all(count_holds(int(got.get(k, 0)), w) for k, w in want.items()):
+                return False
+        elif isinstance(want, Mapping):   # a comparison (a number: taken, cards)
             if not isinstance(got, int) or not compare(got, want):
                 return False
         elif got != want:
             return False
     return True
+
+
+def count_holds(n: int, want: Any) -> bool:
+    """A number a condition gives as a number or as a comparison."""
+    return compare(n, want) if isinstance(want, Mapping) else n == int(want)
 
 
 def result_holds(result: Mapping[str, Any], played: Played) -> bool:
@@ -523,6 +533,7 @@ __all__ = [
     "baked_by_opening",
     "compare",
     "core",
+    "count_holds",
     "event_matches",
     "holds",
     "judged_on",
