@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("z3")
 
+from mammamia_ref.queries.answering.ask import upper_bound
 from mammamia_ref.queries.answering.optimum import Raised, aim, aim_lengths, at_least, raise_value
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.language.judging import measure, meets
@@ -96,3 +97,14 @@ def test_no_aim_at_a_measure_the_language_cannot_state_as_at_least_k() -> None:
     out = Raised(0)
     aim(_question("longest_round"), 2, make_rules({}), 30, 30.0, out)
     assert out.tried == [] and out.game is None
+
+
+@pytest.mark.parametrize(("players", "cards"), [(2, 40), (5, 65)])
+def test_a_bombastica_takes_every_card_in_play_only_where_none_is_kept(
+        players: int, cards: int) -> None:
+    """The cards in play bound a Bombastica (counting); under
+    ``round_end=last_ingredient`` a card always stays off the table at an opening, so
+    one fewer is proved (induction), the catalogue's Q22 bound."""
+    assert upper_bound("bombastica_cards", players, make_rules({})) == (cards, "counting")
+    assert upper_bound("bombastica_cards", players,
+                       make_rules({"round_end": "last_ingredient"})) == (cards - 1, "induction")

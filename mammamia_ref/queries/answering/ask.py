@@ -166,8 +166,9 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     (``ranking``: :func:`..model.proofs.round_length_bound`; ``statement``: the cards the
     orders need, all colours together, :func:`..model.proofs.card_bound`, or
     :func:`..model.proofs.orders_bound` of every colour in play, whichever is less;
-    ``induction``: no hand above the hand limit, :func:`..model.proofs.hand_limit`) or by
-    counting (the orders dealt, the ingredient cards in play). A z3 model that does not
+    ``induction``: no hand above the hand limit, :func:`..model.proofs.hand_limit`; no
+    Bombastica takes every card in play where one always stays off the table,
+    :func:`_card_kept`) or by counting (the orders dealt, the ingredient cards in play). A z3 model that does not
     follow one of the rules gives none (it refuses rather than answer under other
     rules)."""
     from mammamia_ref.errors import VariantError
@@ -208,8 +209,29 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
         return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
     if name == "bombastica_cards":
         trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
-        return sum(c - trimmed for c in COPIES), "counting"
+        cards = sum(c - trimmed for c in COPIES)
+        return (cards - 1, "induction") if _card_kept(players, rules, cards - 1) \
+            else (cards, "counting")
     return None, None
+
+
+def _card_kept(players: int, rules: Rules, bound: int) -> bool:
+    """z3: no colour's Pizza Bombastica takes more than ``bound`` cards, where some
+    ingredient card stays off the table at every opening (an invariant proved inductive
+    first, :func:`..model.proofs.card_kept_at_openings`; it holds under
+    ``round_end.last_ingredient``, Q22's proof): a fraction of a second a colour."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.proofs import card_kept_at_openings, take_bound
+    from mammamia_ref.rules.vocabulary import ORDERS, ORDERS_OF
+
+    try:
+        with N.building():
+            return all(take_bound(players, rules, order, bound, card_kept_at_openings).holds
+                       for colour in COLOURS[:players] for order in ORDERS_OF[colour]
+                       if ORDERS[order].type == "bombastica")
+    except VariantError:
+        return False
 
 
 def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
