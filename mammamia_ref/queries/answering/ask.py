@@ -168,9 +168,9 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     :func:`..model.proofs.orders_bound` of every colour in play, whichever is less;
     ``induction``: no hand above the hand limit, :func:`..model.proofs.hand_limit`; no
     Bombastica takes every card in play where one always stays off the table,
-    :func:`_card_kept`) or by counting (the orders dealt, the ingredient cards in play). A z3 model that does not
-    follow one of the rules gives none (it refuses rather than answer under other
-    rules)."""
+    :func:`_card_kept`) or by counting (the orders dealt, the ingredient cards in play).
+    A z3 model that does not follow one of the rules gives none (it refuses rather than
+    answer under other rules)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model import num as N
     from mammamia_ref.queries.model.proofs import (

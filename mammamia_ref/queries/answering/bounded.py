@@ -131,8 +131,11 @@ def on_schedule(condition: Mapping[str, Any], players: int, rules: Rules,
         return found
     if result == z3.unsat:
         return Bounded("none", f"no game of schedule {list(schedule)}", schedules=runs)
-    return Bounded("unknown", f"schedule {list(schedule)}: not settled in {budget:.1f} s",
-                   schedules=runs)
+    return Bounded("unknown", f"schedule {list(schedule)}: {CAP_SPENT}", schedules=runs)
+
+
+CAP_SPENT = "not settled within its budget"
+"""How :func:`on_schedule`'s answer ends when its budget ran out first."""
 
 
 def _on_schedule(condition: Mapping[str, Any], bound: Mapping[str, int], players: int,
@@ -240,4 +243,5 @@ def played_of(run: Replay, found_by: str = "") -> Played:
                                             for p in run.played), found_by=found_by)
 
 
-__all__ = ["MODEL_GAME", "Bounded", "on_schedule", "played_of", "prove_or_find", "schedules"]
+__all__ = ["CAP_SPENT", "MODEL_GAME", "Bounded", "on_schedule", "played_of", "prove_or_find",
+           "schedules"]

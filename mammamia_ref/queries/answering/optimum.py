@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mammamia_ref.queries.answering.bounded import CAP_SPENT
 from mammamia_ref.queries.language.judging import Played, measure
 from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
 from mammamia_ref.rules.ruleset import Rules
@@ -136,11 +137,14 @@ def _aim_at(cond: dict[str, Any], question: Question, players: int, rules: Rules
     began = time.process_time()
     found = on_schedule(cond, players, rules, question.bound, (turns,), cap)
     got = None if found.game is None else measure(question.measure, found.game, "most")
-    verdict = "found" if got is not None and got > out.value else \
-        "none" if found.verdict == "none" else "unknown"
-    log.append(f"{turns} turns: {verdict} in {time.process_time() - began:.1f} s")
-    if verdict == "found":
-        out.value, out.game = got, found.game   # type: ignore[assignment]
+    if got is not None and got > out.value:
+        out.value, out.game, verdict = got, found.game, "found"
+    else:
+        verdict = "none" if found.verdict == "none" else "unknown"
+    # a cap's end says nothing more; anything else that left it unknown is worth reading
+    why = "" if found.verdict != "unknown" or found.detail.endswith(CAP_SPENT) \
+        else f": {found.detail}"
+    log.append(f"{turns} turns: {verdict} in {time.process_time() - began:.1f} s{why}")
     return verdict
 
 

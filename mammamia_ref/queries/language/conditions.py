@@ -27,8 +27,8 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.judging import related
-from mammamia_ref.queries.language.questions import KIND_COUNTS, kept_once_met
+from mammamia_ref.queries.language.judging import KIND_COUNTS, related
+from mammamia_ref.queries.language.questions import kept_once_met
 from mammamia_ref.queries.language.variables import RELATIONS
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.events_model import occurrences

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mammamia_ref.queries.language.questions import KIND_COUNTS, SEAT_FIELDS, kept_once_met
+from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
+from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.ruleset import Rules
@@ -238,6 +239,14 @@ def event_count(cond: Mapping[str, Any], played: Played) -> int:
     return sum(1 for _a, events, s in played.steps for e in events
                if event_matches(e, cond, played.config)
                and (then is None or state_holds(then, s)))
+
+
+KIND_COUNTS: dict[str, frozenset[str]] = {
+    name: frozenset(fields)
+    for name, fields in specdata.load_yaml("question_vocabulary.yaml")["kind_counts"].items()}
+"""The event fields that count each ingredient kind (``baked``'s ``used``, ...): a
+condition names some kinds, each with a number or a comparison
+(``spec/question_vocabulary.yaml``)."""
 
 
 def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> bool:
@@ -528,6 +537,7 @@ def _own_turns(played: Played | None, colour: str) -> int:
 
 
 __all__ = [
+    "KIND_COUNTS",
     "Played",
     "annotate",
     "baked_by_opening",

@@ -62,11 +62,6 @@ DERIVED: dict[str, frozenset[str]] = {name: frozenset(fields) for name, fields
 them): the order's type, the named kind's cards on the table, where the Mamma Mia! card
 lay."""
 
-KIND_COUNTS: dict[str, frozenset[str]] = {name: frozenset(fields) for name, fields
-                                          in _VOCABULARY["kind_counts"].items()}
-"""The event fields that count each ingredient kind (``baked``'s ``used``, ...): a
-condition names some kinds, each with a number or a comparison."""
-
 PER_SEAT: tuple[str, ...] = tuple(_VOCABULARY["per_seat_counts"])
 
 STATE_KEYS = frozenset(_VOCABULARY["state_counts"])
@@ -599,6 +594,5 @@ def load_questions(paths: Sequence[str | Path]) -> list[Question]:
     return [load_question(p) for p in paths]
 
 
-__all__ = ["EVENTS", "KIND_COUNTS", "MEASURES", "SCHEMA", "Question", "QuestionError",
-           "check_question", "kept_once_met", "load_question", "load_questions",
-           "rules_in_force"]
+__all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "check_question",
+           "kept_once_met", "load_question", "load_questions", "rules_in_force"]
