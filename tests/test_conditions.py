@@ -167,7 +167,6 @@ def test_a_condition_not_kept_once_met_is_judged_on_whole_games() -> None:
 
 def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
     cases: list[tuple[dict[str, Any], str]] = [
-        ({"event": "drew", "where": {"cards": {"olive": 2}}}, "field cards"),
         ({"event": "oven_opened", "where": {"cards": 30}}, "field cards"),
         ({"event": "played", "then": {"count": "hand", "at_least": 1}}, "inside a turn"),
         ({"within": {"after": {"event": "revealed"}}, "holds": {"event": "baked"}},

@@ -61,7 +61,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "played": frozenset({"kind", "count", "seat"}),
     "passed": frozenset({"seat"}),
     "placed_order": frozenset({"order", "seat", "order_type"}),
-    "drew": frozenset({"seat", "source", "count"}),
+    "drew": frozenset({"seat", "source", "count", "cards"}),
     "mamma_mia_drawn": frozenset({"seat", "last_card", "first_card_of_round"}),
     "mamma_mia_taken": frozenset({"seat"}),
     "round_ended": frozenset({"round"}),

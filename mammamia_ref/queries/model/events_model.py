@@ -172,6 +172,10 @@ def _drew(where: Mapping[str, Any], rule: str | None, step: Step,
         out.append(supply if where["source"] == "supply" else z3.Not(supply))
     if "count" in where:
         out.append(got == int(where["count"]))
+    if "cards" in where:   # the kinds drawn from the supply (a waiter's draw has none)
+        before, after = model.S[step.before].supply, model.S[step.after].supply
+        out += [supply, *_kind_counts(where["cards"],
+                                      [b - a for b, a in zip(before, after, strict=True)])]
     return [_one(*out)]
 
 
