@@ -62,9 +62,10 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
         action = chance.shuffle(state) if is_chance(state) else \
             choose(state, legal_actions(state), rng)
         split = apply_in_parts(state, action)   # apply's transition, part by part
-        parts += [(action, part_events, part_state) for part_state, part_events in split]
+        parts.extend([(action, part_events, part_state) for part_state, part_events in split])
         state = split[-1][0]
-        steps.append((action, tuple(e for _s, more in split for e in more), state))
+        events = split[0][1] if len(split) == 1 else sum((more for _s, more in split), ())
+        steps.append((action, events, state))
     if after is not None:
         return Played(config, tuple(steps), after.seed, after.policy,
                       f"{after.found_by}, played on to its end ({policy} policy, seed {seed})")
