@@ -292,3 +292,24 @@ def js_port_run(tmp_path_factory: pytest.TempPathFactory) -> PortRun:
     records = [json.loads(line) for line in jsonl.read_text().splitlines()] \
         if jsonl.exists() else []
     return PortRun(list(JS_PORT_ARGUMENTS), result, records, report)
+
+
+# --- a port that speaks no version the kit knows, run through the kit once ---------------
+
+
+@pytest.fixture(scope="session")
+def wrong_protocol_run() -> subprocess.CompletedProcess[str]:
+    """``conform -q --random-games 0`` of ``tests/impls/broken.py wrong_protocol`` (a
+    port greeting in a version the kit does not know), once for the two tests that read
+    it (``xdist_group("wrong-protocol-run")``): ``test_conformance`` (it cannot start)
+    and ``test_protocol_versions`` (refused once, in one short line) each ran it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import patience
+
+    root = Path(__file__).resolve().parent.parent
+    return patience.run([sys.executable, "-m", "mammamia_ref", "conform", "-q",
+                         "--random-games", "0", "--", sys.executable,
+                         str(root / "tests" / "impls" / "broken.py"), "wrong_protocol"],
+                        idle_seconds=300, cwd=root)

@@ -113,10 +113,15 @@ def test_hostile_implementation_is_reported_and_the_run_goes_on(kind: str, expec
 
 @pytest.mark.parametrize("kind,expected", [
     ("exit_at_once", "crash"),
-    ("wrong_protocol", "mammamia-protocol/0"),
+    pytest.param("wrong_protocol", "mammamia-protocol/0",
+                 marks=pytest.mark.xdist_group("wrong-protocol-run")),
 ])
-def test_implementation_that_cannot_start(kind: str, expected: str) -> None:
-    result = conform("-q", "--random-games", "0", impl=[*BROKEN, kind])
+def test_implementation_that_cannot_start(kind: str, expected: str,
+                                          request: pytest.FixtureRequest) -> None:
+    """The run of a port that speaks no version the kit knows is shared with
+    ``test_protocol_versions`` (``wrong_protocol_run``): the same command."""
+    result = request.getfixturevalue("wrong_protocol_run") if kind == "wrong_protocol" \
+        else conform("-q", "--random-games", "0", impl=[*BROKEN, kind])
     assert result.returncode == 2
     assert expected in result.stderr and "Traceback" not in result.stderr
 
