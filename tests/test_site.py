@@ -981,6 +981,8 @@ def test_the_queries_page_links_rules_disputes_and_witnesses(queries_corpus: sit
     witness = next(v for v in corpus.scenarios
                    if v.scenario.file.endswith("q05-most-pizzas-one-opening-default.yaml"))
     assert f"]({witness.page})" in page
+    # each witness named by its own title (the page takes it from the loaded corpus)
+    assert all(f"Witness [{v.doc['title']}]({v.page})" in page for v in corpus.scenarios)
     empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
                                   corpus.spec.cards_doc, None), [], [])
     assert "No queries yet" in site.queries_page(empty)
