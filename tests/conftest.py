@@ -26,8 +26,10 @@ Tests take their example counts from the loaded profile, never from a fixed numb
 from __future__ import annotations
 
 import functools
+import json
 import os
 import secrets
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -242,3 +244,72 @@ def scenario_corpus() -> Corpus:
     scenarios, errors = load_all([Path(__file__).resolve().parent.parent / "scenarios"])
     results = {(s.id, run.name): run_one(s, run) for s in scenarios for run in s.runs}
     return Corpus(scenarios, errors, results)
+
+
+# --- the example JavaScript port's conformance run, run once ------------------------------
+
+
+@dataclass(frozen=True)
+class PortRun:
+    """A ``conform`` run of the example JavaScript port: the process, each case's record
+    (``--jsonl``) and the run as data (``--report``, as a port's committed run is kept)."""
+
+    arguments: list[str]
+    result: subprocess.CompletedProcess[str]
+    records: list[dict[str, Any]]
+    report: Path
+
+
+JS_PORT_ARGUMENTS = ["--max-nodes", "20000", "--random-games", "50", "--seed", "0"]
+"""The kit's defaults (every scenario, every counting table to 20,000 nodes, seeds from
+0) and 50 random games a player count."""
+
+
+@pytest.fixture(scope="session")
+def js_port_run(tmp_path_factory: pytest.TempPathFactory) -> PortRun:
+    """The JavaScript port through the kit (:data:`JS_PORT_ARGUMENTS`), once for the
+    tests that read it (``xdist_group("js-port-run")``): ``test_js_port`` checks its
+    every case, ``test_ports_page`` compares the port's committed run with its first
+    cases (the committed run takes the same options with 5 random games, and a run's
+    first games do not depend on how many follow). The two ran the kit over the whole
+    corpus and the tables separately (8 s of the second run's 30)."""
+    import shutil
+    import sys
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (Debian: apt-get install nodejs)")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import patience
+
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path_factory.mktemp("js-port-run")
+    jsonl, report = folder / "run.jsonl", folder / "conformance.json"
+    command = [sys.executable, "-m", "mammamia_ref", "conform", "-q", *JS_PORT_ARGUMENTS,
+               "--jsonl", str(jsonl), "--report", str(report), "--",
+               node, str(root / "examples" / "ports" / "javascript" / "mammamia.js")]
+    result = patience.run(command, idle_seconds=1800, cwd=root)
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()] \
+        if jsonl.exists() else []
+    return PortRun(list(JS_PORT_ARGUMENTS), result, records, report)
+
+
+# --- a port that speaks no version the kit knows, run through the kit once ---------------
+
+
+@pytest.fixture(scope="session")
+def wrong_protocol_run() -> subprocess.CompletedProcess[str]:
+    """``conform -q --random-games 0`` of ``tests/impls/broken.py wrong_protocol`` (a
+    port greeting in a version the kit does not know), once for the two tests that read
+    it (``xdist_group("wrong-protocol-run")``): ``test_conformance`` (it cannot start)
+    and ``test_protocol_versions`` (refused once, in one short line) each ran it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import patience
+
+    root = Path(__file__).resolve().parent.parent
+    return patience.run([sys.executable, "-m", "mammamia_ref", "conform", "-q",
+                         "--random-games", "0", "--", sys.executable,
+                         str(root / "tests" / "impls" / "broken.py"), "wrong_protocol"],
+                        idle_seconds=300, cwd=root)

@@ -3,6 +3,7 @@ implementations (each catches with the rule named) and against hostile programs.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mammamia_ref.formats.scenario import load_all, load_scenario
+from mammamia_ref.formats.scenario import Scenario, load_all, load_scenario
 from mammamia_ref.rules.state import variant_defaults, variant_values
 from mammamia_ref.sim.scenario_run import run_scenario
 
@@ -27,6 +28,18 @@ REFERENCE = [sys.executable, "-m", "mammamia_ref", "serve"]
 SCENARIOS = str(ROOT / "scenarios")
 
 
+CORPUS = pytest.mark.xdist_group("conformance-corpus")   # the tests that read _corpus()
+
+
+@functools.cache
+def _corpus() -> tuple[Scenario, ...]:
+    """The committed scenarios, loaded once for the tests here that read them all (each
+    loaded and checked every file again: about 1.1 s of CPU)."""
+    scenarios, problems = load_all([SCENARIOS])
+    assert not problems, problems
+    return tuple(scenarios)
+
+
 def conform(*args: str, impl: list[str], cwd: Path | None = None,
             idle_seconds: float = 300) -> subprocess.CompletedProcess[str]:
     """``mammamia conform``, failing the test if it has not ended within ``idle_seconds``
@@ -35,6 +48,7 @@ def conform(*args: str, impl: list[str], cwd: Path | None = None,
     return patience.run(command, idle_seconds, cwd=cwd or ROOT)
 
 
+@CORPUS
 def test_reference_passes_everything_and_an_empty_folder_runs_the_packaged_suite(
         tmp_path: Path) -> None:
     """From a folder with no ``scenarios/`` the packaged suite is run: every scenario run
@@ -48,7 +62,7 @@ def test_reference_passes_everything_and_an_empty_folder_runs_the_packaged_suite
     assert kinds == {"scenario", "perft", "random"}
     assert all(r["status"] == "pass" for r in records)
     assert sum(r["kind"] == "random" for r in records) == 4  # one game per player count
-    runs = sum(len(s.runs) for s in load_all([SCENARIOS])[0])
+    runs = sum(len(s.runs) for s in _corpus())
     assert sum(r["kind"] == "scenario" for r in records) == runs
     assert sum(r["kind"] == "perft" for r in records) == len(list(Path(SCENARIOS, "perft")
                                                                   .glob("*.yaml")))
@@ -99,10 +113,15 @@ def test_hostile_implementation_is_reported_and_the_run_goes_on(kind: str, expec
 
 @pytest.mark.parametrize("kind,expected", [
     ("exit_at_once", "crash"),
-    ("wrong_protocol", "mammamia-protocol/0"),
+    pytest.param("wrong_protocol", "mammamia-protocol/0",
+                 marks=pytest.mark.xdist_group("wrong-protocol-run")),
 ])
-def test_implementation_that_cannot_start(kind: str, expected: str) -> None:
-    result = conform("-q", "--random-games", "0", impl=[*BROKEN, kind])
+def test_implementation_that_cannot_start(kind: str, expected: str,
+                                          request: pytest.FixtureRequest) -> None:
+    """The run of a port that speaks no version the kit knows is shared with
+    ``test_protocol_versions`` (``wrong_protocol_run``): the same command."""
+    result = request.getfixturevalue("wrong_protocol_run") if kind == "wrong_protocol" \
+        else conform("-q", "--random-games", "0", impl=[*BROKEN, kind])
     assert result.returncode == 2
     assert expected in result.stderr and "Traceback" not in result.stderr
 
@@ -248,6 +267,7 @@ def test_every_ruling_is_swept(tmp_path: Path) -> None:
                 assert f"random-3p-seed0-{flag}={value}" in names
 
 
+@CORPUS
 def test_the_bundle_carries_each_runs_complete_start(tmp_path: Path) -> None:
     from mammamia_ref.formats.jsonform import format_state
     from mammamia_ref.formats.scenario import given_state
@@ -258,7 +278,7 @@ def test_the_bundle_carries_each_runs_complete_start(tmp_path: Path) -> None:
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     bundle = json.loads(target.read_text(encoding="utf-8"))
-    scenarios = {s.id: s for s in load_all([SCENARIOS])[0]}
+    scenarios = {s.id: s for s in _corpus()}
     assert {s["id"] for s in bundle["scenarios"]} == set(scenarios)
     for item in bundle["scenarios"]:
         scenario = scenarios[item["id"]]

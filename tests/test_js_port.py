@@ -111,12 +111,10 @@ def check_scenarios(records: list[dict[str, Any]], folder: Path,
         warnings.warn(f"skipped, not passed: scenario {name}: {message}", stacklevel=1)
 
 
-def test_kit_passes_scenarios_tables_and_random_games(tmp_path: Path) -> None:
-    report = tmp_path / "report.jsonl"
-    command = [sys.executable, "-m", "mammamia_ref", "conform", "-q",
-               "--random-games", "50", "--jsonl", str(report), "--", str(NODE), str(PORT)]
-    result = patience.run(command, idle_seconds=1800, cwd=ROOT)
-    records = [json.loads(line) for line in report.read_text().splitlines()]
+@pytest.mark.xdist_group("js-port-run")   # the run is shared with test_ports_page
+def test_kit_passes_scenarios_tables_and_random_games(js_port_run: Any) -> None:
+    """The kit's defaults and 50 random games a player count (``js_port_run``)."""
+    result, records = js_port_run.result, js_port_run.records
     statuses = Counter((r["kind"], r["status"]) for r in records)
     assert result.returncode == 0, result.stdout + result.stderr
     check_scenarios(records, ROOT / "scenarios")

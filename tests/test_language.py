@@ -259,3 +259,25 @@ def test_the_parts_of_the_actions_keep_every_event_and_every_state(
                 [e for _a, ev, _s in part.steps for e in ev]
             states = [s for _a, _e, s in split.steps]
             assert all(any(s == t for t in states) for _a, _e, s in part.steps)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_parts_a_playout_keeps_are_the_replays(players: int) -> None:
+    """A game is played in parts and judged on the parts its playout kept
+    (:func:`.judging.keep_parts`), not on a replay: they must be the replay's, part for
+    part, under each policy and a flag that changes the parts (the round's end)."""
+    import dataclasses
+
+    from mammamia_ref.queries.language.judging import in_parts
+    from mammamia_ref.rules.ruleset import make_rules
+
+    for seed, policy in enumerate(("random", "simple", "careful")):
+        for flags in ({}, {"round_end": "last_ingredient"}):
+            config = make_config(players, first_player=seed % players,
+                                 variants=make_rules(flags))
+            game = playout(config, seed, policy)
+            kept = in_parts(game)
+            assert kept is in_parts(game), "the playout's parts were not kept"
+            replayed = in_parts(dataclasses.replace(game))   # another object: replayed
+            assert replayed is not kept and replayed.steps == kept.steps, (players, seed)
+            assert len(kept.steps) > len(game.steps)

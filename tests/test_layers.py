@@ -29,6 +29,12 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
+# The package is parsed and its imports worked out once a process (_parsed, imports):
+# its tests on one worker, so once in all.
+pytestmark = pytest.mark.xdist_group("layers")
+
 PACKAGE = Path(__file__).resolve().parent.parent / "mammamia_ref"
 
 LAYERS = {"errors": 0, "rules": 1, "formats": 2, "facade": 2, "sim": 3, "kit": 4, "queries": 4,
@@ -128,7 +134,14 @@ def _parsed() -> tuple[tuple[Path, str, ast.Module], ...]:
                  for source in [path.read_text(encoding="utf-8")])
 
 
-def imports() -> Iterator[Import]:
+@cache
+def imports() -> tuple[Import, ...]:
+    """Every import of ours in the package, worked out once (four tests read them all:
+    each walked every tree again)."""
+    return tuple(_imports())
+
+
+def _imports() -> Iterator[Import]:
     for path, source, tree in _parsed():
         here, rel = module_name(path), path.relative_to(PACKAGE.parent).as_posix()
         top_level = {id(node) for node in tree.body

@@ -28,7 +28,6 @@ from mammamia_ref.kit.versions import (
 from mammamia_ref.rules.specdata import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
-BROKEN = [sys.executable, str(ROOT / "tests" / "impls" / "broken.py")]
 NEW_VERSION = ("add a version to spec/protocol.yaml with its own schema, list its changes "
                "in docs/porting.md and CHANGELOG.md, then record its fingerprints")
 
@@ -105,8 +104,11 @@ def _conform(*args: str, port: list[str], cwd: Path = ROOT) -> subprocess.Comple
 
 
 @pytest.mark.slow
-def test_the_kit_refuses_an_unknown_version_once_in_one_short_line() -> None:
-    result = _conform("-q", "--random-games", "0", port=[*BROKEN, "wrong_protocol"])
+@pytest.mark.xdist_group("wrong-protocol-run")   # the run is shared with test_conformance
+def test_the_kit_refuses_an_unknown_version_once_in_one_short_line(
+        wrong_protocol_run: subprocess.CompletedProcess[str]) -> None:
+    """``conform -q --random-games 0`` of a port greeting in an unknown version."""
+    result = wrong_protocol_run
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1 and len(result.stderr) < 300
     assert result.stderr.count("this kit knows") == 1 and result.stdout == ""

@@ -21,6 +21,7 @@ import os
 import shutil
 import unittest.mock
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -207,9 +208,23 @@ def test_a_stall_dependent_witness_is_answered_under_the_letter(query_id: str,
     assert any(a["variants"] == letter for a in query["answers"]) or declared, (query_id, name)
 
 
+@functools.cache
+def _witnesses() -> dict[Path, Any]:
+    """Every committed witness (``scenarios/queries/``) read once, by the package's own
+    YAML loader, for the two tests that read them all (each read them again, one with
+    PyYAML's pure-Python loader: 2 to 4 s of CPU)."""
+    from mammamia_ref.formats.safeyaml import load_file
+
+    return {path: load_file(path).data
+            for path in sorted((ROOT / "scenarios" / "queries").glob("*.yaml"))}
+
+
+WITNESS_FILES = pytest.mark.xdist_group("witness-files")   # the tests reading _witnesses()
+
+
+@WITNESS_FILES
 def test_committed_witnesses_are_games_or_marked() -> None:
-    for path in (ROOT / "scenarios" / "queries").glob("*.yaml"):
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for path, doc in _witnesses().items():
         assert "setup" in doc["given"] or "position-level" in doc["tags"], path.name
 
 
@@ -461,12 +476,10 @@ def test_witness_output_is_deterministic() -> None:
     assert first is not None and dump_scenario(first) == dump_scenario(again)
 
 
+@WITNESS_FILES
 def test_witness_scenarios_load_as_written() -> None:
     """A written witness reads back as the same document (the YAML subset we emit)."""
-    from mammamia_ref.formats.safeyaml import load_file
-
-    for path in sorted((ROOT / "scenarios" / "queries").glob("*.yaml")):
-        data = load_file(path).data
+    for path, data in _witnesses().items():
         assert dump_scenario(data) == path.read_text(encoding="utf-8"), path
 
 

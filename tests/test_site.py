@@ -293,12 +293,20 @@ def test_the_site_is_made_for_reading_from_disk(built_site: Path) -> None:
     assert "content.code.copy" in index and 'data-md-color-scheme="slate"' in index
 
 
-def test_scenario_titles_are_page_titles(built_site: Path) -> None:
+@pytest.fixture(scope="module")
+def live_corpus() -> site.Corpus:
+    """The scenarios the live site is built from ($MAMMAMIA_SITE_SCENARIOS, else
+    scenarios/), loaded once for the tests that read them: a load runs every scenario
+    (about 2 s of CPU), which two tests did each."""
+    raw = os.environ.get("MAMMAMIA_SITE_SCENARIOS")
+    return site.load_corpus(raw.split(os.pathsep) if raw else [ROOT / "scenarios"])
+
+
+def test_scenario_titles_are_page_titles(built_site: Path, live_corpus: site.Corpus) -> None:
     """The page title and the sidebar entry of a scenario are its title, not its file name."""
     from html import unescape
 
-    corpus = site.load_corpus([ROOT / "scenarios"])
-    for view in corpus.scenarios:
+    for view in live_corpus.scenarios:
         html = (built_site / (view.page[:-3] + ".html")).read_text(encoding="utf-8")
         title = unescape(html[html.index("<title>") + 7:html.index("</title>")])
         assert title.startswith(" ".join(view.scenario.title.split())), title
@@ -307,10 +315,8 @@ def test_scenario_titles_are_page_titles(built_site: Path) -> None:
         assert active and unescape(active.group(1)) == " ".join(view.scenario.title.split())
 
 
-def test_every_scenario_has_a_page(built_site: Path) -> None:
-    raw = os.environ.get("MAMMAMIA_SITE_SCENARIOS")
-    corpus = site.load_corpus(raw.split(os.pathsep) if raw else [ROOT / "scenarios"])
-    for view in corpus.scenarios:
+def test_every_scenario_has_a_page(built_site: Path, live_corpus: site.Corpus) -> None:
+    for view in live_corpus.scenarios:
         page = built_site / (view.page[:-3] + ".html")
         assert page.exists(), page
         assert "mm-step" in page.read_text(encoding="utf-8") or not view.scenario.runs[0].steps
@@ -926,11 +932,23 @@ def test_the_pages_fit_a_laptop_and_a_phone(built_site: Path, tmp_path: Path) ->
     assert problems == []
 
 
-def test_the_queries_page_has_a_row_per_question_in_words() -> None:
+@pytest.fixture(scope="module")
+def queries_corpus() -> site.Corpus:
+    """The query witnesses, loaded (and run) once for the two tests of their page."""
+    return site.load_corpus([ROOT / "scenarios" / "queries"])
+
+
+@pytest.fixture(scope="module")
+def queries_page(queries_corpus: site.Corpus) -> str:
+    """The queries page, written once for the two tests that read it (the witnesses'
+    load and the page together took about 2.5 s of CPU a test)."""
+    return site.queries_page(queries_corpus)
+
+
+def test_the_queries_page_has_a_row_per_question_in_words(queries_page: str) -> None:
     """A row per query, its question in words and its answers grouped by player count,
     not a row per answer named by its slug; each question file by its question too."""
-    corpus = site.load_corpus([ROOT / "scenarios" / "queries"])
-    page = site.queries_page(corpus)
+    page = queries_page
     catalogue = specdata.load_yaml("queries.yaml")["queries"]
     summary = page[page.index("## Questions"):page.index("## Each query in detail")]
     rows = [line for line in summary.splitlines() if line.startswith("| [Q")]
@@ -954,16 +972,17 @@ def test_the_queries_page_has_a_row_per_question_in_words() -> None:
     assert "| Can a whole game pass, three rounds, without a single order baked? |" in files
 
 
-def test_the_queries_page_links_rules_disputes_and_witnesses() -> None:
-    root = Path(__file__).resolve().parents[1]
-    corpus = site.load_corpus([root / "scenarios" / "queries"])
-    page = site.queries_page(corpus)
+def test_the_queries_page_links_rules_disputes_and_witnesses(queries_corpus: site.Corpus,
+                                                             queries_page: str) -> None:
+    corpus, page = queries_corpus, queries_page
     assert "## Q01-minimale-impossible" in page
     assert "[`oven.minimale`](rules/oven.md#oven.minimale)" in page
     assert "[D4](disputes/D4.md)" in page
     witness = next(v for v in corpus.scenarios
                    if v.scenario.file.endswith("q05-most-pizzas-one-opening-default.yaml"))
     assert f"]({witness.page})" in page
+    # each witness named by its own title (the page takes it from the loaded corpus)
+    assert all(f"Witness [{v.doc['title']}]({v.page})" in page for v in corpus.scenarios)
     empty = site.Corpus(site.Spec(corpus.spec.rules_doc, corpus.spec.disputes_doc,
                                   corpus.spec.cards_doc, None), [], [])
     assert "No queries yet" in site.queries_page(empty)

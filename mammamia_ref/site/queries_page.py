@@ -37,9 +37,10 @@ def queries_page(corpus: Corpus) -> str:
         page = pages.get(path.resolve())
         return rel(SOURCE, page) if page else None
 
+    docs = {Path(v.scenario.file).resolve(): v.doc for v in corpus.scenarios}
     links = Links(rule=lambda rule_id: rule_link(corpus.spec, SOURCE, rule_id),
                   dispute=lambda d: dispute_link(corpus.spec, SOURCE, d, title=False),
-                  witness=witness_page)
+                  witness=witness_page, witness_doc=lambda path: docs.get(path.resolve()))
     # each witness links to its scenario page, which tells the game step by step: the
     # page does not tell it a second time (nor replay it to do so)
     rendered = str(render_markdown(catalogue, root=ROOT, links=links, stories=False))

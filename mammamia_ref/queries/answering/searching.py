@@ -9,10 +9,11 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.judging import Played, keep_parts
 from mammamia_ref.queries.language.questions import Question
+from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.game import apply, is_chance, is_over, legal_actions, new_game
+from mammamia_ref.rules.game import apply_in_parts, is_chance, is_over, legal_actions, new_game
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
 from mammamia_ref.rules.typed_spec import Stall
@@ -40,7 +41,10 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
             after: Played | None = None) -> Played:
     """One seeded game on the reference under ``policy`` (the stall=letter repetition
     cut off as :func:`mammamia_ref.sim.play.play_game` does); with ``after``, that game
-    played on to its end (every later shuffle from ``seed``)."""
+    played on to its end (every later shuffle from ``seed``). Each action is played in
+    its parts (:func:`..rules.game.apply_in_parts`: ``apply``'s transition), which
+    judging keeps for a new game (:func:`..language.judging.keep_parts`), so that it is
+    not replayed to be judged."""
     import random
 
     from mammamia_ref.rules.chance import ChanceSource
@@ -49,6 +53,7 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
     chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
         get_policy(policy)
     steps = list(after.steps) if after is not None else []
+    parts: list[tuple[Action, tuple[Event, ...], GameState]] = []
     state = steps[-1][2] if steps else new_game(config)
     for _ in range(max_steps):
         if is_over(state) or (state.flags.stall == Stall.LETTER
@@ -56,12 +61,16 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
             break
         action = chance.shuffle(state) if is_chance(state) else \
             choose(state, legal_actions(state), rng)
-        state, events = apply(state, action)
-        steps.append((action, tuple(events), state))
+        split = apply_in_parts(state, action)   # apply's transition, part by part
+        parts.extend([(action, part_events, part_state) for part_state, part_events in split])
+        state = split[-1][0]
+        events = split[0][1] if len(split) == 1 else sum((more for _s, more in split), ())
+        steps.append((action, events, state))
     if after is not None:
         return Played(config, tuple(steps), after.seed, after.policy,
                       f"{after.found_by}, played on to its end ({policy} policy, seed {seed})")
-    return Played(config, tuple(steps), seed, policy)
+    played = Played(config, tuple(steps), seed, policy)
+    return keep_parts(played, Played(config, tuple(parts), seed, policy))   # from the setup
 
 
 def search(question: Question, players: int, rules: Rules, budget: float,

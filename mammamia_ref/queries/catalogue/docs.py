@@ -14,10 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.safeyaml import load_file
+
+if TYPE_CHECKING:
+    from mammamia_ref.formats.scenario import Scenario
 
 METHODS = {
     "oven": "one opening of the oven, with symbolic turns, hands and decisions",
@@ -44,6 +47,9 @@ class Links:
     rule: Callable[[str], str] = lambda rule_id: f"`{rule_id}`"
     dispute: Callable[[str], str] = str
     witness: Callable[[Path], str | None] | None = None
+    # a witness file's document where the caller has it loaded already (the rules site
+    # has every scenario), else None: the file is read
+    witness_doc: Callable[[Path], Mapping[str, Any] | None] = lambda _path: None
 
 
 def _variants(variants: Mapping[str, str]) -> str:
@@ -99,18 +105,19 @@ def _verdict(exp: Mapping[str, Any]) -> str:
 STORY_HEAD, STORY_TAIL = 120, 60   # lines of a long story the page shows
 
 
-def story(path: Path) -> list[str]:
+def story(path: Path, scenario: Scenario | None = None) -> list[str]:
     """The witness scenario told step by step, each event with its rule ID (the
     reference replays it to tell it); a run per decision the owners compare. A story
     longer than :data:`STORY_HEAD` + :data:`STORY_TAIL` lines (the games of hundreds of
     turns the "most" questions build) shows its beginning and its end, saying how many
-    lines it leaves out; the scenario file holds every step."""
+    lines it leaves out; the scenario file holds every step. ``scenario``: the file
+    loaded already."""
     from mammamia_ref.formats.narrate import step_lines
     from mammamia_ref.formats.scenario import load_scenario
     from mammamia_ref.sim.scenario_run import run_scenario
 
     out = []
-    scenario = load_scenario(path)
+    scenario = scenario if scenario is not None else load_scenario(path)
     for result in run_scenario(scenario):
         if len(scenario.runs) > 1:
             out.append(f"run {result.run}:")
@@ -226,15 +233,21 @@ def _answer_line(answer: Mapping[str, Any], got: Any) -> str:
 
 
 def _witness_lines(path: Path, root: Path, links: Links, stories: bool) -> list[str]:
-    """An answer's witness scenario, and (``stories``) its story step by step."""
-    doc = load_file(path).data
+    """An answer's witness scenario, and (``stories``) its story step by step. The file
+    is read once: loaded as a scenario for a story, else its document taken from
+    ``links`` where the caller has it."""
+    from mammamia_ref.formats.scenario import load_scenario
+
+    scenario = load_scenario(path) if stories else None
+    doc = scenario.doc if scenario is not None else links.witness_doc(path) or \
+        load_file(path).data
     href = links.witness(path) if links.witness else None
     title = f"[{doc['title']}]({href})" if href else str(doc["title"])
     out = [f"  Witness {title} (`{path.relative_to(root).as_posix()}`): "
            f"{' '.join(doc.get('description', '').split())}"]
     if stories:
         out += ["", "  <details><summary>The witness step by step</summary>\n", "  ```text"]
-        out += [f"  {line}" for line in story(path)]
+        out += [f"  {line}" for line in story(path, scenario)]
         out += ["  ```\n", "  </details>\n"]
     return out
 

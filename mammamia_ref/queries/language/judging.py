@@ -87,16 +87,37 @@ def needs_parts(cond: Any) -> bool:
     return isinstance(cond, list) and any(needs_parts(v) for v in cond)
 
 
+_PARTS: dict[int, tuple[Played, Played]] = {}
+"""The parts of the last games played (:func:`keep_parts`), by identity."""
+
+_PARTS_KEPT = 4
+
+
+def keep_parts(played: Played, parts: Played) -> Played:
+    """``played``, its parts (:func:`in_parts`) kept as its player made them
+    (:func:`..answering.searching.playout` plays each action in parts): a game judged
+    right after it is played is then not replayed in parts (the replay took as long as
+    the reference's moves of the game)."""
+    _PARTS[id(played)] = (played, parts)
+    while len(_PARTS) > _PARTS_KEPT:
+        del _PARTS[next(iter(_PARTS))]
+    return played
+
+
 def in_parts(played: Played) -> Played:
     """The game with each action split into its parts (:func:`.game.apply_in_parts`):
     the action's own transition, then each step that needed no decision (the oven
     opened, each card revealed, the next round prepared), each with the state it left.
     So the state right after an event is the state of its step, and a round's end is
-    the state in which its oven opens."""
+    the state in which its oven opens. The parts its player kept (:func:`keep_parts`)
+    where it has them, else the game replayed."""
     from dataclasses import replace
 
     from mammamia_ref.rules.game import apply_in_parts, new_game
 
+    kept = _PARTS.get(id(played))
+    if kept is not None and kept[0] is played:
+        return kept[1]
     state, steps = new_game(played.config), []
     for action, events, _after in played.steps:
         parts = apply_in_parts(state, action)
