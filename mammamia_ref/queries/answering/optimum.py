@@ -108,6 +108,7 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
     try:
         if cond is None or shape(cond).whole_game:
             return
+        exact = shape(cond).exact   # else a "none" sees only the states between turns
     except Unsupported:
         return
     deadline = time.process_time() + budget
@@ -118,7 +119,7 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
         for turns in lengths:
             left = deadline - time.process_time()
             verdict = _aim_at(cond, question, players, rules, turns, min(cap, left), out,
-                              log) if left > 0 else "spent"
+                              log, exact) if left > 0 else "spent"
             if verdict in ("found", "spent"):
                 unsettled = []
                 break
@@ -130,8 +131,9 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
 
 
 def _aim_at(cond: dict[str, Any], question: Question, players: int, rules: Rules,
-            turns: int, cap: float, out: Raised, log: list[str]) -> str:
-    """One length of :func:`aim`: ``found`` (``out`` raised), ``none`` or ``unknown``."""
+            turns: int, cap: float, out: Raised, log: list[str], exact: bool) -> str:
+    """One length of :func:`aim`: ``found`` (``out`` raised), ``none`` or ``unknown``
+    (logged as "none between turns" where z3 does not see every state judged)."""
     from mammamia_ref.queries.answering.bounded import on_schedule
 
     began = time.process_time()
@@ -144,7 +146,8 @@ def _aim_at(cond: dict[str, Any], question: Question, players: int, rules: Rules
     # a cap's end says nothing more; anything else that left it unknown is worth reading
     why = "" if found.verdict != "unknown" or found.detail.endswith(CAP_SPENT) \
         else f": {found.detail}"
-    log.append(f"{turns} turns: {verdict} in {time.process_time() - began:.1f} s{why}")
+    said = "none between turns" if verdict == "none" and not exact else verdict
+    log.append(f"{turns} turns: {said} in {time.process_time() - began:.1f} s{why}")
     return verdict
 
 
