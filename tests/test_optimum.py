@@ -108,3 +108,20 @@ def test_a_bombastica_takes_every_card_in_play_only_where_none_is_kept(
     assert upper_bound("bombastica_cards", players, make_rules({})) == (cards, "counting")
     assert upper_bound("bombastica_cards", players,
                        make_rules({"round_end": "last_ingredient"})) == (cards - 1, "induction")
+
+
+def test_a_witness_past_its_proved_bound_is_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were a proof wrong (a bound of 1 orders at one opening, where the known game bakes
+    8), the answer would not be a value, let alone exact: it says the proof or the
+    judging is wrong."""
+    from mammamia_ref.queries.answering import ask
+    from mammamia_ref.queries.language.questions import load_question
+    from mammamia_ref.rules import specdata
+
+    monkeypatch.setattr(ask, "upper_bound", lambda *_a: (1, "statement"))
+    question = load_question(specdata.spec_path("questions") /
+                             "Q05-most-pizzas-one-opening.yaml")
+    got = ask.answer_cell(question, 2, {}, budget=20)
+    assert got.value == 8 and got.upper == 1, got.tried
+    assert got.answer == "unknown" and not got.exact
+    assert "past the proved bound 1 (statement)" in got.detail

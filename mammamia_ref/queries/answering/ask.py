@@ -331,8 +331,26 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             bound = out.lower
         _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
                  budget, bound, judge, out, known)
+        _past_the_bound(out)
     out.cpu = time.process_time() - cpu
     return out
+
+
+def _past_the_bound(out: AskAnswer) -> None:
+    """A replayed game whose measure passes the proved bound means that the proof or the
+    judging is wrong: the answer says so and claims no value (a false "exact" is worse
+    than none)."""
+    if out.value is None:
+        return
+    if out.upper is not None and out.value > out.upper:
+        bound, evidence = out.upper, out.upper_evidence
+    elif out.lower is not None and out.value < out.lower:
+        bound, evidence = out.lower, out.lower_evidence
+    else:
+        return
+    out.answer, out.exact = "unknown", False
+    out.detail = (f"the witness measures {out.value}, past the proved bound {bound} "
+                  f"({evidence}): the proof or the judging is wrong; {out.detail}")
 
 
 def _optimum(question: Question, players: int, rules: Rules, spendable: float,
