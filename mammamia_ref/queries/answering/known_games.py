@@ -88,10 +88,16 @@ def known_games(players: int, rules: Rules) -> Iterator[Played]:
     """The known games for ``players`` under exactly ``rules``' flags and numbers (a game
     under other rules is not a game of this cell)."""
     for game in _library():
-        played_under = game.config.rules
-        if game.config.players == players and played_under.flags == rules.flags \
-                and played_under.parameters == rules.parameters:
+        if of_cell(game, players, rules):
             yield game
+
+
+def of_cell(game: Played, players: int, rules: Rules) -> bool:
+    """Whether ``game`` is a game of a cell: its player count, and exactly the cell's
+    flags and numbers."""
+    played_under = game.config.rules
+    return game.config.players == players and played_under.flags == rules.flags \
+        and played_under.parameters == rules.parameters
 
 
 def best_known(players: int, rules: Rules, judge: Callable[[Played], float | None],

@@ -106,11 +106,12 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
 
     cond = at_least(question.measure, upper)
     try:
-        if cond is None or shape(cond).whole_game:
-            return
-        exact = shape(cond).exact   # else a "none" sees only the states between turns
+        form = None if cond is None else shape(cond)
     except Unsupported:
         return
+    if cond is None or form is None or form.whole_game:
+        return
+    exact = form.exact   # else a "none" sees only the states between turns
     deadline = time.process_time() + budget
     lengths, cap = aim_lengths(players, rules), budget / AIM_FIRST_CAPS
     log: list[str] = []
@@ -166,14 +167,11 @@ bounded search's first rounds (:func:`..model.proofs.first_rounds`)."""
 
 def aim_lengths(players: int, rules: Rules) -> list[int]:
     """The first-round lengths :func:`aim` asks about, shortest first: those that can end
-    (:func:`..model.proofs.can_end`, proved up to three players under the spec's
-    numbers)."""
+    (:func:`..model.proofs.can_end`)."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
-    start = first_rounds(players).start
-    prechecked = not rules.non_default_parameters()
-    return [t for t in range(start, AIM_TURNS_A_PLAYER * players + 1)
-            if not prechecked or can_end(players, rules, t)]
+    return [t for t in range(first_rounds(players).start, AIM_TURNS_A_PLAYER * players + 1)
+            if can_end(players, rules, t)]
 
 
 __all__ = ["AIM_SHARE", "Raised", "aim", "aim_lengths", "at_least", "raise_value"]

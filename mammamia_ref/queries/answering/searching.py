@@ -62,7 +62,9 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
         action = chance.shuffle(state) if is_chance(state) else \
             choose(state, legal_actions(state), rng)
         split = apply_in_parts(state, action)   # apply's transition, part by part
-        parts.extend([(action, part_events, part_state) for part_state, part_events in split])
+        if after is None:   # kept for a new game only (see below)
+            parts.extend([(action, part_events, part_state)
+                          for part_state, part_events in split])
         state = split[-1][0]
         events = split[0][1] if len(split) == 1 else sum((more for _s, more in split), ())
         steps.append((action, events, state))

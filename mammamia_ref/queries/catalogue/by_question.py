@@ -71,14 +71,13 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
     decisions apart), or the best run's measure is the value (with the proved bound).
     Every run must be a game of the cell: its players and exactly its ``rules``."""
     from mammamia_ref.queries.answering.ask import upper_bound
+    from mammamia_ref.queries.answering.known_games import of_cell
     from mammamia_ref.queries.language.judging import measure, meets
 
     games, failure = _games_of(doc)
     if failure:
         return Verdict("unknown", detail=f"the committed witness does not replay: {failure}")
-    other = [name for name, game in games if game.config.players != players
-             or game.config.rules.flags != rules.flags
-             or game.config.rules.parameters != rules.parameters]
+    other = [name for name, game in games if not of_cell(game, players, rules)]
     if other:
         return Verdict("unknown", detail=f"the committed witness (run {', '.join(other)}) "
                        "is not a game of this cell: other players or rules")

@@ -78,7 +78,7 @@ def occurrences(name: str, where: Mapping[str, Any], rule: str | None, step: Ste
     if name == "leftovers_to_oven":
         if v.leftovers != Leftovers.OVEN or rule not in (None, "next_round.oven"):
             return []
-        test = [count_is(N.Sum(table), where["cards"])] if "cards" in where else []
+        test = [_count_is(N.Sum(table), where["cards"])] if "cards" in where else []
         return [_one(z3.Not(f["final"]), *test)]
     last = step.round == model.R   # the round after the last modelled one is not modelled
     if last or v.round_end != RoundEnd.LAST_INGREDIENT:
@@ -273,7 +273,7 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         by_rule = _either("oven.bombastica", bomb, "oven.bake", z3.Not(bomb))
         used = [t + h for t, h in zip(f["outcome"].from_table, f["from_hand"], strict=True)]
         if "taken" in where:   # the cards it took, from the table and the hand
-            which.append(count_is(N.Sum(used), where["taken"]))
+            which.append(_count_is(N.Sum(used), where["taken"]))
         which += _kind_counts(where.get("used"), used)
         return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
     if name == "failed":
@@ -292,7 +292,7 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
     return []
 
 
-def count_is(term: Any, want: Any) -> Any:
+def _count_is(term: Any, want: Any) -> Any:
     """A count a condition gives as a number or as a comparison (``at_least``, ...)."""
     return compare_term(term, want, 0) if isinstance(want, Mapping) else term == int(want)
 
@@ -300,7 +300,7 @@ def count_is(term: Any, want: Any) -> Any:
 def _kind_counts(want: Mapping[str, Any] | None, counts: Sequence[Any]) -> list[Any]:
     """A field that counts each kind (``baked``'s ``used``, ...): each kind the condition
     names, its number or comparison."""
-    return [count_is(counts[KINDS.index(k)], w) for k, w in (want or {}).items()]
+    return [_count_is(counts[KINDS.index(k)], w) for k, w in (want or {}).items()]
 
 
 def _failure_rules(step: Step, model: GameModel) -> dict[str, Any]:

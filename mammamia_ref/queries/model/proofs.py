@@ -424,8 +424,10 @@ def first_rounds(players: int, shortest: int = 1) -> range:
 
 def can_end(players: int, variants: FlagValues, turns: int) -> bool:
     """Whether a search tries a first round of ``turns`` turns: those that can end, or
-    every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`)."""
-    return players > PRECHECKED or first_round_can_end(players, variants, turns)
+    every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`) or under
+    numbers other than the spec's (the proofs are made under the spec's numbers)."""
+    return players > PRECHECKED or bool(as_rules(variants).non_default_parameters()) \
+        or first_round_can_end(players, variants, turns)
 
 
 @functools.cache
