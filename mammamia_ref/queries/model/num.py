@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -153,14 +154,60 @@ def SimplifyingSolver() -> z3.Solver:
 def check(constraints: Iterable[Any], timeout: float | None = None
           ) -> tuple[Any, z3.ModelRef | None]:
     """Check ``constraints`` with :func:`SimplifyingSolver`: the result, and the model
-    when they are satisfiable; with ``timeout`` (seconds), ``unknown`` once it is spent
-    (a budget's end, not a verdict)."""
+    when they are satisfiable; with ``timeout`` (CPU seconds of the check,
+    :func:`cpu_capped`), ``unknown`` once it is spent (a budget's end, not a verdict)."""
     s = SimplifyingSolver()
-    if timeout is not None:
-        s.set("timeout", max(1, int(timeout * 1000)))
     s.add(list(constraints))
-    result = s.check()
+    with cpu_capped(s.ctx, timeout):
+        result = s.check()
     return result, (s.model() if result == z3.sat else None)
+
+
+@contextmanager
+def cpu_capped(ctx: z3.Context, seconds: float | None) -> Iterator[None]:
+    """Interrupt the z3 work of ``ctx`` done in this block once it has taken ``seconds``
+    of CPU time of the calling thread (where the system gives a thread's clock, else of
+    the process). z3's own ``timeout`` counts wall-clock time, so on a loaded machine a
+    budget of CPU seconds bought less solving than it says; this cap buys the same
+    whatever runs beside it. A check it stops answers ``unknown`` (reason
+    ``interrupted``), as a timeout does; an interrupt that lands after the check ended
+    touches nothing (z3 keeps no cancel of an idle context)."""
+    if seconds is None:
+        yield
+        return
+    clock = _thread_clock()
+    deadline = clock() + max(seconds, 0.001)
+    done, lock = threading.Event(), threading.Lock()
+
+    def watch() -> None:
+        # a thread's CPU time grows no faster than wall time, so the time left is a safe
+        # wait (at most half a second, in case the process runs the check on several)
+        while not done.wait(min(max(deadline - clock(), 0.002), 0.5)):
+            if clock() >= deadline:
+                with lock:
+                    if not done.is_set():
+                        ctx.interrupt()
+                return
+
+    watcher = threading.Thread(target=watch, name="z3-cpu-cap", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        with lock:
+            done.set()
+        watcher.join()
+
+
+def _thread_clock() -> Callable[[], float]:
+    """The calling thread's CPU clock, readable from another thread; the process's where
+    the system has none (its CPU time counts every thread)."""
+    try:
+        clock_id = time.pthread_getcpuclockid(threading.get_ident())
+        time.clock_gettime(clock_id)
+    except (AttributeError, OSError):
+        return time.process_time
+    return functools.partial(time.clock_gettime, clock_id)
 
 
 def lift(x: Any) -> Any:
