@@ -17,7 +17,9 @@ pytestmark = pytest.mark.z3
 
 BY_QUESTION = [q for q in load_catalogue() if q["method"] == "question"]
 LONG = {("Q12-monotoni-absent-kind", "any_other"):
-        "the seeded search takes about 20 s of CPU (90 s on a loaded machine)"}
+        "the seeded search takes about 20 s of CPU (90 s on a loaded machine)",
+        ("Q16-round-ends-by-stall", "cut"):
+        "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU"}
 """Cells whose route from scratch runs only with ``MAMMAMIA_SLOW=1``, as the catalogue's
 slow answers do (``tools.side_by_side`` answers them too)."""
 
@@ -46,8 +48,9 @@ def test_the_route_from_scratch_gives_the_catalogue_answer(
     if got.verdict == "sat":
         assert got.reference == "agrees" and got.scenario is not None
         assert "setup" in got.scenario["given"]
-    else:
-        assert got.evidence == "induction" and got.detail.startswith("proved by induction")
+    else:   # the proof named as the catalogue names it: induction, or a ranking function
+        proof = {"induction": "induction", "ranking": "a ranking function"}[got.evidence]
+        assert got.detail.startswith(f"proved by {proof}")
 
 
 def test_by_default_a_cell_with_a_witness_judges_the_committed_game() -> None:

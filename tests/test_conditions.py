@@ -164,6 +164,42 @@ def test_none_within_the_bound_is_proved_over_every_schedule() -> None:
     assert prove_or_find(cond, 2, rules, {"rounds": 1, "turns": 4}, budget=60).verdict == "found"
 
 
+def test_unlikely_schedules_are_put_off_and_still_complete_a_proof(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 4 players (no proof of which first rounds can end) a first round that ends in
+    fewer than 8 turns, or a later round of fewer than 4, is tried after every other
+    schedule of a finite bound, and still tried: "none within the bound" rests on every
+    schedule. Without a turns bound they are never reached, and the part covered says
+    so. (Each schedule's check is replaced here by an instant "no game".)"""
+    import z3
+
+    from mammamia_ref.queries.answering import bounded
+
+    tried: list[tuple[tuple[int, ...], bool]] = []
+
+    def no_game(_cond: Any, _bound: Any, _players: int, _rules: Any, _seated: Any,
+                _cores: Any, schedule: tuple[int, ...], open_last: bool, *_rest: Any
+                ) -> tuple[None, Any, int]:
+        tried.append((schedule, open_last))
+        return None, z3.unsat, 1
+
+    monkeypatch.setattr(bounded, "_on_schedule", no_game)
+    rules = make_rules({})
+    got = prove_or_find({"event": "baked"}, 4, rules, {"turns": 10}, budget=60)
+    every = list(schedules(4, rules, 3, 10, False))
+    assert got.verdict == "none" and sorted(tried) == sorted(every)
+    late = [bounded._unlikely(s, o, 8, 4) for s, o in tried]
+    assert any(late) and not all(late)
+    assert late == sorted(late)   # every put-off schedule after every other
+    assert bounded._unlikely((5,), False, 8, 4) and not bounded._unlikely((5,), True, 8, 4)
+    assert bounded._unlikely((8, 3), False, 8, 4) and not bounded._unlikely((8, 3), True, 8, 4)
+    assert not bounded._unlikely((8, 0, 4), False, 8, 4)   # a round ending at once
+    tried.clear()
+    open_ended = prove_or_find({"event": "baked"}, 4, rules, {}, budget=0.3)
+    assert open_ended.verdict == "unknown" and "put off" in open_ended.detail
+    assert not any(bounded._unlikely(s, o, 8, 4) for s, o in tried)
+
+
 def test_a_condition_not_kept_once_met_is_judged_on_whole_games() -> None:
     rules = make_rules({})
     assert shape({"not": {"event": "baked"}}).whole_game
@@ -331,6 +367,38 @@ def test_a_relation_between_two_counts_is_the_references(
             with N.building(model.ctx):
                 got = N.truth(zm, state_term(state, mine, model, in_round))
             assert got == judging.state_holds(state, ref), f"{state} at state {i}"
+
+
+def test_no_run_comes_back_to_a_position_in_the_model_nor_in_the_reference(
+        run: tuple[GameModel, Any, Played, Played]) -> None:
+    """Under the stall cut no position comes back: on every run the encoding of
+    position_returns is false, as the reference's judgement of the same game."""
+    from mammamia_ref.queries.language.conditions import Part, position_returns
+
+    model, zm, modelled, _played = run
+    with N.building(model.ctx):
+        got = N.truth(zm, position_returns(model, Part()))
+    assert got is False and judging.position_returns(modelled) is False
+
+
+def test_the_positions_the_model_finds_equal_are_the_references() -> None:
+    """Under stall=letter, z3 asked for a position that comes back: the replayed game
+    has one, and the pairs of states between turns the encoding finds equal are exactly
+    the pairs of equal reference states (what position() leaves out changes nothing)."""
+    model, zm, modelled, played = _run(2, {"stall": "letter"}, (6,), True,
+                                       {"position_returns": True})
+    assert judging.position_returns(modelled)
+    with N.building(model.ctx):
+        ours = [tuple(N.value(zm, x) for x in s.position())
+                for s, guard, _step in between_turns(model) if N.truth(zm, guard)]
+    theirs = [s for _a, events, s in played.steps
+              if any(e.name == "turn_begins" for e in events) and s.phase == Phase.TURN]
+    assert len(ours) == len(theirs)
+
+    def equal_pairs(states: Sequence[Any]) -> set[tuple[int, int]]:
+        return {(i, j) for j in range(len(states)) for i in range(j) if states[i] == states[j]}
+
+    assert equal_pairs(ours) == equal_pairs(theirs) != set()
 
 
 # (flags, schedule, a goal that forces the result to one deciding rule, the result

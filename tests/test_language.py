@@ -55,6 +55,8 @@ def _write(tmp_path: Path, doc: dict[str, Any]) -> Path:
     ({"result": {"decided_by": "game_end.coin"}}, "decided_by: one of"),
     ({"result": {"loser": "red"}}, "not 'loser'"),
     ({"event": "mamma_mia_drawn", "where": {"last": True}}, "no field 'last'"),
+    ({"position_returns": False}, "position_returns"),
+    ({"position_returns": True, "rule": "turn.pass"}, "stands alone"),
 ])
 def test_a_misused_construct_is_refused_with_its_line(tmp_path: Path, find: Any,
                                                       says: str) -> None:
@@ -281,3 +283,28 @@ def test_the_parts_a_playout_keeps_are_the_replays(players: int) -> None:
             replayed = in_parts(dataclasses.replace(game))   # another object: replayed
             assert replayed is not kept and replayed.steps == kept.steps, (players, seed)
             assert len(kept.steps) > len(game.steps)
+
+
+def test_a_position_comes_back_where_a_state_repeats_and_nowhere_else(
+        games: list[Played]) -> None:
+    """position_returns compares the reference's states: the catalogue's stall=letter
+    game comes back to the state after its 13th action after its 17th (every card in
+    the same place, the same player to act); no state of a whole game (stall cut)
+    comes back, and a part of the letter game that stops before the return has none."""
+    from dataclasses import replace
+
+    from mammamia_ref.queries.answering.ask import replay_witness
+
+    witness = Path(__file__).resolve().parent.parent / "scenarios" / "queries"
+    letter = replay_witness(yaml.safe_load(
+        (witness / "q07-round-forever-letter.yaml").read_text(encoding="utf-8")))
+    assert judging.position_returns(letter)
+    assert meets({"position_returns": True}, letter, {})
+    states = [s for _a, _e, s in letter.steps]
+    first, again = next((i, j) for j, s in enumerate(states) for i in range(j)
+                        if states[i] == s)
+    assert not judging.position_returns(replace(letter, steps=letter.steps[:again]))
+    assert states[first].current == states[again].current
+    for game in games:
+        assert not judging.position_returns(game)
+        assert not meets({"position_returns": True}, game, {})

@@ -15,6 +15,7 @@ from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.answering.unbounded import prove_never
 from mammamia_ref.queries.language.judging import meets
 from mammamia_ref.queries.language.questions import load_question
+from mammamia_ref.queries.model import num as N
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -43,6 +44,7 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("Q13-bombastica-short-table", {"bombastica_hand": "forbidden"}),
     ("Q15-completion-declined", {"completion": "mandatory"}),
     ("Q10-opening-without-holder", {"round_end": "last_ingredient"}),
+    ("Q07-round-forever", {}),
 ]
 
 # conditions a game reaches (a reference game shows each): never proved impossible
@@ -58,6 +60,8 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
     # induction cannot rule it out (the bounded route and the search take it on)
     ({"event": "round_ended", "rule": "round_end.stall", "then": {"count": "supply",
                                                                   "equals": 0}}, {}),
+    # under the letter a stalled round's position comes back (Q07's game)
+    ({"position_returns": True}, {"stall": "letter"}),
 ]
 
 
@@ -84,6 +88,41 @@ def test_what_a_game_reaches_is_never_proved_impossible(
     never = prove_never(cond, 2, make_rules(flags))
     assert not never.proved, cond
     assert never.how.startswith("not proved")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_no_position_comes_back_by_a_ranking_function(players: int) -> None:
+    """Under the stall cut a position never comes back, at every player count: the
+    proof is the ranking function's (the answer's evidence says so, not induction)."""
+    never = prove_never({"position_returns": True}, players, make_rules({}))
+    assert never.proved and never.evidence == "ranking", never.how
+    assert never.how.startswith("proved by a ranking function")
+    assert any(case.startswith("ranking") for case in never.cases)
+    other = prove_never(_condition("new-nine-delivered"), players, make_rules({}))
+    assert other.proved and other.evidence == "induction"
+
+
+def test_a_game_model_whose_stall_never_ends_a_round_proves_no_never(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-line mutant of the game model (the stall cut never ends a round, so a
+    stalled round's position can come back): the ranking proof alone would still hold
+    from a "well-formed" state (well-formedness says a cycle of quiet turns has ended
+    its round), but well-formedness is proved first, is no longer inductive, and no
+    "never" is claimed, for this question nor any other."""
+    from mammamia_ref.queries.answering import unbounded
+    from mammamia_ref.queries.model import game_model
+
+    rules = make_rules({})
+    unbounded._well_formed_holds.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(game_model, "round_end_stall", lambda *_args: N.BoolVal(False))
+            for cond in ({"position_returns": True}, _condition("new-nine-delivered")):
+                never = prove_never(cond, 2, rules)
+                assert not never.proved and "well-formedness" in never.how, never.how
+    finally:
+        unbounded._well_formed_holds.cache_clear()
+    assert prove_never({"position_returns": True}, 2, rules).proved   # the model itself
 
 
 def test_the_hand_limit_of_a_house_rule_is_what_the_proof_follows() -> None:

@@ -75,11 +75,14 @@ def _defs() -> dict[str, Any]:
 
 def _condition(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any]:
     """A condition on a game: all, any, not of conditions, an event (with its rule, its
-    fields and the state then), a state, the result, within a span, a quantifier."""
+    fields and the state then), a state, the result, a position that comes back, within a
+    span, a quantifier."""
+    from mammamia_ref.queries.language.questions import CONDITION_KEYS
+
     events = vocab["events"]
     relations = list(vocab["relations"])
     quantifiers = vocab["quantifiers"]
-    keys = ["all", "any", "not", "event", "state", "result", "within", *quantifiers]
+    keys = list(CONDITION_KEYS)
     variable = {"type": "string", "pattern": _VARIABLE}
     relation = {"type": "object", "minProperties": 1}
     return {
@@ -97,6 +100,7 @@ def _condition(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, 
             **{rel: relation for rel in relations},
             "state": {"$ref": "#/$defs/state"},
             "result": {"$ref": "#/$defs/result"},
+            "position_returns": {"const": True, "description": vocab["position_returns"]},
             "within": {"$ref": "#/$defs/span"},
             "holds": {"$ref": "#/$defs/condition"},
             **{q: ({"type": "array", "minItems": 2, "maxItems": 2, "items": variable}

@@ -36,12 +36,10 @@ NOT_STATED: dict[str, str] = {
     "Q19-completion-costs-own-order": (
         "a counterfactual: whether declining would have let a later order bake compares "
         "the game with the one the other decision makes; a condition is judged on one game"),
-    "Q07-round-forever/letter": (
-        "a position that comes back within a round compares two states of one game; the "
-        "language counts, it does not compare states"),
     "Q24-longest-round/letter": (
-        "a round that lasts for ever (a position that comes back) compares two states of "
-        "one game; the language counts, it does not compare states"),
+        "a round that can last for ever has no longest round, so Q24's measure has no "
+        "value there; whether a round can last for ever is Q07's file, which states it "
+        "(position_returns)"),
 }
 """The catalogue queries (or cells, ``ID/variant``) the question language cannot state,
 and why: they stay with the catalogue's own z3 models (docs/questions.md)."""

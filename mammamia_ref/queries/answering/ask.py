@@ -4,8 +4,8 @@ Each (players, flag values) cell gets one of
 
 - **found**: a witness game from a new deal (explicit shuffles), written as a scenario
   and replayed by the reference;
-- **none in any game**: an unbounded proof (:mod:`.unbounded`, induction over the game
-  model's steps);
+- **none in any game**: an unbounded proof (:mod:`.unbounded`: induction, or a ranking
+  function, over the game model's steps);
 - **none within the bound**: only from a z3 proof (the game model over every schedule
   of the bound, :mod:`.bounded`); a search never answers "none";
 - **value**: for ``most:`` / ``fewest:``, the best game found, with the proved bound where
@@ -47,7 +47,8 @@ class AskAnswer:
     question: str
     players: int
     variants: dict[str, str]
-    answer: str = "unknown"           # found, none within the bound, value, unknown
+    answer: str = "unknown"           # found, none in any game / within the bound, value, unknown
+    evidence: str | None = None       # how "none in any game" was proved: induction, ranking
     value: int | None = None
     upper: int | None = None
     upper_evidence: str | None = None
@@ -69,18 +70,17 @@ class AskAnswer:
 
     def as_json(self) -> dict[str, Any]:
         return {"question": self.question, "players": self.players, "variants": self.variants,
-                "answer": self.answer, "value": self.value, "upper": self.upper,
-                "upper_evidence": self.upper_evidence, "lower": self.lower,
-                "lower_evidence": self.lower_evidence, "exact": self.exact,
-                "witness": self.witness_file, "reference": self.reference,
+                "answer": self.answer, "evidence": self.evidence, "value": self.value,
+                "upper": self.upper, "upper_evidence": self.upper_evidence,
+                "lower": self.lower, "lower_evidence": self.lower_evidence,
+                "exact": self.exact, "witness": self.witness_file, "reference": self.reference,
                 "condition_holds_on_witness": self.condition_holds,
-                "judged_on": self.judged_on or None, "detail": self.detail,
-                "title": self.title, "first_held": self.first_held or None,
-                "found_by": self.found_by or None,
+                "judged_on": self.judged_on or None, "detail": self.detail, "title": self.title,
+                "first_held": self.first_held or None, "found_by": self.found_by or None,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
-                "flags": self.in_force.get("flags"), "parameters":
-                self.in_force.get("parameters"), "parameters_from":
-                self.in_force.get("parameters_from"), "house": self.in_force.get("house"),
+                "flags": self.in_force.get("flags"), "parameters": self.in_force.get("parameters"),
+                "parameters_from": self.in_force.get("parameters_from"),
+                "house": self.in_force.get("house"),
                 "not_the_spec": self.in_force.get("non_default")}
 
     def text(self, written: bool = False) -> str:
@@ -325,10 +325,9 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         # the proved bound first: a search that meets it stops (the value is exact)
         if goal == "most":
             out.upper, out.upper_evidence = upper_bound(name, players, rules)
-            bound = out.upper
         else:
             out.lower, out.lower_evidence = lower_bound(name, players, rules)
-            bound = out.lower
+        bound = out.upper if goal == "most" else out.lower
         _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
                  budget, bound, judge, out, known)
         _past_the_bound(out)
@@ -427,12 +426,12 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
           out: AskAnswer, known: bool = True) -> None:
     """A ``find:`` cell: the unbounded proof (:mod:`.unbounded`), the known games
     (:mod:`.known_games`), then the seeded search and the game model
-    (:mod:`.bounded`), which alone may answer "none within the bound". With a ``turns``
-    bound the schedules are finite and the game model goes first (it settles such a
-    cell, where a search never says none); without one the search does."""
+    (:mod:`.bounded`), which alone may answer "none within the bound". The game model
+    goes first with a ``turns`` bound (finite schedules: it settles the cell, a search
+    never says none) and for a position that comes back (no seeded game shows one)."""
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
     from mammamia_ref.queries.answering.unbounded import prove_never
-    from mammamia_ref.queries.language.conditions import Unsupported, shape
+    from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, shape
     from mammamia_ref.queries.language.variables import expand
     from mammamia_ref.rules.vocabulary import COLOURS
 
@@ -447,7 +446,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     out.judged_on = judged_on(question.bound, rules, condition)
     never = prove_never(condition, players, rules)
     if never.proved:
-        out.answer, out.detail = "none in any game", never.how
+        out.answer, out.detail, out.evidence = "none in any game", never.how, never.evidence
         out.judged_on = "games of every length, every seating"
         out.tried = f"the unbounded proof: {len(never.cases)} cases, {never.cpu:.1f} s of CPU"
         return
@@ -462,11 +461,12 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
                               never.how):
         return
     bounded: Bounded | None = None
-    solver_first = expressible and "turns" in question.bound
+    returns = asks_a_return(condition)   # which no seeded game shows: z3 has it all
+    solver_first = expressible and ("turns" in question.bound or returns)
     if solver_first:
         bounded = prove_or_find(condition, players, rules, question.bound,
-                                budget * SOLVER_SHARE)
-        if bounded.verdict != "unknown":
+                                left() if returns else budget * SOLVER_SHARE)
+        if bounded.verdict != "unknown" or returns:
             _settled(question, out, never.how, "", bounded)
             return
     share = left() if solver_first or not expressible else budget * SEARCH_SHARE

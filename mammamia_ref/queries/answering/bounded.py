@@ -13,13 +13,15 @@ part of a game within it (:func:`..language.judging.within`):
 
 Schedules go fewest turns first; a first round that cannot end when it says is
 skipped at once (:func:`..model.proofs.can_end`, itself a z3 proof up to three players,
-under the spec's numbers). Unsatisfiable under every schedule of the bound: "none
-within the bound". A satisfying run is decoded, replayed by the reference
-(:func:`..model.decode.replay`, which checks the model against it step by step), played on
-to the game's end by a seeded policy, and kept only when the reference's game meets the
-condition within the bound; the caller then writes and replays its scenario. When the
-budget runs out first (or no ``turns`` bound is given) the answer is unknown, with the
-part of the bound that was covered: that part is proved.
+under the spec's numbers), and a schedule whose rounds are unlikely to end when it says
+(:func:`_unlikely`) is put off until every other of a finite bound is tried (without a
+``turns`` bound it is never tried, and the part covered says so). Unsatisfiable under
+every schedule of the bound: "none within the bound". A satisfying run is decoded,
+replayed by the reference (:func:`..model.decode.replay`, which checks the model against
+it step by step), played on to the game's end by a seeded policy, and kept only when the
+reference's game meets the condition within the bound; the caller then writes and
+replays its scenario. When the budget runs out first (or no ``turns`` bound is given)
+the answer is unknown, with the part of the bound that was covered: that part is proved.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered."""
-    from mammamia_ref.queries.model.proofs import can_end
+    from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
     start = time.process_time()
     encoded = _encoded(condition, players, rules)
@@ -91,13 +93,22 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     where = ("a whole game of at most {t} turns" if form.whole_game else
              f"the first {rounds} round(s) of a game and its first {{t}} turns")
     tried, covered = 0, 0
-    for schedule, open_last in schedules(players, rules, rounds, turns, form.whole_game):
-        covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done
+    shortest = first_rounds(players).start
+    deferred: list[tuple[tuple[int, ...], bool]] = []
+    every = ((s, o, False) for s, o in schedules(players, rules, rounds, turns,
+                                                  form.whole_game))
+    for schedule, open_last, put_off in itertools.chain(every, _after(deferred, turns)):
         left = budget - (time.process_time() - start)
         if left <= 0:
             break
-        if not (open_last and len(schedule) == 1) and not can_end(players, rules, schedule[0]):
+        ends = not (open_last and len(schedule) == 1)   # the first round ends
+        if ends and not can_end(players, rules, schedule[0]):
             continue
+        if not put_off:
+            covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done
+            if _unlikely(schedule, open_last, shortest, players):
+                deferred.append((schedule, open_last))
+                continue
         found, result, runs = _on_schedule(condition, bound, players, rules, seated, cores,
                                            schedule, open_last, start + budget, tried)
         tried += runs
@@ -107,8 +118,32 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
             break
     else:
         return _seated(_none(turns, where, tried, form.exact), seated)
+    if deferred:
+        where += (f" whose first round, where it ends, lasts {shortest} turns or more and "
+                  f"each later round that ends {players} or more (the others put off)")
     return _seated(Bounded("unknown", _spent(budget, covered, where, tried, form.exact),
                            schedules=tried), seated)
+
+
+def _unlikely(schedule: tuple[int, ...], open_last: bool, shortest: int, players: int
+              ) -> bool:
+    """A schedule put off until every other of a finite bound is tried: a first round
+    that ends in fewer than ``shortest`` turns (two a player beyond
+    :data:`..model.proofs.PRECHECKED` players, where :func:`..model.proofs.can_end` has
+    no proof), or a later round that ends in fewer turns than the players (not a full
+    cycle; a round of no turns, which ends at once under ``round_end.last_ingredient``,
+    is not put off). Such rounds rarely can end, and z3 may take minutes to show that
+    they cannot (a counting argument), where a game is far more likely among the others."""
+    ending = schedule[:-1] if open_last else schedule
+    return bool(ending) and (ending[0] < shortest or any(0 < t < players for t in ending[1:]))
+
+
+def _after(deferred: list[tuple[tuple[int, ...], bool]], turns: int | None
+           ) -> Iterator[tuple[tuple[int, ...], bool, bool]]:
+    """The schedules put off (:func:`_unlikely`), once every other one of a finite bound
+    is tried: only they can complete a proof of "none within the bound"."""
+    if turns is not None:
+        yield from ((schedule, open_last, True) for schedule, open_last in deferred)
 
 
 def on_schedule(condition: Mapping[str, Any], players: int, rules: Rules,

@@ -5,7 +5,8 @@ proves more, by induction over the game model's transition relation
 (:func:`..model.free_steps.free_step`: one turn, one opening's reveal or one round's
 preparation, from *any* well-formed state), relative to what is already proved for every
 reachable state: the model's well-formedness and the hand limit
-(:func:`..model.proofs.prove_invariant`, itself a 1-induction from the setup). Why this and
+(:func:`..model.proofs.prove_invariant`, itself a 1-induction from the setup, proved for
+each cell's players and rules before anything is claimed). Why this and
 not a Horn-clause engine (z3's Spacer), which would search for a strengthening itself:
 the step relation is large (over a hundred integers a state), its invariants are known
 and few, and each check here takes under a second, so no answer waits on an engine
@@ -25,6 +26,11 @@ of :func:`..language.variables.seatings`):
   ``at``. The states inside a step lie between the model's: a hand shrinks while cards
   are played and grows only by the draw (or the deal, whose last state is the setup's),
   and the other counts change by one action each;
+- **a position that comes back** (``position_returns``): a ranking function
+  (:func:`..model.proofs.prove_turns_terminate`) decreases at every turn that ends no
+  round, from any well-formed state, so no state between turns comes back within a round
+  (and a state inside a turn comes back only if its turn's start does); a round's end
+  changes the round;
 - ``any:`` when each part is never met, ``all:`` when one is, a span (``within:``) when
   its condition is never met anywhere.
 
@@ -71,6 +77,7 @@ class Never:
     how: str
     cases: dict[str, str] = field(default_factory=dict)
     cpu: float = 0.0
+    evidence: str = "induction"   # or "ranking", where a ranking function proves it
 
 
 def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Never:
@@ -89,6 +96,11 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
     seated = seatings(players, condition)
     cases: dict[str, str] = {}
     reasons: list[str] = []
+    if not _well_formed_holds(players, rules):
+        return Never(False, "not proved for every game: the game model's well-formedness, "
+                     "which every step here assumes, is not inductive under these rules",
+                     {"well-formed": "not inductive"}, time.process_time() - start)
+    cases["well-formed, by 1-induction"] = "unsat"
     try:
         for colours in seated:
             core = expand(condition, colours, rules.parameters.rounds)
@@ -100,8 +112,10 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
     seats = "every seating alike" if len(seated) == 1 else \
         f"each of the {len(seated)} seatings the condition tells apart"
     how = "; ".join(dict.fromkeys(reasons))
-    return Never(True, f"proved by induction over every step of the game model ({how}; "
-                 f"{seats})", cases, time.process_time() - start)
+    ranked = any(r.startswith(RANKED) for r in reasons)
+    return Never(True, f"proved by {'a ranking function' if ranked else 'induction'} over "
+                 f"every step of the game model ({how}; {seats})", cases,
+                 time.process_time() - start, "ranking" if ranked else "induction")
 
 
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
@@ -127,6 +141,11 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "within" in cond:
         _never(cond["holds"], players, rules, colours, cases, reasons)
         return
+    if "position_returns" in cond:
+        _returns_never(players, rules, cases)
+        reasons.append(f"{RANKED} (cards in hands, supply and waiters; cards in supply and "
+                       "waiters; quiet turns left), so no position comes back")
+        return
     if "not" in cond:
         raise NotProvable("a not: is met by games that lack something; induction proves "
                           "that something never happens")
@@ -140,6 +159,20 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     _count_never(cond["state"], players, rules, cases)
     reasons.append(f"the {cond['state']['count']} count stays below "
                    f"{cond['state']['at_least']} in every state, by 1-induction")
+
+
+RANKED = "a ranking function decreases at every turn that ends no round"
+
+
+def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:
+    """No position comes back: :func:`..model.proofs.prove_turns_terminate` holds."""
+    from mammamia_ref.queries.model.proofs import prove_turns_terminate
+
+    proof = prove_turns_terminate(players, rules)
+    cases.update({f"ranking, {name}": result for name, result in proof.cases.items()})
+    if not proof.holds:
+        raise NotProvable(f"no position comes back only where every turn decreases the "
+                          f"ranking function, and here {proof.counterexample}")
 
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
@@ -286,6 +319,17 @@ def _invariants(players: int, rules: Rules) -> Any:
     if _hand_limit_holds(players, rules):
         return hand_limit
     return lambda _model, _s: []
+
+
+@lru_cache(maxsize=64)
+def _well_formed_holds(players: int, rules: Rules) -> bool:
+    """The model's well-formedness is inductive from the setup (every kind of step keeps
+    it): what each step from a "well-formed state" here stands for, proved for the cell's
+    players and rules (about 0.2 s), not taken on trust."""
+    from mammamia_ref.queries.model.proofs import prove_invariant
+
+    with N.building():
+        return prove_invariant(players, rules, lambda _model, _s: [], counts=False).holds
 
 
 @lru_cache(maxsize=64)

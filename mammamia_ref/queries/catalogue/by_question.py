@@ -55,7 +55,7 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     if got.answer == "found":
         return Verdict("sat", witness=witness, detail=f"found by {got.found_by}; {got.tried}")
     if got.answer == "none in any game":
-        return Verdict("unsat", evidence="induction", detail=got.detail)
+        return Verdict("unsat", evidence=got.evidence or "induction", detail=got.detail)
     if got.answer == "none within the bound":
         return Verdict("unsat", evidence="bound", detail=got.detail)
     if got.answer == "value" and got.value is not None:

@@ -236,12 +236,5 @@ def by_plan(answer: Mapping[str, Any]) -> bool:
     return answer.get("method") == "plan"
 
 
-def _turn_ends(built: Builder) -> list[int]:
-    """The index of each turn's draw, the action that ends a turn."""
-    from mammamia_ref.rules.actions import Draw
-
-    return [i for i, e in enumerate(built.played) if isinstance(e.action, Draw)]
-
-
 # ------------------------------------------------------------------------ running
 

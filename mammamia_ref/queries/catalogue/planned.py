@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.queries.catalogue.common import (
-    _turn_ends,
     a_game,
     all_tied,
     answer_flags,
@@ -121,30 +120,3 @@ def tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict
                                                          for p in seats],
                                              "winner_rule": rule}})
     return Verdict("sat", witness=doc, detail=f"a plan's game: {players} players, all tied")
-
-
-def repetition_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q07 (stall=letter): after every player has filled their hand with orders, every
-    turn is a pass that draws nothing, and a cycle of them ends where it began."""
-    from mammamia_ref.formats.jsonform import format_state
-
-    players = players_of(answer)
-    built = build(dump_and_pass(1, cycles=2), players, plan_variants(answer))
-    ends = _turn_ends(built)
-    a, b = ends[-players - 1], ends[-1]
-    keys = ("players", "phase", "step", "current", "round", "supply", "oven", "table",
-            "used", "mamma_mia", "played", "quiet_turns", "reveal")
-    first, again = format_state(built.played[a].state), format_state(built.played[b].state)
-    if any(first[k] != again[k] for k in keys):
-        return plan_fell_short("its position does not come back")
-    projection = {k: first[k] for k in keys}
-    doc = built_doc(query, answer, built, "A round that never ends (stall=letter)",
-                    f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
-                    "them all on their first turn and draws six orders: a full hand of "
-                    "orders. From then on every turn is a pass that draws nothing; after a "
-                    "cycle of them the position has come back, and under the letter of the "
-                    "rules nothing ends the round.", ["turn.pass", "turn.draw_short"],
-                    {a: {"state": projection}, b: {"state": projection}})
-    return Verdict("sat", witness=doc, detail=f"a plan's game: the position after turn "
-                   f"{ends.index(a) + 1} comes back after turn {ends.index(b) + 1}")
-

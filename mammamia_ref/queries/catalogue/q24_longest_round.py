@@ -9,18 +9,15 @@ from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     built_doc,
-    full_search,
     load_catalogue,
     plan_variants,
     players_of,
-    recheck,
     relabel,
 )
 from mammamia_ref.queries.catalogue.construct import Builder, build
 from mammamia_ref.queries.catalogue.plans import (
     long_round,
 )
-from mammamia_ref.queries.catalogue.q07_round_forever import q07_round_forever
 from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
 from mammamia_ref.queries.model.proofs import (
@@ -75,15 +72,16 @@ def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
 
 
 def _round_for_ever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Under stall=letter no round is the longest: Q07's witness repeats a position."""
+    """Under stall=letter no round is the longest: Q07's game, in which a position comes
+    back (its question file's answer: the certificate judged, or the route from scratch)."""
+    from mammamia_ref.queries.catalogue.by_question import answer_by_question
+
     q07 = next(q for q in load_catalogue() if q["id"] == "Q07-round-forever")
     letter = next(a for a in q07["answers"] if a["name"] == "letter")
-    found = recheck(q07, letter, lambda _state: True, "Q07's position comes back") \
-        if not full_search() else None
-    if found is None:
-        found = q07_round_forever(q07, letter)
+    found = answer_by_question(q07, letter)
     if found.witness is None:
-        return Verdict("unsat", detail="Q07 found no repetition")
+        return Verdict("unsat", detail="Q07 found no position that comes back: "
+                       + found.detail)
     witness = relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
                        "The game of Q07: a position of the first round comes back, and "
                        "under the letter of the rules nothing ends the round, so the same "

@@ -113,6 +113,8 @@ def _exact(cond: Mapping[str, Any]) -> bool:
         return _exact(cond["not"])
     if "within" in cond:
         return _exact(cond["holds"])
+    if "position_returns" in cond:   # z3 compares the states between turns only
+        return False
     return "event" in cond or "result" in cond or cond["state"].get("at") == "game_end"
 
 
@@ -153,6 +155,16 @@ def _check(cond: Mapping[str, Any]) -> None:
             _check_state(cond["then"])
     elif "state" in cond:
         _check_state(cond["state"])
+
+
+def asks_a_return(cond: Any) -> bool:
+    """Whether a condition names a position that comes back (``position_returns``), which
+    no game of the search shows: a seeded game stops once a stalled round has gone a full
+    cycle under stall=letter (:func:`..answering.searching.playout`), before a state can
+    come back, so the game model goes first."""
+    if isinstance(cond, Mapping):
+        return "position_returns" in cond or any(asks_a_return(v) for v in cond.values())
+    return isinstance(cond, list) and any(asks_a_return(v) for v in cond)
 
 
 def _events_named(cond: Any) -> set[str]:
@@ -232,6 +244,8 @@ def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
         return held if inner.present is None else N.And(inner.present, held)
     if "result" in cond:
         return _result(cond["result"], model, part)
+    if "position_returns" in cond:
+        return position_returns(model, part)
     if "event" in cond:
         n = event_count(cond, model, part)
         rel = next((r for r in RELATIONS if r in cond), None)
@@ -244,6 +258,18 @@ def _encode(cond: Mapping[str, Any], model: GameModel, part: Part) -> Any:
     options = [N.And(guard, state_term(state, s, model, in_round))
                for s, guard, in_round in states_of(model, part, state.get("at", "any_step"))]
     return z3.Or(*options) if options else N.BoolVal(False)
+
+
+def position_returns(model: GameModel, part: Part) -> Any:
+    """Two states of the part between turns, the later one the same as the earlier
+    (every term of :meth:`.game_terms.State.position`): what
+    :func:`.judging.position_returns` finds among all the reference's states, told where
+    it matters, since a state inside a turn comes back only if the turn's start does."""
+    states = states_of(model, part, "any_step")
+    pairs = [N.And(g1, g2, *[N.Eq(x, y) for x, y in zip(s1.position(), s2.position(),
+                                                        strict=True)])
+             for k, (s1, g1, _r1) in enumerate(states) for s2, g2, _r2 in states[k + 1:]]
+    return z3.Or(*pairs) if pairs else N.BoolVal(False)
 
 
 def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, bool]]:

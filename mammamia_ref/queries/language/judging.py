@@ -227,6 +227,8 @@ def holds(cond: Mapping[str, Any], played: Played) -> bool:
         return part is not None and holds(cond["holds"], part)
     if "result" in cond:
         return result_holds(cond["result"], played)
+    if "position_returns" in cond:
+        return position_returns(played)
     if "event" in cond:
         n = event_count(cond, played)
         rel = relation_of(cond)
@@ -237,6 +239,18 @@ def holds(cond: Mapping[str, Any], played: Played) -> bool:
         return bool(related(n, event_count(other, played), rel))
     state = cond["state"]
     return any(state_holds(state, s) for s in states_at(played, state.get("at", "any_step")))
+
+
+def position_returns(played: Played) -> bool:
+    """Whether a state the game (or the part) stops at is the state of a later step too:
+    every card in the same place and the same player to act, so the steps between could
+    be played again without end (the reference's states compare whole)."""
+    seen: set[GameState] = set()
+    for _a, _e, state in played.steps:
+        if state in seen:
+            return True
+        seen.add(state)
+    return False
 
 
 def state_holds(state: Mapping[str, Any], s: GameState) -> bool:

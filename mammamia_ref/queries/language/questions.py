@@ -120,10 +120,9 @@ class Question:
 def kept_once_met(cond: Mapping[str, Any]) -> bool:
     """Whether a condition, once met by the first steps of a game, is met by every
     longer part of it: no ``not:``, no ``at_most:``, ``equals:`` or relation on an
-    event, no state at the game's end, no ``game_ended``, no result. A quantifier or a
-    span keeps what its condition keeps (a span's part only grows as the game goes on).
-    Any other condition is judged on whole games only (the bound must hold a whole
-    game)."""
+    event, no state at the game's end, no ``game_ended``, no result (a position that
+    came back stays so). A quantifier or a span keeps what its condition keeps (a
+    span's part only grows). Any other is judged on whole games only."""
     from mammamia_ref.queries.language.variables import QUANTIFIERS, RELATIONS
 
     if "all" in cond or "any" in cond:
@@ -135,7 +134,7 @@ def kept_once_met(cond: Mapping[str, Any]) -> bool:
     if "event" in cond:
         return "at_most" not in cond and "equals" not in cond and \
             not any(r in cond for r in RELATIONS) and cond["event"] != "game_ended"
-    return bool(cond["state"].get("at") != "game_end")
+    return "position_returns" in cond or bool(cond["state"].get("at") != "game_end")
 
 
 def rules_in_force(rules: Rules, house: HouseRule | None = None) -> dict[str, Any]:
@@ -264,8 +263,7 @@ def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]
     for flag, chosen in variants.items():
         pointer = f"/variants/{flag}"
         if flag not in values:
-            raise _fail(loaded, pointer, f"unknown flag {excerpt(flag)}; `mammamia variants` lists "
-                        "them")
+            raise _fail(loaded, pointer, f"unknown flag {excerpt(flag)}; see `mammamia variants`")
         chosen = chosen if isinstance(chosen, list) else [chosen]
         for i, value in enumerate(chosen):
             if value not in values[flag]:
@@ -334,8 +332,8 @@ class Scope:
         return var in self.seats and thing in ORDER_KEYS
 
 
-CONDITION_KEYS = ("all", "any", "not", "event", "state", "result", "within",
-                  "some_seat", "every_seat", "two_seats", "some_kind", "every_kind")
+CONDITION_KEYS = ("all", "any", "not", "event", "state", "result", "position_returns",
+                  "within", "some_seat", "every_seat", "two_seats", "some_kind", "every_kind")
 
 
 def _check_condition(loaded: Loaded, cond: Any, pointer: str, scope: Scope = Scope()) -> None:
@@ -370,6 +368,9 @@ def _check_condition(loaded: Loaded, cond: Any, pointer: str, scope: Scope = Sco
         return
     if "result" in cond:
         _check_result(loaded, cond["result"], f"{pointer}/result", scope)
+        return
+    if "position_returns" in cond:   # the schema holds it to true
+        _only(loaded, cond, pointer, ("position_returns",), "position_returns: true stands alone")
         return
     if "event" in cond:
         _check_event(loaded, cond, pointer, scope)

@@ -124,6 +124,8 @@ def expand(cond: Mapping[str, Any], colours: tuple[str, ...], rounds: int,
         return _event(cond, sub)
     if "state" in cond:
         return {"state": _state(cond["state"], sub)}
+    if "position_returns" in cond:
+        return {"position_returns": True}
     if "result" in cond:
         return {"result": {k: (sub(v) if k in _RESULT_VALUES else v)
                            for k, v in cond["result"].items()}}
