@@ -19,7 +19,9 @@ BY_QUESTION = [q for q in load_catalogue() if q["method"] == "question"]
 LONG = {("Q12-monotoni-absent-kind", "any_other"):
         "the seeded search takes about 20 s of CPU (90 s on a loaded machine)",
         ("Q16-round-ends-by-stall", "cut"):
-        "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU"}
+        "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU",
+        ("Q17-all-rounds-end-by-stall", "cut"):
+        "the search's share, then z3 finds three rounds that end so: about 28 s of CPU"}
 """Cells whose route from scratch runs only with ``MAMMAMIA_SLOW=1``, as the catalogue's
 slow answers do (``tools.side_by_side`` answers them too)."""
 
@@ -85,3 +87,25 @@ def test_a_witness_under_other_rules_is_not_a_game_of_the_cell() -> None:
     for players, rules in ((2, make_rules({"bombastica_hand": "forbidden"})), (3, allowed)):
         got = certificate_judged(question, players, doc, rules)
         assert got.verdict == "unknown" and "not a game of this cell" in got.detail
+
+
+def test_a_cell_may_give_its_route_from_scratch_more_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``full_search: budget`` in spec/queries.yaml is the CPU the route from scratch may
+    spend in that cell (Q17 at 5 players: 240 s); any other cell has the default 60."""
+    from mammamia_ref.queries.answering import ask
+    from mammamia_ref.queries.catalogue.by_question import BUDGET, answer_by_question
+
+    given: list[float] = []
+
+    def spy(_question: object, _players: int, _variants: object, budget: float,
+            **_kw: object) -> ask.AskAnswer:
+        given.append(budget)
+        return ask.AskAnswer("q", 2, {})   # unknown: nothing spent
+
+    monkeypatch.setenv("MAMMAMIA_FULL_SEARCH", "1")
+    monkeypatch.setattr(ask, "answer_cell", spy)
+    for name, seconds in (("cut_5p", 240), ("cut_4p", BUDGET)):
+        got = answer_by_question(*_cell("Q17-all-rounds-end-by-stall", name))
+        assert got.verdict == "unknown" and f"within {seconds:g} s of CPU" in got.detail
+    assert given == [240.0, BUDGET]

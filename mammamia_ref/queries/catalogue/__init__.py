@@ -20,7 +20,6 @@ from mammamia_ref.queries.catalogue import (
            q09_hand_above_seven,  # noqa: F401
            q10_opening_without_holder,  # noqa: F401
            q15_completion_declined,  # noqa: F401
-           q17_all_rounds_end_by_stall,  # noqa: F401
            q18_all_players_tied,  # noqa: F401
            q19_completion_costs_own_order,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401

@@ -31,7 +31,8 @@ from mammamia_ref.rules.ruleset import Rules
 
 BUDGET = 60.0
 """CPU seconds a cell may take when asked from scratch (issue 40's budget for a
-catalogue-size question at 2 and 3 players)."""
+catalogue-size question at 2 and 3 players), unless its answer's ``full_search: budget``
+in ``spec/queries.yaml`` gives more (a game of more players the route reaches later)."""
 
 
 @register_method("question")
@@ -45,8 +46,9 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     doc = None if full_search() else certificate(query, answer)
     if doc is not None:
         return certificate_judged(question, players_of(answer), doc, answer_rules(answer))
+    budget = float((answer.get("full_search") or {}).get("budget", BUDGET))
     got = answer_cell(question, players_of(answer), dict(answer.get("variants") or {}),
-                      BUDGET, known=False)
+                      budget, known=False)
     witness = None
     if got.scenario is not None and got.reference == "agrees":
         several = len(query["answers"]) > 1
@@ -61,7 +63,7 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     if got.answer == "value" and got.value is not None:
         return Verdict("value", value=got.value, witness=witness, upper=got.upper,
                        upper_evidence=got.upper_evidence, detail=got.tried)
-    return Verdict("unknown", detail=f"not settled within {BUDGET:g} s of CPU: {got.tried}")
+    return Verdict("unknown", detail=f"not settled within {budget:g} s of CPU: {got.tried}")
 
 
 def certificate_judged(question: Question, players: int, doc: dict[str, Any],

@@ -8,15 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import z3
-
 from mammamia_ref.queries.answering.witness import action_steps, reference_replay, scenario_file_id
 from mammamia_ref.queries.catalogue.construct import Builder
 from mammamia_ref.queries.catalogue.results import WITNESS_DIR, Verdict
-from mammamia_ref.queries.model import num as N
-from mammamia_ref.queries.model.decode import Disagreement, Replay
-from mammamia_ref.queries.model.flags import FlagValues
-from mammamia_ref.queries.model.free_steps import free_step
+from mammamia_ref.queries.model.decode import Disagreement
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
@@ -162,27 +157,6 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
         return None
     return Verdict("sat", witness=doc, detail=f"certificate re-checked: {what} (the full "
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
-
-
-def no_stall_rule(v: FlagValues) -> Verdict:
-    """Under the letter (stall=letter) no rule ends a stalled round: no turn from any
-    state ends its round by the stall rule (one step, every state)."""
-    _model, _before, _after, facts, constraints = free_step(2, v, "turn", "nostall")
-    result, _ = N.check([*constraints, facts["stall"]])
-    return Verdict("unsat" if result == z3.unsat else "sat", evidence="statement",
-                   detail=f"no turn from any state ends its round by a stall ({result})")
-
-
-def stall_story(played: Replay | Builder) -> dict[int, dict[str, Any]]:
-    """Each round ended by the stall rule, on the action that ends it."""
-    out: dict[int, dict[str, Any]] = {}
-    entries: Sequence[Any] = played.played
-    for i, p in enumerate(entries):
-        for e in p.events:
-            if e.name == "round_ended" and e.rule == "round_end.stall":
-                out[i] = {"events": [{"event": "round_ended", "rule": "round_end.stall",
-                                      "round": e.get("round")}]}
-    return out
 
 
 def all_tied(state: Any) -> bool:

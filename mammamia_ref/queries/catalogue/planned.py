@@ -14,7 +14,6 @@ from mammamia_ref.queries.catalogue.common import (
     plan_fell_short,
     plan_variants,
     players_of,
-    stall_story,
     supply_shuffles,
 )
 from mammamia_ref.queries.catalogue.construct import Builder, build
@@ -67,33 +66,11 @@ def all_orders_story(built: Builder) -> str:
             f"deliver {', '.join(str(n) for n in counts[1:])}.")
 
 
-def stalls_planned(query: Mapping[str, Any], answer: Mapping[str, Any],
-                    rounds: int) -> Verdict:
-    """Q16, Q17: every player dumps their cards and fills their hand with orders, then
-    passes: each of ``rounds`` rounds ends by a stalled cycle."""
-    players = players_of(answer)
-    built = build(dump_and_pass(rounds), players, plan_variants(answer))
-    story = stall_story(built)
-    if len(story) != rounds:
-        return plan_fell_short(f"it ends {len(story)} rounds by the stall rule")
-    doc = built_doc(query, answer, built, "Three rounds, each ended by the stall rule"
-                    if rounds == ROUNDS else "A round ended by the stall rule",
-                    f"{a_game(players)}. Each player is dealt six cards of one kind, plays "
-                    "them all on their first turn and draws six orders from the waiter: a "
-                    "full hand of orders. Then every turn is a pass that draws nothing, and "
-                    "a full cycle of such turns ends the round by the stall rule"
-                    + (", in each of the three rounds." if rounds == ROUNDS else "."),
-                    ["round_end.stall", "turn.pass"]
-                    + (["game_end.three_resolutions"] if rounds == ROUNDS else []), story)
-    return Verdict("sat", witness=doc, detail=f"a plan's game: {rounds} round(s) ended by "
-                   "the stall rule")
-
-
 def tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q18 (and Q08 with 3 to 5 players): the game of :func:`stalls_planned` (three
-    stalled rounds) under stall=cut, and under the letter a game whose supplies are
-    drawn out with no order placed: every player ends with nothing delivered and no
-    ingredient card."""
+    """Q18 (and Q08 with 3 to 5 players): every player dumps their cards and fills their
+    hand with orders, then passes (three stalled rounds) under stall=cut, and under the
+    letter a game whose supplies are drawn out with no order placed: every player ends
+    with nothing delivered and no ingredient card."""
     v = answer_flags(answer)
     players = players_of(answer)
     plan = dump_and_pass(ROUNDS) if v.stall == Stall.CUT else nothing_baked(ROUNDS)

@@ -65,14 +65,14 @@ FIELDS: dict[str, frozenset[str]] = {
     "mamma_mia_drawn": frozenset({"seat", "last_card", "first_card_of_round"}),
     "mamma_mia_taken": frozenset({"seat"}),
     "round_ended": frozenset({"round"}),
-    "oven_opened": frozenset({"seat"}),
+    "oven_opened": frozenset({"seat", "cards"}),
     "revealed": frozenset({"card", "owner"}),
     "baked": frozenset({"order", "seat", "order_type", "taken", "used"}),
     "failed": frozenset({"order", "seat", "order_type", "why"}),
     "completed_from_hand": frozenset({"order", "seat", "order_type", "cards"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
-    "game_ended": frozenset(),
+    "game_ended": frozenset({"resolutions"}),
 }
 """The events the model tells, with their rules, and the fields of each it can test (the
 language's derived fields among them; a condition testing another field is only
@@ -309,13 +309,17 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
     leave the game in it: its turns and its opening, and the preparation that starts
     it (the one after the game's last opening ends the game in the last round)."""
     steps = set(range(len(model.steps))) if part.steps is None else set(part.steps)
-    setup = part.setup
+    setup, events = part.setup, part.events
     if "turns" in where:
-        turns = [st.index for st in model.steps if st.what == "turn"]
+        begins = turns_begin(model)
         limit = int(where["turns"])
-        if len(turns) > limit:
-            cut = turns[limit]
-            steps = {i for i in steps if i < cut}
+        if len(begins) > limit:
+            cut = begins[limit]
+            if model.steps[cut].what == "turn":
+                steps = {i for i in steps if i < cut}
+            else:   # a round that ends as it starts: its preparation's leftovers only
+                steps = {i for i in steps if i <= cut}
+                events = _before_the_turn(cut, part.events)
     low = where.get("round", where.get("from_round", 1))
     high = where.get("round", where.get("to_round"))
     if any(k in where for k in ("round", "from_round", "to_round")):
@@ -329,10 +333,33 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
         setup = setup and low <= 1
     if not steps and not setup:
         return None
-    kept = Part(frozenset(steps), setup, part.events, part.states, part.present)
+    kept = Part(frozenset(steps), setup, events, part.states, part.present)
     for key in ("after", "before"):
         if key in where:
             kept = _bounded(where[key], key == "after", model, kept)
+    return kept
+
+
+def turns_begin(model: GameModel) -> list[int]:
+    """The steps in which the reference begins a turn (``turn_begins``), in order: each
+    turn step, and the preparation of a round that ends as it starts (a schedule's 0,
+    under ``round_end.last_ingredient``), where its starting player's turn begins and the
+    round ends before any action."""
+    def at_once(st: Step) -> bool:
+        return st.what == "transition" and st.round < model.R and model.schedule[st.round] == 0
+
+    return [st.index for st in model.steps if st.what == "turn" or at_once(st)]
+
+
+def _before_the_turn(cut: int, events: Callable[[Step, str], Any] | None
+                     ) -> Callable[[Step, str], Any]:
+    """A part's events, but of step ``cut`` (a round's preparation in which a turn begins
+    and the round ends at once) only those the reference emits before the turn begins:
+    the leftovers moved into the oven."""
+    def kept(step: Step, name: str) -> Any:
+        inner = N.BoolVal(True) if events is None else events(step, name)
+        return inner if step.index != cut or name == "leftovers_to_oven" else N.BoolVal(False)
+
     return kept
 
 
@@ -517,7 +544,8 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
     values: dict[str, list[Any]] = {
         "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
         "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
-        "round": [1, 2, 3], "cards": [0, 1, 2, 3, 5, 12, {"at_least": 4}, {"at_most": 2}],
+        "round": [1, 2, 3], "resolutions": [1, 2, 3, 4],
+        "cards": [0, 1, 2, 3, 5, 12, {"at_least": 4}, {"at_most": 2}],
         "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],

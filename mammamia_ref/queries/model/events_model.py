@@ -72,8 +72,10 @@ def occurrences(name: str, where: Mapping[str, Any], rule: str | None, step: Ste
         return _reveal_events(name, where, rule, step, model)
     # the transition: the game's end, the leftovers into the oven, or a round that ends
     # as it starts
-    if name == "game_ended":
-        return [_one(f["final"])] if rule in (None, "game_end.three_resolutions") else []
+    if name == "game_ended":   # resolutions: the oven's openings when the game ends
+        told = [N.Eq(model.S[step.after].res, int(where["resolutions"]))] \
+            if "resolutions" in where else []
+        return [_one(f["final"], *told)] if rule in (None, "game_end.three_resolutions") else []
     table = model.S[step.before].table
     if name == "leftovers_to_oven":
         if v.leftovers != Leftovers.OVEN or rule not in (None, "next_round.oven"):
@@ -90,7 +92,8 @@ def occurrences(name: str, where: Mapping[str, Any], rule: str | None, step: Ste
                      *_round_is(where, step.round + 1))]
     if name == "oven_opened":
         return [_one(at_once, _rule(rule, "mamma_mia.holder"),
-                     *_seat_where(where, "seat", holder, model))]
+                     *_seat_where(where, "seat", holder, model),
+                     *_oven_cards(where, model.S[step.after], model))]
     if name == "mamma_mia_taken":
         return [_one(at_once, _rule(rule, "round_end.last_ingredient"),
                      *_seat_where(where, "seat", holder, model))]
@@ -205,7 +208,19 @@ def _oven_opened(where: Mapping[str, Any], rule: str | None, step: Step,
                  model: GameModel, seat: list[Any]) -> list[Any]:
     holder = model.S[step.after].mm
     return [_one(step.facts["round_end"], _rule(rule, "mamma_mia.holder"),
-                 *_seat_where(where, "seat", holder, model))]
+                 *_seat_where(where, "seat", holder, model),
+                 *_oven_cards(where, model.S[step.after], model))]
+
+
+def _oven_cards(where: Mapping[str, Any], s: Any, model: GameModel) -> list[Any]:
+    """``oven_opened``'s ``cards`` (the reference's ``len(state.oven)``) as asked: the
+    cards put on the oven this round (``ovl``) and, under ``leftovers=oven``, the last
+    round's leftovers, which the model keeps on the table until the opening reveals them
+    (``next_round.oven``)."""
+    if "cards" not in where:
+        return []
+    leftovers = N.Sum(list(s.table)) if model.v.leftovers == Leftovers.OVEN else 0
+    return [_count_is(s.ovl + leftovers, where["cards"])]
 
 
 def _mamma_mia_taken(where: Mapping[str, Any], rule: str | None, step: Step,
