@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -239,6 +240,38 @@ def test_a_signal_inside_z3_is_deferred_then_raised_outside(signal_sent: int) ->
     finally:
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGINT, previous_int)
+
+
+def test_a_signal_that_lands_in_a_finalizer_is_handed_back() -> None:
+    """A WeakSet's entry is removed by a finalizer when its object dies (threading keeps
+    every thread so, num every z3 context): a KeyboardInterrupt raised there is printed
+    and dropped ("Exception ignored in ..."), which a cancelled ask once showed on its
+    stderr. The frame of such a removal is not a safe place to raise."""
+    import sys
+    import weakref
+
+    from mammamia_ref.queries.answering.interrupt import _outside_z3
+
+    class Dies:
+        pass
+
+    seen: list[bool] = []
+
+    def profile(frame: Any, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code.co_name == "_remove" and \
+                frame.f_globals.get("__name__") == "_weakrefset":
+            seen.append(_outside_z3(frame))
+
+    alive = weakref.WeakSet([Dies()])   # its one member dies at once: _remove runs
+    item = Dies()
+    alive.add(item)
+    sys.setprofile(profile)
+    try:
+        del item
+    finally:
+        sys.setprofile(None)
+    assert seen == [False]
+    assert _outside_z3(sys._getframe())   # plain Python: safe
 
 
 # --- items 5, 6, 7: one safe writer of witnesses ------------------------------------------

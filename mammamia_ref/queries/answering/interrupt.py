@@ -48,14 +48,23 @@ def z3_interruptible(at_once: bool = False) -> Iterator[threading.Event]:
         guard.restore(z3)
 
 
+FINALIZERS = ("_weakrefset",)
+"""Modules whose code runs as a finalizer (a WeakSet's entry removed when its object
+dies, as :mod:`threading` keeps its threads and :mod:`..model.num` its contexts): an
+exception raised there is printed and dropped ("Exception ignored in ..."), so a signal
+that lands there is handed back too."""
+
+
 def _outside_z3(frame: FrameType | None) -> bool:
-    """No z3 term is being built or checked and no z3 code is on the stack."""
+    """No z3 term is being built or checked, and no z3 code nor a finalizer is on the
+    stack."""
     from mammamia_ref.queries.model import num as N
 
     if N.building_now():
         return False
     while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).split(".")[0] == "z3":
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.split(".")[0] == "z3" or module in FINALIZERS:
             return False
         frame = frame.f_back
     return True
