@@ -112,10 +112,11 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
     seats = "every seating alike" if len(seated) == 1 else \
         f"each of the {len(seated)} seatings the condition tells apart"
     how = "; ".join(dict.fromkeys(reasons))
-    ranked = any(r.startswith(RANKED) for r in reasons)
-    return Never(True, f"proved by {'a ranking function' if ranked else 'induction'} over "
-                 f"every step of the game model ({how}; {seats})", cases,
-                 time.process_time() - start, "ranking" if ranked else "induction")
+    ranked = [r.startswith(RANKED) for r in reasons]
+    by = "a ranking function" if all(ranked) else \
+        "induction and a ranking function" if any(ranked) else "induction"
+    return Never(True, f"proved by {by} over every step of the game model ({how}; {seats})",
+                 cases, time.process_time() - start, "ranking" if any(ranked) else "induction")
 
 
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
