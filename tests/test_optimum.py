@@ -91,6 +91,18 @@ def test_the_game_model_aims_at_a_bound_and_stops_there() -> None:
     assert lengths == aim_lengths(2, make_rules({}))[:len(lengths)], tried   # shortest first
 
 
+def test_the_aim_takes_a_measure_that_binds_a_seat() -> None:
+    """Q23's measure (the most orders one seat bakes in a round) binds a seat variable:
+    the aim judges the shape of its condition written out for the seating (it read the
+    raw condition and stopped `ask` with a KeyError), and at 2 players finds a seat
+    that bakes 2 orders in one round, the bound it is given."""
+    form = {"some_seat": "s", "most_in_a_round": {"event": "baked", "where": {"seat": "s"}}}
+    out = Raised(0)
+    aim(_question(form), 2, make_rules({}), 2, 120.0, out)
+    assert out.game is not None and out.value == 2, out.tried
+    assert measure(form, out.game, "most") == 2
+
+
 def test_no_aim_at_a_measure_the_language_cannot_state_as_at_least_k() -> None:
     """A proved bound of a measure the language cannot state as "at least k" is never
     aimed at (nothing is asked, nothing found)."""
