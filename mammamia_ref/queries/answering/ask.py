@@ -431,15 +431,13 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     never says none) and for a position that comes back (no seeded game shows one)."""
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
     from mammamia_ref.queries.answering.unbounded import prove_never
-    from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, shape
-    from mammamia_ref.queries.language.variables import expand
-    from mammamia_ref.rules.vocabulary import COLOURS
+    from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, written_out
 
     condition = question.condition
     assert condition is not None
     start = time.process_time()
     try:
-        shape(expand(condition, tuple(COLOURS[:players]), rules.parameters.rounds))
+        written_out(condition, players, rules.parameters.rounds)
         expressible = True
     except Unsupported:
         expressible = False

@@ -36,7 +36,7 @@ import z3
 
 from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.queries.answering.searching import playout
-from mammamia_ref.queries.language.conditions import Shape, Unsupported, encode, shape
+from mammamia_ref.queries.language.conditions import Shape, Unsupported, encode, written_out
 from mammamia_ref.queries.language.judging import Played, meets
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import Replay, decode, replay
@@ -200,19 +200,15 @@ def _encoded(condition: Mapping[str, Any], players: int, rules: Rules
     """The condition under each seating it tells apart, and its shape; or ``unknown``
     where the game model has no encoding of it (or does not follow the rules)."""
     from mammamia_ref.errors import VariantError
-    from mammamia_ref.queries.language.variables import expand, seatings
     from mammamia_ref.queries.model.flags import model_rules
 
-    seated = seatings(players, condition)
-    cores = [expand(condition, colours, rules.parameters.rounds) for colours in seated]
     try:
         model_rules("game_model", rules)
-        forms = [shape(each) for each in cores]
+        return written_out(condition, players, rules.parameters.rounds)
     except Unsupported as exc:
         return Bounded("unknown", f"no z3 encoding: {exc.reason}")
     except VariantError as exc:
         return Bounded("unknown", f"no z3 encoding: {exc}")
-    return seated, cores, Shape(forms[0].whole_game, all(f.exact for f in forms))
 
 
 def _seated(answer: Bounded, seated: list[tuple[str, ...]]) -> Bounded:

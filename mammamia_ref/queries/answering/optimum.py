@@ -102,14 +102,11 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
     doubled for the lengths not yet settled, until one is found (the value is then
     exact) or the budget is spent. Only for a measure kept once met (an opening's
     measure is met when its round ends); what each length gave is in ``out.tried``."""
-    from mammamia_ref.queries.language.conditions import Unsupported, shape
-    from mammamia_ref.queries.language.variables import expand
-    from mammamia_ref.rules.vocabulary import COLOURS
+    from mammamia_ref.queries.language.conditions import Unsupported, written_out
 
     cond = at_least(question.measure, upper)
-    try:   # the shape of the core grammar: a seat variable written out (the same for all)
-        form = None if cond is None else \
-            shape(expand(cond, tuple(COLOURS[:players]), rules.parameters.rounds))
+    try:
+        form = None if cond is None else written_out(cond, players, rules.parameters.rounds)[2]
     except Unsupported:
         return
     if cond is None or form is None or form.whole_game:

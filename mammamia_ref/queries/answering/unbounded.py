@@ -95,7 +95,7 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
 
     seated = seatings(players, condition)
     cases: dict[str, str] = {}
-    reasons: list[str] = []
+    reasons: dict[str, str] = {}   # each reason, and its evidence: induction or ranking
     if not _well_formed_holds(players, rules):
         return Never(False, "not proved for every game: the game model's well-formedness, "
                      "which every step here assumes, is not inductive under these rules",
@@ -111,20 +111,19 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
                      time.process_time() - start)
     seats = "every seating alike" if len(seated) == 1 else \
         f"each of the {len(seated)} seatings the condition tells apart"
-    how = "; ".join(dict.fromkeys(reasons))
-    ranked = [r.startswith(RANKED) for r in reasons]
-    by = "a ranking function" if all(ranked) else \
-        "induction and a ranking function" if any(ranked) else "induction"
-    return Never(True, f"proved by {by} over every step of the game model ({how}; {seats})",
-                 cases, time.process_time() - start, "ranking" if any(ranked) else "induction")
+    kinds = set(reasons.values())
+    by = " and ".join(BY[kind] for kind in sorted(kinds))
+    return Never(True, f"proved by {by} over every step of the game model "
+                 f"({'; '.join(reasons)}; {seats})", cases, time.process_time() - start,
+                 "ranking" if "ranking" in kinds else "induction")
 
 
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
-           cases: dict[str, str], reasons: list[str]) -> None:
+           cases: dict[str, str], reasons: dict[str, str]) -> None:
     """Raise :class:`NotProvable` unless ``cond`` is proved never met."""
     if _at_the_end(cond):   # the result and the state at the end, judged together
         _end_never(cond, players, rules, colours, cases)
-        reasons.append("no well-formed state at a game's end meets it")
+        reasons["no well-formed state at a game's end meets it"] = "induction"
         return
     if "any" in cond:
         for part in cond["any"]:
@@ -144,8 +143,9 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
         return
     if "position_returns" in cond:
         _returns_never(players, rules, cases)
-        reasons.append(f"{RANKED} (cards in hands, supply and waiters; cards in supply and "
-                       "waiters; quiet turns left), so no position comes back")
+        reasons["a ranking function decreases at every turn that ends no round (cards in "
+                "hands, supply and waiters; cards in supply and waiters; quiet turns left), so "
+                "no position comes back"] = "ranking"
         return
     if "not" in cond:
         raise NotProvable("a not: is met by games that lack something; induction proves "
@@ -154,15 +154,16 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
         raise NotProvable("a game's result joined to what happened before its end")
     if "event" in cond:
         _event_never(cond, players, rules, colours, cases)
-        reasons.append(f"no step emits {cond['event']}" +
-                       (" with the state right after it as asked" if "then" in cond else ""))
+        then = " with the state right after it as asked" if "then" in cond else ""
+        reasons[f"no step emits {cond['event']}{then}"] = "induction"
         return
     _count_never(cond["state"], players, rules, cases)
-    reasons.append(f"the {cond['state']['count']} count stays below "
-                   f"{cond['state']['at_least']} in every state, by 1-induction")
+    reasons[f"the {cond['state']['count']} count stays below "
+            f"{cond['state']['at_least']} in every state, by 1-induction"] = "induction"
 
 
-RANKED = "a ranking function decreases at every turn that ends no round"
+BY = {"induction": "induction", "ranking": "a ranking function"}
+"""How an answer names each kind of evidence behind its proof."""
 
 
 def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:

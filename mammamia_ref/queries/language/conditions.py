@@ -29,7 +29,7 @@ import z3
 
 from mammamia_ref.queries.language.judging import KIND_COUNTS, related
 from mammamia_ref.queries.language.questions import kept_once_met
-from mammamia_ref.queries.language.variables import RELATIONS
+from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.events_model import occurrences
 from mammamia_ref.queries.model.game_model import (
@@ -103,6 +103,17 @@ def shape(cond: Mapping[str, Any]) -> Shape:
     """The shape of ``cond``; :class:`Unsupported` where the model cannot express it."""
     _check(cond)
     return Shape(not kept_once_met(cond), _exact(cond))
+
+
+def written_out(condition: Mapping[str, Any], players: int, rounds: int
+                ) -> tuple[list[tuple[str, ...]], list[dict[str, Any]], Shape]:
+    """A question's condition in the core grammar under each seating it tells apart
+    (:func:`.variables.seatings`, :func:`.variables.expand`), and its shape over them
+    all; :class:`Unsupported` where the model cannot express it."""
+    seated = seatings(players, condition)
+    cores = [expand(condition, colours, rounds) for colours in seated]
+    forms = [shape(each) for each in cores]
+    return seated, cores, Shape(forms[0].whole_game, all(f.exact for f in forms))
 
 
 def _exact(cond: Mapping[str, Any]) -> bool:
@@ -566,4 +577,4 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
 
 
 __all__ = ["FIELDS", "Shape", "Unsupported", "encode", "event_count", "shape",
-           "state_counts", "where_values"]
+           "state_counts", "where_values", "written_out"]
