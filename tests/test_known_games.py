@@ -72,7 +72,9 @@ def test_a_known_game_settles_an_optimum_and_names_its_file() -> None:
     assert got.reference == "agrees" and got.scenario is not None
     assert measure("baked_one_opening", replay_witness(got.scenario)) == 8
     alone = answer_cell(question, 2, {}, budget=2, known=False)
-    assert "known" not in alone.tried and not alone.found_by.startswith("the known game")
+    # (as a word: "unknown" may stand in the game model's log, whose caps a slower
+    # machine reaches sooner)
+    assert "known game" not in alone.tried and not alone.found_by.startswith("the known game")
 
 
 @pytest.mark.z3
