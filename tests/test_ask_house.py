@@ -63,16 +63,46 @@ def test_the_same_question_under_the_spec_and_under_ask_house(tmp_path: Path,
     assert answer["house"] == str(house) and answer["not_the_spec"] == {"hand_limit": 8}
 
 
-def test_a_catalogue_question_under_other_numbers_is_answered_under_them() -> None:
-    """Q09's "never more than seven cards" is proved under the spec's hand limit; under
-    the house rule's hand of eight it is no longer never: a game holds eight."""
+def test_a_catalogue_question_under_other_numbers_is_answered_under_them(
+        tmp_path: Path) -> None:
+    """Q09 writes its count as the hand limit plus one: proved "never" under the spec's
+    limit and under the house rule's hand of eight (a hand of nine). A file that writes
+    the number 8 instead is no longer "never" under that house rule: a game holds eight."""
     question = load_question(ROOT / "spec" / "questions" / "Q09-hand-above-seven.yaml")
+    eight = load_house(EXAMPLES / "house-rules" / "hand-of-eight.yaml")
     spec = answer_cell(question, 2, {}, budget=10)
-    assert spec.answer == "none in any game", spec.tried
-    got = answer_cell(question.with_house(load_house(EXAMPLES / "house-rules" /
-                                                     "hand-of-eight.yaml")), 2, {}, budget=60)
+    assert spec.answer == "none in any game" and "below 8" in spec.detail, spec.tried
+    under = answer_cell(question.with_house(eight), 2, {}, budget=10)
+    assert under.answer == "none in any game" and "below 9" in under.detail, under.tried
+    written = tmp_path / "eight.yaml"
+    written.write_text("question: eight\nfind:\n  state: {count: hand, at_least: 8}\n",
+                       encoding="utf-8")
+    got = answer_cell(load_question(written).with_house(eight), 2, {}, budget=60)
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert got.in_force["non_default"] == {"hand_limit": 8}
+
+
+def test_a_count_of_the_rules_read_under_the_house_is_checked_there(tmp_path: Path) -> None:
+    """A count written as a number of the rules is read under the rules asked: a name
+    that is no number of the rules, a count below 0, or a contradiction that only the
+    house rule's number makes, is the question's error at its line."""
+    path = tmp_path / "q.yaml"
+    path.write_text("question: q\nfind:\n  state:\n    count: hand\n"
+                    "    at_least: {number: hand_limit}\n    at_most: 7\n", encoding="utf-8")
+    assert load_question(path).condition == {"state": {"count": "hand", "at_least": 7,
+                                                       "at_most": 7}}
+    eight = load_house(EXAMPLES / "house-rules" / "hand-of-eight.yaml")
+    with pytest.raises(QuestionError) as caught:
+        load_question(path).with_house(eight)
+    assert caught.value.line == 6 and "at least 8 and at most 7" in str(caught.value)
+    assert "hand of eight" in str(caught.value)
+    for number, words in (("{number: hand_size}", "not a number of the rules"),
+                          ("{number: hand_limit, plus: -8}", "below 0")):
+        path.write_text(f"question: q\nfind:\n  state:\n    count: hand\n"
+                        f"    at_least: {number}\n", encoding="utf-8")
+        with pytest.raises(QuestionError) as caught:
+            load_question(path)
+        assert caught.value.line == 5 and words in str(caught.value)
 
 
 @pytest.mark.parametrize(("house", "words"), [

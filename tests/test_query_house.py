@@ -26,14 +26,16 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict
 @pytest.mark.z3  # answers z3 queries
 def test_the_hand_limit_proof_is_proved_at_the_house_rules_limit(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Q09 under the hand of eight: z3 proves no hand above 8 (the invariant is the
-    game's hand limit, and 8-card hands are reachable: a check of 7 would fail)."""
+    """Q09 under the hand of eight: its file writes the count as the hand limit plus
+    one, so z3 proves no hand above 8 (8-card hands are reachable: a check of 7 would
+    fail)."""
     code, answers = _run(capsys, "Q09", "--house", HAND_OF_EIGHT)
     assert code == 0 and answers
     for answer in answers:
         assert answer["verdict"] == "unsat" and answer["house"] == "hand of eight"
         assert answer["parameters"] == {"hand_limit": 8}
-        assert answer["detail"].startswith("no hand above 8 cards")
+        assert answer["detail"].startswith("proved by induction")
+        assert "the hand count stays below 9 in every state" in answer["detail"]
     main(["query", "run", "Q09", "--house", HAND_OF_EIGHT])
     out = capsys.readouterr().out
     assert "under house rule 'hand of eight'" in out and "were not compared" in out

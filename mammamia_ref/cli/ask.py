@@ -56,7 +56,8 @@ def run_ask(args: argparse.Namespace) -> int:
     from mammamia_ref.formats.witness_files import plan_witnesses, write_witness
 
     house = load_house(args.house) if args.house else None
-    questions = load_questions(args.files)   # every file checked before any solving,
+    questions = [q.with_house(house)        # every file checked before any solving
+                 for q in load_questions(args.files)]   # (under --house: its numbers),
     cells = bound_questions(questions, house)   # and its work bounded under its rules
     plan = plan_witnesses(Path("scenarios") / "ask", witnesses(questions)) \
         if args.write_witnesses else None   # under the current folder, never the package's

@@ -65,12 +65,23 @@ def _defs() -> dict[str, Any]:
     """The schema's ``$defs``: a condition on a game, a count of its state, the result, a
     span, a measure."""
     vocab = vocabulary()
-    comparisons = {key: {"type": "integer", "minimum": 0, "description": text}
+    comparisons = {key: {"anyOf": [{"type": "integer", "minimum": 0},
+                                   {"$ref": "#/$defs/rule_number"}], "description": text}
                    for key, text in vocab["comparisons"].items()}
     return {"count": _field(vocab["field_types"]["cards"]),   # a number, or a comparison
             "measure": _measure(vocab), "condition": _condition(vocab, comparisons),
             "state": _state(vocab, comparisons), "result": _result(vocab, comparisons),
-            "span": _span()}
+            "span": _span(), "rule_number": _rule_number(vocab)}
+
+
+def _rule_number(vocab: dict[str, Any]) -> dict[str, Any]:
+    """A comparison's number written as a number of the rules (``{number: hand_limit,
+    plus: 1}``), read under the rules the question is asked under."""
+    from mammamia_ref.queries.language.asked_under import NUMBERS
+
+    return {"type": "object", "description": vocab["rule_number"], "required": ["number"],
+            "additionalProperties": False,
+            "properties": {"number": {"enum": list(NUMBERS)}, "plus": {"type": "integer"}}}
 
 
 def _condition(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any]:

@@ -17,8 +17,6 @@ from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q02_minimale_tie_decides,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
-           q09_hand_above_seven,  # noqa: F401
-           q10_opening_without_holder,  # noqa: F401
            q15_completion_declined,  # noqa: F401
            q18_all_players_tied,  # noqa: F401
            q19_completion_costs_own_order,  # noqa: F401

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mammamia_ref.formats.house import HouseRule
 from mammamia_ref.queries.answering.witness import scenario_file_id
 from mammamia_ref.queries.catalogue.common import (
     answer_rules,
@@ -27,6 +28,7 @@ from mammamia_ref.queries.catalogue.registry import register_method
 from mammamia_ref.queries.catalogue.results import Verdict
 from mammamia_ref.queries.language.judging import Played
 from mammamia_ref.queries.language.questions import Question
+from mammamia_ref.queries.model.flags import model_rules
 from mammamia_ref.rules.ruleset import Rules
 
 BUDGET = 60.0
@@ -42,8 +44,12 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     from mammamia_ref.queries.language.questions import load_question
     from mammamia_ref.rules import specdata
 
-    question = load_question(specdata.spec_path("questions") / f"{query['id']}.yaml")
-    doc = None if full_search() else certificate(query, answer)
+    if answer.get("house"):   # under a house rule, a flag the game model does not follow
+        model_rules("game_model", answer_rules(answer))   # refuses (VariantError)
+    question = _under_numbers(load_question(specdata.spec_path("questions")
+                                            / f"{query['id']}.yaml"), answer)
+    numbers = bool(answer.get("parameters"))   # a committed game is of the spec's numbers
+    doc = None if full_search() or numbers else certificate(query, answer)
     if doc is not None:
         return certificate_judged(question, players_of(answer), doc, answer_rules(answer))
     budget = float((answer.get("full_search") or {}).get("budget", BUDGET))
@@ -64,6 +70,17 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
         return Verdict("value", value=got.value, witness=witness, upper=got.upper,
                        upper_evidence=got.upper_evidence, detail=got.tried)
     return Verdict("unknown", detail=f"not settled within {budget:g} s of CPU: {got.tried}")
+
+
+def _under_numbers(question: Question, answer: Mapping[str, Any]) -> Question:
+    """Under a house rule's numbers (``query run --house``, :func:`.runner.under_house`;
+    only a query with ``house_numbers: true`` gets here so): the question asked under the
+    answer's rules, a count written as a number of the rules read under them."""
+    if not answer.get("parameters"):
+        return question
+    name = str(answer.get("house") or "a house rule")
+    return question.with_house(HouseRule(name, "", "query run --house", answer_rules(answer),
+                                         (players_of(answer),)))
 
 
 def certificate_judged(question: Question, players: int, doc: dict[str, Any],

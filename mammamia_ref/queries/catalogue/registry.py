@@ -13,29 +13,23 @@ from mammamia_ref.queries.catalogue.results import Verdict
 Implementation = Callable[[Mapping[str, Any], Mapping[str, Any]], Verdict]
 
 IMPLEMENTATIONS: dict[str, Implementation] = {}
-TAKES_PARAMETERS: set[str] = set()
-"""The queries answered under a house rule's numbers: their whole answer goes through the
-z3 models (which take the parameters), no witness plan built for the spec's numbers."""
 
 
-def register(query_id: str, *, parameters: bool = False
-             ) -> Callable[[Implementation], Implementation]:
-    """A decorator: the function answers the query ``query_id`` (one per ID); with
-    ``parameters``, under any numbers of the rules too (``query run --house``)."""
+def register(query_id: str) -> Callable[[Implementation], Implementation]:
+    """A decorator: the function answers the query ``query_id`` (one per ID)."""
     def add(implementation: Implementation) -> Implementation:
         if query_id in IMPLEMENTATIONS:
             raise ValueError(f"query {query_id} is registered twice")
         IMPLEMENTATIONS[query_id] = implementation
-        if parameters:
-            TAKES_PARAMETERS.add(query_id)
         return implementation
     return add
 
 
-def takes_parameters(query_id: str) -> bool:
-    """Whether ``query_id`` answers under numbers of the rules other than the spec's."""
-    implementations()
-    return query_id in TAKES_PARAMETERS
+def takes_parameters(query: Mapping[str, Any]) -> bool:
+    """Whether ``query`` answers under numbers of the rules other than the spec's
+    (``house_numbers: true`` in its catalogue entry): the others' answers rest on the
+    spec's numbers (a witness plan, a committed game) and are refused under others."""
+    return bool(query.get("house_numbers"))
 
 
 BY_METHOD: dict[str, Implementation] = {}

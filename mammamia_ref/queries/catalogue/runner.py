@@ -102,7 +102,7 @@ def answer_query(query: Mapping[str, Any], answer: Mapping[str, Any], *,
     if implementation is None:
         result.detail = "not implemented"
         return result
-    if result.parameters and not takes_parameters(query["id"]):
+    if result.parameters and not takes_parameters(query):
         result.verdict = "refused"
         result.detail = (f"answered under the spec's numbers only (its witness plans assume "
                          f"them), not {', '.join(f'{k}={v}' for k, v in result.parameters.items())}"

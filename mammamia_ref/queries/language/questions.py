@@ -29,8 +29,9 @@ from mammamia_ref.formats.jsonform import schema_errors
 from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
+from mammamia_ref.queries.language.asked_under import NumberProblem, in_numbers, rules_in_force
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
@@ -40,7 +41,7 @@ class QuestionError(MalformedError):
 
     def __init__(self, message: str, *, file: str, line: int | None = None) -> None:
         super().__init__(message, where=f"{file}:{line}" if line else file)
-        self.file, self.line = file, line
+        self.file, self.line, self.message = file, line, message
 
 
 # The vocabulary of conditions and measures: spec/question_vocabulary.yaml, read once.
@@ -109,12 +110,16 @@ class Question:
         return [(n, dict(zip(flags, values, strict=True)))
                 for values in list(combos) for n in self.players]
 
-
     def with_house(self, house: HouseRule | None) -> Question:
-        """The question asked under ``house`` (``ask --house``) instead of its own."""
-        from dataclasses import replace
-
-        return replace(self, house=house) if house is not None else self
+        """The question asked under ``house`` (``ask --house``) instead of its own: a
+        count written as a number of the rules is read again under its numbers."""
+        if house is None:
+            return self
+        try:
+            return _check_question(Loaded(self.raw, dict(self.lines), self.file), house)
+        except QuestionError as exc:
+            raise QuestionError(f"{exc.message} (asked under the house rule {house.name!r})",
+                                file=exc.file, line=exc.line) from None
 
 
 def kept_once_met(cond: Mapping[str, Any]) -> bool:
@@ -135,16 +140,6 @@ def kept_once_met(cond: Mapping[str, Any]) -> bool:
         return "at_most" not in cond and "equals" not in cond and \
             not any(r in cond for r in RELATIONS) and cond["event"] != "game_ended"
     return "position_returns" in cond or bool(cond["state"].get("at") != "game_end")
-
-
-def rules_in_force(rules: Rules, house: HouseRule | None = None) -> dict[str, Any]:
-    """What an answer reports of its rules: every flag value and every parameter, and
-    where the parameters came from."""
-    return {"flags": rules.as_dict(), "parameters": rules.parameters_dict(),
-            "parameters_from": (f"house rule {house.name!r} ({house.file})" if house
-                                else "defaults from spec/cards.yaml"),
-            "house": house.file if house else None,
-            "non_default": {**rules.non_default(), **rules.non_default_parameters()}}
 
 
 # ----------------------------------------------------------------------- reading
@@ -186,7 +181,8 @@ def check_question(loaded: Loaded) -> Question:
     raise _fail(loaded, pointer, f"not a question: {message} (at {pointer_excerpt(pointer)})")
 
 
-def _check_question(loaded: Loaded) -> Question:
+def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Question:
+    """The question under its own house rule, or ``asked_under`` instead."""
     doc = loaded.data
     if not isinstance(doc, dict):
         raise _fail(loaded, "", "a question is a mapping (question:, find: or most:, ...)")
@@ -211,25 +207,27 @@ def _check_question(loaded: Loaded) -> Question:
     if len(goals) != 1:
         raise _fail(loaded, "", "a question has exactly one of find:, most:, fewest:")
     goal = goals[0]
-    condition, measure = None, None
+    house = asked_under or _house(loaded, doc.get("house"))
+    try:   # a count written as a number of the rules: the number under the rules asked
+        stated = in_numbers(doc[goal], house.rules if house else make_rules(), COMPARE,
+                            f"/{goal}")
+    except NumberProblem as exc:
+        raise _fail(loaded, exc.pointer, str(exc)) from None
+    condition, measure = (stated, None) if goal == "find" else (None, stated)
     if goal == "find":
-        _check_condition(loaded, doc["find"], "/find")
-        condition = doc["find"]
-    else:
-        measure = doc[goal]
-        if isinstance(measure, dict):
-            _check_measure(loaded, measure, f"/{goal}")
-        elif not isinstance(measure, str) or measure not in MEASURES:
-            raise _fail(loaded, f"/{goal}", f"{goal}: {excerpt(measure)} is not a number ask can "
-                        "measure; the measures: " + ", ".join(MEASURES) + ", or "
-                        + ", ".join(f"{k}:" for k in MEASURE_FORMS))
+        _check_condition(loaded, stated, "/find")
+    elif isinstance(measure, dict):
+        _check_measure(loaded, measure, f"/{goal}")
+    elif not isinstance(measure, str) or measure not in MEASURES:
+        raise _fail(loaded, f"/{goal}", f"{goal}: {excerpt(measure)} is not a number ask can "
+                    "measure; the measures: " + ", ".join(MEASURES) + ", or "
+                    + ", ".join(f"{k}:" for k in MEASURE_FORMS))
     players = doc.get("players", [2])
     if not isinstance(players, list) or not players or \
             any(type(p) is not int or not 2 <= p <= 5 for p in players):
         raise _fail(loaded, "/players", "players: a list of player counts, each 2 to 5")
     variants = _check_variants(loaded, doc.get("variants") or {})
     bound = _check_bound(loaded, doc.get("bound") or {})
-    house = _house(loaded, doc.get("house"))
     problem = work_problem(players, variants, bound, house,   # the work bounded up front
                            rules_known=house is not None)
     if problem is not None:
