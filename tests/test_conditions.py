@@ -219,7 +219,8 @@ def test_a_condition_not_kept_once_met_is_judged_on_whole_games() -> None:
 
 def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
     cases: list[tuple[dict[str, Any], str]] = [
-        ({"event": "played", "then": {"count": "hand", "at_least": 1}}, "inside a turn"),
+        ({"event": "revealed", "then": {"count": "hand", "at_least": 1}},
+         "inside an opening"),
         ({"within": {"after": {"event": "revealed"}}, "holds": {"event": "baked"}},
          "cards revealed")]
     for cond, why in cases:

@@ -35,6 +35,7 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("new-monotoni-own-kind", {"monotoni_kind": "on_table"}),
     ("new-monotoni-absent-kind", {"monotoni_kind": "on_table"}),
     ("new-nine-delivered", {}),
+    ("new-order-after-last-ingredient", {"pass_order": "forbidden"}),   # inside a turn
     ("Q09-hand-above-seven", {}),
     ("Q10-opening-without-holder", {}),
     ("Q14-bombastica-leaves-cards", {}),
@@ -60,6 +61,10 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
     # induction cannot rule it out (the bounded route and the search take it on)
     ({"event": "round_ended", "rule": "round_end.stall", "then": {"count": "supply",
                                                                   "equals": 0}}, {}),
+    # a pass may place an order on an oven with nothing else on it: the state inside
+    # the turn, right after the order
+    ({"event": "placed_order", "then": {"count": "oven", "at_most": 1}},
+     {"pass_order": "allowed"}),
     # under the letter a stalled round's position comes back (Q07's game)
     ({"position_returns": True}, {"stall": "letter"}),
 ]

@@ -19,8 +19,10 @@ of :func:`..language.variables.seatings`):
 - **an event** (with ``where:``, ``rule:`` and ``then:``) happening at least once: no
   step of any kind that can emit it does, from any well-formed state where the
   invariants hold. The reference stops inside a step (after a play, between two
-  revealed cards), but an event is emitted by one step and ``then:`` is told only at the
-  states a model step ends in (:data:`..language.conditions.THEN_EXACT`), so the step covers it;
+  revealed cards), but an event is emitted by one step, and ``then:`` is told only at the
+  states a model step ends in or inside a turn before its draw
+  (:data:`..language.conditions.THEN_EXACT`, :func:`..language.conditions.state_after`),
+  so the step covers it;
 - **a count per seat** (``hand``, ``delivered``, ``waiter``) or the round reaching a
   number (``at_least``): the count staying below it is proved an invariant, at every
   ``at``. The states inside a step lie between the model's: a hand shrinks while cards
@@ -48,7 +50,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.conditions import EMITTED, state_term
+from mammamia_ref.queries.language.conditions import EMITTED, state_after, state_term
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.game_terms import Step
@@ -206,12 +208,13 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
                           "leftovers, which the model tells only on an unrolled run")
     for what in STEP_KINDS:
         label = f"{'-'.join(colours)} {what} emits {name}"
-        model, _before, after, found, base = _emitted(cond, players, rules, colours, what)
+        model, step, found, base = _emitted(cond, players, rules, colours, what)
         if not found:
             cases[label] = "none (this step never emits it)"
             continue
         if "then" in cond:
-            then = state_term(cond["then"], after, model, in_round=what == "turn")
+            then = state_term(cond["then"], state_after(name, step, model), model,
+                              in_round=what == "turn")
             found = [N.If(then, t, 0) for t in found]
         result, _zm = N.check([*base, z3.Or(*[t > 0 for t in found])])
         cases[label] = str(result)
@@ -222,10 +225,11 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
 
 
 def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
-             what: str) -> tuple[Any, Any, Any, list[Any], list[Any]]:
+             what: str) -> tuple[Any, Step, list[Any], list[Any]]:
     """One free step of kind ``what`` (:func:`..model.free_steps.free_step`) and the occurrences
-    of ``cond``'s event in it: the model, the states before and after, the occurrences,
-    and the step's constraints with the invariants proved on the state before it."""
+    of ``cond``'s event in it: the model (its states the step's before and after), the
+    step, the occurrences, and the step's constraints with the invariants proved on the
+    state before it."""
     from mammamia_ref.queries.model.events_model import occurrences
     from mammamia_ref.queries.model.free_steps import free_step
 
@@ -235,8 +239,7 @@ def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple
     step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
     found = occurrences(cond["event"], dict(cond.get("where") or {}), cond.get("rule"),
                         step, model)
-    return model, before, after, found, [*constraints,
-                                         *_invariants(players, rules)(model, before)]
+    return model, step, found, [*constraints, *_invariants(players, rules)(model, before)]
 
 
 def _at_the_end(cond: Mapping[str, Any]) -> bool:
@@ -371,13 +374,12 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
         return None
     with N.building():
         for what in ("reveal", "transition"):
-            _model, _before, _after, found, base = _emitted(cond, players, rules, colours,
-                                                             what)
+            _model, _step, found, base = _emitted(cond, players, rules, colours, what)
             if found and N.check([*base, z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
                 return None
-        _model, before, _after, found, base = _emitted(cond, players, rules, colours, "turn")
+        model, step, found, base = _emitted(cond, players, rules, colours, "turn")
         count = N.Sum(found) if found else N.Val(0)
-        if own and N.check([*base, before.cur != 0, count > 0])[0] != z3.unsat:
+        if own and N.check([*base, model.S[step.before].cur != 0, count > 0])[0] != z3.unsat:
             return None
         for most in range(1, 4):
             if N.check([*base, count > most])[0] == z3.unsat:

@@ -78,14 +78,19 @@ FIELDS: dict[str, frozenset[str]] = {
 language's derived fields among them; a condition testing another field is only
 searched)."""
 
+INSIDE_TURN = {"played": False, "passed": False, "placed_order": True}
+"""The events after which the reference stops inside a turn, before its draw
+(:meth:`..model.game_model.GameModel.inside_turn`), and whether the turn's order is on
+the oven by then."""
+
 THEN_EXACT = frozenset({"drew", "mamma_mia_drawn", "mamma_mia_taken", "round_ended",
                         "oven_opened", "baked", "failed", "completed_from_hand",
-                        "game_ended"})
+                        "game_ended", *INSIDE_TURN})
 """The events whose part of an action (:func:`mammamia_ref.rules.game.apply_in_parts`)
-leaves the state a model step leaves (a turn's draw, an order's judgement, the game's
-end): ``then:`` is told only for these. (A kind named may still await the owner's
-decision to complete from hand; a card revealed, a card played and an order placed lie
-inside a step.)"""
+leaves a state the model tells: the state a model step leaves (a turn's draw, an order's
+judgement, the game's end) or the state inside a turn (:data:`INSIDE_TURN`). ``then:``
+is told only for these. (A kind named may still await the owner's decision to complete
+from hand, and one step of the model reveals many cards: those lie inside an opening.)"""
 
 @dataclass(frozen=True)
 class Shape:
@@ -161,8 +166,8 @@ def _check(cond: Mapping[str, Any]) -> None:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
         if "then" in cond:
             if name not in THEN_EXACT:
-                raise Unsupported(f"the state right after {name} lies inside a turn or an "
-                                  "opening, which the game model steps over")
+                raise Unsupported(f"the state right after {name} lies inside an opening, "
+                                  "which the game model steps over")
             _check_state(cond["then"])
     elif "state" in cond:
         _check_state(cond["state"])
@@ -529,7 +534,7 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
             continue
         found = occurrences(name, where, rule, step, model)
         if then is not None and found:
-            after = then_term(then, step, model)
+            after = then_term(then, name, step, model)
             found = [N.If(after, t, 0) for t in found]
         if part.events is not None and found:
             inside = part.event_in(step, name)
@@ -538,14 +543,24 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     return N.Sum(terms) if terms else N.Val(0)
 
 
-def then_term(then: Mapping[str, Any], step: Step, model: GameModel) -> Any:
-    """Whether the state right after an event of ``step`` meets ``then``: the state the
-    step leaves, which is the reference's state after the part of an action that
-    emitted the event (:func:`mammamia_ref.rules.game.apply_in_parts`) for the events of
-    :data:`THEN_EXACT`."""
+def then_term(then: Mapping[str, Any], name: str, step: Step, model: GameModel) -> Any:
+    """Whether the state right after an event ``name`` of ``step`` meets ``then``
+    (:func:`state_after`)."""
     final = step.what == "transition" and step.round == model.rounds
-    return state_term(then, model.S[step.after], model,
+    return state_term(then, state_after(name, step, model), model,
                       in_round=step.what != "reveal" and not final)
+
+
+def state_after(name: str, step: Step, model: GameModel) -> Any:
+    """The state right after an event ``name`` of ``step``: the reference's state after
+    the part of an action that emitted it (:func:`mammamia_ref.rules.game.apply_in_parts`),
+    which for the events of :data:`THEN_EXACT` is the state the step leaves or, for those
+    of :data:`INSIDE_TURN`, the state inside the turn, before its draw."""
+    if name not in INSIDE_TURN:
+        return model.S[step.after]
+    f = step.facts
+    placed = f["placed"] if INSIDE_TURN[name] else N.BoolVal(False)
+    return model.inside_turn(model.S[step.before], step.sel, f["who"], f["after_play"], placed)
 
 
 def where_values(name: str, players: int) -> list[dict[str, Any]]:
@@ -577,4 +592,4 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
 
 
 __all__ = ["FIELDS", "Shape", "Unsupported", "encode", "event_count", "shape",
-           "state_counts", "where_values", "written_out"]
+           "state_after", "state_counts", "where_values", "written_out"]

@@ -356,7 +356,8 @@ class GameModel:
                  "ingredients_after": N.Sum(after_play) + N.Sum(a.drawn),
                  "mm_drawn": a.mm_pop, "mm_taken": d.mm_taken, "played": played,
                  "moved": d.moved, "wanted": d.wanted,
-                 "mm_last_card": N.And(d.exhausted, a.mm_pop, a.mm_last)}
+                 "mm_last_card": N.And(d.exhausted, a.mm_pop, a.mm_last),
+                 "after_play": after_play, "placed": placed}
         return nx, facts, legal
 
     def _mover(self, s: State, seat: Any) -> Mover:
@@ -447,21 +448,35 @@ class GameModel:
                     placed: Any, played: Any, d: DrawTerms, end: TurnEnd) -> State:
         """The state after the turn: the mover's hand and orders, the supply, the oven,
         and who plays next (the Mamma Mia! holder opens the oven when the round ends)."""
-        nx = s.copy()
+        nx = self.inside_turn(s, a, seat, after_play, placed)
         for p in range(self.n):
             mine = _is(seat, p)
             for k in range(NK):
                 nx.hand[p][k] = N.If(mine, after_play[k] + a.drawn[k], s.hand[p][k])
-            for o in range(N_ORDERS):
-                nx.loc[p][o] = N.If(N.And(mine, placed, a.order == o), IN_OVEN,
-                                    N.If(N.And(mine, a.picks[o]), HAND, s.loc[p][o]))
+            for o in range(N_ORDERS):   # an order drawn from the waiter (never one placed)
+                nx.loc[p][o] = N.If(N.And(mine, a.picks[o]), HAND, nx.loc[p][o])
         nx.supply = d.after
-        nx.oven = turn_onto_oven(s.oven, a.kind, a.count)
         nx.mm = end.holder
         nx.quiet = end.quiet
         nx.ph = N.If(end.round_end, OVEN, TURN)
         nx.cur = N.If(end.round_end, end.holder, end.following)
         nx.ovl = s.ovl + played
+        return nx
+
+    @N.in_model_context
+    def inside_turn(self, s: State, a: Selectors, seat: Any, after_play: list[Any],
+                    placed: Any) -> State:
+        """The state inside a turn, before its draw: after its play or pass (the mover's
+        hand ``after_play``, the cards played on the oven) and, where ``placed``, its
+        order put on the oven. The reference stops there, right after ``played``,
+        ``passed`` and ``placed_order`` (:func:`mammamia_ref.rules.game.apply_in_parts`)."""
+        nx = s.copy()
+        for p in range(self.n):
+            mine = _is(seat, p)
+            nx.hand[p] = [N.If(mine, after_play[k], s.hand[p][k]) for k in range(NK)]
+            nx.loc[p] = [N.If(N.And(mine, placed, a.order == o), IN_OVEN, s.loc[p][o])
+                         for o in range(N_ORDERS)]
+        nx.oven = turn_onto_oven(s.oven, a.kind, a.count)
         return nx
 
     @N.in_model_context
