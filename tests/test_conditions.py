@@ -27,7 +27,7 @@ from mammamia_ref.queries.language.conditions import (
     where_values,
     whole_game,
 )
-from mammamia_ref.queries.language.judging import Played, annotate, holds, state_count
+from mammamia_ref.queries.language.judging import Played, annotate, holds, meets, state_count
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import decode, replay
 from mammamia_ref.queries.model.game_model import GameModel
@@ -170,6 +170,23 @@ def test_none_within_the_bound_is_proved_over_every_schedule() -> None:
     assert "the first 1 round(s) of a game and its first 3 turns" in got.detail
     assert 0 < got.schedules <= sum(1 for _ in schedules(2, rules, 1, 3, False))
     assert prove_or_find(cond, 2, rules, {"rounds": 1, "turns": 4}, budget=60).verdict == "found"
+
+
+def test_a_round_that_ends_as_it_starts_counts_the_turn_the_reference_begins() -> None:
+    """Under round_end=last_ingredient a round whose supply holds no ingredient ends at
+    once, after the reference begins its starting player's turn: the bound's turns count
+    that turn. Round 2 ends so at the earliest in the fifth turn (a first round of four,
+    schedule (4, 0)): none within four turns, a game within five (the model's run of
+    (4, 0) was tried within four turns, and the reference's game was outside them)."""
+    rules = make_rules({"round_end": "last_ingredient"})
+    assert (4, 0) not in [s for s, _o in schedules(2, rules, 2, 4, False)]
+    assert (4, 0) in [s for s, _o in schedules(2, rules, 2, 5, False)]
+    cond = {"event": "round_ended", "where": {"round": 2}}
+    got = prove_or_find(cond, 2, rules, {"rounds": 2, "turns": 4}, budget=60)
+    assert got.verdict == "none", got.detail
+    found = prove_or_find(cond, 2, rules, {"rounds": 2, "turns": 5}, budget=60)
+    assert found.verdict == "found", found.detail
+    assert meets(cond, found.game, {"rounds": 2, "turns": 5})
 
 
 def test_unlikely_schedules_are_put_off_and_still_complete_a_proof(

@@ -58,13 +58,15 @@ def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole:
               ) -> Iterator[tuple[tuple[int, ...], bool]]:
     """Every (schedule, last round open) within the bound, fewest turns first (without a
     ``turns`` bound, for ever). A round after the first may last no turn at all under
-    ``round_end.last_ingredient`` (its supply holds no ingredient card)."""
+    ``round_end.last_ingredient`` (its supply holds no ingredient card); the reference
+    begins its starting player's turn before it ends, so it counts as one of the bound's
+    turns (the turns the reference begins, :func:`..language.judging.within`)."""
     low = 0 if rules.flags.round_end == RoundEnd.LAST_INGREDIENT else 1
     counts = [rules.parameters.rounds] if whole else range(1, rounds + 1)
     for total in itertools.count(1) if turns is None else range(1, turns + 1):
         for k in counts:
             for rest in itertools.product(range(low, total + 1), repeat=k - 1):
-                first = total - sum(rest)
+                first = total - sum(rest) - rest.count(0)
                 if first < 1:
                     continue
                 schedule = (first, *rest)
