@@ -12,10 +12,20 @@ import pytest
 pytest.importorskip("z3")
 
 from mammamia_ref.queries.answering.ask import upper_bound
-from mammamia_ref.queries.answering.optimum import Raised, aim, aim_lengths, at_least, raise_value
+from mammamia_ref.queries.answering.optimum import (
+    MEASURE_AT_MOST,
+    MEASURE_CONDITIONS,
+    Raised,
+    aim,
+    aim_lengths,
+    at_least,
+    at_most,
+    lower_value,
+    raise_value,
+)
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.language.judging import measure, meets
-from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
+from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -54,6 +64,57 @@ def test_every_measure_the_language_states_is_met_exactly_at_its_value() -> None
                 assert meets(cond, game, {}) == (k <= value), (form, seed, k, value)
                 checked += 1
     assert checked > 600
+
+
+FEWEST: list[Any] = [
+    *MEASURE_AT_MOST,
+    {"turns_until": {"event": "baked"}},
+    {"turns_until": {"state": {"count": "delivered", "at_least": 2}}},
+    {"some_seat": "s", "own_turns_until": {"event": "placed_order", "where": {"seat": "s"},
+                                            "at_least": 2}},
+    {"some_seat": "s", "own_turns_until": {"event": "baked", "where": {"seat": "s"}}},
+]
+
+
+def test_every_fewest_measure_the_language_states_is_met_exactly_up_to_its_value() -> None:
+    """For 60 random reference games (2 to 5 players, every seating drawn, three
+    policies) and each measure with an "at most k" condition (a seat's own first turns
+    among them, ``within: {turns: k, seat: s}``): the game meets it for k from its
+    measure on and not below."""
+    checked = 0
+    for seed in range(60):
+        players = 2 + seed % 4
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
+        config = make_config(players, colours=colours, first_player=seed % players)
+        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+        for form in FEWEST:
+            value = measure(form, game, "fewest")
+            if value is None:   # never met (no Bombastica baked, say): no k is met
+                assert not meets(at_most(form, 40) or {}, game, {}), (seed, form)
+                continue
+            for k in (value - 1, value, value + 1):
+                cond = at_most(form, k)
+                if cond is None:   # a part of no turn at all
+                    assert k < 1, (form, k)
+                    continue
+                assert meets(cond, game, {}) == (k >= value), (form, seed, k, value)
+                checked += 1
+    assert checked > 600
+
+
+def test_the_game_model_lowers_a_fewest_value_and_proves_it_the_least() -> None:
+    """From a value of 7 found, the game model finds a game in which an order bakes
+    after 4 turns of 2 players, the reference replaying it, and proves that the first 3
+    turns of no game do (every schedule of them unsatisfiable): 4, the least."""
+    form = {"turns_until": {"event": "baked"}}
+    question = Question("t", "t.yaml", "t", "fewest", None, form, (2,), {}, None, {})
+    lowered = lower_value(question, 2, make_rules({}), 7, budget=120)
+    assert lowered.game is not None and lowered.value == 4, lowered.tried
+    assert measure(form, lowered.game, "fewest") == 4
+    assert (lowered.lower, lowered.lower_evidence) == (4, "exhaustive"), lowered.tried
+    # a condition that is not kept once met has no "at most k" (it might hold on a
+    # shorter part only)
+    assert at_most({"turns_until": {"not": {"event": "baked"}}}, 3) is None
 
 
 def test_a_measure_the_language_does_not_count_has_no_condition() -> None:

@@ -168,8 +168,8 @@ def _result(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any
 
 
 def _span() -> dict[str, Any]:
-    """A span of a game: a round (or any, every), rounds from and to, turns, after or
-    before a condition."""
+    """A span of a game: a round (or any, every), rounds from and to, turns (a seat's
+    own, with seat), after or before a condition."""
     return {"type": "object", "additionalProperties": False, "minProperties": 1,
             "properties": {
                 "round": {"anyOf": [{"type": "integer", "minimum": 1},
@@ -177,8 +177,11 @@ def _span() -> dict[str, Any]:
                 "from_round": {"type": "integer", "minimum": 1},
                 "to_round": {"type": "integer", "minimum": 1},
                 "turns": {"type": "integer", "minimum": 1},
+                "seat": {"anyOf": [{"enum": list(COLOURS)},
+                                   {"type": "string", "pattern": _VARIABLE}]},
                 "after": {"$ref": "#/$defs/condition"},
-                "before": {"$ref": "#/$defs/condition"}}}
+                "before": {"$ref": "#/$defs/condition"}},
+            "dependentRequired": {"seat": ["turns"]}}
 
 
 def _measure(vocab: dict[str, Any]) -> dict[str, Any]:

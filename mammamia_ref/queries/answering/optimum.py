@@ -1,13 +1,17 @@
-"""Optima by the solver: a ``most:`` value raised by the game model.
+"""Optima by the solver: a ``most:`` value raised, a ``fewest:`` value lowered, by the
+game model.
 
 A game whose measure is at least ``k`` is a ``find:`` condition
 (:func:`at_least`: the vocabulary's ``measure_conditions``, or a ``most_in_a_round:``
-form's events in one round). So the routes that answer ``find:`` answer it too: the
-unbounded proof (:mod:`.unbounded`) may show that no game of any length reaches
-``k`` (a proved bound, ``k - 1``), and the bounded game model (:mod:`.bounded`) may find
-a game that does (the value rises to that game's measure, and it asks again) or prove
-that none within the bound does. Each game it finds is replayed by the reference
-before it counts (:func:`.ask._keep`)."""
+form's events in one round), and so is a game whose measure is at most ``k``
+(:func:`at_most`: ``measure_conditions_at_most``, or the first turns, or a seat's own
+first turns, of a ``turns_until:`` / ``own_turns_until:`` form). So the routes that
+answer ``find:`` answer it too: the unbounded proof (:mod:`.unbounded`) may show that no
+game of any length reaches ``k`` (a proved bound, ``k - 1``, or ``k + 1`` for the
+fewest), and the bounded game model (:mod:`.bounded`) may find a game that does (the
+value moves to that game's measure, and it asks again) or prove that none within the
+bound does. Each game it finds is replayed by the reference before it counts
+(:func:`.ask._keep`)."""
 
 from __future__ import annotations
 
@@ -18,8 +22,16 @@ from typing import Any
 
 from mammamia_ref.queries.answering.bounded import CAP_SPENT
 from mammamia_ref.queries.language.judging import Played, measure
-from mammamia_ref.queries.language.questions import MEASURE_CONDITIONS, Question
+from mammamia_ref.queries.language.questions import Question, kept_once_met
+from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
+
+_VOCABULARY: dict[str, Any] = specdata.load_yaml("question_vocabulary.yaml")
+MEASURE_CONDITIONS: dict[str, Any] = dict(_VOCABULARY["measure_conditions"])
+"""A game whose named measure is at least ``K``, as a ``find:`` condition (``K`` stands
+for the number)."""
+MEASURE_AT_MOST: dict[str, Any] = dict(_VOCABULARY["measure_conditions_at_most"])
+"""A game whose named measure is at most ``K`` (for ``fewest:``)."""
 
 
 def at_least(name: Any, k: int) -> dict[str, Any] | None:
@@ -34,6 +46,26 @@ def at_least(name: Any, k: int) -> dict[str, Any] | None:
             if "some_seat" in name else counted
     template = MEASURE_CONDITIONS.get(name)
     return None if template is None else _with_k(template, k)
+
+
+def at_most(name: Any, k: int) -> dict[str, Any] | None:
+    """A ``find:`` condition met by exactly the games whose measure ``name`` is at most
+    ``k`` (None where the language cannot state it). A ``turns_until: C`` is at most
+    ``k`` when ``C`` holds within the first ``k`` turns, an ``own_turns_until: C`` when it
+    holds within the seat's own first ``k``: for a ``C`` kept once met (else it might
+    hold on a shorter part only)."""
+    if not isinstance(name, Mapping):
+        template = MEASURE_AT_MOST.get(name)
+        return None if template is None else _with_k(template, k)
+    form = "turns_until" if "turns_until" in name else "own_turns_until"
+    cond = name.get(form)
+    if not isinstance(cond, Mapping) or not kept_once_met(cond) or k < 0:
+        return None
+    if form == "turns_until":
+        return {"within": {"turns": k}, "holds": cond} if k else None
+    seat = name["some_seat"]
+    return {"some_seat": seat, "holds": {"within": {"turns": k, "seat": seat}, "holds": cond}} \
+        if k else None
 
 
 def _with_k(template: Any, k: int) -> Any:
@@ -56,6 +88,8 @@ class Raised:
     upper: int | None = None
     upper_evidence: str | None = None
     tried: list[str] = field(default_factory=list)
+    lower: int | None = None            # for fewest: a bound proved for every game
+    lower_evidence: str | None = None
 
 
 def raise_value(question: Question, players: int, rules: Rules, value: int,
@@ -91,6 +125,51 @@ def raise_value(question: Question, players: int, rules: Rules, value: int,
             out.tried.append(f"the game model found {got} ({found.detail})")
             continue
         out.tried.append(f"the game model for {k}: {found.detail}")
+        break
+    return out
+
+
+def lower_value(question: Question, players: int, rules: Rules, value: int,
+                budget: float, lower: int | None = None) -> Raised:
+    """For ``fewest:``, :func:`raise_value`'s mirror: ask for a game of measure
+    ``value - 1`` until the budget is spent, none is within the bound, no game of any
+    length has it (``value`` is then proved the least), or the value meets ``lower``.
+    Where the condition looks at the first ``k`` turns only, its bound is those turns,
+    so "none within the bound" is proved for every game too."""
+    from mammamia_ref.queries.answering.bounded import prove_or_find
+    from mammamia_ref.queries.answering.unbounded import prove_never
+
+    start = time.process_time()
+    out = Raised(value)
+    while out.value != lower:
+        k = out.value - 1
+        cond = at_most(question.measure, k)
+        left = budget - (time.process_time() - start)
+        if cond is None or left <= 0 or (lower is not None and k < lower):
+            break
+        never = prove_never(cond, players, rules)
+        if never.proved:
+            out.lower, out.lower_evidence = k + 1, never.evidence
+            out.tried.append(f"no game of any length is {k} or fewer: {never.how}")
+            break
+        first = cond.get("within", {}).get("turns") if "seat" not in cond.get("within", {}) \
+            else None
+        bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
+            if first else question.bound
+        found = prove_or_find(cond, players, rules, bound, left)
+        if found.game is not None:
+            got = measure(question.measure, found.game, "fewest")
+            if got is None or got > k:   # pragma: no cover - the condition is the measure's
+                out.tried.append(f"the game model's game for {k} measures {got}")
+                break
+            out.value, out.game = got, found.game
+            out.tried.append(f"the game model found {got} ({found.detail})")
+            continue
+        if found.verdict == "none" and first and not question.bound:
+            out.lower, out.lower_evidence = k + 1, "exhaustive"
+            out.tried.append(f"no game's first {first} turns reach it: {found.detail}")
+        else:
+            out.tried.append(f"the game model for {k}: {found.detail}")
         break
     return out
 
@@ -174,4 +253,5 @@ def aim_lengths(players: int, rules: Rules) -> list[int]:
             if can_end(players, rules, t)]
 
 
-__all__ = ["AIM_SHARE", "Raised", "aim", "aim_lengths", "at_least", "raise_value"]
+__all__ = ["AIM_SHARE", "MEASURE_AT_MOST", "MEASURE_CONDITIONS", "Raised", "aim",
+           "aim_lengths", "at_least", "at_most", "lower_value", "raise_value"]

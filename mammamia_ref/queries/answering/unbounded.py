@@ -50,7 +50,8 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.conditions import EMITTED, state_after, state_term
+from mammamia_ref.queries.language.conditions import state_after, state_term
+from mammamia_ref.queries.language.parts import EMITTED
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.game_terms import Step

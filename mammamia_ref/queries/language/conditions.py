@@ -3,10 +3,11 @@ as a z3 term over one run of the game model (:class:`..model.game_model.GameMode
 ``ask`` can prove "none within the bound" or find a game where a search does not.
 
 The events are read off the model's steps (:mod:`..model.events_model`), counted within the
-part of the run a span keeps (:class:`Part`: rounds, the first turns, after or before an
-event); state counts off the states between turns, at a round's end and at the game's
-end; the result off the last state (:mod:`..model.scoring_model`); ``then:`` off the state a
-step leaves. A field, rule or construct the model cannot tell raises
+part of the run a span keeps (:mod:`.parts`: rounds, the first turns, a seat's own first
+turns, after or before an event); state counts off the states between turns, at a
+round's end and at the game's end; the result off the last state
+(:mod:`..model.scoring_model`); ``then:`` off the state a step leaves, or the state inside
+a turn (:func:`state_after`). A field, rule or construct the model cannot tell raises
 :class:`Unsupported` with the reason, before any model is built, and the question is
 then only searched.
 
@@ -21,13 +22,20 @@ encoding to the reference's on replayed runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
 from mammamia_ref.queries.language.judging import KIND_COUNTS, related
+from mammamia_ref.queries.language.parts import (
+    EMITTED,
+    Part,
+    before_the_turn,
+    own_turns,
+    turns_begin,
+)
 from mammamia_ref.queries.language.questions import kept_once_met
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
@@ -200,44 +208,6 @@ def _check_state(state: Mapping[str, Any]) -> None:
 # ------------------------------------------------------------------- the terms
 
 
-@dataclass(frozen=True)
-class Part:
-    """The part of a run a condition is judged on (see :func:`.judging.span`): the steps
-    in it (all when None) and whether the setup's state belongs to it; for a span bounded
-    by an event, which events of a step (by name) and which states it holds, as z3
-    terms (``events``, ``states``: the state a step leaves, None for the setup's)."""
-
-    steps: frozenset[int] | None = None
-    setup: bool = True
-    events: Callable[[Step, str], Any] | None = None
-    states: Callable[[int | None], Any] | None = None
-    present: Any = None   # a term: whether the run has the part at all (None: it has)
-
-    def has(self, index: int) -> bool:
-        return self.steps is None or index in self.steps
-
-    def event_in(self, step: Step, name: str) -> Any:
-        """Whether an event ``name`` of ``step`` lies in the part (a term)."""
-        return self.events(step, name) if self.events is not None else N.BoolVal(True)
-
-    def state_in(self, index: int | None) -> Any:
-        """Whether the state step ``index`` leaves lies in the part (a term)."""
-        static = self.setup if index is None else self.has(index)
-        if not static:
-            return N.BoolVal(False)
-        return self.states(index) if self.states is not None else N.BoolVal(True)
-
-
-EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn",
-                    "mamma_mia_taken", "round_ended", "oven_opened"),
-           "reveal": ("revealed", "named_kind", "completed_from_hand", "baked", "failed"),
-           "transition": ("leftovers_to_oven", "game_ended", "mamma_mia_taken",
-                          "round_ended", "oven_opened", "revealed")}
-"""The order in which the reference emits the events of one model step: a span bounded
-by an event holds the events of its step that come after (or before) it. ``revealed``
-may come many times in one step, so it bounds no span the model tells."""
-
-
 def encode(cond: Mapping[str, Any], model: GameModel) -> Any:
     """``cond`` (the core grammar: :func:`.variables.expand` first) as a z3 Boolean over
     ``model``'s run (call :func:`shape` first)."""
@@ -324,6 +294,9 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
     :func:`.judging.span` cuts from the reference's game. A round holds the steps that
     leave the game in it: its turns and its opening, and the preparation that starts
     it (the one after the game's last opening ends the game in the last round)."""
+    if "seat" in where:   # a seat's own first turns, then the rest of the span
+        part = own_turns(str(where["seat"]), int(where["turns"]), model, part)
+        where = {k: v for k, v in where.items() if k not in ("seat", "turns")}
     steps = set(range(len(model.steps))) if part.steps is None else set(part.steps)
     setup, events = part.setup, part.events
     if "turns" in where:
@@ -335,7 +308,7 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
                 steps = {i for i in steps if i < cut}
             else:   # a round that ends as it starts: its preparation's leftovers only
                 steps = {i for i in steps if i <= cut}
-                events = _before_the_turn(cut, part.events)
+                events = before_the_turn(cut, part.events)
     low = where.get("round", where.get("from_round", 1))
     high = where.get("round", where.get("to_round"))
     if any(k in where for k in ("round", "from_round", "to_round")):
@@ -353,29 +326,6 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
     for key in ("after", "before"):
         if key in where:
             kept = _bounded(where[key], key == "after", model, kept)
-    return kept
-
-
-def turns_begin(model: GameModel) -> list[int]:
-    """The steps in which the reference begins a turn (``turn_begins``), in order: each
-    turn step, and the preparation of a round that ends as it starts (a schedule's 0,
-    under ``round_end.last_ingredient``), where its starting player's turn begins and the
-    round ends before any action."""
-    def at_once(st: Step) -> bool:
-        return st.what == "transition" and st.round < model.R and model.schedule[st.round] == 0
-
-    return [st.index for st in model.steps if st.what == "turn" or at_once(st)]
-
-
-def _before_the_turn(cut: int, events: Callable[[Step, str], Any] | None
-                     ) -> Callable[[Step, str], Any]:
-    """A part's events, but of step ``cut`` (a round's preparation in which a turn begins
-    and the round ends at once) only those the reference emits before the turn begins:
-    the leftovers moved into the oven."""
-    def kept(step: Step, name: str) -> Any:
-        inner = N.BoolVal(True) if events is None else events(step, name)
-        return inner if step.index != cut or name == "leftovers_to_oven" else N.BoolVal(False)
-
     return kept
 
 

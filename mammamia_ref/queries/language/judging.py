@@ -40,20 +40,23 @@ def states_at(played: Played, at: str) -> list[GameState]:
     return [s for _a, _e, s in played.steps]
 
 
-def within(game: Played, bound: Mapping[str, int], whole: bool = False) -> Played | None:
+def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Played | None:
     """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
-    turns (the opening a last turn starts included), cut where the next turn begins;
-    with ``whole`` (a condition judged on whole games), the game itself if it fits,
-    else None."""
+    turns (the opening a last turn starts included; with ``seat``, a span's, that seat's
+    own turns, none if it is not seated), cut where the next turn begins; with
+    ``whole`` (a condition judged on whole games), the game itself if it fits, else
+    None."""
     from dataclasses import replace
 
-    rounds, turns = bound.get("rounds"), bound.get("turns")
+    rounds, turns, seat = bound.get("rounds"), bound.get("turns"), bound.get("seat")
+    colours = game.config.colours
+    mine = None if seat is None else colours.index(seat) if seat in colours else -1
     begun = 0
     for i, (action, events, state) in enumerate(game.steps):
         for j, e in enumerate(events):
             if e.name != "turn_begins":
                 continue
-            begun += 1
+            begun += mine is None or e.get("seat") == mine
             if (turns is not None and begun > turns) or \
                     (rounds is not None and e.get("round") > rounds):
                 if whole:
@@ -338,7 +341,8 @@ def span(played: Played, where: Mapping[str, Any]) -> Played | None:
 
     part: Played | None = played
     if "turns" in where:
-        part = within(played, {"turns": int(where["turns"])})
+        part = within(played, {"turns": int(where["turns"]), **(
+            {"seat": where["seat"]} if "seat" in where else {})})
     if part is not None and ("round" in where or "from_round" in where or "to_round" in where):
         low = where.get("round", where.get("from_round", 1))
         high = where.get("round", where.get("to_round"))

@@ -76,9 +76,6 @@ MEASURES: dict[str, str] = dict(_VOCABULARY["measures"])
 
 COMPARE: tuple[str, ...] = tuple(_VOCABULARY["comparisons"])
 
-MEASURE_CONDITIONS: dict[str, Any] = dict(_VOCABULARY["measure_conditions"])
-"""A game whose named measure is at least ``K``, as a ``find:`` condition (``K`` stands
-for the number): :mod:`..answering.optimum` raises a value with it."""
 
 MEASURE_FORMS: dict[str, str] = dict(_VOCABULARY["measure_forms"])
 """The measures written as a mapping: the turns until a condition first holds, a seat's
@@ -404,6 +401,10 @@ def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Sc
             _check_event(loaded, value, f"{here}/{key}", scope)
         elif key == "round" and value in ("any", "every"):
             continue
+        elif key == "seat":   # with turns: that seat's own first turns
+            if "turns" not in span or not scope.seat(value):
+                raise _fail(loaded, f"{here}/seat", "seat: a colour or a seat variable, "
+                            "beside turns: (that seat's own first turns)")
         elif type(value) is not int or value < 1:
             raise _fail(loaded, f"{here}/{key}", f"{key}: a whole number above 0"
                         + (", or any / every" if key == "round" else ""))

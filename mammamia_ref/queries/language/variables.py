@@ -111,7 +111,7 @@ def expand(cond: Mapping[str, Any], colours: tuple[str, ...], rounds: int,
         parts = [again(cond["holds"], seats, {**kinds, var: k}) for k in KINDS]
         return {"any" if key == "some_kind" else "all": parts}
     if "within" in cond:
-        span = {k: (again(v) if k in ("after", "before") else v)
+        span = {k: (again(v) if k in ("after", "before") else sub(v) if k == "seat" else v)
                 for k, v in cond["within"].items()}
         inner = again(cond["holds"])
         which = span.get("round")

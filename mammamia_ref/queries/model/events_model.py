@@ -27,10 +27,12 @@ from mammamia_ref.rules.typed_spec import BombasticaHand, Completion, Leftovers,
 from mammamia_ref.rules.vocabulary import KINDS, ORDER_TYPE_CODES, ORDERS, ORDERS_OF
 
 
-def _seat_is(who: Any, colour: Any, model: GameModel) -> Any:
+def seat_is(who: Any, colour: Any, model: GameModel) -> Any:
+    """Whether the seat ``who`` (a term, or a seat the unrolling knows) is ``colour``'s."""
     if colour not in model.colours:
         return N.BoolVal(False)
-    return who == model.colours.index(colour)
+    same = who == model.colours.index(colour)
+    return N.BoolVal(same) if isinstance(same, bool) else same
 
 
 def _order_is(seat: Any, index: Any, order: str, model: GameModel) -> Any:
@@ -115,7 +117,7 @@ def _leftovers_revealed(where: Mapping[str, Any], rule: str | None, table: Seque
 
 
 def _seat_where(where: Mapping[str, Any], key: str, who: Any, model: GameModel) -> list[Any]:
-    return [_seat_is(who, where[key], model)] if key in where else []
+    return [seat_is(who, where[key], model)] if key in where else []
 
 
 def _round_is(where: Mapping[str, Any], r: int) -> list[Any]:
@@ -373,4 +375,4 @@ def _named_kind(where: Mapping[str, Any], rule: str | None, step: Step,
     return out
 
 
-__all__ = ["occurrences"]
+__all__ = ["occurrences", "seat_is"]
