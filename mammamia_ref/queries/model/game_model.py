@@ -448,13 +448,7 @@ class GameModel:
                     placed: Any, played: Any, d: DrawTerms, end: TurnEnd) -> State:
         """The state after the turn: the mover's hand and orders, the supply, the oven,
         and who plays next (the Mamma Mia! holder opens the oven when the round ends)."""
-        nx = self.inside_turn(s, a, seat, after_play, placed)
-        for p in range(self.n):
-            mine = _is(seat, p)
-            for k in range(NK):
-                nx.hand[p][k] = N.If(mine, after_play[k] + a.drawn[k], s.hand[p][k])
-            for o in range(N_ORDERS):   # an order drawn from the waiter (never one placed)
-                nx.loc[p][o] = N.If(N.And(mine, a.picks[o]), HAND, nx.loc[p][o])
+        nx = self.inside_turn(s, a, seat, after_play, placed, drawn=True)
         nx.supply = d.after
         nx.mm = end.holder
         nx.quiet = end.quiet
@@ -465,17 +459,21 @@ class GameModel:
 
     @N.in_model_context
     def inside_turn(self, s: State, a: Selectors, seat: Any, after_play: list[Any],
-                    placed: Any) -> State:
+                    placed: Any, *, drawn: bool = False) -> State:
         """The state inside a turn, before its draw: after its play or pass (the mover's
         hand ``after_play``, the cards played on the oven) and, where ``placed``, its
         order put on the oven. The reference stops there, right after ``played``,
-        ``passed`` and ``placed_order`` (:func:`mammamia_ref.rules.game.apply_in_parts`)."""
+        ``passed`` and ``placed_order`` (:func:`mammamia_ref.rules.game.apply_in_parts`).
+        With ``drawn``, the mover's hand after the draw too (:meth:`_after_turn`): the
+        cards drawn, the orders taken from the waiter (never one placed)."""
         nx = s.copy()
         for p in range(self.n):
             mine = _is(seat, p)
-            nx.hand[p] = [N.If(mine, after_play[k], s.hand[p][k]) for k in range(NK)]
-            nx.loc[p] = [N.If(N.And(mine, placed, a.order == o), IN_OVEN, s.loc[p][o])
-                         for o in range(N_ORDERS)]
+            nx.hand[p] = [N.If(mine, after_play[k] + a.drawn[k] if drawn else after_play[k],
+                               s.hand[p][k]) for k in range(NK)]
+            nx.loc[p] = [N.If(N.And(mine, placed, a.order == o), IN_OVEN,
+                              N.If(N.And(mine, a.picks[o]), HAND, s.loc[p][o]) if drawn
+                              else s.loc[p][o]) for o in range(N_ORDERS)]
         nx.oven = turn_onto_oven(s.oven, a.kind, a.count)
         return nx
 
