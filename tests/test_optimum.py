@@ -5,6 +5,7 @@ is proved."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -40,16 +41,24 @@ FORMS: list[Any] = [
 ]
 
 
+@functools.cache
+def _random_games() -> tuple[Any, ...]:
+    """60 random reference games: 2 to 5 players, every seating drawn, three policies."""
+    games = []
+    for seed in range(60):
+        players = 2 + seed % 4
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
+        config = make_config(players, colours=colours, first_player=seed % players)
+        games.append(playout(config, seed, ("random", "simple", "careful")[seed % 3]))
+    return tuple(games)
+
+
 def test_every_measure_the_language_states_is_met_exactly_at_its_value() -> None:
     """For 60 random reference games (2 to 5 players, every seating drawn, three
     policies) and each measure with a condition: the game meets "at least k" for k up
     to its measure and not beyond."""
     checked = 0
-    for seed in range(60):
-        players = 2 + seed % 4
-        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
-        config = make_config(players, colours=colours, first_player=seed % players)
-        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+    for seed, game in enumerate(_random_games()):
         for form in FORMS:
             value = measure(form, game, "most")
             if value is None:   # no Pizza Bombastica baked: no number is reached
@@ -82,11 +91,7 @@ def test_every_fewest_measure_the_language_states_is_met_exactly_up_to_its_value
     among them, ``within: {turns: k, seat: s}``): the game meets it for k from its
     measure on and not below."""
     checked = 0
-    for seed in range(60):
-        players = 2 + seed % 4
-        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
-        config = make_config(players, colours=colours, first_player=seed % players)
-        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+    for seed, game in enumerate(_random_games()):
         for form in FEWEST:
             value = measure(form, game, "fewest")
             if value is None:   # never met (no Bombastica baked, say): no k is met
