@@ -122,6 +122,24 @@ def test_the_game_model_lowers_a_fewest_value_and_proves_it_the_least() -> None:
     assert at_most({"turns_until": {"not": {"event": "baked"}}}, 3) is None
 
 
+def test_a_fewest_of_the_first_turns_is_settled_by_the_game_model_before_any_search(
+        tmp_path: Any) -> None:
+    """In how few turns can an order bake (2 players, the known games left out)? The game
+    model, asked for 1, 2, 3 turns, proves each impossible in every game's first turns,
+    then finds 4: exact, lower bound ``exhaustive``, no search played, a game the
+    reference replays."""
+    from mammamia_ref.queries.answering.ask import answer_cell
+    from mammamia_ref.queries.language.questions import load_question
+
+    path = tmp_path / "q.yaml"
+    path.write_text("question: q\nfewest: {turns_until: {event: baked}}\n", encoding="utf-8")
+    got = answer_cell(load_question(path), 2, {}, budget=60, known=False)
+    assert (got.value, got.lower, got.lower_evidence, got.exact) == (4, 4, "exhaustive", True)
+    assert got.reference == "agrees", got.tried
+    assert got.tried.startswith("the game model, from the least up: 1: none"), got.tried
+    assert "games on the reference" not in got.tried
+
+
 def test_a_measure_the_language_does_not_count_has_no_condition() -> None:
     for name in ("turns", "longest_round", "delivered"):
         assert at_least(name, 3) is None

@@ -226,6 +226,9 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     sign = 1 if question.goal == "most" else -1
     raisable = (at_least if sign > 0 else at_most)(question.measure, 1) is not None
     left = max(spendable, budget / 4)
+    if _climbed(question, players, rules, left * CLIMB_SHARE, out):
+        return
+    bound = out.lower if sign < 0 else bound
     enough = float("inf") if bound is None else sign * bound
     start = time.process_time()
     game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
@@ -253,6 +256,38 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
         ("; stopped at the proved bound" if out.exact else "")
 
 
+def _climbed(question: Question, players: int, rules: Rules, budget: float,
+             out: AskAnswer) -> bool:
+    """A ``fewest:`` of the game's first turns settled by the game model before any
+    search (:func:`.optimum.climb`): the least, exact, a game the reference replays.
+    Whatever it proved on the way is kept as the lower bound."""
+    from mammamia_ref.queries.answering.optimum import climb
+
+    climbed = climb(question, players, rules, out.lower, budget)
+    if climbed is None:
+        return False
+    if climbed.lower is not None and (out.lower is None or climbed.lower > out.lower):
+        out.lower, out.lower_evidence = climbed.lower, climbed.lower_evidence
+    if climbed.game is not None and _model_value(question, climbed, out):
+        out.exact = out.lower == out.value
+        out.tried = "the game model, from the least up: " + "; ".join(climbed.tried) + \
+            f"; a budget of {budget:.1f} s of CPU"
+        return out.exact
+    return False   # none found, or the reference did not replay it: the search goes on
+
+
+def _model_value(question: Question, moved: Any, out: AskAnswer) -> bool:
+    """The game model's game (:class:`.optimum.Raised`) kept as the answer's witness and
+    value if the reference replays it; else the answer is left as it was."""
+    held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
+    _keep(question, moved.game, out, "value", f"{question.title}: {moved.value}")
+    if out.reference == "agrees":
+        out.value = moved.value
+        return True
+    out.scenario, out.witness_file, out.reference, out.detail, out.answer = held
+    return False
+
+
 def _by_the_model(question: Question, players: int, rules: Rules, budget: float,
                   out: AskAnswer) -> None:
     """The game model raising a ``most:`` value (lowering a ``fewest:``) from the best
@@ -266,13 +301,8 @@ def _by_the_model(question: Question, players: int, rules: Rules, budget: float,
                                  lower=out.lower) if out.value is not None else None
     if moved is None:   # nothing found to lower from
         return
-    if moved.game is not None:
-        held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
-        _keep(question, moved.game, out, "value", f"{question.title}: {moved.value}")
-        if out.reference == "agrees":
-            out.value = moved.value
-        else:   # the reference did not replay the model's game: the search's stands
-            out.scenario, out.witness_file, out.reference, out.detail, out.answer = held
+    if moved.game is not None:   # unless the reference does not replay it, the search's
+        _model_value(question, moved, out)   # game stands
     if most and moved.upper is not None and (out.upper is None or moved.upper < out.upper):
         out.upper, out.upper_evidence = moved.upper, moved.upper_evidence
     if not most and moved.lower is not None and (out.lower is None or moved.lower > out.lower):
@@ -280,6 +310,10 @@ def _by_the_model(question: Question, players: int, rules: Rules, budget: float,
     out.tried += "; then " + "; ".join(moved.tried) if moved.tried else ""
     out.exact = (out.upper if most else out.lower) == out.value and out.value is not None
 
+
+CLIMB_SHARE = 0.5
+"""The part of a ``fewest:`` cell's budget the game model has first, where the measure
+is settled on the game's first turns (:func:`.optimum.climb`)."""
 
 KNOWN_SHARE = 0.2
 """The most of a cell's budget judging the known games may take (:mod:`.known_games`):

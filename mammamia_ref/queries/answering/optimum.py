@@ -152,8 +152,7 @@ def lower_value(question: Question, players: int, rules: Rules, value: int,
             out.lower, out.lower_evidence = k + 1, never.evidence
             out.tried.append(f"no game of any length is {k} or fewer: {never.how}")
             break
-        first = cond.get("within", {}).get("turns") if "seat" not in cond.get("within", {}) \
-            else None
+        first = first_turns(cond)
         bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
             if first else question.bound
         found = prove_or_find(cond, players, rules, bound, left)
@@ -171,6 +170,49 @@ def lower_value(question: Question, players: int, rules: Rules, value: int,
         else:
             out.tried.append(f"the game model for {k}: {found.detail}")
         break
+    return out
+
+
+def first_turns(cond: Mapping[str, Any] | None) -> int | None:
+    """The k of a condition judged on the game's first k turns alone (``within: {turns:
+    k}``, not a seat's own): a game's first k turns are a run of at most k turns, so the
+    game model's "none" within them holds for every game."""
+    span = (cond or {}).get("within") or {}
+    return None if "seat" in span or set(span) != {"turns"} else int(span["turns"])
+
+
+def climb(question: Question, players: int, rules: Rules, lower: int | None,
+          budget: float) -> Raised | None:
+    """For a ``fewest:`` whose "at most k" looks at the first k turns alone
+    (:func:`first_turns`) and a question with no bound of its own: the game model asked
+    for k from the proved lower bound (or 1: turns count from 1) up, each "none" within
+    those turns a proof for every game, so the first game found is the least, exact,
+    with no search. None where the measure is not of that form; the value 0 where the
+    budget ran out first (``lower`` is what was proved)."""
+    from mammamia_ref.queries.answering.bounded import prove_or_find
+
+    if question.goal != "fewest" or question.bound or \
+            first_turns(at_most(question.measure, 1)) is None:
+        return None
+    start = time.process_time()
+    out, k = Raised(0), max(lower or 1, 1)
+    out.lower, out.lower_evidence = k, "exhaustive"   # raised by each k proved below
+    while (left := budget - (time.process_time() - start)) > 0:
+        cond = at_most(question.measure, k)
+        assert cond is not None
+        found = prove_or_find(cond, players, rules, {"turns": k}, left)
+        if found.game is not None:
+            out.value, out.game = measure(question.measure, found.game, "fewest") or k, \
+                found.game
+            out.tried.append(f"{k}: found ({found.detail})")
+            break
+        if found.verdict != "none":
+            out.tried.append(f"{k}: {found.detail}")
+            break
+        out.tried.append(f"{k}: none in the first {k} turns of any game "
+                         f"({found.schedules} runs unsatisfiable)")
+        k += 1
+        out.lower = k
     return out
 
 
@@ -254,4 +296,5 @@ def aim_lengths(players: int, rules: Rules) -> list[int]:
 
 
 __all__ = ["AIM_SHARE", "MEASURE_AT_MOST", "MEASURE_CONDITIONS", "Raised", "aim",
-           "aim_lengths", "at_least", "at_most", "lower_value", "raise_value"]
+           "aim_lengths", "at_least", "at_most", "climb", "first_turns", "lower_value",
+           "raise_value"]
