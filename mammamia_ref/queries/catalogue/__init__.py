@@ -21,7 +21,6 @@ from mammamia_ref.queries.catalogue import (
            q18_all_players_tied,  # noqa: F401
            q19_completion_costs_own_order,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401
-           q22_bombastica_most_cards,  # noqa: F401
            q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )

@@ -78,6 +78,7 @@ EVIDENCE_SHORT = {
     "statement": "statement over every table, hand and decision (or state and step)",
     "induction": "induction over the transition relation",
     "ranking": "ranking function",
+    "counting": "a count of what the game holds (the cards in play, the orders dealt)",
 }
 
 KINDS_OF_QUERY = {"question": "edge-case question",

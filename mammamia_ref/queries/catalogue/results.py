@@ -145,6 +145,8 @@ EVIDENCE = {
                  "step), unsatisfiable for all of them",
     "induction": "an invariant proved by induction over the transition relation",
     "ranking": "a ranking function that decreases at every turn",
+    "counting": "a count of what the game holds (the ingredient cards in play, the "
+                "orders dealt): no game can pass it",
 }
 
 
