@@ -172,13 +172,10 @@ def _check(cond: Mapping[str, Any]) -> None:
             for key in where:
                 if key not in FIELDS[name]:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
-        if "then" in cond:
-            if name not in THEN_EXACT:
-                raise Unsupported(f"the state right after {name} lies inside an opening, "
-                                  "which the game model steps over")
-            _check_state(cond["then"])
-    elif "state" in cond:
-        _check_state(cond["state"])
+        if "then" in cond and name not in THEN_EXACT:
+            raise Unsupported(f"the state right after {name} lies inside an opening, "
+                              "which the game model steps over")
+    # every state count is told (at a round's end: the state in which the oven opens)
 
 
 def asks_a_return(cond: Any) -> bool:
@@ -199,10 +196,6 @@ def _events_named(cond: Any) -> set[str]:
     if isinstance(cond, list):
         return set().union(*[_events_named(v) for v in cond])
     return set()
-
-
-def _check_state(state: Mapping[str, Any]) -> None:
-    """Every state count is told (at a round's end: the state in which the oven opens)."""
 
 
 # ------------------------------------------------------------------- the terms
