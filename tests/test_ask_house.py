@@ -105,6 +105,22 @@ def test_a_count_of_the_rules_read_under_the_house_is_checked_there(tmp_path: Pa
         assert caught.value.line == 5 and words in str(caught.value)
 
 
+def test_ask_under_a_house_rule_checks_every_file_before_any_cell(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ask --house`` reads each file's numbers of the rules under the house rule before
+    any cell is asked: a good file first and a file that the house rule's number makes
+    contradictory second give exit 2 and the second's line, and no answer at all."""
+    good = tmp_path / "good.yaml"
+    good.write_text("question: good\nfind: {event: baked}\n", encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("question: bad\nfind:\n  state:\n    count: hand\n"
+                   "    at_least: {number: hand_limit}\n    at_most: 7\n", encoding="utf-8")
+    eight = str(EXAMPLES / "house-rules" / "hand-of-eight.yaml")
+    assert main(["ask", str(good), str(bad), "--house", eight, "--budget", "5"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{bad}:6:" in err and "at least 8 and at most 7" in err, err
+
+
 @pytest.mark.parametrize(("house", "words"), [
     ("missing.yaml", "missing.yaml (beside the question file)"),
     ("bad.yaml", "hand_limit"),
