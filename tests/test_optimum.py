@@ -187,6 +187,24 @@ def test_the_aim_takes_a_measure_that_binds_a_seat() -> None:
     assert measure(form, out.game, "most") == 2
 
 
+def test_the_aim_asks_no_round_too_short_for_one_seats_orders() -> None:
+    """Seven orders of one seat at one opening need seven of its turns in that round
+    (one order placed a turn), so at 3 players the aim starts at a first round of 19
+    turns, where the catalogue's game is (z3 finds it there in about 135 s), and goes
+    five turns a player beyond; a measure of all seats' orders needs no such length."""
+    from mammamia_ref.queries.answering.optimum import seat_turns
+
+    rules = make_rules({})
+    seat = {"some_seat": "s", "most_in_a_round": {"event": "baked", "where": {"seat": "s"}}}
+    assert seat_turns(seat, 7) == 7
+    assert aim_lengths(3, rules, seat_turns(seat, 7)) == list(range(19, 34))
+    assert seat_turns("baked_one_opening", 7) == 0
+    assert seat_turns({"most_in_a_round": {"event": "baked"}}, 7) == 0
+    assert seat_turns({"some_seat": "s", "most_in_a_round": {
+        "event": "baked", "where": {"seat": "s"}, "rule": "oven.bombastica"}}, 7) == 0
+    assert aim_lengths(3, rules) == aim_lengths(3, rules, 0)
+
+
 def test_no_aim_at_a_measure_the_language_cannot_state_as_at_least_k() -> None:
     """A proved bound of a measure the language cannot state as "at least k" is never
     aimed at (nothing is asked, nothing found)."""

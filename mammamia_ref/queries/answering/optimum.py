@@ -234,7 +234,8 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
         return
     exact = form.exact   # else a "none" sees only the states between turns
     deadline = time.process_time() + budget
-    lengths, cap = aim_lengths(players, rules), budget / AIM_FIRST_CAPS
+    lengths = aim_lengths(players, rules, seat_turns(question.measure, upper))
+    cap = budget / AIM_FIRST_CAPS
     log: list[str] = []
     while lengths:   # each pass over the lengths not yet settled, with twice the cap
         unsettled: list[int] = []
@@ -286,13 +287,31 @@ AIM_TURNS_A_PLAYER = 5
 bounded search's first rounds (:func:`..model.proofs.first_rounds`)."""
 
 
-def aim_lengths(players: int, rules: Rules) -> list[int]:
+def aim_lengths(players: int, rules: Rules, own: int = 0) -> list[int]:
     """The first-round lengths :func:`aim` asks about, shortest first: those that can end
-    (:func:`..model.proofs.can_end`)."""
+    (:func:`..model.proofs.can_end`), and where the measure needs ``own`` turns of one
+    seat in the round (:func:`seat_turns`), none too short for them, and the longest
+    five turns a player beyond the shortest that holds them."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
-    return [t for t in range(first_rounds(players).start, AIM_TURNS_A_PLAYER * players + 1)
-            if can_end(players, rules, t)]
+    least = max(first_rounds(players).start, (own - 1) * players + 1)
+    most = max(AIM_TURNS_A_PLAYER * players, least + AIM_TURNS_A_PLAYER * players - 1) \
+        if own else AIM_TURNS_A_PLAYER * players
+    return [t for t in range(least, most + 1) if can_end(players, rules, t)]
+
+
+def seat_turns(name: Any, k: int) -> int:
+    """The turns of one seat a round needs for the measure ``name`` to reach ``k`` in it:
+    ``k`` where it counts one seat's orders placed or baked in a round (``some_seat: s``,
+    ``most_in_a_round:`` ``placed_order`` or ``baked`` at ``s``'s seat), since each is an
+    order that seat placed in that round, one a turn (the oven is emptied of orders at
+    every opening); 0 for any other measure."""
+    if not isinstance(name, Mapping) or "some_seat" not in name:
+        return 0
+    counted = name.get("most_in_a_round") or {}
+    mine = counted.get("where") == {"seat": name["some_seat"]}
+    return k if mine and counted.get("event") in ("placed_order", "baked") and \
+        set(counted) <= {"event", "where"} else 0
 
 
 __all__ = ["AIM_SHARE", "MEASURE_AT_MOST", "MEASURE_CONDITIONS", "Raised", "aim",
