@@ -202,7 +202,6 @@ def test_the_aim_asks_no_round_too_short_for_one_seats_orders() -> None:
     assert seat_turns({"most_in_a_round": {"event": "baked"}}, 7) == 0
     assert seat_turns({"some_seat": "s", "most_in_a_round": {
         "event": "baked", "where": {"seat": "s"}, "rule": "oven.bombastica"}}, 7) == 0
-    assert aim_lengths(3, rules) == aim_lengths(3, rules, 0)
 
 
 def test_no_aim_at_a_measure_the_language_cannot_state_as_at_least_k() -> None:
