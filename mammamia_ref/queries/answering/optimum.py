@@ -94,39 +94,15 @@ class Raised:
 
 def raise_value(question: Question, players: int, rules: Rules, value: int,
                 budget: float, upper: int | None = None) -> Raised:
-    """Ask for a game of measure ``value + 1`` until the budget is spent, none is within
-    the bound, no game of any length has it, or the value meets ``upper`` (a bound
-    already proved: nothing beyond it is asked for)."""
-    from mammamia_ref.queries.answering.bounded import prove_or_find
-    from mammamia_ref.queries.answering.unbounded import prove_never
-
+    """Ask for a game of measure ``value + 1`` (after the aim at ``upper``, a bound
+    already proved: nothing beyond it is asked for) until the budget is spent, none is
+    within the bound, no game of any length has it, or the value meets ``upper``."""
     start = time.process_time()
     out = Raised(value)
     if upper is not None and value < upper:
         aim(question, players, rules, upper, budget * AIM_SHARE, out)
-    while out.value != upper:
-        k = out.value + 1
-        cond = at_least(question.measure, k)
-        left = budget - (time.process_time() - start)
-        if cond is None or left <= 0 or (upper is not None and k > upper):
-            break
-        never = prove_never(cond, players, rules)
-        if never.proved:
-            out.upper, out.upper_evidence = k - 1, "induction"
-            out.tried.append(f"no game of any length reaches {k}: {never.how}")
-            break
-        found = prove_or_find(cond, players, rules, question.bound, left)
-        if found.game is not None:
-            got = measure(question.measure, found.game, "most")
-            if got is None or got < k:   # pragma: no cover - the condition is the measure's
-                out.tried.append(f"the game model's game for {k} measures {got}")
-                break
-            out.value, out.game = got, found.game
-            out.tried.append(f"the game model found {got} ({found.detail})")
-            continue
-        out.tried.append(f"the game model for {k}: {found.detail}")
-        break
-    return out
+    return _one_at_a_time(question, players, rules, out,
+                          budget - (time.process_time() - start), upper, 1)
 
 
 def lower_value(question: Question, players: int, rules: Rules, value: int,
@@ -136,41 +112,58 @@ def lower_value(question: Question, players: int, rules: Rules, value: int,
     length has it (``value`` is then proved the least), or the value meets ``lower``.
     Where the condition looks at the first ``k`` turns only, its bound is those turns,
     so "none within the bound" is proved for every game too."""
+    return _one_at_a_time(question, players, rules, Raised(value), budget, lower, -1)
+
+
+def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
+                   budget: float, limit: int | None, step: int) -> Raised:
+    """Move ``out.value`` by ``step`` (1 for ``most:``, -1 for ``fewest:``) while the game
+    model finds a game there: the unbounded proof first (no game has it: the bound is
+    proved), then the game model (a game it finds becomes the value), until ``limit``."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
     from mammamia_ref.queries.answering.unbounded import prove_never
 
+    most = step > 0
     start = time.process_time()
-    out = Raised(value)
-    while out.value != lower:
-        k = out.value - 1
-        cond = at_most(question.measure, k)
+    while out.value != limit:
+        k = out.value + step
+        cond = (at_least if most else at_most)(question.measure, k)
         left = budget - (time.process_time() - start)
-        if cond is None or left <= 0 or (lower is not None and k < lower):
+        if cond is None or left <= 0 or (limit is not None and (k - limit) * step > 0):
             break
         never = prove_never(cond, players, rules)
         if never.proved:
-            out.lower, out.lower_evidence = k + 1, never.evidence
-            out.tried.append(f"no game of any length is {k} or fewer: {never.how}")
+            _bound(out, most, k - step, never.evidence)
+            out.tried.append(f"no game of any length {'reaches' if most else 'is'} {k}"
+                             f"{'' if most else ' or fewer'}: {never.how}")
             break
-        first = first_turns(cond)
+        first = None if most else first_turns(cond)
         bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
             if first else question.bound
         found = prove_or_find(cond, players, rules, bound, left)
         if found.game is not None:
-            got = measure(question.measure, found.game, "fewest")
-            if got is None or got > k:   # pragma: no cover - the condition is the measure's
+            got = measure(question.measure, found.game, "most" if most else "fewest")
+            if got is None or (got - k) * step < 0:   # pragma: no cover - the measure's own
                 out.tried.append(f"the game model's game for {k} measures {got}")
                 break
             out.value, out.game = got, found.game
             out.tried.append(f"the game model found {got} ({found.detail})")
             continue
         if found.verdict == "none" and first and not question.bound:
-            out.lower, out.lower_evidence = k + 1, "exhaustive"
+            _bound(out, most, k - step, "exhaustive")
             out.tried.append(f"no game's first {first} turns reach it: {found.detail}")
         else:
             out.tried.append(f"the game model for {k}: {found.detail}")
         break
     return out
+
+
+def _bound(out: Raised, most: bool, value: int, evidence: str) -> None:
+    """A bound proved for every game: the most (``most``) or the fewest."""
+    if most:
+        out.upper, out.upper_evidence = value, evidence
+    else:
+        out.lower, out.lower_evidence = value, evidence
 
 
 def first_turns(cond: Mapping[str, Any] | None) -> int | None:

@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule
-from mammamia_ref.rules.ruleset import Rules, parameter_specs
+from mammamia_ref.rules.ruleset import Rules, default_rules, parameter_specs
 
-NUMBERS: tuple[str, ...] = tuple(name for name, entry in parameter_specs().items()
-                                 if name != "trimming")
+NUMBERS: tuple[str, ...] = tuple(
+    name for name in parameter_specs()
+    if isinstance(getattr(default_rules().parameters, name), int))
 """The numbers of the rules a count may be written as: every parameter of
-spec/cards.yaml that is one number (the trimming is one a player count)."""
+spec/cards.yaml that is one number (not the trimming, one a player count)."""
 
 
 class NumberProblem(ValueError):

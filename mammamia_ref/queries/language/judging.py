@@ -341,8 +341,7 @@ def span(played: Played, where: Mapping[str, Any]) -> Played | None:
 
     part: Played | None = played
     if "turns" in where:
-        part = within(played, {"turns": int(where["turns"]), **(
-            {"seat": where["seat"]} if "seat" in where else {})})
+        part = within(played, {k: where[k] for k in ("turns", "seat") if k in where})
     if part is not None and ("round" in where or "from_round" in where or "to_round" in where):
         low = where.get("round", where.get("from_round", 1))
         high = where.get("round", where.get("to_round"))

@@ -31,7 +31,7 @@ from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.queries.language.asked_under import NumberProblem, in_numbers, rules_in_force
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, KINDS
 
@@ -206,7 +206,7 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
     goal = goals[0]
     house = asked_under or _house(loaded, doc.get("house"))
     try:   # a count written as a number of the rules: the number under the rules asked
-        stated = in_numbers(doc[goal], house.rules if house else make_rules(), COMPARE,
+        stated = in_numbers(doc[goal], house.rules if house else default_rules(), COMPARE,
                             f"/{goal}")
     except NumberProblem as exc:
         raise _fail(loaded, exc.pointer, str(exc)) from None
