@@ -165,7 +165,7 @@ def test_q05_is_answered_from_a_game_at_two_to_five_players() -> None:
     """Q05 (the most orders one opening bakes, all players together): at every player
     count a game from a new deal that the reference replays, its value measured on that
     game, under the card count's proved bound (8, 10, 12, 14): exact at 2 to 4."""
-    from mammamia_ref.queries.language.judging import measure
+    from mammamia_ref.queries.language.measures import measure
 
     query = next(q for q in load_catalogue() if q["id"] == "Q05-most-pizzas-one-opening")
     seen = {}
@@ -283,7 +283,7 @@ def test_z3_finds_what_the_search_does_not() -> None:
 def test_a_directed_search_keeps_a_game_the_reference_replays_with_its_value() -> None:
     """The climb plays the best game again from a point along it: the game it keeps
     is one game from a new deal, every shuffle explicit, whose measure is the value."""
-    from mammamia_ref.queries.language.judging import measure
+    from mammamia_ref.queries.language.measures import measure
 
     question = load_question(QUESTIONS / "new-longest-round.yaml")
     got = answer_cell(question, 2, {"stall": "cut"}, budget=4, known=False)
@@ -299,7 +299,7 @@ def test_the_fast_screen_measures_the_games_the_reference_plays(players: int) ->
     the game of the same seed and policy, which is the one reported; and the fast
     engine plays the same game as its benchmark loop."""
     from mammamia_ref.queries.answering.searching import FAST_MEASURES, fast_on
-    from mammamia_ref.queries.language.judging import measure
+    from mammamia_ref.queries.language.measures import measure
     from mammamia_ref.rules.game import new_game
     from mammamia_ref.rules.ruleset import make_rules
     from mammamia_ref.sim.fast import play_random_game
@@ -319,7 +319,7 @@ def test_a_fast_continuation_is_the_references(flags: dict[str, str]) -> None:
     """The climb's fast continuation from a point of a game is the game the reference
     plays on from there with the same seed: the same measures of the whole game."""
     from mammamia_ref.queries.answering.searching import FAST_MEASURES, fast_on
-    from mammamia_ref.queries.language.judging import measure
+    from mammamia_ref.queries.language.measures import measure
     from mammamia_ref.rules.ruleset import make_rules
 
     for players in (2, 4):
@@ -347,7 +347,8 @@ def test_a_committed_witness_of_a_designer_question_replays_with_its_answer(
     deal, and its question's condition holds on it within the bound, or its measure is
     the value its title gives."""
     from mammamia_ref.queries.answering.witness import reference_replay
-    from mammamia_ref.queries.language.judging import measure, meets
+    from mammamia_ref.queries.language.judging import meets
+    from mammamia_ref.queries.language.measures import measure
 
     doc = load_file(path).data
     passed, failure, _fired = reference_replay(doc, path.name)

@@ -11,7 +11,8 @@ import pytest
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.answering import searching
-from mammamia_ref.queries.language.judging import Played, measure, meets
+from mammamia_ref.queries.language.judging import Played, meets
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config

@@ -14,7 +14,7 @@ from mammamia_ref.formats.safeyaml import load_file
 from mammamia_ref.formats.scenario import packaged_suite
 from mammamia_ref.queries.answering.ask import answer_cell, replay_witness
 from mammamia_ref.queries.answering.known_games import _library, known_games
-from mammamia_ref.queries.language.judging import measure
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import load_question
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.game import new_game
@@ -106,3 +106,27 @@ def test_ask_without_known_games_leaves_them_out(tmp_path: Path,
         found_by.append(answer["found_by"] or "")
     assert found_by[0].startswith("the known game scenarios/queries/q05-"), found_by
     assert not found_by[1].startswith("the known game"), found_by
+
+
+def test_a_game_that_stops_before_its_end_is_no_whole_game() -> None:
+    """Most known games stop before the game's end (a rulebook example, an edge case):
+    such a beginning meets no condition judged on whole games ("a game that never
+    ends", true of every beginning) and gives no fewest of a number that only grows
+    (the turns of a game: its beginning would be the shortest game), while a most, or
+    the turns until something holds, may be read off it."""
+    from mammamia_ref.queries.language.judging import meets
+    from mammamia_ref.rules.state import Phase
+
+    games = _library()
+    beginnings = [g for g in games if g.steps[-1][2].phase != Phase.OVER]
+    assert len(beginnings) > 50 and len(beginnings) < len(games)
+    never_ends = {"not": {"event": "game_ended"}}
+    for game in games:
+        ended = game.steps[-1][2].phase == Phase.OVER
+        assert not meets(never_ends, game, {})
+        turns = sum(1 for _a, events, _s in game.steps for e in events
+                    if e.name == "turn_begins")
+        assert measure("turns", game, "most") == turns
+        assert measure("turns", game, "fewest") == (turns if ended else None)
+        until = {"turns_until": {"event": "played"}}
+        assert measure(until, game, "fewest") == measure(until, game, "most")

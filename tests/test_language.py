@@ -13,7 +13,8 @@ import yaml
 
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.language import judging
-from mammamia_ref.queries.language.judging import KIND_COUNTS, Played, annotate, measure, meets
+from mammamia_ref.queries.language.judging import KIND_COUNTS, Played, annotate, meets
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import QuestionError, load_question
 from mammamia_ref.queries.language.variables import expand, named_colours, seatings
 from mammamia_ref.rules.state import make_config

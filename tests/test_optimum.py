@@ -25,7 +25,8 @@ from mammamia_ref.queries.answering.optimum import (
     raise_value,
 )
 from mammamia_ref.queries.answering.searching import playout
-from mammamia_ref.queries.language.judging import measure, meets
+from mammamia_ref.queries.language.judging import meets
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config

@@ -13,7 +13,7 @@ pytest.importorskip("z3")
 
 from mammamia_ref.queries.answering.searching import playout
 from mammamia_ref.queries.answering.unbounded import prove_never
-from mammamia_ref.queries.language.judging import meets
+from mammamia_ref.queries.language.judging import meets, state_count
 from mammamia_ref.queries.language.questions import load_question
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.rules.ruleset import make_rules
@@ -36,6 +36,7 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("new-monotoni-absent-kind", {"monotoni_kind": "on_table"}),
     ("new-nine-delivered", {}),
     ("new-order-after-last-ingredient", {"pass_order": "forbidden"}),   # inside a turn
+    ("new-mamma-mia-back-in-supply", {}),   # the next supply waiting for its shuffle
     ("Q09-hand-above-seven", {}),
     ("Q10-opening-without-holder", {}),
     ("Q14-bombastica-leaves-cards", {}),
@@ -67,6 +68,13 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
      {"pass_order": "allowed"}),
     # under the letter a stalled round's position comes back (Q07's game)
     ({"position_returns": True}, {"stall": "letter"}),
+    # a round's preparation: the leftovers moved, the game's end
+    ({"event": "leftovers_to_oven", "then": {"count": "supply", "at_least": 2}}, {}),
+    ({"event": "game_ended", "where": {"resolutions": 3}}, {}),
+    # right after a kind is named, its owner deciding on completing it from hand
+    ({"event": "named_kind", "then": {"count": "table", "at_least": 1}}, {}),
+    # a waiter holds all eight orders while the waiters are shuffled at the setup
+    ({"state": {"count": "waiter", "at_least": 8}}, {}),
 ]
 
 
@@ -175,3 +183,37 @@ def test_a_proved_impossibility_holds_on_random_reference_games(ruling: str) -> 
         game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
         for name, cond in conditions:
             assert not meets(cond, game, {}), (name, ruling, seed)
+
+
+COUNTED = [{"count": count, **({"kind": kind} if kind else {})}
+           for count in ("hand", "ingredients", "delivered", "waiter", "mamma_mia", "round",
+                         "supply", "oven", "table", "used")
+           for kind in (None, "salami", "pineapple")
+           if not (kind and count in ("delivered", "waiter", "mamma_mia", "round"))]
+
+
+@pytest.mark.parametrize("flags", [{}, {"round_end": "last_ingredient",
+                                        "completion": "mandatory"}],
+                         ids=["defaults", "last_ingredient-mandatory"])
+def test_no_count_a_reference_game_reaches_is_proved_out_of_reach(
+        flags: dict[str, str]) -> None:
+    """Every count of the language (each pile and seat, some kinds) at every state the
+    reference stops at (inside a turn, inside an opening where an owner decides, before
+    the first orders and a round's shuffle) in 40 random games of 2 players: the most it
+    reaches is never proved out of reach (``at_least`` that many), and a proof of one
+    more holds on every state of those games."""
+    rules = make_rules(flags)
+    most = [0] * len(COUNTED)
+    for seed in range(40):
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(2))
+        config = make_config(2, colours=colours, first_player=seed % 2, variants=rules)
+        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+        for i, cond in enumerate(COUNTED):
+            most[i] = max([most[i], *[n for _a, _e, s in game.steps
+                                      for n in state_count(s, cond)]])
+    proved_beyond = 0
+    for cond, m in zip(COUNTED, most, strict=True):
+        reached = prove_never({"state": {**cond, "at_least": m}}, 2, rules)
+        assert not reached.proved, (cond, m, reached.how)
+        proved_beyond += prove_never({"state": {**cond, "at_least": m + 1}}, 2, rules).proved
+    assert proved_beyond >= 4   # the hand limit, one Mamma Mia! card, three rounds, ...

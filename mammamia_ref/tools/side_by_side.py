@@ -44,13 +44,7 @@ NOT_STATED: dict[str, str] = {
 """The catalogue queries (or cells, ``ID/variant``) the question language cannot state,
 and why: they stay with the catalogue's own z3 models (docs/questions.md)."""
 
-NARROWER: dict[str, str] = {
-    "Q15-completion-declined": (
-        "the question file counts an order failed because its owner declined to complete "
-        "it; the catalogue also counts one its owner let fail by naming a kind that falls "
-        "short where another kind would have baked it (its 5-player witness), a "
-        "counterfactual the language does not state"),
-}
+NARROWER: dict[str, str] = {}
 """The catalogue queries whose question file states a narrower question than the
 catalogue's (a catalogue witness need not meet it), and how: they keep their modules."""
 

@@ -34,7 +34,8 @@ from mammamia_ref.formats.house import HouseRule, house_rules
 from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.answering.measure_bounds import lower_bound, upper_bound
 from mammamia_ref.queries.answering.searching import POLICIES, policies_on_fast, search
-from mammamia_ref.queries.language.judging import Played, judged_on, measure, meets
+from mammamia_ref.queries.language.judging import Played, judged_on, meets
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question, rules_in_force
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -448,7 +449,7 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
 
 def first_held(condition: Mapping[str, Any], game: Played) -> str:
     """Where in ``game`` a condition kept once met first held: the turn, its round and
-    the seat to play (:func:`..language.judging.measure`'s ``turns_until``); a condition judged on
+    the seat to play (:func:`..language.measures.measure`'s ``turns_until``); a condition judged on
     whole games holds on the whole game."""
     from mammamia_ref.queries.language.questions import kept_once_met
 

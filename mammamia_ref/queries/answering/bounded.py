@@ -230,8 +230,8 @@ def _none(turns: int | None, where: str, tried: int, exact: bool) -> Bounded:
     assert turns is not None   # only a bounded enumeration ends
     if not exact:
         return Bounded("unknown", f"z3 found no game within {where.format(t=turns)} "
-                       f"({tried} schedules), judging the state counts only between turns; "
-                       "the reference judges the states inside a turn too, so no bound is "
+                       f"({tried} schedules), comparing positions only between turns; "
+                       "the reference compares every state it stops at, so no bound is "
                        "claimed", schedules=tried)
     return Bounded("none", f"z3 (the game model): no game meets it within "
                    f"{where.format(t=turns)}; every one of the {tried} runs (a schedule under a "

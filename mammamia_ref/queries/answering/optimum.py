@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.queries.answering.bounded import CAP_SPENT
-from mammamia_ref.queries.language.judging import Played, measure
+from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question, kept_once_met
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
@@ -225,7 +226,7 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
         return
     if cond is None or form is None or form.whole_game:
         return
-    exact = form.exact   # else a "none" sees only the states between turns
+    exact = form.exact   # else a "none" compares positions between turns only
     deadline = time.process_time() + budget
     lengths = aim_lengths(players, rules, seat_turns(question.measure, upper))
     cap = budget / AIM_FIRST_CAPS
@@ -249,7 +250,7 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
 def _aim_at(cond: dict[str, Any], question: Question, players: int, rules: Rules,
             turns: int, cap: float, out: Raised, log: list[str], exact: bool) -> str:
     """One length of :func:`aim`: ``found`` (``out`` raised), ``none`` or ``unknown``
-    (logged as "none between turns" where z3 does not see every state judged)."""
+    (logged as "none between turns" where z3 compares positions between turns only)."""
     from mammamia_ref.queries.answering.bounded import on_schedule
 
     began = time.process_time()

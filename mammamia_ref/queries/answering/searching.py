@@ -30,7 +30,7 @@ FAST_MEASURES: dict[str, Callable[[Any, int], int]] = {
     "turns": lambda _state, turns: turns, "baked": _delivered, "delivered": _delivered}
 """The measures the fast engine (:mod:`mammamia_ref.sim.fast`, no events) gives of a
 whole game, from its last state and its turns: for :func:`screen` and the climb's
-fast continuations (:func:`fast_on`). The reference's :func:`..language.judging.measure` of the
+fast continuations (:func:`fast_on`). The reference's :func:`..language.measures.measure` of the
 same game is the one reported (``tests/test_ask.py`` holds the two to each other)."""
 
 FAST_SHARE = 0.3
@@ -137,7 +137,7 @@ MEASURE_EVENTS: dict[str, frozenset[str]] = {
     "turns": frozenset({"turn_begins"}), "baked": frozenset({"baked"}),
     "baked_one_opening": frozenset({"oven_opened", "baked"}),
     "bombastica_cards": frozenset({"baked"})}
-"""The measures (:func:`..language.judging.measure`) a game's events alone give, and the events
+"""The measures (:func:`..language.measures.measure`) a game's events alone give, and the events
 each reads."""
 EVENT_MEASURES = frozenset(MEASURE_EVENTS)
 

@@ -18,16 +18,16 @@ of :func:`..language.variables.seatings`):
 
 - **an event** (with ``where:``, ``rule:`` and ``then:``) happening at least once: no
   step of any kind that can emit it does, from any well-formed state where the
-  invariants hold. The reference stops inside a step (after a play, between two
-  revealed cards), but an event is emitted by one step, and ``then:`` is told only at the
-  states a model step ends in or inside a turn before its draw
-  (:data:`..language.conditions.THEN_EXACT`, :func:`..language.conditions.state_after`),
-  so the step covers it;
-- **a count per seat** (``hand``, ``delivered``, ``waiter``) or the round reaching a
-  number (``at_least``): the count staying below it is proved an invariant, at every
-  ``at``. The states inside a step lie between the model's: a hand shrinks while cards
-  are played and grows only by the draw (or the deal, whose last state is the setup's),
-  and the other counts change by one action each;
+  invariants hold. The reference stops inside a step (after a play, where an owner
+  decides), but an event is emitted by one step, and ``then:`` is told at every state
+  right after an event (:func:`..language.conditions.then_term`,
+  :func:`..language.conditions.revealed_then`; a round's preparation read both as the
+  game's end and as the next round's), so the step covers it;
+- **a count** reaching a number (``at_least``), of any seat, kind or pile: the count
+  staying below it is proved an invariant of every state the reference stops at
+  (:mod:`..model.stops`: between turns, inside a turn, where an owner decides inside
+  an opening, before a round's shuffle, before the first orders are taken), so at
+  every ``at``;
 - **a position that comes back** (``position_returns``): a ranking function
   (:func:`..model.proofs.prove_turns_terminate`) decreases at every turn that ends no
   round, from any well-formed state, so no state between turns comes back within a round
@@ -50,7 +50,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.conditions import state_after, state_term
+from mammamia_ref.queries.language.conditions import revealed_then, state_term, then_term
 from mammamia_ref.queries.language.parts import EMITTED
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
@@ -59,9 +59,6 @@ from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.typed_spec import Leftovers, RoundEnd
 
 STEP_KINDS = tuple(EMITTED)   # the model's steps: a turn, a reveal, a transition
-
-PROVED_COUNTS = ("hand", "delivered", "waiter", "round")
-"""The state counts whose invariant covers the reference's states inside a step."""
 
 
 class NotProvable(Exception):
@@ -195,8 +192,8 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
         raise NotProvable("first_card_of_round looks back over the round, which one step "
                           "does not see")
     v = rules.flags
-    if name in ("game_ended", "leftovers_to_oven") or "round" in where:
-        raise NotProvable(f"{name} with these fields is told by the model only on an "
+    if "round" in where:
+        raise NotProvable(f"{name} of a given round is told by the model only on an "
                           "unrolled run (the round it belongs to)")
     if v.round_end == RoundEnd.LAST_INGREDIENT and name == "revealed":
         # a round's preparation into a round that ends at once reveals the leftovers:
@@ -213,9 +210,10 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
         if not found:
             cases[label] = "none (this step never emits it)"
             continue
-        if "then" in cond:
-            then = state_term(cond["then"], state_after(name, step, model), model,
-                              in_round=what == "turn")
+        if "then" in cond and name == "revealed":   # card by card
+            found = revealed_then(cond["then"], where, cond.get("rule"), step, model)
+        elif "then" in cond:
+            then = then_term(cond["then"], name, step, model, step.facts.get("final"))
             found = [N.If(then, t, 0) for t in found]
         result, _zm = N.check([*base, z3.Or(*[t > 0 for t in found])])
         cases[label] = str(result)
@@ -291,24 +289,25 @@ def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
 
 def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
                  cases: dict[str, str]) -> None:
-    from mammamia_ref.queries.language.conditions import per_seat
+    """The count stays below ``at_least`` in every state the reference stops at: every
+    seat's alike (a turn's case is seat 0's, which stands for every seat's only where
+    the invariant treats the seats alike), under both readings of a round's leftovers
+    where they go to the oven (:func:`..language.conditions.state_counts`)."""
+    from mammamia_ref.queries.language.conditions import state_counts
     from mammamia_ref.queries.model.proofs import prove_invariant
 
     what = state["count"]
-    keys = set(state) - {"count", "at", "seat", "at_least", "kind"}
-    if what not in PROVED_COUNTS or keys or "at_least" not in state or \
-            (what != "hand" and "kind" in state):
-        raise NotProvable("a state count other than a hand, delivered, waiter or round count "
-                          "reaching a number (at_least), whose states inside a step "
-                          "induction does not cover")
+    if set(state) - {"count", "at", "seat", "at_least", "kind"} or "at_least" not in state:
+        raise NotProvable("a state count compared other than 'at least' a number")
     limit = int(state["at_least"]) - 1
+    every_seat = {**state, "seat": "any"}
+    readings = (True, False) if rules.flags.leftovers == Leftovers.OVEN else (True,)
 
     def below(model: Any, s: Any) -> list[Any]:
-        if what == "round":
-            return [s.rnd <= limit]
-        return [c <= limit for c in per_seat(s, what, state.get("kind"), model)]
+        return [c <= limit for in_round in readings
+                for c in state_counts(s, every_seat, model, in_round=in_round)]
 
-    proof = prove_invariant(players, rules, below, counts=what == "hand")
+    proof = prove_invariant(players, rules, below, counts=what == "hand", inside=True)
     for case, result in proof.cases.items():
         cases[f"{what} <= {limit}: {case}"] = result
     if not proof.holds:
@@ -388,4 +387,4 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
     return None
 
 
-__all__ = ["PROVED_COUNTS", "Never", "NotProvable", "prove_never", "turns_needed"]
+__all__ = ["Never", "NotProvable", "prove_never", "turns_needed"]

@@ -17,7 +17,6 @@ from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q02_minimale_tie_decides,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
-           q15_completion_declined,  # noqa: F401
            q18_all_players_tied,  # noqa: F401
            q19_completion_costs_own_order,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401

@@ -91,7 +91,8 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
     Every run must be a game of the cell: its players and exactly its ``rules``."""
     from mammamia_ref.queries.answering.ask import upper_bound
     from mammamia_ref.queries.answering.known_games import of_cell
-    from mammamia_ref.queries.language.judging import measure, meets
+    from mammamia_ref.queries.language.judging import meets
+    from mammamia_ref.queries.language.measures import measure
 
     games, failure = _games_of(doc)
     if failure:

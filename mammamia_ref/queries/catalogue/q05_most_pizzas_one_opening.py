@@ -60,7 +60,7 @@ from mammamia_ref.rules.vocabulary import (
 def baked_at_one_opening(doc: Mapping[str, Any]) -> int:
     """The most orders a witness game bakes at one opening, as the reference plays it."""
     from mammamia_ref.queries.answering.ask import replay_witness
-    from mammamia_ref.queries.language.judging import measure
+    from mammamia_ref.queries.language.measures import measure
 
     return measure("baked_one_opening", replay_witness(doc)) or 0
 
@@ -187,7 +187,7 @@ def _played_doc(query: Mapping[str, Any], answer: Mapping[str, Any], game: Playe
     its best opening, whose expectations are the orders that opening bakes."""
     from mammamia_ref.queries.answering.witness import action_steps
     from mammamia_ref.queries.catalogue.common import base_doc
-    from mammamia_ref.queries.language.judging import baked_by_opening
+    from mammamia_ref.queries.language.measures import baked_by_opening
 
     players = players_of(answer)
     best = [(i, e.get("order"), e.rule)

@@ -4,18 +4,19 @@ as a z3 term over one run of the game model (:class:`..model.game_model.GameMode
 
 The events are read off the model's steps (:mod:`..model.events_model`), counted within the
 part of the run a span keeps (:mod:`.parts`: rounds, the first turns, a seat's own first
-turns, after or before an event); state counts off the states between turns, at a
-round's end and at the game's end; the result off the last state
-(:mod:`..model.scoring_model`); ``then:`` off the state a step leaves, or the state inside
-a turn (:func:`state_after`). A field, rule or construct the model cannot tell raises
-:class:`Unsupported` with the reason, before any model is built, and the question is
-then only searched.
+turns, after or before an event); state counts off every state the reference stops at
+(:func:`..model.stops.stops`: between turns, inside a turn, inside an opening, before a
+round's shuffle), at a round's end and at the game's end; the result off the last state
+(:mod:`..model.scoring_model`); ``then:`` off the state right after the event
+(:func:`then_term`: the state a step leaves, or one inside it). A field, rule or
+construct the model cannot tell raises :class:`Unsupported` with the reason, before
+any model is built, and the question is then only searched.
 
 :func:`shape` says what a term over a *part* of a game proves: a condition that, once
 met, stays met (:func:`.questions.kept_once_met`) can be judged on the first rounds of
-a game; any other only on whole games. State counts at ``any_step`` are judged at the
-states between two turns (the reference has more: inside a turn, partway into an
-opening), so they serve a search for a game but never a proof that none exists.
+a game; any other only on whole games. Only a position that comes back is judged on
+the states between turns alone (a state inside a step comes back only if the step's
+start does), so z3's "none" is a proof for every other condition.
 ``tests/test_conditions.py`` holds every count, span, relation and result of the
 encoding to the reference's on replayed runs.
 """
@@ -51,6 +52,13 @@ from mammamia_ref.queries.model.game_model import (
 from mammamia_ref.queries.model.game_terms import Step
 from mammamia_ref.queries.model.scoring_model import compare_term as _compare
 from mammamia_ref.queries.model.scoring_model import result_term, scoring_terms
+from mammamia_ref.queries.model.stops import (
+    inside,
+    opening_pause,
+    pauses,
+    revealed_cards,
+    stops,
+)
 from mammamia_ref.rules.oven import failure_reason
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.typed_spec import Leftovers
@@ -76,7 +84,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "oven_opened": frozenset({"seat", "cards"}),
     "revealed": frozenset({"card", "owner"}),
     "baked": frozenset({"order", "seat", "order_type", "taken", "used"}),
-    "failed": frozenset({"order", "seat", "order_type", "why"}),
+    "failed": frozenset({"order", "seat", "order_type", "why", "could_bake"}),
     "completed_from_hand": frozenset({"order", "seat", "order_type", "cards"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
@@ -90,15 +98,6 @@ INSIDE_TURN = {"played": False, "passed": False, "placed_order": True}
 """The events after which the reference stops inside a turn, before its draw
 (:meth:`..model.game_model.GameModel.inside_turn`), and whether the turn's order is on
 the oven by then."""
-
-THEN_EXACT = frozenset({"drew", "mamma_mia_drawn", "mamma_mia_taken", "round_ended",
-                        "oven_opened", "baked", "failed", "completed_from_hand",
-                        "game_ended", *INSIDE_TURN})
-"""The events whose part of an action (:func:`mammamia_ref.rules.game.apply_in_parts`)
-leaves a state the model tells: the state a model step leaves (a turn's draw, an order's
-judgement, the game's end) or the state inside a turn (:data:`INSIDE_TURN`). ``then:``
-is told only for these. (A kind named may still await the owner's decision to complete
-from hand, and one step of the model reveals many cards: those lie inside an opening.)"""
 
 @dataclass(frozen=True)
 class Shape:
@@ -130,16 +129,10 @@ def written_out(condition: Mapping[str, Any], players: int, rounds: int
 
 
 def _exact(cond: Mapping[str, Any]) -> bool:
-    """No state count at ``any_step``: z3 sees only the states between two turns."""
-    if "all" in cond or "any" in cond:
-        return all(_exact(c) for c in cond.get("all") or cond.get("any") or ())
-    if "not" in cond:
-        return _exact(cond["not"])
-    if "within" in cond:
-        return _exact(cond["holds"])
-    if "position_returns" in cond:   # z3 compares the states between turns only
-        return False
-    return "event" in cond or "result" in cond or cond["state"].get("at") == "game_end"
+    """z3 sees every state the condition judges (every state the reference stops at,
+    :func:`..model.stops.stops`), but for a position that comes back, which it compares
+    between turns only."""
+    return not asks_a_return(cond)
 
 
 def _check(cond: Mapping[str, Any]) -> None:
@@ -152,11 +145,11 @@ def _check(cond: Mapping[str, Any]) -> None:
             if key in cond["within"]:
                 bound = cond["within"][key]
                 _check(bound)
-                named = {bound["event"], *_events_named(cond["holds"])}
-                if "revealed" in named:
-                    raise Unsupported(f"a span {key} an event, with cards revealed: one "
-                                      "step of the game model reveals many cards, whose "
-                                      "order it does not tell")
+                if bound["event"] == "revealed" and "revealed" in _events_named(
+                        cond["holds"]):
+                    raise Unsupported(f"a span {key} a card revealed that counts cards "
+                                      "revealed: the game model counts a step's cards "
+                                      "together, not which come before the first")
                 if "then" in bound or any(k in bound for k in (*RELATIONS, "at_most",
                                                                "equals")):
                     raise Unsupported(f"a span {key} an event that names more than its "
@@ -172,9 +165,6 @@ def _check(cond: Mapping[str, Any]) -> None:
             for key in where:
                 if key not in FIELDS[name]:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
-        if "then" in cond and name not in THEN_EXACT:
-            raise Unsupported(f"the state right after {name} lies inside an opening, "
-                              "which the game model steps over")
     # every state count is told (at a round's end: the state in which the oven opens)
 
 
@@ -243,17 +233,20 @@ def position_returns(model: GameModel, part: Part) -> Any:
     """Two states of the part between turns, the later one the same as the earlier
     (every term of :meth:`.game_terms.State.position`): what
     :func:`.judging.position_returns` finds among all the reference's states, told where
-    it matters, since a state inside a turn comes back only if the turn's start does."""
-    states = states_of(model, part, "any_step")
+    it matters, since a state inside a step comes back only if the step's start does."""
+    states = [(s, N.And(guard, part.state_in(index)))
+              for s, guard, index in between_turns(model)
+              if (part.setup if index is None else part.has(index))]
     pairs = [N.And(g1, g2, *[N.Eq(x, y) for x, y in zip(s1.position(), s2.position(),
                                                         strict=True)])
-             for k, (s1, g1, _r1) in enumerate(states) for s2, g2, _r2 in states[k + 1:]]
+             for k, (s1, g1) in enumerate(states) for s2, g2 in states[k + 1:]]
     return z3.Or(*pairs) if pairs else N.BoolVal(False)
 
 
 def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, bool]]:
     """The states of the part a state condition ``at`` looks at, each with the condition
-    that it is one and whether it lies inside a round (see :func:`state_counts`)."""
+    that it is one and whether it lies inside a round (see :func:`state_counts`): at
+    ``any_step`` every state the reference stops at (:func:`..model.stops.stops`)."""
     final = final_step(model)
     end = [(model.S[-1], part.state_in(final), False)] \
         if final is not None and part.has(final) else []
@@ -271,9 +264,10 @@ def states_of(model: GameModel, part: Part, at: str) -> list[tuple[Any, Any, boo
                 out.append((model.S[step.after],
                             N.And(step.facts["ends_at_once"], part.state_in(step.index)), True))
         return out
-    inner = [(s, N.And(guard, part.state_in(index)), True)
-             for s, guard, index in between_turns(model)
-             if (part.setup if index is None else part.has(index))]
+    inner = [(stop.state, N.And(stop.guard, part.state_in(stop.index, stop.point)),
+              stop.in_round)
+             for stop in stops(model) if (part.setup if stop.index is None
+                                          else part.has(stop.index))]
     return inner + end
 
 
@@ -325,9 +319,10 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
 def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part) -> Part:
     """The part after (or before) the first event of ``part`` that meets ``first``: the
     steps after (before) the one that emits it, and in that step the events the
-    reference emits after (before) it (:data:`EMITTED`); the states a step leaves once
-    it has happened (before it has). Where it never happens, no part after it and the
-    whole part before it (the game's end only where it is in the part)."""
+    reference emits after (before) it (:data:`EMITTED`); the states a step leaves (or
+    stops at inside it) once it has happened (before it has). Where it never happens,
+    no part after it and the whole part before it (the game's end only where it is in
+    the part)."""
     name = first["event"]
     occurs = [N.Val(0) if not part.has(step.index) else
               event_count(first, model, Part(frozenset({step.index}), False,
@@ -353,9 +348,16 @@ def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part
                 name in order and other in order and other != name and not later)))
         return N.And(part.event_in(step, other), mine)
 
-    def states(index: int | None) -> Any:
-        happened = N.BoolVal(False) if index is None else seen_upto[index]
-        outer = part.states(index) if part.states is not None else N.BoolVal(True)
+    def states(index: int | None, point: str | None = None) -> Any:
+        if index is None:
+            happened: Any = N.BoolVal(False)
+        elif point is None:
+            happened = seen_upto[index]
+        else:   # inside the step: where the event comes at or before the point
+            order = EMITTED[model.steps[index].what]
+            earlier = name in order and order.index(name) <= order.index(point)
+            happened = z3.Or(seen_before[index], N.And(occurs[index] > 0, N.BoolVal(earlier)))
+        outer = part.states(index, point) if part.states is not None else N.BoolVal(True)
         return N.And(outer, happened if after else z3.Not(happened))
 
     there = seen_upto[-1] if after and seen_upto else N.BoolVal(not after)
@@ -475,8 +477,11 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     for step in model.steps:
         if not part.has(step.index):
             continue
-        found = occurrences(name, where, rule, step, model)
-        if then is not None and found:
+        if then is not None and name == "revealed":
+            found = revealed_then(then, where, rule, step, model)
+        else:
+            found = occurrences(name, where, rule, step, model)
+        if then is not None and found and name != "revealed":
             after = then_term(then, name, step, model)
             found = [N.If(after, t, 0) for t in found]
         if part.events is not None and found:
@@ -486,22 +491,61 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     return N.Sum(terms) if terms else N.Val(0)
 
 
-def then_term(then: Mapping[str, Any], name: str, step: Step, model: GameModel) -> Any:
+def revealed_then(then: Mapping[str, Any], where: Mapping[str, Any], rule: str | None,
+                  step: Step, model: GameModel) -> list[Any]:
+    """The cards of ``step`` revealed as ``where`` and ``rule`` ask whose state right
+    after meets ``then``: each ingredient card (:func:`..model.stops.revealed_cards`),
+    and the order, after which the state is its judgement's (:func:`then_term`)."""
+    card = where.get("card")
+    out = []
+    if (card is None or card in KINDS) and "owner" not in where and \
+            rule in (None, "oven.sort"):
+        for state, present, kind in revealed_cards(model, step):
+            test = [present] if card is None else [present, kind == KINDS.index(card)]
+            out.append(N.If(N.And(*test, state_term(then, state, model, False)), 1, 0))
+    if step.what == "reveal" and rule in (None, "oven.open") and \
+            (card is None or card not in KINDS):
+        order = occurrences("revealed", where, "oven.open", step, model)
+        out += [N.If(then_term(then, "revealed", step, model), t, 0) for t in order]
+    return out
+
+
+def then_term(then: Mapping[str, Any], name: str, step: Step, model: GameModel,
+              final: Any = None) -> Any:
     """Whether the state right after an event ``name`` of ``step`` meets ``then``
-    (:func:`state_after`)."""
-    final = step.what == "transition" and step.round == model.rounds
-    return state_term(then, state_after(name, step, model), model,
-                      in_round=step.what != "reveal" and not final)
+    (:func:`state_after`); right after a kind is named (or an order revealed), the state
+    in which its owner decides on completing it (or on its kind), if asked
+    (:func:`..model.stops.pauses`), else the state once the order is judged. ``final``
+    (a term: a free step's, whose round is not known) says whether a round's
+    preparation ends the game instead."""
+    if name in ("named_kind", "revealed"):   # revealed: the order (:func:`revealed_then`)
+        before, block = model.S[step.before], step.facts["block"]
+        named, asked = pauses(model, before, block, step.facts)
+        # right after an order revealed, its owner may be asked to name its kind first
+        ask = z3.Or(named, asked) if name == "revealed" else asked
+        return N.If(ask, state_term(then, opening_pause(model, before, block), model, False),
+                    state_term(then, model.S[step.after], model, False))
+    state = state_after(name, step, model)
+    if final is not None and step.what == "transition":
+        return N.If(final, state_term(then, state, model, False),
+                    state_term(then, state, model, True))
+    last = step.what == "transition" and step.round == model.rounds
+    return state_term(then, state, model, in_round=step.what != "reveal" and not last)
 
 
 def state_after(name: str, step: Step, model: GameModel) -> Any:
     """The state right after an event ``name`` of ``step``: the reference's state after
     the part of an action that emitted it (:func:`mammamia_ref.rules.game.apply_in_parts`),
-    which for the events of :data:`THEN_EXACT` is the state the step leaves or, for those
-    of :data:`INSIDE_TURN`, the state inside the turn, before its draw."""
+    which for most events is the state the step leaves; for those
+    of :data:`INSIDE_TURN`, the state inside the turn, before its draw; for the
+    leftovers moved, the next supply to shuffle (:func:`..model.stops.inside`); for a
+    kind named, see :func:`then_term`."""
+    f = step.facts
+    if name == "leftovers_to_oven":
+        return inside(model, "transition", model.S[step.before], model.S[step.after],
+                      step.sel, f)[0]
     if name not in INSIDE_TURN:
         return model.S[step.after]
-    f = step.facts
     placed = f["placed"] if INSIDE_TURN[name] else N.BoolVal(False)
     return model.inside_turn(model.S[step.before], step.sel, f["who"], f["after_play"], placed)
 
@@ -519,6 +563,7 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
         "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
         "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
         "last_card": [True, False], "first_card_of_round": [True, False],
+        "could_bake": [True, False],
         "taken": [0, 4, 5, 7, 15, {"at_least": 15}, {"at_most": 4}, {"equals": 5}],
         "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
                        for rule in ("oven.fail", "oven.complete_from_hand",

@@ -43,8 +43,10 @@ def states_at(played: Played, at: str) -> list[GameState]:
 def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Played | None:
     """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
     turns (the opening a last turn starts included; with ``seat``, a span's, that seat's
-    own turns, none if it is not seated), cut where the next turn begins; with
-    ``whole`` (a condition judged on whole games), the game itself if it fits, else
+    own turns, none if it is not seated), cut where the next turn begins (the state the
+    turn begins in, or before a round that ends as it starts); with
+    ``whole`` (a condition judged on whole games), the game itself if it fits and
+    has ended (a position, or a game a search cut short, is no whole game), else
     None."""
     from dataclasses import replace
 
@@ -61,7 +63,11 @@ def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Playe
                     (rounds is not None and e.get("round") > rounds):
                 if whole:
                     return None
+                if state.phase != Phase.TURN and i:   # a round ended as it started: the
+                    state = game.steps[i - 1][2]      # state before it, its turn not begun
                 return replace(game, steps=(*game.steps[:i], (action, events[:j], state)))
+    if whole and not (game.steps and game.steps[-1][2].phase == Phase.OVER):
+        return None
     return game
 
 
@@ -75,7 +81,7 @@ def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bo
         holds(core(cond, game), annotate(part, parts=needs_parts(cond)))
 
 
-BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round"})
+BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round", "could_bake"})
 """The worked-out fields read from the state right before the event's part."""
 
 
@@ -417,11 +423,12 @@ _ANNOTATED_KEPT = 4
 def annotate(played: Played, *, parts: bool = False) -> Played:
     """The game with the fields the language works out added to its events (the
     vocabulary's ``derived_fields``): an order's type, the cards a baked order took, the
-    named kind's cards on the table, whether the Mamma Mia! card drawn was the supply's
-    last card or the round's first card drawn. Only judging sees them: the reference's
-    events never carry them. With ``parts``, each action is first split into its parts
-    (:func:`in_parts`). The same game object annotated again is the answer kept
-    (:data:`_ANNOTATED`; games are immutable)."""
+    named kind's cards on the table, whether a failed order could have baked, whether
+    the Mamma Mia! card drawn was the supply's last card or the round's first card
+    drawn. Only judging sees them: the reference's events never carry them. With
+    ``parts``, each action is first split into its parts (:func:`in_parts`). The same
+    game object annotated again is the answer kept (:data:`_ANNOTATED`; games are
+    immutable)."""
     key = (id(played), parts)
     kept = _ANNOTATED.get(key)
     if kept is not None and kept[0] is played:
@@ -438,6 +445,7 @@ def _annotated(played: Played) -> Played:
     from dataclasses import replace
 
     from mammamia_ref.rules.game import new_game
+    from mammamia_ref.rules.oven import could_bake
     from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
 
     before = new_game(played.config)
@@ -455,6 +463,8 @@ def _annotated(played: Played) -> Played:
                 extra["taken"] = taken(e)
             elif e.name == "named_kind":
                 extra["on_table"] = before.table[KINDS.index(e.get("kind"))]
+            elif e.name == "failed":
+                extra["could_bake"] = could_bake(before, e.get("order"))
             elif e.name == "mamma_mia_drawn":
                 supply = before.supply
                 at = supply.index(MAMMA_MIA) if MAMMA_MIA in supply else -1
@@ -475,125 +485,7 @@ def taken(baked: Event) -> int:
     return sum(baked.get("used").values())
 
 
-def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
-    """Each oven opening's ``baked`` events, with the step of each, in the game's order."""
-    openings: list[list[tuple[int, Event]]] = []
-    for i, (_action, events, _state) in enumerate(played.steps):
-        for e in events:
-            if e.name == "oven_opened":
-                openings.append([])
-            elif e.name == "baked" and openings:
-                openings[-1].append((i, e))
-    return openings
-
-
-def measure(name: Any, played: Played, goal: str = "most") -> int | None:
-    """A question's number for one game (:data:`.questions.MEASURES`, or a mapping of
-    :data:`.questions.MEASURE_FORMS`); None where the game has none (no Pizza Bombastica
-    baked, a condition that never holds), so that it is no candidate."""
-    if isinstance(name, Mapping):
-        return measure_form(name, played, goal)
-    events = [(e, s) for _a, evs, s in played.steps for e in evs]
-    if name == "turns":
-        return sum(1 for e, _s in events if e.name == "turn_begins")
-    if name == "longest_round":
-        rounds: dict[int, int] = {}
-        for e, s in events:
-            if e.name == "turn_begins":
-                rounds[s.round] = rounds.get(s.round, 0) + 1
-        return max(rounds.values(), default=0)
-    if name == "baked":
-        return sum(1 for e, _s in events if e.name == "baked")
-    if name == "baked_one_opening":
-        return max((len(baked) for baked in baked_by_opening(played)), default=0)
-    if name == "delivered":
-        return sum(len(d) for d in played.steps[-1][2].delivered) if played.steps else 0
-    if name == "largest_hand":
-        return max((h.size for _a, _e, s in played.steps for h in s.hands), default=0)
-    if name == "bombastica_cards":
-        from mammamia_ref.rules.vocabulary import ORDERS
-
-        sizes = [taken(e) for e, _s in events
-                 if e.name == "baked" and ORDERS[e.get("order")].type == "bombastica"]
-        return (max(sizes) if goal == "most" else min(sizes)) if sizes else None
-    raise ValueError(f"no measure {name}")   # pragma: no cover - checked when read
-
-
-def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | None:
-    """``turns_until: C``: the turns of the game when ``C`` first holds (on the game's
-    first turns, :func:`within`); ``some_seat: s`` with ``own_turns_until: C``: seat
-    ``s``'s own turns then, the best seat's; with ``own_turns: true``: the seat's turns
-    in the whole game, the best seat's; ``most_in_a_round: E``: the most events of
-    ``E`` in one round (the best seat's with ``some_seat``)."""
-    from mammamia_ref.queries.language.variables import expand
-
-    colours, rounds = played.config.colours, played.config.rules.parameters.rounds
-    total = sum(1 for _a, evs, _s in played.steps for e in evs if e.name == "turn_begins")
-    pick = max if goal == "most" else min
-    # a part's fields are the whole game's: they look back only
-    played = annotate(played, parts=needs_parts(form))
-    if "turns_until" in form:
-        cond = expand(form["turns_until"], colours, rounds)
-        return next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)
-    if "most_in_a_round" in form:
-        seats = colours if "some_seat" in form else colours[:1]
-        return pick(_most_in_a_round(expand(form["most_in_a_round"], colours, rounds,
-                                           {form["some_seat"]: c} if "some_seat" in form
-                                           else None), played, rounds) for c in seats)
-    var = form["some_seat"]
-    found = []
-    for colour in colours:
-        if form.get("own_turns") is True:
-            found.append(_own_turns(played, colour))
-            continue
-        cond = expand(form["own_turns_until"], colours, rounds, {var: colour})
-        k = next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)
-        if k is not None:
-            part = within(played, {"turns": k})
-            found.append(_own_turns(part, colour) if part is not None else 0)
-    return pick(found) if found else None
-
-
-def _most_in_a_round(cond: Mapping[str, Any], played: Played, rounds: int) -> int:
-    """The most events of ``cond`` in one of the game's rounds (:func:`span`)."""
-    parts = (span(played, {"round": r}) for r in range(1, rounds + 1))
-    return max((event_count(cond, part) for part in parts if part is not None), default=0)
-
-
-def _holds_by(cond: Mapping[str, Any], played: Played, turns: int) -> bool:
-    part = within(played, {"turns": turns})
-    return part is not None and holds(cond, part)
-
-
-def _own_turns(played: Played | None, colour: str) -> int:
-    """The turns ``colour`` began in ``played``."""
-    if played is None:
-        return 0
-    colours = played.config.colours
-    return sum(1 for _a, evs, _s in played.steps for e in evs
-               if e.name == "turn_begins" and colours[e.get("seat")] == colour)
-
-
-__all__ = [
-    "KIND_COUNTS",
-    "Played",
-    "annotate",
-    "baked_by_opening",
-    "compare",
-    "core",
-    "count_holds",
-    "event_matches",
-    "holds",
-    "judged_on",
-    "measure",
-    "measure_form",
-    "meets",
-    "per_seat_counts",
-    "related",
-    "result_holds",
-    "span",
-    "state_count",
-    "state_holds",
-    "states_at",
-    "within",
-]
+__all__ = ["KIND_COUNTS", "Played", "annotate", "compare", "core", "count_holds",
+           "event_matches", "holds", "judged_on", "meets", "per_seat_counts", "related",
+           "result_holds", "span", "state_count", "state_holds", "states_at", "taken",
+           "within"]

@@ -26,7 +26,7 @@ class Part:
     steps: frozenset[int] | None = None
     setup: bool = True
     events: Callable[[Step, str], Any] | None = None
-    states: Callable[[int | None], Any] | None = None
+    states: Callable[[int | None, str | None], Any] | None = None
     present: Any = None   # a term: whether the run has the part at all (None: it has)
 
     def has(self, index: int) -> bool:
@@ -36,12 +36,13 @@ class Part:
         """Whether an event ``name`` of ``step`` lies in the part (a term)."""
         return self.events(step, name) if self.events is not None else N.BoolVal(True)
 
-    def state_in(self, index: int | None) -> Any:
-        """Whether the state step ``index`` leaves lies in the part (a term)."""
+    def state_in(self, index: int | None, point: str | None = None) -> Any:
+        """Whether the state step ``index`` leaves (with ``point``, the state inside it
+        after that event: :class:`.conditions.Stop`) lies in the part (a term)."""
         static = self.setup if index is None else self.has(index)
         if not static:
             return N.BoolVal(False)
-        return self.states(index) if self.states is not None else N.BoolVal(True)
+        return self.states(index, point) if self.states is not None else N.BoolVal(True)
 
 
 EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn",
@@ -51,7 +52,9 @@ EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn
                           "round_ended", "oven_opened", "revealed")}
 """The order in which the reference emits the events of one model step: a span bounded
 by an event holds the events of its step that come after (or before) it. ``revealed``
-may come many times in one step, so it bounds no span the model tells."""
+may come many times in one step, but always together (the leftovers, the turn's cards,
+its order), so it bounds a span of the other events; which of a step's cards come
+after its first card revealed the model does not tell."""
 
 
 def turns_begin(model: GameModel) -> list[int]:
@@ -69,7 +72,8 @@ def own_turns(seat: str, limit: int, model: GameModel, part: Part) -> Part:
     """The part before ``seat`` begins its turn number ``limit + 1`` (:func:`.judging.within`
     with a seat): a step's events and the state it leaves lie in it while the seat has
     begun at most ``limit`` turns (a round that ends as it starts: its leftovers moved
-    and its state before the turn it begins, as for the game's first turns)."""
+    and its state before the turn it begins, as for the game's first turns; a state
+    inside a step: as the step's)."""
     begins = set(turns_begin(model))
     before: dict[int, Any] = {}
     after: dict[int, Any] = {}
@@ -86,8 +90,8 @@ def own_turns(seat: str, limit: int, model: GameModel, part: Part) -> Part:
         counted = before if step.index in at_once and name == "leftovers_to_oven" else after
         return N.And(part.event_in(step, name), counted[step.index] <= limit)
 
-    def states(index: int | None) -> Any:
-        inner = N.BoolVal(True) if part.states is None else part.states(index)
+    def states(index: int | None, point: str | None = None) -> Any:
+        inner = N.BoolVal(True) if part.states is None else part.states(index, point)
         if index is None:
             return inner
         return N.And(inner, (before if index in at_once else after)[index] <= limit)

@@ -19,7 +19,12 @@ import z3
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.model.game_terms import Step
-from mammamia_ref.queries.model.oven_rules import NO_KIND, T_BOMBASTICA, select_order
+from mammamia_ref.queries.model.oven_rules import (
+    NO_KIND,
+    T_BOMBASTICA,
+    could_bake,
+    select_order,
+)
 from mammamia_ref.queries.model.scoring_model import compare_term
 from mammamia_ref.rules.oven import failure_reason, naming_rule
 from mammamia_ref.rules.turn import draw_rule
@@ -298,6 +303,11 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         test = [_rule(rule, rules)]
         if "why" in where:
             test.append(_failed_why(str(where["why"]), rules, step, model))
+        if "could_bake" in where:   # from the table and the owner's hand it is judged on
+            hand = model.hand_of(model.S[step.before], owner)
+            could = could_bake(f["table"], hand, select_order(
+                model.colours, owner, order, getattr(model, "allowed", None)), model.rules)
+            test.append(could if where["could_bake"] else z3.Not(could))
         return [_one(has_order, z3.Not(f["baked"]), *seat, *which, *test)]
     if name == "completed_from_hand":
         by = "oven.complete_mandatory" if model.v.completion == Completion.MANDATORY \

@@ -488,10 +488,9 @@ class GameModel:
         contract allows instead (for induction proofs; see :mod:`.proofs`)."""
         n = self.n
         nx = s.copy()
-        table = oven_sort(s.table, block.kind, block.count)
-        nx.oven = [s.oven[k] - N.If(block.kind == k, block.count, 0) for k in range(NK)]
+        table, nx.oven = self.turned_up(s, block)
         has_order = block.order >= 0
-        hand = [_sel([s.hand[p][k] for p in range(n)], block.owner) for k in range(NK)]
+        hand = self.hand_of(s, block.owner)
         if contract is None:
             order = select_order(self.colours, block.owner, block.order,
                                  getattr(self, "allowed", None))
@@ -521,6 +520,12 @@ class GameModel:
                  "from_table": from_table, "from_hand": from_hand}
         return nx, facts, legal
 
+    @staticmethod
+    def turned_up(s: State, block: Block) -> tuple[list[Any], list[Any]]:
+        """``oven.sort``: the table and the oven once one turn's cards are turned up."""
+        table = oven_sort(s.table, block.kind, block.count)
+        return table, [s.oven[k] - N.If(block.kind == k, block.count, 0) for k in range(NK)]
+
     @N.in_model_context
     def transition(self, s: State) -> tuple[State, dict[str, Any], Any]:
         """The resolution is over. ``game_end.three_resolutions`` after the third;
@@ -545,6 +550,11 @@ class GameModel:
         return nx, {"final": final, "ends_at_once": at_once}, N.BoolVal(True)
 
     # ------------------------------------------------------------------- helpers
+
+    @N.in_model_context
+    def hand_of(self, s: State, seat: Any) -> list[Any]:
+        """The ingredient cards in the hand of ``seat`` (a term), kind by kind."""
+        return [_sel([s.hand[p][k] for p in range(self.n)], seat) for k in range(NK)]
 
     @N.in_model_context
     def held_orders(self, s: State, p: int) -> Any:

@@ -17,6 +17,7 @@ from mammamia_ref.queries.model.oven_rules import N_ORDERS, NK, Decision
 
 TURN, OVEN, OVER = 0, 1, 2
 WAITER, HAND, IN_OVEN, DELIVERED, UNDER = 0, 1, 2, 3, 4
+JUDGED = 5                   # an order revealed, its owner deciding (never between steps)
 MM = NK                      # the Mamma Mia! card's code in the supply sequence
 NO = -1                      # no order / pass / Mamma Mia! in the supply
 SUPPLY, WAITER_SOURCE = 0, 1

@@ -317,6 +317,27 @@ def fixed_requirement(order: OrderTerms, named: Term, shapes: Shapes = ORDER_TYP
             for k in range(NK)]
 
 
+def could_bake(table: Counts, hand: Counts, order: OrderTerms,
+               variants: FlagValues) -> z3.BoolRef:
+    """oven.complete_from_hand, oven.bombastica: whether some decisions the rules offer
+    the owner would bake the order on this table with this hand: a kind the kind rule
+    offers whose requirement table and hand cover, a fixed requirement covered so, a
+    Bombastica's total in the table (and the hand, unless ``bombastica_hand=forbidden``).
+    The language's ``could_bake`` of a failed order (:func:`..rules.oven.could_bake`)."""
+    table, hand = _terms(table), _terms(hand)
+    rules = as_rules(variants)
+    shapes = order_shapes(rules.parameters)
+    have = [t + h for t, h in zip(table, hand, strict=True)]
+    choices = kind_choices(table, order, variants)
+    named = N.Or(*[N.And(choices[k], _covers(have, fixed_requirement(order, k, shapes)))
+                   for k in range(NK)])
+    fixed = _covers(have, fixed_requirement(order, NO_KIND, shapes))
+    cards = _sum(table) + (0 if rules.flags.bombastica_hand == BombasticaHand.FORBIDDEN
+                           else _sum(hand))
+    return N.If(order.type == T_BOMBASTICA, cards >= shapes["bombastica"]["total"],
+                N.If(N.Or(order.type == T_MONOTONI, order.type == T_MINIMALE), named, fixed))
+
+
 def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Decision,
                   variants: FlagValues) -> Outcome:
     """Judge one revealed order against the table and its owner's hand, as the rules of
@@ -380,7 +401,8 @@ def resolve_order(table: Counts, hand: Counts, order: OrderTerms, decision: Deci
 
 __all__ = [
     "NK", "NO_KIND", "TYPES", "T_BOMBASTICA", "T_MINIMALE", "T_MONOTONI", "T_ONE_OF_EACH",
-    "T_STANDARD", "Decision", "OrderTerms", "Outcome", "fixed_requirement", "kind_choices",
+    "T_STANDARD", "Decision", "OrderTerms", "Outcome", "could_bake", "fixed_requirement",
+    "kind_choices",
     "named_requirement", "order_terms_of", "oven_bake", "oven_bombastica",
     "oven_bombastica_table_only", "oven_complete_from_hand", "oven_complete_mandatory",
     "oven_fail", "oven_leftovers", "oven_minimale", "oven_minimale_all_kinds",

@@ -63,10 +63,15 @@ class Proof:
 
 
 def prove_invariant(players: int, variants: FlagValues, invariant: Invariant, *,
-                    counts: bool = False) -> Proof:
+                    counts: bool = False, inside: bool = False) -> Proof:
     """1-induction of ``well_formed ∧ invariant`` over every kind of step; with
     ``counts``, the turn case first proves the counting lemmas of :func:`_turn_lemmas`
-    (for invariants about the number of cards in hands)."""
+    (for invariants about the number of cards in hands); with ``inside``, ``invariant``
+    is proved too of every state the reference stops at inside a step and before the
+    first orders are taken (:mod:`.stops`), so that it holds in every state a question
+    judges."""
+    from mammamia_ref.queries.model import stops
+
     cases: dict[str, str] = {}
 
     def full(model: GameModel, s: State) -> Any:
@@ -75,6 +80,10 @@ def prove_invariant(players: int, variants: FlagValues, invariant: Invariant, *,
     model, s, constraints = setup_state(players, variants)
     result, _ = N.check(constraints + [z3.Not(full(model, s))])
     cases["setup"] = str(result)
+    if inside:
+        result, _ = N.check(constraints + [z3.Not(N.And(*invariant(
+            model, stops.before_first_orders(s))))])
+        cases["setup, before the first orders"] = str(result)
     lemma = prove_oven_contract(variants)
     cases["oven contract"] = "unsat" if lemma.holds else "sat"
     for what in ("turn", "reveal", "transition"):
@@ -91,6 +100,14 @@ def prove_invariant(players: int, variants: FlagValues, invariant: Invariant, *,
         cases[what] = str(result)
         if zm is not None:
             return Proof(False, cases, f"a {what} step breaks the invariant")
+        states = stops.inside(model, what, before, after, facts["selectors"], facts) \
+            if inside else []
+        for k, mid in enumerate(states):
+            result, zm = N.check(constraints + invariant(model, before)
+                                 + [z3.Not(N.And(*invariant(model, mid)))])
+            cases[f"{what}, inside ({k + 1})"] = str(result)
+            if zm is not None:
+                return Proof(False, cases, f"a state inside a {what} step breaks the invariant")
     holds = all(v == "unsat" for v in cases.values())
     return Proof(holds, cases, None if holds else "the setup breaks the invariant")
 

@@ -30,7 +30,8 @@ def search_rate(question: Question, on_fast: bool, budget: float) -> dict[str, A
     """One search of ``question`` at its player count for ``budget`` CPU seconds: the
     games judged per CPU second, and what it found."""
     from mammamia_ref.queries.answering.searching import search
-    from mammamia_ref.queries.language.judging import Played, measure, meets
+    from mammamia_ref.queries.language.judging import Played, meets
+    from mammamia_ref.queries.language.measures import measure
     from mammamia_ref.rules.ruleset import make_rules
 
     condition, name = question.condition, question.measure or ""
