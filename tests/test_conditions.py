@@ -24,16 +24,23 @@ from mammamia_ref.queries.language.conditions import (
     event_count,
     shape,
     state_counts,
-    where_values,
     whole_game,
 )
-from mammamia_ref.queries.language.judging import Played, annotate, holds, meets, state_count
+from mammamia_ref.queries.language.judging import (
+    KIND_COUNTS,
+    Played,
+    annotate,
+    holds,
+    meets,
+    state_count,
+)
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import decode, replay
 from mammamia_ref.queries.model.game_model import GameModel
-from mammamia_ref.rules.ruleset import make_rules
+from mammamia_ref.rules.oven import failure_reason
+from mammamia_ref.rules.ruleset import default_rules, make_rules
 from mammamia_ref.rules.state import Phase
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS
+from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
 
 pytestmark = pytest.mark.z3   # every test here builds and solves z3 models
 
@@ -89,6 +96,35 @@ def _run(players: int, flags: Mapping[str, str], schedule: Sequence[int], open_l
     if whole_game(model):
         return model, zm, whole, whole
     return model, zm, dataclasses.replace(whole, steps=whole.steps[:last + 1]), whole
+
+
+def where_values(name: str, players: int) -> list[dict[str, Any]]:
+    """Every single-field ``where:`` of an event the model tells, with each value the
+    field can take in a game of ``players`` (and one beyond it): the cases the
+    encoding is held to the reference on."""
+    values: dict[str, list[Any]] = {
+        "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
+        "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
+        "round": [1, 2, 3], "resolutions": [1, 2, 3, 4],
+        "cards": [0, 1, 2, 3, 5, 12, {"at_least": 4}, {"at_most": 2}],
+        "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
+        "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
+        "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
+        "last_card": [True, False], "first_card_of_round": [True, False],
+        "could_bake": [True, False],
+        "taken": [0, 4, 5, 7, 15, {"at_least": 15}, {"at_most": 4}, {"equals": 5}],
+        "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
+                       for rule in ("oven.fail", "oven.complete_from_hand",
+                                    "oven.bombastica_table_only", "oven.minimale")
+                       for kind in ORDER_TYPE_CODES})}
+    kinds: list[Any] = [{"salami": 0}, {"pepper": 1}, {"olive": 2}, {"mushroom": 4},
+                        {"pineapple": {"at_least": 2}}, {"salami": {"at_most": 1}},
+                        {"salami": 1, "olive": {"at_least": 1}}]
+    out: list[dict[str, Any]] = [{}]
+    for key in sorted(FIELDS[name]):
+        counted = key in KIND_COUNTS.get(name, frozenset())
+        out += [{key: value} for value in (kinds if counted else values[key])]
+    return out
 
 
 def _reference_count(cond: Mapping[str, Any], played: Played) -> int:
@@ -283,14 +319,10 @@ def test_a_condition_not_kept_once_met_is_judged_on_whole_games() -> None:
 
 
 def test_what_the_model_cannot_tell_is_refused_with_the_reason() -> None:
-    cases: list[tuple[dict[str, Any], str]] = [
-        ({"within": {"after": {"event": "revealed"}},
-          "holds": {"event": "revealed", "where": {"card": "olive"}}},
-         "counts cards revealed")]
-    for cond, why in cases:
-        with pytest.raises(Unsupported, match=why):
-            shape(cond)
-    shape({"within": {"after": {"event": "revealed"}}, "holds": {"event": "baked"}})
+    shape({"within": {"after": {"event": "revealed"}},   # told now, card by card
+           "holds": {"event": "revealed", "where": {"card": "olive"}}})
+    with pytest.raises(Unsupported, match="does not tell the event"):
+        shape({"event": "turn_begins"})
     got = prove_or_find({"event": "baked"}, 2, make_rules({"leftovers": "table"}), {}, 5)
     assert got.verdict == "unknown" and "does not implement leftovers=table" in got.detail
 
@@ -378,6 +410,12 @@ SPANS: list[dict[str, Any]] = [{"round": 1}, {"round": 2}, {"from_round": 2},
                                           "where": {"card": "yellow.minimale"}}},
                                {"after": {"event": "revealed", "where": {"card": "olive"}}},
                                {"before": {"event": "named_kind"}},
+                               {"after": {"event": "baked",
+                                          "then": {"count": "table", "at_least": 1}}},
+                               {"before": {"event": "placed_order",
+                                           "then": {"count": "oven", "at_least": 8}}},
+                               {"after": {"event": "revealed",
+                                          "then": {"count": "table", "at_least": 3}}},
                                {"after": {"event": "leftovers_to_oven"}},
                                {"turns": 2, "seat": "red", "after": {"event": "played"}}]
 
@@ -394,16 +432,17 @@ def test_a_span_holds_the_references_events_and_states(
     for where in SPANS:
         with N.building(model.ctx):
             part = span_part(where, model, Part())
-        theirs = judging.span(annotated, where)
-        # a span bounded by a card revealed does not count the cards revealed
-        by_card = any(where.get(k, {}).get("event") == "revealed" for k in ("after", "before"))
+        # a bound's then: reads the state right after its event: each action in parts,
+        # as judging a question with it does (judging.needs_parts)
+        theirs = judging.span(annotate(played, parts=True) if judging.needs_parts(where)
+                              else annotated, where)
         for name in ("played", "drew", "baked", "failed", "revealed", "round_ended",
                      "oven_opened", "mamma_mia_drawn", "placed_order", "mamma_mia_taken",
                      "completed_from_hand", "passed", "game_ended", "leftovers_to_oven",
-                     "named_kind"):
-            if by_card and name == "revealed":
-                continue
-            cond = {"event": name}
+                     "named_kind", {"card": "olive"}, {"owner": "yellow"}):
+            # a card revealed counted card by card where a card revealed bounds the span
+            cond = {"event": name} if isinstance(name, str) else \
+                {"event": "revealed", "where": name}
             with N.building(model.ctx):
                 got = 0 if part is None else N.value(zm, event_count(cond, model, part))
             want = 0 if theirs is None else judging.event_count(cond, theirs)
@@ -417,7 +456,8 @@ def test_a_span_holds_the_references_events_and_states(
                 for s, guard, in_round in states_of(model, part, "any_step")
                 if N.truth(zm, guard)])
         ref = [] if theirs is None else _collapsed([_counts(
-            lambda c, s=s: state_count(s, c), (None,)) for _a, _e, s in theirs.steps])
+            lambda c, s=s: state_count(s, c), (None,))
+            for s in judging.states_at(theirs, "any_step")])
         assert ours == ref, f"{where}: {len(ours)} states, the reference's {len(ref)}"
 
 

@@ -45,7 +45,13 @@ def _write(tmp_path: Path, doc: dict[str, Any]) -> Path:
     ({"within": {"round": 0}, "holds": {"event": "baked"}}, "a whole number above 0"),
     ({"within": {"after": {"state": {"count": "hand"}}}, "holds": {"event": "baked"}},
      "an event condition"),
-    ({"within": {"round": 1, "from_round": 2}, "holds": {"event": "baked"}}, "not both"),
+    ({"within": {"round": 1, "from_round": 2}, "holds": {"event": "baked"}},
+     "or from_round"),
+    # "after the second bake" is not what a bound says: its first event bounds the span
+    ({"within": {"after": {"event": "baked", "at_least": 2}}, "holds": {"event": "baked"}},
+     "at_least: counts no event"),
+    ({"within": {"before": {"event": "baked", "more_than": {"where": {"seat": "red"}}}},
+      "holds": {"event": "baked"}}, "more_than: counts no event"),
     ({"within": {"round": 1, "seat": "red"}, "holds": {"event": "baked"}}, "beside turns"),
     ({"within": {"turns": 2, "seat": "s"}, "holds": {"event": "baked"}}, "beside turns"),
     ({"within": {"turns": 2, "seat": "pink"}, "holds": {"event": "baked"}},
@@ -266,6 +272,26 @@ def test_the_parts_of_the_actions_keep_every_event_and_every_state(
                 [e for _a, ev, _s in part.steps for e in ev]
             states = [s for _a, _e, s in split.steps]
             assert all(any(s == t for t in states) for _a, _e, s in part.steps)
+
+
+def test_a_state_count_is_judged_on_the_states_the_game_stops_at_alone(
+        games: list[Played]) -> None:
+    """``at: any_step`` looks at the states the reference stops at, whatever else the
+    condition asks: a ``then:`` beside it splits each action into its parts (the table
+    card by card at an opening), and those parts are not states the game stops at
+    (:class:`.judging.PartOf`), so the count's verdict is the same with or without it.
+    The states stopped at are each action's last part's, the unsplit game's."""
+    from mammamia_ref.queries.language.judging import in_parts, states_at
+
+    for game in games:
+        stops = states_at(game, "any_step")
+        assert states_at(in_parts(game), "any_step") == stops
+        most = max(sum(s.table) for s in stops)
+        for k in (most, most + 1):
+            table = {"state": {"count": "table", "at_least": k}}
+            beside = {"all": [table, {"event": "played", "then": {"count": "round",
+                                                                   "at_least": 1}}]}
+            assert meets(table, game, {}) == meets(beside, game, {}) == (k == most)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])

@@ -71,7 +71,7 @@ def _defs() -> dict[str, Any]:
     return {"count": _field(vocab["field_types"]["cards"]),   # a number, or a comparison
             "measure": _measure(vocab), "condition": _condition(vocab, comparisons),
             "state": _state(vocab, comparisons), "result": _result(vocab, comparisons),
-            "span": _span(), "rule_number": _rule_number(vocab)}
+            "span": _span(list(comparisons)), "rule_number": _rule_number(vocab)}
 
 
 def _rule_number(vocab: dict[str, Any]) -> dict[str, Any]:
@@ -167,9 +167,16 @@ def _result(vocab: dict[str, Any], comparisons: dict[str, Any]) -> dict[str, Any
                                        "minProperties": 1, "properties": comparisons}}}
 
 
-def _span() -> dict[str, Any]:
+def _span(comparisons: list[str]) -> dict[str, Any]:
     """A span of a game: a round (or any, every), rounds from and to, turns (a seat's
-    own, with seat), after or before a condition."""
+    own, with seat), after or before the first event that meets a condition (no
+    count: the first occurrence bounds the span)."""
+    from mammamia_ref.queries.language.variables import RELATIONS
+
+    counted = [*comparisons, *RELATIONS]
+    bound = {"allOf": [{"$ref": "#/$defs/condition"},
+                       {"required": ["event"],
+                        "not": {"anyOf": [{"required": [k]} for k in counted]}}]}
     return {"type": "object", "additionalProperties": False, "minProperties": 1,
             "properties": {
                 "round": {"anyOf": [{"type": "integer", "minimum": 1},
@@ -179,8 +186,7 @@ def _span() -> dict[str, Any]:
                 "turns": {"type": "integer", "minimum": 1},
                 "seat": {"anyOf": [{"enum": list(COLOURS)},
                                    {"type": "string", "pattern": _VARIABLE}]},
-                "after": {"$ref": "#/$defs/condition"},
-                "before": {"$ref": "#/$defs/condition"}},
+                "after": bound, "before": bound},
             "dependentRequired": {"seat": ["turns"]}}
 
 

@@ -34,7 +34,7 @@ from mammamia_ref.formats.house import HouseRule, house_rules
 from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.answering.measure_bounds import lower_bound, upper_bound
 from mammamia_ref.queries.answering.searching import POLICIES, policies_on_fast, search
-from mammamia_ref.queries.language.judging import Played, judged_on, meets
+from mammamia_ref.queries.language.judging import Played, actions, judged_on, meets
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question, rules_in_force
 from mammamia_ref.rules.ruleset import Rules
@@ -154,7 +154,7 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     doc["given"] = {"setup": setup}
     last = len(game.steps) - 1   # the claim checked on replay: how the game ends
     ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
-    doc["steps"] = action_steps([a for a, _e, _s in game.steps],
+    doc["steps"] = action_steps(actions(game.steps),
                                 {last: {"events": ends}} if ends else None)
     return doc
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from mammamia_ref.queries.language.judging import Played, keep_parts
+from mammamia_ref.queries.language.judging import PartOf, Played, as_parts, keep_parts
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
@@ -53,7 +53,7 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
     chance, rng, choose = ChanceSource(seed), random.Random(f"mammamia-policy:{seed}"), \
         get_policy(policy)
     steps = list(after.steps) if after is not None else []
-    parts: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    parts: list[tuple[Action | PartOf, tuple[Event, ...], GameState]] = []
     state = steps[-1][2] if steps else new_game(config)
     for _ in range(max_steps):
         if is_over(state) or (state.flags.stall == Stall.LETTER
@@ -63,8 +63,7 @@ def playout(config: GameConfig, seed: int | str, policy: str, *, max_steps: int 
             choose(state, legal_actions(state), rng)
         split = apply_in_parts(state, action)   # apply's transition, part by part
         if after is None:   # kept for a new game only (see below)
-            parts.extend([(action, part_events, part_state)
-                          for part_state, part_events in split])
+            parts.extend(as_parts(action, split))
         state = split[-1][0]
         events = split[0][1] if len(split) == 1 else sum((more for _s, more in split), ())
         steps.append((action, events, state))

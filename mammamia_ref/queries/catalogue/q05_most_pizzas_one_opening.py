@@ -44,7 +44,7 @@ from mammamia_ref.queries.catalogue.construct import build
 from mammamia_ref.queries.catalogue.plans import most_orders
 from mammamia_ref.queries.catalogue.registry import register
 from mammamia_ref.queries.catalogue.results import Verdict
-from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.judging import Played, actions
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.decode import Replay
 from mammamia_ref.queries.model.flags import FlagValues
@@ -203,7 +203,7 @@ def _played_doc(query: Mapping[str, Any], answer: Mapping[str, Any], game: Playe
                    ["oven.open", "oven.bake", "oven.leftovers"])
     doc["given"] = {"setup": {"players": players, "first_player": game.config.first_player}}
     last = best[-1][0] if best else len(game.steps) - 1   # the game up to that opening's
-    doc["steps"] = action_steps([a for a, _e, _s in game.steps[:last + 1]], expects)  # last bake
+    doc["steps"] = action_steps(actions(game.steps[:last + 1]), expects)  # last bake
     return doc
 
 

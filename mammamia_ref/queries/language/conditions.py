@@ -23,13 +23,13 @@ encoding to the reference's on replayed runs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.judging import KIND_COUNTS, related
+from mammamia_ref.queries.language.judging import related
 from mammamia_ref.queries.language.parts import (
     EMITTED,
     Part,
@@ -59,10 +59,8 @@ from mammamia_ref.queries.model.stops import (
     revealed_cards,
     stops,
 )
-from mammamia_ref.rules.oven import failure_reason
-from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.typed_spec import Leftovers
-from mammamia_ref.rules.vocabulary import COLOURS, KINDS, ORDER_TYPE_CODES, ORDERS_OF
+from mammamia_ref.rules.vocabulary import KINDS
 
 
 class Unsupported(Exception):
@@ -145,15 +143,9 @@ def _check(cond: Mapping[str, Any]) -> None:
             if key in cond["within"]:
                 bound = cond["within"][key]
                 _check(bound)
-                if bound["event"] == "revealed" and "revealed" in _events_named(
-                        cond["holds"]):
-                    raise Unsupported(f"a span {key} a card revealed that counts cards "
-                                      "revealed: the game model counts a step's cards "
-                                      "together, not which come before the first")
-                if "then" in bound or any(k in bound for k in (*RELATIONS, "at_most",
-                                                               "equals")):
+                if any(k in bound for k in (*RELATIONS, "at_most", "equals")):
                     raise Unsupported(f"a span {key} an event that names more than its "
-                                      "fields and rule")
+                                      "fields, rule and state right after")
         _check(cond["holds"])
     elif "event" in cond:
         name = cond["event"]
@@ -176,19 +168,6 @@ def asks_a_return(cond: Any) -> bool:
     if isinstance(cond, Mapping):
         return "position_returns" in cond or any(asks_a_return(v) for v in cond.values())
     return isinstance(cond, list) and any(asks_a_return(v) for v in cond)
-
-
-def _events_named(cond: Any) -> set[str]:
-    """Every event a condition names (inside spans and relations too)."""
-    if isinstance(cond, Mapping):
-        own = {cond["event"]} if isinstance(cond.get("event"), str) else set()
-        return own.union(*[_events_named(v) for v in cond.values()])
-    if isinstance(cond, list):
-        return set().union(*[_events_named(v) for v in cond])
-    return set()
-
-
-# ------------------------------------------------------------------- the terms
 
 
 def encode(cond: Mapping[str, Any], model: GameModel) -> Any:
@@ -309,7 +288,7 @@ def span_part(where: Mapping[str, Any], model: GameModel, part: Part) -> Part | 
         setup = setup and low <= 1
     if not steps and not setup:
         return None
-    kept = Part(frozenset(steps), setup, events, part.states, part.present)
+    kept = Part(frozenset(steps), setup, events, part.states, part.present, part.cards)
     for key in ("after", "before"):
         if key in where:
             kept = _bounded(where[key], key == "after", model, kept)
@@ -325,8 +304,8 @@ def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part
     the part)."""
     name = first["event"]
     occurs = [N.Val(0) if not part.has(step.index) else
-              event_count(first, model, Part(frozenset({step.index}), False,
-                                             part.events, part.states))
+              event_count(first, model, Part(frozenset({step.index}), False, part.events,
+                                             part.states, cards=part.cards))
               for step in model.steps]
     seen_upto: list[Any] = []
     so_far: Any = N.BoolVal(False)
@@ -336,6 +315,8 @@ def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part
     seen_before = [N.BoolVal(False), *seen_upto[:-1]]
 
     def events(step: Step, other: str) -> Any:
+        if other == name == "revealed":   # cut card by card (``cards`` below)
+            return part.event_in(step, other)
         t = step.index
         order = EMITTED[step.what]
         here = N.And(occurs[t] > 0, z3.Not(seen_before[t]))
@@ -360,9 +341,23 @@ def _bounded(first: Mapping[str, Any], after: bool, model: GameModel, part: Part
         outer = part.states(index, point) if part.states is not None else N.BoolVal(True)
         return N.And(outer, happened if after else z3.Not(happened))
 
+    firsts: dict[int, list[Any]] = {}   # each step's cards: one that meets ``first``
+
+    def cards(step: Step, j: int) -> Any:   # a card before or after the first one
+        if step.index not in firsts:
+            firsts[step.index] = [
+                N.And(m, part.card_in(step, i), *([holds(first["then"])] if "then" in first
+                                                  else []))
+                for i, (m, holds) in enumerate(each_revealed(first.get("where") or {},
+                                                             first.get("rule"), step, model))]
+        met = firsts[step.index][:j] if after else firsts[step.index][:j + 1]
+        earlier = z3.Or(seen_before[step.index], *met)
+        return earlier if after else z3.Not(earlier)
+
     there = seen_upto[-1] if after and seen_upto else N.BoolVal(not after)
     present = there if part.present is None else N.And(part.present, there)
-    return Part(part.steps, part.setup and not after, events, states, present)
+    return Part(part.steps, part.setup and not after, events, states, present,
+                cards if name == "revealed" else part.cards)
 
 
 def state_term(state: Mapping[str, Any], s: Any, model: GameModel, in_round: bool) -> Any:
@@ -477,11 +472,14 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     for step in model.steps:
         if not part.has(step.index):
             continue
-        if then is not None and name == "revealed":
-            found = revealed_then(then, where, rule, step, model)
-        else:
-            found = occurrences(name, where, rule, step, model)
-        if then is not None and found and name != "revealed":
+        if name == "revealed" and (then is not None or part.cards is not None):
+            terms += [N.If(N.And(m, part.card_in(step, j),
+                                 N.BoolVal(True) if then is None else holds(then)), 1, 0)
+                      for j, (m, holds) in enumerate(each_revealed(where, rule, step, model))
+                      if not z3.is_false(m)]
+            continue
+        found = occurrences(name, where, rule, step, model)
+        if then is not None and found:
             after = then_term(then, name, step, model)
             found = [N.If(after, t, 0) for t in found]
         if part.events is not None and found:
@@ -491,23 +489,40 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
     return N.Sum(terms) if terms else N.Val(0)
 
 
+def each_revealed(where: Mapping[str, Any], rule: str | None, step: Step, model: GameModel
+                  ) -> list[tuple[Any, Callable[[Mapping[str, Any]], Any]]]:
+    """Every card ``step`` reveals, in the reference's order: whether it is one
+    ``where`` and ``rule`` ask for, and whether the state right after it meets a state
+    condition: each ingredient card (:func:`..model.stops.revealed_cards`), then the
+    order, after which the state is its owner's decision or its judgement
+    (:func:`then_term`)."""
+    card = where.get("card")
+    kinds = (card is None or card in KINDS) and "owner" not in where and \
+        rule in (None, "oven.sort")
+    def after_card(state: Any) -> Callable[[Mapping[str, Any]], Any]:
+        return lambda then: state_term(then, state, model, False)
+
+    def after_order(then: Mapping[str, Any]) -> Any:
+        return then_term(then, "revealed", step, model)
+
+    out: list[tuple[Any, Callable[[Mapping[str, Any]], Any]]] = []
+    for state, present, kind in revealed_cards(model, step):
+        test = N.BoolVal(False) if not kinds else present if card is None else \
+            N.And(present, kind == KINDS.index(card))
+        out.append((test, after_card(state)))
+    if step.what == "reveal":
+        asked = rule in (None, "oven.open") and (card is None or card not in KINDS)
+        order = occurrences("revealed", where, "oven.open", step, model) if asked else []
+        out.append((order[0] > 0 if order else N.BoolVal(False), after_order))
+    return out
+
+
 def revealed_then(then: Mapping[str, Any], where: Mapping[str, Any], rule: str | None,
                   step: Step, model: GameModel) -> list[Any]:
     """The cards of ``step`` revealed as ``where`` and ``rule`` ask whose state right
-    after meets ``then``: each ingredient card (:func:`..model.stops.revealed_cards`),
-    and the order, after which the state is its judgement's (:func:`then_term`)."""
-    card = where.get("card")
-    out = []
-    if (card is None or card in KINDS) and "owner" not in where and \
-            rule in (None, "oven.sort"):
-        for state, present, kind in revealed_cards(model, step):
-            test = [present] if card is None else [present, kind == KINDS.index(card)]
-            out.append(N.If(N.And(*test, state_term(then, state, model, False)), 1, 0))
-    if step.what == "reveal" and rule in (None, "oven.open") and \
-            (card is None or card not in KINDS):
-        order = occurrences("revealed", where, "oven.open", step, model)
-        out += [N.If(then_term(then, "revealed", step, model), t, 0) for t in order]
-    return out
+    after meets ``then`` (:func:`each_revealed`)."""
+    return [N.If(N.And(m, holds(then)), 1, 0)
+            for m, holds in each_revealed(where, rule, step, model) if not z3.is_false(m)]
 
 
 def then_term(then: Mapping[str, Any], name: str, step: Step, model: GameModel,
@@ -550,34 +565,5 @@ def state_after(name: str, step: Step, model: GameModel) -> Any:
     return model.inside_turn(model.S[step.before], step.sel, f["who"], f["after_play"], placed)
 
 
-def where_values(name: str, players: int) -> list[dict[str, Any]]:
-    """Every single-field ``where:`` of an event the model tells, with each value the
-    field can take in a game of ``players`` (and one beyond it): the cases the
-    encoding is held to the reference on."""
-    values: dict[str, list[Any]] = {
-        "seat": list(COLOURS[:players + 1]), "owner": list(COLOURS[:players + 1]),
-        "kind": list(KINDS), "count": [0, 1, 2, 3], "source": ["supply", "waiter"],
-        "round": [1, 2, 3], "resolutions": [1, 2, 3, 4],
-        "cards": [0, 1, 2, 3, 5, 12, {"at_least": 4}, {"at_most": 2}],
-        "order": [o for c in COLOURS[:players] for o in ORDERS_OF[c]],
-        "card": [*KINDS, *[o for c in COLOURS[:players] for o in ORDERS_OF[c]]],
-        "order_type": list(ORDER_TYPE_CODES), "on_table": [0, 1, 2, 3],
-        "last_card": [True, False], "first_card_of_round": [True, False],
-        "could_bake": [True, False],
-        "taken": [0, 4, 5, 7, 15, {"at_least": 15}, {"at_most": 4}, {"equals": 5}],
-        "why": sorted({failure_reason(rule, kind, default_rules().parameters.bombastica_total)
-                       for rule in ("oven.fail", "oven.complete_from_hand",
-                                    "oven.bombastica_table_only", "oven.minimale")
-                       for kind in ORDER_TYPE_CODES})}
-    kinds: list[Any] = [{"salami": 0}, {"pepper": 1}, {"olive": 2}, {"mushroom": 4},
-                        {"pineapple": {"at_least": 2}}, {"salami": {"at_most": 1}},
-                        {"salami": 1, "olive": {"at_least": 1}}]
-    out: list[dict[str, Any]] = [{}]
-    for key in sorted(FIELDS[name]):
-        counted = key in KIND_COUNTS.get(name, frozenset())
-        out += [{key: value} for value in (kinds if counted else values[key])]
-    return out
-
-
 __all__ = ["FIELDS", "Shape", "Unsupported", "encode", "event_count", "shape",
-           "state_after", "state_counts", "where_values", "written_out"]
+           "state_after", "state_counts", "written_out"]

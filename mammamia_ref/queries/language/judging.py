@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action
@@ -18,26 +19,49 @@ from mammamia_ref.rules.state import GameConfig, GameState, Phase
 
 
 @dataclass(frozen=True)
+class PartOf:
+    """The action of a part of it but its last (:func:`in_parts`): the reference does not
+    stop in the state such a part leaves (no decision is asked there)."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
 class Played:
     """A game as the reference played it: each action, its events, the state after."""
 
     config: GameConfig
-    steps: tuple[tuple[Action, tuple[Event, ...], GameState], ...]
+    steps: tuple[tuple[Action | PartOf, tuple[Event, ...], GameState], ...]
     seed: int | str = 0
     policy: str = ""
     found_by: str = ""     # how the game was found, where not by a seeded search
 
 
+def actions(steps: Sequence[tuple[Action | PartOf, Any, Any]]) -> list[Action]:
+    """Each action of a game's ``steps`` once (of an action in parts, its last part's)."""
+    return [a for a, _e, _s in steps if not isinstance(a, PartOf)]
+
+
+def as_parts(action: Action, split: Sequence[tuple[GameState, tuple[Event, ...]]]
+             ) -> list[tuple[Action | PartOf, tuple[Event, ...], GameState]]:
+    """An action's parts (:func:`..rules.game.apply_in_parts`) as the steps of a game in
+    parts: each but the last with :class:`PartOf` the action."""
+    last = len(split) - 1
+    return [(action if i == last else PartOf(action), events, state)
+            for i, (state, events) in enumerate(split)]
+
+
 def states_at(played: Played, at: str) -> list[GameState]:
-    """The states a condition ``at`` looks at: after every step, after each step that
-    ends a round, or the game's last (where the part holds the game's end)."""
+    """The states a condition ``at`` looks at: every state the reference stops at (after
+    each action, not after a part of one), after each step that ends a round, or the
+    game's last (where the part holds the game's end)."""
     if at == "game_end":
         last = played.steps[-1][2] if played.steps else None
         return [last] if last is not None and last.phase == Phase.OVER else []
     if at == "round_end":
         return [s for _a, events, s in played.steps
                 if any(e.name == "round_ended" for e in events)]
-    return [s for _a, _e, s in played.steps]
+    return [s for a, _e, s in played.steps if not isinstance(a, PartOf)]
 
 
 def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Played | None:
@@ -118,7 +142,8 @@ def in_parts(played: Played) -> Played:
     the action's own transition, then each step that needed no decision (the oven
     opened, each card revealed, the next round prepared), each with the state it left.
     So the state right after an event is the state of its step, and a round's end is
-    the state in which its oven opens. The parts its player kept (:func:`keep_parts`)
+    the state in which its oven opens; a part but the last has :class:`PartOf` for its
+    action, since the reference does not stop there. The parts its player kept (:func:`keep_parts`)
     where it has them, else the game replayed."""
     from dataclasses import replace
 
@@ -129,12 +154,14 @@ def in_parts(played: Played) -> Played:
         return kept[1]
     state, steps = new_game(played.config), []
     for action, events, _after in played.steps:
+        if isinstance(action, PartOf):
+            raise InternalError("a game already in parts split again")
         parts = apply_in_parts(state, action)
         left = len(events)   # a part (within:) may end partway into an action
-        for i, (part_state, part_events) in enumerate(parts):
+        for i, (part_action, part_events, part_state) in enumerate(as_parts(action, parts)):
             if i and left <= 0 < sum(len(e) for _s, e in parts[i:]):
                 break   # cut before these events: the part has none of them
-            steps.append((action, part_events[:left], part_state))
+            steps.append((part_action, part_events[:left], part_state))
             left -= len(part_events)
         state = parts[-1][0]
     return replace(played, steps=tuple(steps))
@@ -255,7 +282,7 @@ def position_returns(played: Played) -> bool:
     every card in the same place and the same player to act, so the steps between could
     be played again without end (the reference's states compare whole)."""
     seen: set[GameState] = set()
-    for _a, _e, state in played.steps:
+    for state in states_at(played, "any_step"):
         if state in seen:
             return True
         seen.add(state)
@@ -383,7 +410,7 @@ def _rounds(played: Played, low: int, high: int | None) -> Played | None:
     r = 1
     if played.steps:
         r = played.steps[0][2].round - any(e.name in starts for e in played.steps[0][1])
-    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
+    steps: list[tuple[Action | PartOf, tuple[Event, ...], GameState]] = []
     last = new_game(played.config)   # the part's latest state (in the rounds)
     for action, events, state in played.steps:
         kept = []
@@ -485,7 +512,27 @@ def taken(baked: Event) -> int:
     return sum(baked.get("used").values())
 
 
-__all__ = ["KIND_COUNTS", "Played", "annotate", "compare", "core", "count_holds",
-           "event_matches", "holds", "judged_on", "meets", "per_seat_counts", "related",
-           "result_holds", "span", "state_count", "state_holds", "states_at", "taken",
-           "within"]
+__all__ = [
+    "KIND_COUNTS",
+    "PartOf",
+    "Played",
+    "actions",
+    "annotate",
+    "as_parts",
+    "compare",
+    "core",
+    "count_holds",
+    "event_matches",
+    "holds",
+    "judged_on",
+    "meets",
+    "per_seat_counts",
+    "related",
+    "result_holds",
+    "span",
+    "state_count",
+    "state_holds",
+    "states_at",
+    "taken",
+    "within",
+]

@@ -1,8 +1,9 @@
 """The parts of a run of the game model that a span keeps (``within:``), as z3 terms:
 the steps in a part, and for a part bounded by an event or by a seat's own turns, which
-of a step's events and which states lie in it. :func:`.conditions.span_part` cuts from a
-model's run the part :func:`.judging.span` cuts from the reference's game, with these;
-``tests/test_conditions.py`` holds every span to the reference's events and states."""
+of a step's events (and of its cards revealed) and which states lie in it.
+:func:`.conditions.span_part` cuts from a model's run the part :func:`.judging.span`
+cuts from the reference's game, with these; ``tests/test_conditions.py`` holds every
+span to the reference's events and states."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class Part:
     events: Callable[[Step, str], Any] | None = None
     states: Callable[[int | None, str | None], Any] | None = None
     present: Any = None   # a term: whether the run has the part at all (None: it has)
+    cards: Callable[[Step, int], Any] | None = None   # which of a step's cards revealed
 
     def has(self, index: int) -> bool:
         return self.steps is None or index in self.steps
@@ -35,6 +37,13 @@ class Part:
     def event_in(self, step: Step, name: str) -> Any:
         """Whether an event ``name`` of ``step`` lies in the part (a term)."""
         return self.events(step, name) if self.events is not None else N.BoolVal(True)
+
+    def card_in(self, step: Step, card: int) -> Any:
+        """Whether the card ``step`` reveals at position ``card`` lies in the part (a
+        span bounded by a card revealed cuts among a step's cards:
+        :func:`.conditions.each_revealed`)."""
+        inside = self.event_in(step, "revealed")
+        return inside if self.cards is None else N.And(inside, self.cards(step, card))
 
     def state_in(self, index: int | None, point: str | None = None) -> Any:
         """Whether the state step ``index`` leaves (with ``point``, the state inside it
@@ -53,8 +62,7 @@ EMITTED = {"turn": ("played", "passed", "placed_order", "drew", "mamma_mia_drawn
 """The order in which the reference emits the events of one model step: a span bounded
 by an event holds the events of its step that come after (or before) it. ``revealed``
 may come many times in one step, but always together (the leftovers, the turn's cards,
-its order), so it bounds a span of the other events; which of a step's cards come
-after its first card revealed the model does not tell."""
+its order): a span it bounds cuts among them card by card (:attr:`Part.cards`)."""
 
 
 def turns_begin(model: GameModel) -> list[int]:
@@ -96,7 +104,7 @@ def own_turns(seat: str, limit: int, model: GameModel, part: Part) -> Part:
             return inner
         return N.And(inner, (before if index in at_once else after)[index] <= limit)
 
-    return Part(part.steps, part.setup, events, states, part.present)
+    return Part(part.steps, part.setup, events, states, part.present, part.cards)
 
 
 def before_the_turn(cut: int, events: Callable[[Step, str], Any] | None

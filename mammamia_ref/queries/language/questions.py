@@ -1,6 +1,5 @@
 """The question format (``spec/questions/*.yaml``, ``spec/schemas/question.schema.json``):
-a designer's question about what the rules make possible, read and checked before any
-solving.
+a designer's question about what the rules make possible, read and checked first.
 
 A question says *what to find* (``find:``, a condition on a game's events and states)
 or *what to optimise* (``most:`` / ``fewest:``, a measure of a game), for which player
@@ -399,6 +398,10 @@ def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Sc
                 raise _fail(loaded, f"{here}/{key}", f"{key}: an event condition "
                             "({event: NAME, where: ...}); its first occurrence bounds the span")
             _check_event(loaded, value, f"{here}/{key}", scope)
+            from mammamia_ref.queries.language.variables import RELATIONS
+            if counted := [k for k in value if k in (*COMPARE, *RELATIONS)]:
+                raise _fail(loaded, f"{here}/{key}/{counted[0]}", f"{key}: the first event "
+                            f"that meets it bounds the span; {counted[0]}: counts no event")
         elif key == "round" and value in ("any", "every"):
             continue
         elif key == "seat":   # with turns: that seat's own first turns
@@ -409,8 +412,7 @@ def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Sc
             raise _fail(loaded, f"{here}/{key}", f"{key}: a whole number above 0"
                         + (", or any / every" if key == "round" else ""))
     if "round" in span and ("from_round" in span or "to_round" in span):
-        raise _fail(loaded, f"{here}/round", "round: is one round; from_round: / to_round: "
-                    "a range, not both")
+        raise _fail(loaded, f"{here}/round", "round: one round, or from_round: / to_round:")
     if "holds" not in cond:
         raise _fail(loaded, pointer, "within: needs holds: (the condition judged there)")
     _check_condition(loaded, cond["holds"], f"{pointer}/holds", scope)
