@@ -51,7 +51,7 @@ def test_the_fast_engine_tells_only_the_events_a_judgement_reads() -> None:
                                                     {"event": "passed"}]}]})) \
         == {"baked", "game_ended", "passed", "turn_begins"}
     assert named(question("most", measured="baked_one_opening")) \
-        == {"baked", "oven_opened", "turn_begins"}
+        == {"baked", "oven_opened", "turn_begins", "game_ended"}   # a whole game's mark
     assert set(searching.MEASURE_EVENTS) == searching.EVENT_MEASURES
 
 
@@ -66,6 +66,19 @@ def test_a_find_on_the_fast_engine_keeps_the_references_game() -> None:
     assert screened >= 1 and judged == screened + 1   # every game judged, the replay included
     replayed = searching.playout(make_config(2), game.seed, game.policy)
     assert replayed.steps == game.steps
+
+
+def test_a_whole_game_condition_is_found_on_the_fast_engine() -> None:
+    """A condition judged on whole games (a tie the tie-break leaves: a game's result)
+    is met by a game the fast engine told, which carries ``game_ended`` so that it
+    counts as a whole game (:func:`..language.judging.ended`); the reference's replay
+    is kept."""
+    asked = question("find", {"any": [{"result": {"decided_by": "game_end.shared_win"}},
+                                      {"result": {"decided_by": "game_end.seat_order_win"}}]})
+    judge = find_judge(asked)
+    game, _judged, _score, screened = searching.search(asked, 2, make_rules(), 30.0, judge)
+    assert game is not None and judge(game) is not None and screened >= 1
+    assert "on the fast engine" in game.found_by
 
 
 def test_a_measure_on_the_fast_engine_is_the_references(monkeypatch: pytest.MonkeyPatch

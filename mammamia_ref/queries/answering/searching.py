@@ -152,11 +152,13 @@ def judged_on_events(question: Question) -> bool:
 
 def judged_events(question: Question) -> frozenset[str]:
     """The names of the events a judgement of ``question`` on events reads: those its
-    condition or measure names, and ``turn_begins``, where :func:`..language.judging.within` cuts
-    a game to the bound."""
+    condition or measure names, ``turn_begins``, where :func:`..language.judging.within`
+    cuts a game to the bound, and ``game_ended``, which tells a whole game
+    (:func:`..language.judging.ended`)."""
+    base = {"turn_begins", "game_ended"}
     if question.goal != "find":
-        return MEASURE_EVENTS[str(question.measure)] | {"turn_begins"}
-    return frozenset(_named(question.condition or {})) | {"turn_begins"}
+        return MEASURE_EVENTS[str(question.measure)] | base
+    return frozenset(_named(question.condition or {})) | base
 
 
 def _named(cond: Mapping[str, Any]) -> Iterator[str]:

@@ -90,9 +90,15 @@ def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Playe
                 if state.phase != Phase.TURN and i:   # a round ended as it started: the
                     state = game.steps[i - 1][2]      # state before it, its turn not begun
                 return replace(game, steps=(*game.steps[:i], (action, events[:j], state)))
-    if whole and not (game.steps and game.steps[-1][2].phase == Phase.OVER):
+    if whole and not ended(game):
         return None
     return game
+
+
+def ended(game: Played) -> bool:
+    """Whether ``game`` is a whole game: its last action ends it (``game_ended``; a game
+    the fast engine told carries the event too, :func:`..answering.searching.judged_events`)."""
+    return bool(game.steps) and any(e.name == "game_ended" for e in game.steps[-1][1])
 
 
 def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 from mammamia_ref.queries.language.judging import (
     Played,
     annotate,
+    ended,
     event_count,
     holds,
     needs_parts,
@@ -19,7 +20,6 @@ from mammamia_ref.queries.language.judging import (
     within,
 )
 from mammamia_ref.rules.events import Event
-from mammamia_ref.rules.state import Phase
 
 
 def baked_by_opening(played: Played) -> list[list[tuple[int, Event]]]:
@@ -40,8 +40,7 @@ def measure(name: Any, played: Played, goal: str = "most") -> int | None:
     baked, a condition that never holds), so that it is no candidate. The fewest of a
     number that only grows as a game goes on is a whole game's: None for the beginning
     of one (a known game that stops early, a game a search cut short)."""
-    if goal == "fewest" and not _settled(name) and \
-            not (played.steps and played.steps[-1][2].phase == Phase.OVER):
+    if goal == "fewest" and not _settled(name) and not ended(played):
         return None
     if isinstance(name, Mapping):
         return measure_form(name, played, goal)
