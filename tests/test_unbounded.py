@@ -188,7 +188,7 @@ def test_a_proved_impossibility_holds_on_random_reference_games(ruling: str) -> 
 COUNTED = [{"count": count, **({"kind": kind} if kind else {})}
            for count in ("hand", "ingredients", "delivered", "waiter", "mamma_mia", "round",
                          "supply", "oven", "table", "used")
-           for kind in (None, "salami", "pineapple")
+           for kind in (None, "pineapple")
            if not (kind and count in ("delivered", "waiter", "mamma_mia", "round"))]
 
 
@@ -199,12 +199,12 @@ def test_no_count_a_reference_game_reaches_is_proved_out_of_reach(
         flags: dict[str, str]) -> None:
     """Every count of the language (each pile and seat, some kinds) at every state the
     reference stops at (inside a turn, inside an opening where an owner decides, before
-    the first orders and a round's shuffle) in 40 random games of 2 players: the most it
+    the first orders and a round's shuffle) in 24 random games of 2 players: the most it
     reaches is never proved out of reach (``at_least`` that many), and a proof of one
     more holds on every state of those games."""
     rules = make_rules(flags)
     most = [0] * len(COUNTED)
-    for seed in range(40):
+    for seed in range(24):
         colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(2))
         config = make_config(2, colours=colours, first_player=seed % 2, variants=rules)
         game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
