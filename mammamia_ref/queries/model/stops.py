@@ -94,21 +94,19 @@ def inside(model: GameModel, what: str, before: State, after: State, sel: Any,
 
 def revealed_cards(model: GameModel, step: Step) -> list[tuple[State, Any, Any]]:
     """The ingredient cards one step reveals, one by one (``oven.open``, ``oven.sort``),
-    each with the state right after it (the reference stops there between two cards;
-    the state after an order revealed is the state after its judgement), whether the
-    step has that card and its kind: under ``leftovers=oven`` the last round's leftovers
-    first, in the order of the kinds (the first reveal step of a later round, or the
-    preparation of a round that ends as it starts), then a reveal step's turn's cards."""
+    each with the state right after it (the state the part that reveals it leaves:
+    :func:`mammamia_ref.rules.game.apply_in_parts`), whether the step has that card and
+    its kind: under ``leftovers=oven`` the last round's leftovers first, in the order of
+    the kinds (at the first reveal step of a later round, or at the preparation of a
+    round that ends as it starts), then a reveal step's turn's cards."""
     with N.building(model.ctx):
         before, after = model.S[step.before], model.S[step.after]
         out: list[tuple[State, Any, Any]] = []
-        leftovers = model.v.leftovers == Leftovers.OVEN and step.round > 1 and (
-            step.what == "reveal" and step.slot == 0)
-        if model.v.leftovers == Leftovers.OVEN and step.what == "transition" and \
-                step.round < model.R:
+        oven = model.v.leftovers == Leftovers.OVEN
+        if oven and step.what == "transition" and step.round < model.R:
             out += _leftovers_one_by_one(model, before.table, after,
                                          step.facts["ends_at_once"])
-        elif leftovers:
+        elif oven and step.what == "reveal" and step.slot == 0 and step.round > 1:
             out += _leftovers_one_by_one(model, before.table, before, N.BoolVal(True))
         if step.what == "reveal":
             block = step.facts["block"]
