@@ -464,7 +464,9 @@ def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
 
 def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = None) -> Any:
     """How many events of ``cond``'s name, rule and fields the run (its ``part``) has;
-    with ``then:``, those whose step leaves a state that meets it."""
+    with ``then:``, those right after which the state meets it. Cards revealed are
+    counted card by card where a ``then:`` or a span cut among a step's cards asks
+    (:func:`each_revealed`)."""
     name, where, rule = cond["event"], dict(cond.get("where") or {}), cond.get("rule")
     part = part or Part()
     then = cond.get("then")
@@ -499,6 +501,7 @@ def each_revealed(where: Mapping[str, Any], rule: str | None, step: Step, model:
     card = where.get("card")
     kinds = (card is None or card in KINDS) and "owner" not in where and \
         rule in (None, "oven.sort")
+
     def after_card(state: Any) -> Callable[[Mapping[str, Any]], Any]:
         return lambda then: state_term(then, state, model, False)
 
