@@ -403,26 +403,26 @@ def fail(state: GameState, rule: str) -> Transition:
 
 def could_bake(state: GameState, order_id: str) -> bool:
     """Whether some decisions the rules offer its owner would bake ``order_id`` on
-    ``state``'s table (the state it is judged in): a kind the kind rule offers (the
-    table's, whatever completing from hand asks), whose requirement the table and the
-    owner's hand cover; a fixed requirement covered so; a Bombastica's total in the
-    table, and the hand unless ``bombastica_hand=forbidden`` (``oven.complete_from_hand``,
-    ``oven.bombastica``). What the question language's ``could_bake`` of a failed order
-    says: it failed although its owner could have made it bake."""
+    ``state``'s table (the state it is judged in): its outcome before the owner says
+    anything (:func:`fixed_order_outcome`, :func:`bombastica_outcome`, for a Monotoni or
+    Minimale with any kind the kind rule offers) is not a failure. What the question
+    language's ``could_bake`` of a failed order says: it failed although its owner
+    could have made it bake."""
     order, flags = ORDERS[order_id], state.flags
     hand = state.hands[state.seat_of(order.colour)].ingredients
-    have = tuple(map(operator.add, state.table, hand))
     if order.type == "bombastica":
-        cards = sum(state.table) + (0 if flags.bombastica_hand == BombasticaHand.FORBIDDEN
-                                    else sum(hand))
-        return cards >= state.parameters.bombastica_total
+        outcome = bombastica_outcome(state.table, hand, state.parameters.bombastica_total,
+                                     flags.bombastica_hand, Completion.OPTIONAL)
+        return outcome not in (_FAIL, _FAIL_TABLE_ONLY)
     if order.type in ("monotoni", "minimale"):
         needs = named_needs(state.parameters)[order_id]
         kinds = nameable_kinds(order.type, state.table, KIND_INDEX[order.personal], hand,
                                needs, flags.monotoni_kind, flags.minimale_lowest,
                                Completion.OPTIONAL)
-        return any(covers(have, needs[kind]) for kind in kinds)
-    return covers(have, order.requirement(order_shapes(state.parameters)))
+        return any(fixed_order_outcome(needs[kind], state.table, hand,
+                                       Completion.OPTIONAL) != _FAIL for kind in kinds)
+    need = order.requirement(order_shapes(state.parameters))
+    return fixed_order_outcome(need, state.table, hand, Completion.OPTIONAL) != _FAIL
 
 
 def failure_reason(rule: str, order_type: str, total: int) -> str:

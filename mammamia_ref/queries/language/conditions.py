@@ -475,10 +475,7 @@ def event_count(cond: Mapping[str, Any], model: GameModel, part: Part | None = N
         if not part.has(step.index):
             continue
         if name == "revealed" and (then is not None or part.cards is not None):
-            terms += [N.If(N.And(m, part.card_in(step, j),
-                                 N.BoolVal(True) if then is None else holds(then)), 1, 0)
-                      for j, (m, holds) in enumerate(each_revealed(where, rule, step, model))
-                      if not z3.is_false(m)]
+            terms += revealed_then(then, where, rule, step, model, part)
             continue
         found = occurrences(name, where, rule, step, model)
         if then is not None and found:
@@ -520,12 +517,16 @@ def each_revealed(where: Mapping[str, Any], rule: str | None, step: Step, model:
     return out
 
 
-def revealed_then(then: Mapping[str, Any], where: Mapping[str, Any], rule: str | None,
-                  step: Step, model: GameModel) -> list[Any]:
-    """The cards of ``step`` revealed as ``where`` and ``rule`` ask whose state right
-    after meets ``then`` (:func:`each_revealed`)."""
-    return [N.If(N.And(m, holds(then)), 1, 0)
-            for m, holds in each_revealed(where, rule, step, model) if not z3.is_false(m)]
+def revealed_then(then: Mapping[str, Any] | None, where: Mapping[str, Any],
+                  rule: str | None, step: Step, model: GameModel,
+                  part: Part | None = None) -> list[Any]:
+    """The cards of ``step`` revealed as ``where`` and ``rule`` ask (within ``part``,
+    card by card) whose state right after meets ``then`` (:func:`each_revealed`)."""
+    part = part or Part()
+    return [N.If(N.And(m, part.card_in(step, j),
+                       N.BoolVal(True) if then is None else holds(then)), 1, 0)
+            for j, (m, holds) in enumerate(each_revealed(where, rule, step, model))
+            if not z3.is_false(m)]
 
 
 def then_term(then: Mapping[str, Any], name: str, step: Step, model: GameModel,

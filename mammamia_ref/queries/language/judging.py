@@ -56,8 +56,7 @@ def states_at(played: Played, at: str) -> list[GameState]:
     each action, not after a part of one), after each step that ends a round, or the
     game's last (where the part holds the game's end)."""
     if at == "game_end":
-        last = played.steps[-1][2] if played.steps else None
-        return [last] if last is not None and last.phase == Phase.OVER else []
+        return [played.steps[-1][2]] if ended(played) else []
     if at == "round_end":
         return [s for _a, events, s in played.steps
                 if any(e.name == "round_ended" for e in events)]

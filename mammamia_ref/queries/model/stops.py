@@ -9,7 +9,7 @@ reference stops at, which state counts at ``any_step`` are judged on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -110,12 +110,9 @@ def revealed_cards(model: GameModel, step: Step) -> list[tuple[State, Any, Any]]
             out += _leftovers_one_by_one(model, before.table, before, N.BoolVal(True))
         if step.what == "reveal":
             block = step.facts["block"]
-            for i in range(1, max(model.in_play) + 1):
+            for i in range(1, max(model.in_play) + 1):   # the first i of its cards
                 nx = before.copy()
-                nx.table = [t + N.If(block.kind == k, N.Val(i), 0) for k, t in
-                            enumerate(before.table)]
-                nx.oven = [o - N.If(block.kind == k, N.Val(i), 0) for k, o in
-                           enumerate(before.oven)]
+                nx.table, nx.oven = model.turned_up(before, replace(block, count=N.Val(i)))
                 out.append((nx, N.Val(i) <= block.count, block.kind))
         return out
 
