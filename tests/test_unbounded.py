@@ -11,10 +11,11 @@ import pytest
 
 pytest.importorskip("z3")
 
+from mammamia_ref.queries.answering.bounded import prove_or_find
 from mammamia_ref.queries.answering.searching import playout
-from mammamia_ref.queries.answering.unbounded import prove_never
+from mammamia_ref.queries.answering.unbounded import Lead, lead, prove_never
 from mammamia_ref.queries.language.judging import meets, state_count
-from mammamia_ref.queries.language.questions import load_question
+from mammamia_ref.queries.language.questions import EVENTS, load_question
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config
@@ -217,3 +218,85 @@ def test_no_count_a_reference_game_reaches_is_proved_out_of_reach(
         assert not reached.proved, (cond, m, reached.how)
         proved_beyond += prove_never({"state": {**cond, "at_least": m + 1}}, 2, rules).proved
     assert proved_beyond >= 4   # the hand limit, one Mamma Mia! card, three rounds, ...
+
+
+OPENING_EVENTS = ("baked", "failed", "completed_from_hand", "named_kind")
+"""The events only an opening's reveal emits under the defaults: each gives a lead."""
+
+
+def test_a_failed_proof_leads_only_where_an_opening_alone_emits_the_events() -> None:
+    """A lead (the proof's counterexamples reveal steps alone) for the opening's events,
+    alone, under ``all:``, ``any:``, spans and seat variables; none where a turn or a
+    round's preparation can emit an event, where the condition judges more than events
+    (a ``not:``, a state count, a count at most), or where the model does not follow the
+    rules."""
+    rules = make_rules({})
+    for name in OPENING_EVENTS:
+        assert lead({"event": name}, 2, rules) == Lead((name,))
+    both = {"some_seat": "s", "holds": {"within": {"round": 2}, "holds": {"all": [
+        {"event": "baked", "where": {"seat": "s"}}, {"event": "failed", "where": {"seat": "s"}}]}}}
+    assert lead(both, 3, rules) == Lead(("baked", "failed"))
+    for name in ("placed_order", "played", "passed", "drew", "mamma_mia_drawn",
+                 "mamma_mia_taken", "round_ended", "oven_opened", "leftovers_to_oven",
+                 "game_ended", "revealed"):
+        assert lead({"event": name}, 2, rules) is None, name
+    for cond in ({"not": {"event": "baked"}}, {"event": "baked", "at_most": 2},
+                 {"any": [{"event": "baked"}, {"event": "placed_order"}]},
+                 {"all": [{"event": "baked"}, {"state": {"count": "hand", "at_least": 3}}]}):
+        assert lead(cond, 2, rules) is None, cond
+    assert lead({"event": "baked"}, 2, make_rules({"leftovers": "table"})) is None
+
+
+def test_the_events_a_lead_names_come_after_the_rounds_opening_in_reference_games() -> None:
+    """What a lead rests on, held to the reference: in 60 random games (2 to 5 players,
+    every seating drawn, the three policies), every event :func:`lead` gives a lead for
+    comes after its round's ``oven_opened``, with no turn begun since; so a game cut
+    while its last round is still open holds none of them from that round."""
+    rules = make_rules({})
+    led = [name for name in EVENTS if lead({"event": name}, 2, rules)]
+    assert sorted(led) == sorted(OPENING_EVENTS)
+    seen = dict.fromkeys(led, 0)
+    for seed in range(60):
+        players = 2 + seed % 4
+        colours = tuple(COLOURS[(seed + i) % len(COLOURS)] for i in range(players))
+        config = make_config(players, colours=colours, first_player=seed % players,
+                             variants=rules)
+        game = playout(config, seed, ("random", "simple", "careful")[seed % 3])
+        opened = False
+        for _action, events, _state in game.steps:
+            for e in events:
+                opened = (opened or e.name == "oven_opened") and e.name != "turn_begins"
+                if e.name in seen:
+                    assert opened, (e.name, seed)
+                    seen[e.name] += 1
+    assert all(seen.values()), seen   # each was met, so each was checked
+
+
+@pytest.mark.parametrize(("cond", "players", "turns", "verdict"), [
+    ({"event": "named_kind", "where": {"order_type": "minimale", "on_table": 0}}, 2, 5, "none"),
+    ({"event": "failed", "at_least": 2}, 3, 6, "found"),
+], ids=["minimale-named-absent-2p", "two-fail-3p"])
+def test_a_bounded_answer_is_the_same_with_its_lead(
+        cond: dict[str, Any], players: int, turns: int, verdict: str) -> None:
+    """The game model's answer within a bound is the same with the lead as without it,
+    in fewer runs (the schedules whose last round is open left out); a "none" says so."""
+    rules = make_rules({})
+    led = lead(cond, players, rules)
+    assert led is not None
+    without = prove_or_find(cond, players, rules, {"turns": turns}, 120)
+    got = prove_or_find(cond, players, rules, {"turns": turns}, 120, led)
+    assert (without.verdict, got.verdict) == (verdict, verdict)
+    assert got.schedules < without.schedules
+    assert ("last round is still open left out" in got.detail) == (verdict == "none")
+
+
+def test_a_lead_leaves_out_every_game_whose_last_round_is_open() -> None:
+    """Why a lead needs its proof: two orders placed within 3 turns of two players, which
+    only a round still open holds, is found without a lead, has none of its own (a turn
+    emits ``placed_order``), and a lead forced on it would answer "none"."""
+    rules = make_rules({})
+    cond = {"event": "placed_order", "at_least": 2}
+    assert prove_or_find(cond, 2, rules, {"turns": 3}, 60).verdict == "found"
+    assert lead(cond, 2, rules) is None
+    forced = prove_or_find(cond, 2, rules, {"turns": 3}, 60, Lead(("placed_order",)))
+    assert forced.verdict == "none"

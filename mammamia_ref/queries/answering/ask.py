@@ -342,7 +342,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     goes first with a ``turns`` bound (finite schedules: it settles the cell, a search
     never says none) and for a position that comes back (no seeded game shows one)."""
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
-    from mammamia_ref.queries.answering.unbounded import prove_never
+    from mammamia_ref.queries.answering.unbounded import lead, prove_never
     from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, written_out
 
     condition = question.condition
@@ -374,8 +374,9 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     returns = asks_a_return(condition)   # which no seeded game shows: z3 has it all
     solver_first = expressible and ("turns" in question.bound or returns)
     if solver_first:
+        led = lead(condition, players, rules)   # counted in the cell's CPU
         bounded = prove_or_find(condition, players, rules, question.bound,
-                                left() if returns else budget * SOLVER_SHARE)
+                                left() if returns else budget * SOLVER_SHARE, led)
         if bounded.verdict != "unknown" or returns:
             _settled(question, out, never.how, "", bounded)
             return
@@ -389,7 +390,8 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         out.condition_holds = True
         return
     if bounded is None and expressible:
-        bounded = prove_or_find(condition, players, rules, question.bound, left())
+        led = lead(condition, players, rules)
+        bounded = prove_or_find(condition, players, rules, question.bound, left(), led)
     _settled(question, out, never.how, searched, bounded)
 
 

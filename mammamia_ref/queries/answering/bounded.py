@@ -36,6 +36,7 @@ import z3
 
 from mammamia_ref.errors import InternalError, MammamiaError
 from mammamia_ref.queries.answering.searching import playout
+from mammamia_ref.queries.answering.unbounded import Lead
 from mammamia_ref.queries.language.conditions import Shape, Unsupported, encode, written_out
 from mammamia_ref.queries.language.judging import Played, meets
 from mammamia_ref.queries.model import num as N
@@ -76,10 +77,13 @@ def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole:
 
 
 def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
-                  bound: Mapping[str, int], budget: float) -> Bounded:
+                  bound: Mapping[str, int], budget: float, lead: Lead | None = None
+                  ) -> Bounded:
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
-    (``none``), or ``unknown`` with the reason and the part of the bound covered."""
+    (``none``), or ``unknown`` with the reason and the part of the bound covered. With
+    the ``lead`` of a failed unbounded proof (:func:`.unbounded.lead`), the schedules
+    whose last round is still open are left out, as it shows they may be."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
     start = time.process_time()
@@ -94,6 +98,10 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
                        f"once met), which a bound of {rounds} round(s) does not reach")
     where = ("a whole game of at most {t} turns" if form.whole_game else
              f"the first {rounds} round(s) of a game and its first {{t}} turns")
+    if lead is not None and not form.whole_game:
+        where += f" ({lead.text()})"
+    else:
+        lead = None   # a whole game's schedules have no round open
     tried, covered = 0, 0
     shortest = first_rounds(players).start
     deferred: list[tuple[tuple[int, ...], bool]] = []
@@ -108,6 +116,8 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
             continue
         if not put_off:
             covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done
+            if lead is not None and open_last:
+                continue
             if _unlikely(schedule, open_last, shortest, players):
                 deferred.append((schedule, open_last))
                 continue

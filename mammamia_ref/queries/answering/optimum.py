@@ -122,7 +122,7 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
     model finds a game there: the unbounded proof first (no game has it: the bound is
     proved), then the game model (a game it finds becomes the value), until ``limit``."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
-    from mammamia_ref.queries.answering.unbounded import prove_never
+    from mammamia_ref.queries.answering.unbounded import lead, prove_never
 
     most = step > 0
     start = time.process_time()
@@ -141,7 +141,9 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
         first = None if most else first_turns(cond)
         bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
             if first else question.bound
-        found = prove_or_find(cond, players, rules, bound, left)
+        led = lead(cond, players, rules)
+        found = prove_or_find(cond, players, rules, bound,
+                              budget - (time.process_time() - start), led)
         if found.game is not None:
             got = measure(question.measure, found.game, "most" if most else "fewest")
             if got is None or (got - k) * step < 0:   # pragma: no cover - the measure's own
@@ -184,6 +186,7 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
     with no search. None where the measure is not of that form; the value 0 where the
     budget ran out first (``lower`` is what was proved)."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
+    from mammamia_ref.queries.answering.unbounded import lead
 
     if question.goal != "fewest" or question.bound or \
             first_turns(at_most(question.measure, 1)) is None:
@@ -191,10 +194,12 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
     start = time.process_time()
     out, k = Raised(0), max(lower or 1, 1)
     out.lower, out.lower_evidence = k, "exhaustive"   # raised by each k proved below
-    while (left := budget - (time.process_time() - start)) > 0:
+    while budget - (time.process_time() - start) > 0:
         cond = at_most(question.measure, k)
         assert cond is not None
-        found = prove_or_find(cond, players, rules, {"turns": k}, left)
+        led = lead(cond, players, rules)
+        found = prove_or_find(cond, players, rules, {"turns": k},
+                              budget - (time.process_time() - start), led)
         if found.game is not None:
             out.value, out.game = measure(question.measure, found.game, "fewest") or k, \
                 found.game

@@ -179,9 +179,23 @@ def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
                  colours: tuple[str, ...], cases: dict[str, str]) -> None:
+    name = _provable_event(cond, rules)
+    for what in STEP_KINDS:
+        label = f"{'-'.join(colours)} {what} emits {name}"
+        result = _can_emit(cond, players, rules, colours, what)
+        cases[label] = "none (this step never emits it)" if result is None else str(result)
+        if result is not None and result != z3.unsat:
+            raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
+                              f"as asked ({result}): the invariants proved do not rule it "
+                              "out, so only the bounded search may answer")
+
+
+def _provable_event(cond: Mapping[str, Any], rules: Rules) -> str:
+    """The event an event condition asks for, where one step's emitting it is what
+    meets the condition; else :class:`NotProvable`, with the reason."""
     from mammamia_ref.queries.language.conditions import shape
 
-    name = cond["event"]
+    name = str(cond["event"])
     if any(r in cond for r in RELATIONS) or "at_most" in cond or "equals" in cond:
         raise NotProvable(f"a count of {name} compared other than 'at least'")
     if int(cond.get("at_least", 1)) < 1:
@@ -204,23 +218,82 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
     if v.leftovers == Leftovers.OVEN and name == "revealed":
         raise NotProvable("under leftovers=oven an opening first reveals the last round's "
                           "leftovers, which the model tells only on an unrolled run")
-    for what in STEP_KINDS:
-        label = f"{'-'.join(colours)} {what} emits {name}"
-        model, step, found, base = _emitted(cond, players, rules, colours, what)
-        if not found:
-            cases[label] = "none (this step never emits it)"
-            continue
-        if "then" in cond and name == "revealed":   # card by card
-            found = revealed_then(cond["then"], where, cond.get("rule"), step, model)
-        elif "then" in cond:
-            then = then_term(cond["then"], name, step, model, step.facts.get("final"))
-            found = [N.If(then, t, 0) for t in found]
-        result, _zm = N.check([*base, z3.Or(*[t > 0 for t in found])])
-        cases[label] = str(result)
-        if result != z3.unsat:
-            raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
-                              f"as asked ({result}): the invariants proved do not rule it "
-                              "out, so only the bounded search may answer")
+    return name
+
+
+def _can_emit(cond: Mapping[str, Any], players: int, rules: Rules,
+              colours: tuple[str, ...], what: str) -> Any:
+    """Whether one free step of kind ``what`` from a well-formed state (the invariants
+    proved holding) can emit ``cond``'s event as asked, ``then:`` included: z3's result
+    (``unsat``: it cannot), or None where that kind of step never emits the event."""
+    name, where = cond["event"], dict(cond.get("where") or {})
+    model, step, found, base = _emitted(cond, players, rules, colours, what)
+    if not found:
+        return None
+    if "then" in cond and name == "revealed":   # card by card
+        found = revealed_then(cond["then"], where, cond.get("rule"), step, model)
+    elif "then" in cond:
+        then = then_term(cond["then"], name, step, model, step.facts.get("final"))
+        found = [N.If(then, t, 0) for t in found]
+    return N.check([*base, z3.Or(*[t > 0 for t in found])])[0]
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What a failed proof's counterexamples tell the bounded search
+    (:func:`.bounded.prove_or_find`): every one is an opening's reveal step, no turn and
+    no round's preparation being able to emit the ``events`` the condition rests on.
+    A game that meets such a condition meets it by the end of its last round that has
+    ended (the condition judges those events alone, each kept once had), so a
+    schedule whose last round is still open adds nothing to its shorter one: the
+    bounded search leaves those out, about half of its runs."""
+
+    events: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"games whose last round is still open left out: only an opening emits "
+                f"{', '.join(self.events)} (the unbounded proof's counterexamples are "
+                "reveal steps alone), so such a game meets the condition by the end of "
+                "its last round that ended, a shorter game of the bound")
+
+
+def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | None:
+    """The :class:`Lead` of ``condition``, where it has one: built of events, each
+    wanted at least once (no ``not:``, no state count, no result), under ``all:``,
+    ``any:`` and spans, for every seating; each event's turn and round's preparation
+    proved unable to emit it (z3, as the proof's cases). None otherwise."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.language.conditions import Unsupported
+
+    names: list[str] = []
+    try:
+        with N.building():
+            for colours in seatings(players, condition):
+                for leaf in _events_of(expand(condition, colours, rules.parameters.rounds)):
+                    name = _provable_event(leaf, rules)
+                    if any(_can_emit(leaf, players, rules, colours, what) not in (None, z3.unsat)
+                           for what in ("turn", "transition")):
+                        return None
+                    names += [name] if name not in names else []
+    except (NotProvable, Unsupported, VariantError, _NoLead):
+        return None
+    return Lead(tuple(names)) if names else None
+
+
+class _NoLead(Exception):
+    """A condition outside :func:`lead`'s kind."""
+
+
+def _events_of(cond: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The events a condition of :func:`lead`'s kind rests on; :class:`_NoLead` for any
+    other condition."""
+    if "all" in cond or "any" in cond:
+        return [leaf for part in cond.get("all", cond.get("any")) for leaf in _events_of(part)]
+    if "within" in cond:
+        return _events_of(cond["holds"])
+    if "event" in cond:
+        return [cond]
+    raise _NoLead
 
 
 def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
@@ -387,4 +460,4 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
     return None
 
 
-__all__ = ["Never", "NotProvable", "prove_never", "turns_needed"]
+__all__ = ["Lead", "Never", "NotProvable", "lead", "prove_never", "turns_needed"]
