@@ -274,7 +274,8 @@ def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | Non
                     if any(_can_emit(leaf, players, rules, colours, what) not in (None, z3.unsat)
                            for what in ("turn", "transition")):
                         return None
-                    names += [name] if name not in names else []
+                    if name not in names:
+                        names.append(name)
     except (NotProvable, Unsupported, VariantError, _NoLead):
         return None
     return Lead(tuple(names)) if names else None
