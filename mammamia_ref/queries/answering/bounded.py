@@ -8,7 +8,9 @@ part of a game within it (:func:`..language.judging.within`):
 
 - a condition kept once met (:func:`..language.questions.kept_once_met`) on the first rounds of
   a game: every schedule of 1 to ``rounds`` rounds whose rounds end, and every one
-  whose last round is still going on (``open_last``), of at most ``turns`` turns;
+  whose last round is still going on (``open_last``), of at most ``turns`` turns (but
+  where the unbounded proof's failure leads elsewhere, :func:`.unbounded.lead`: a
+  condition built of events only an opening emits needs no round left open);
 - any other only on whole games: every schedule of the game's rounds.
 
 Schedules go fewest turns first; a first round that cannot end when it says is
