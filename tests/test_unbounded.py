@@ -247,6 +247,24 @@ def test_a_failed_proof_leads_only_where_an_opening_alone_emits_the_events() -> 
     assert lead({"event": "baked"}, 2, make_rules({"leftovers": "table"})) is None
 
 
+def test_no_lead_where_well_formedness_is_not_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lead rests on what no well-formed state's turn or round's preparation can emit:
+    under the mutant of the test above (well-formedness no longer inductive) it gives no
+    lead, as the proof claims no "never"."""
+    from mammamia_ref.queries.answering import unbounded
+    from mammamia_ref.queries.model import game_model
+
+    rules = make_rules({})
+    unbounded._well_formed_holds.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(game_model, "round_end_stall", lambda *_args: N.BoolVal(False))
+            assert lead({"event": "baked"}, 2, rules) is None
+    finally:
+        unbounded._well_formed_holds.cache_clear()
+    assert lead({"event": "baked"}, 2, rules) == Lead(("baked",))   # the model itself
+
+
 def test_the_events_a_lead_names_come_after_the_rounds_opening_in_reference_games() -> None:
     """What a lead rests on, held to the reference: in 60 random games (2 to 5 players,
     every seating drawn, the three policies), every event :func:`lead` gives a lead for

@@ -261,12 +261,16 @@ def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | Non
     """The :class:`Lead` of ``condition``, where it has one: built of events, each
     wanted at least once (no ``not:``, no state count, no result), under ``all:``,
     ``any:`` and spans, for every seating; each event's turn and round's preparation
-    proved unable to emit it (z3, as the proof's cases). None otherwise."""
+    proved unable to emit it (z3, as the proof's cases), from any well-formed state
+    where the invariants proved hold: so only where well-formedness is proved inductive
+    under these rules, as for a "never". None otherwise."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.language.conditions import Unsupported
 
     names: list[str] = []
     try:
+        if not _well_formed_holds(players, rules):
+            return None
         with N.building():
             for colours in seatings(players, condition):
                 for leaf in _events_of(expand(condition, colours, rules.parameters.rounds)):
@@ -447,10 +451,9 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
     except (VariantError, Unsupported):
         return None
     with N.building():
-        for what in ("reveal", "transition"):
-            _model, _step, found, base = _emitted(cond, players, rules, colours, what)
-            if found and N.check([*base, z3.Or(*[t > 0 for t in found])])[0] != z3.unsat:
-                return None
+        if any(_can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
+               for what in ("reveal", "transition")):
+            return None
         model, step, found, base = _emitted(cond, players, rules, colours, "turn")
         count = N.Sum(found) if found else N.Val(0)
         if own and N.check([*base, model.S[step.before].cur != 0, count > 0])[0] != z3.unsat:
