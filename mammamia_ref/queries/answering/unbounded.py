@@ -253,10 +253,11 @@ class Lead:
     events: tuple[str, ...]
 
     def text(self) -> str:
-        return (f"games whose last round is still open left out: only an opening emits "
-                f"{', '.join(self.events)} (the unbounded proof's counterexamples are "
-                "reveal steps alone), so such a game meets the condition by the end of "
-                "its last round that ended, a shorter game of the bound")
+        return (f"games whose last round is still open left out: no turn and no round's "
+                f"preparation can emit {', '.join(self.events)} (z3, from any well-formed "
+                "state, as the unbounded proof's cases), so such a game meets the "
+                "condition by the end of its last round that ended, a shorter game of the "
+                "bound")
 
 
 def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | None:
