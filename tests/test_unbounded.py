@@ -4,6 +4,7 @@ impossible, and every proved condition is checked again on random reference game
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -306,6 +307,46 @@ def test_a_bounded_answer_is_the_same_with_its_lead(
     assert (without.verdict, got.verdict) == (verdict, verdict)
     assert got.schedules < without.schedules
     assert ("last round is still open left out" in got.detail) == (verdict == "none")
+
+
+LEAD_CELLS: list[tuple[dict[str, Any], int, dict[str, str], int]] = [
+    ({"event": "baked", "at_least": 2}, 2, {}, 5),
+    ({"event": "failed", "where": {"order_type": "monotoni"}}, 2, {}, 6),
+    ({"event": "completed_from_hand"}, 2, {"completion": "mandatory"}, 6),
+    ({"event": "baked", "where": {"order_type": "bombastica"}}, 2,
+     {"bombastica_hand": "forbidden"}, 6),
+    ({"all": [{"event": "baked", "where": {"seat": "red"}},
+              {"event": "failed", "where": {"seat": "yellow"}}]}, 2, {}, 6),
+    ({"any": [{"event": "named_kind", "where": {"on_table": 0}},
+              {"event": "completed_from_hand", "at_least": 2}]}, 2, {}, 5),
+    ({"within": {"round": 2}, "holds": {"event": "baked"}}, 2, {}, 5),
+    ({"some_seat": "s", "holds": {"event": "baked", "where": {"seat": "s"},
+                                  "at_least": 3}}, 2, {}, 5),
+    ({"event": "baked", "then": {"count": "table", "at_least": 6}}, 2, {}, 6),
+    ({"within": {"before": {"event": "mamma_mia_drawn"}},
+      "holds": {"event": "baked", "at_least": 2}}, 2, {}, 6),
+    ({"event": "failed", "where": {"could_bake": True}}, 2, {}, 5),
+    ({"event": "baked", "at_least": 2}, 2, {"round_end": "last_ingredient"}, 6),
+    ({"event": "failed", "at_least": 4}, 2, {}, 5),
+    ({"all": [{"event": "baked", "at_least": 2}, {"event": "failed", "at_least": 2}]}, 2,
+     {}, 4),
+]
+"""Cells of the lead's kind, "found" and "none" both, over the flags and forms it takes
+(about a minute and a half of CPU in all: with ``MAMMAMIA_SLOW=1`` only)."""
+
+
+@pytest.mark.skipif(os.environ.get("MAMMAMIA_SLOW") != "1", reason="slow: MAMMAMIA_SLOW=1")
+@pytest.mark.parametrize(("cond", "players", "flags", "turns"), LEAD_CELLS)
+def test_the_lead_changes_no_verdict(cond: dict[str, Any], players: int,
+                                     flags: dict[str, str], turns: int) -> None:
+    """The game model's verdict within the bound, with the lead and without, is the same
+    on every cell of :data:`LEAD_CELLS`."""
+    rules = make_rules(flags)
+    led = lead(cond, players, rules)
+    assert led is not None
+    without = prove_or_find(cond, players, rules, {"turns": turns}, 300)
+    assert prove_or_find(cond, players, rules, {"turns": turns}, 300, led).verdict == \
+        without.verdict != "unknown"
 
 
 def test_a_lead_leaves_out_every_game_whose_last_round_is_open() -> None:
