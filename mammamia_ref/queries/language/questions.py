@@ -29,6 +29,14 @@ from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.queries.language.asked_under import NumberProblem, in_numbers, rules_in_force
+from mammamia_ref.queries.language.variables import (
+    ORDER_KEYS,
+    QUANTIFIERS,
+    RELATIONS,
+    RESERVED,
+    SEAT_QUANTIFIERS,
+    VARIABLE,
+)
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import variant_values
@@ -124,8 +132,6 @@ def kept_once_met(cond: Mapping[str, Any]) -> bool:
     event, no state at the game's end, no ``game_ended``, no result (a position that
     came back stays so). A quantifier or a span keeps what its condition keeps (a
     span's part only grows). Any other is judged on whole games only."""
-    from mammamia_ref.queries.language.variables import QUANTIFIERS, RELATIONS
-
     if "all" in cond or "any" in cond:
         return all(kept_once_met(c) for c in cond.get("all") or cond.get("any") or ())
     if "not" in cond or "result" in cond:
@@ -290,8 +296,6 @@ class Scope:
     kinds: frozenset[str] = frozenset()
 
     def bind(self, loaded: Loaded, pointer: str, key: str, names: Any) -> Scope:
-        from mammamia_ref.queries.language.variables import RESERVED, SEAT_QUANTIFIERS, VARIABLE
-
         two = key == "two_seats"
         if two and not (isinstance(names, list) and len(names) == 2 and names[0] != names[1]):
             raise _fail(loaded, f"{pointer}/{key}", "two_seats: a list of two different "
@@ -317,7 +321,6 @@ class Scope:
         return var in self.seats and thing == "personal"
 
     def order(self, value: Any) -> bool:
-        from mammamia_ref.queries.language.variables import ORDER_KEYS
         from mammamia_ref.rules.vocabulary import ORDERS
 
         if value in ORDERS:
@@ -333,8 +336,6 @@ CONDITION_KEYS = ("all", "any", "not", "event", "state", "result", "position_ret
 def _check_condition(loaded: Loaded, cond: Any, pointer: str, scope: Scope = Scope()) -> None:
     """A condition: all / any (a list), not (one), a quantifier or a span over a
     condition (holds:), an event, a state count or the game's result."""
-    from mammamia_ref.queries.language.variables import QUANTIFIERS
-
     if not isinstance(cond, dict) or len(set(cond) & set(CONDITION_KEYS)) != 1:
         raise _fail(loaded, pointer, "a condition is one of " + ", ".join(
             f"{k}:" for k in CONDITION_KEYS))
@@ -398,7 +399,6 @@ def _check_span(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Sc
                 raise _fail(loaded, f"{here}/{key}", f"{key}: an event condition "
                             "({event: NAME, where: ...}); its first occurrence bounds the span")
             _check_event(loaded, value, f"{here}/{key}", scope)
-            from mammamia_ref.queries.language.variables import RELATIONS
             if counted := [k for k in value if k in (*COMPARE, *RELATIONS)]:
                 raise _fail(loaded, f"{here}/{key}/{counted[0]}", f"{key}: the first event "
                             f"that meets it bounds the span; {counted[0]}: counts no event")
@@ -443,8 +443,6 @@ def _check_result(loaded: Loaded, result: Any, pointer: str, scope: Scope) -> No
 
 
 def _check_event(loaded: Loaded, cond: Mapping[str, Any], pointer: str, scope: Scope) -> None:
-    from mammamia_ref.queries.language.variables import RELATIONS
-
     name = cond["event"]
     if name not in EVENTS:
         raise _fail(loaded, f"{pointer}/event", f"unknown event {excerpt(name)}; the events: "
@@ -492,8 +490,6 @@ def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Sco
 
 def _check_state(loaded: Loaded, state: Any, pointer: str, scope: Scope, *,
                  then: bool) -> None:
-    from mammamia_ref.queries.language.variables import RELATIONS
-
     if not isinstance(state, dict) or state.get("count") not in STATE_KEYS:
         raise _fail(loaded, pointer, "state: {count: one of "
                     + ", ".join(sorted(STATE_KEYS)) + ", at:, kind:, seat:, and a comparison}")
