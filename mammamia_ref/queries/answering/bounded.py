@@ -57,13 +57,15 @@ class Bounded:
     schedules: int = 0
 
 
-def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole: bool
-              ) -> Iterator[tuple[tuple[int, ...], bool]]:
+def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole: bool,
+              open_rounds: bool = True) -> Iterator[tuple[tuple[int, ...], bool]]:
     """Every (schedule, last round open) within the bound, fewest turns first (without a
-    ``turns`` bound, for ever). A round after the first may last no turn at all under
-    ``round_end.last_ingredient`` (its supply holds no ingredient card); the reference
-    begins its starting player's turn before it ends, so it counts as one of the bound's
-    turns (the turns the reference begins, :func:`..language.judging.within`)."""
+    ``turns`` bound, for ever); a last round still open only where ``open_rounds`` (and
+    the condition is not judged on whole games). A round after the first may last no
+    turn at all under ``round_end.last_ingredient`` (its supply holds no ingredient
+    card); the reference begins its starting player's turn before it ends, so it counts
+    as one of the bound's turns (the turns the reference begins,
+    :func:`..language.judging.within`)."""
     low = 0 if rules.flags.round_end == RoundEnd.LAST_INGREDIENT else 1
     counts = [rules.parameters.rounds] if whole else range(1, rounds + 1)
     for total in itertools.count(1) if turns is None else range(1, turns + 1):
@@ -74,7 +76,7 @@ def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole:
                     continue
                 schedule = (first, *rest)
                 yield schedule, False
-                if not whole and schedule[-1] >= 1:
+                if open_rounds and not whole and schedule[-1] >= 1:
                     yield schedule, True
 
 
@@ -100,15 +102,13 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
                        f"once met), which a bound of {rounds} round(s) does not reach")
     where = ("a whole game of at most {t} turns" if form.whole_game else
              f"the first {rounds} round(s) of a game and its first {{t}} turns")
-    if lead is not None and not form.whole_game:
+    if lead is not None and not form.whole_game:   # a whole game's have no round open
         where += f" ({lead.text()})"
-    else:
-        lead = None   # a whole game's schedules have no round open
     tried, covered = 0, 0
     shortest = first_rounds(players).start
     deferred: list[tuple[tuple[int, ...], bool]] = []
     every = ((s, o, False) for s, o in schedules(players, rules, rounds, turns,
-                                                  form.whole_game))
+                                                  form.whole_game, lead is None))
     for schedule, open_last, put_off in itertools.chain(every, _after(deferred, turns)):
         left = budget - (time.process_time() - start)
         if left <= 0:
@@ -118,8 +118,6 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
             continue
         if not put_off:
             covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done
-            if lead is not None and open_last:
-                continue
             if _unlikely(schedule, open_last, shortest, players):
                 deferred.append((schedule, open_last))
                 continue
