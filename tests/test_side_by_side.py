@@ -14,6 +14,7 @@ pytest.importorskip("z3")
 
 from mammamia_ref.queries.catalogue.common import load_catalogue
 from mammamia_ref.rules import specdata
+from mammamia_ref.tools import side_by_side
 from mammamia_ref.tools.side_by_side import NOT_STATED, agreement, main, rows
 
 pytestmark = pytest.mark.z3
@@ -87,8 +88,10 @@ def test_each_answer_says_where_it_came_from(capsys: pytest.CaptureFixture[str])
     assert {r.source for r in proved} == {"proof"}
 
 
-def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str]) -> None:
-    """No cell matched is exit 2 with a line saying so, never an empty table and 0."""
+def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cell matched, or none stated, is exit 2 with a line saying so, never an empty
+    table and 0."""
     with pytest.raises(SystemExit) as stopped:
         main(["--query", "Q99"])
     assert stopped.value.code == 2 and "no catalogue query starts with Q99" in \
@@ -96,7 +99,9 @@ def test_a_run_that_compares_nothing_fails(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as stopped:
         main(["--players", "7"])
     assert stopped.value.code == 2
-    assert main(["--players", "2", "--query", "Q02"]) == 2   # counterfactual: not stated
+    monkeypatch.setitem(side_by_side.NOT_STATED, "Q02-minimale-tie-decides", "a trial")
+    assert main(["--players", "2", "--query", "Q02"]) == 2   # every cell not stated
+    monkeypatch.delitem(side_by_side.NOT_STATED, "Q02-minimale-tie-decides")
     assert main(["--players", "2", "--query", "Q24", "--budget", "1"]) == 0   # 1 cell: Q24
 
 

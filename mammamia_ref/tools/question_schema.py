@@ -133,6 +133,14 @@ def _event_fields(vocab: dict[str, Any]) -> list[dict[str, Any]]:
              "properties": {kind: {"$ref": "#/$defs/count"} for kind in KINDS}}
 
     def field(name: str, f: str) -> dict[str, Any]:
+        if f == "turned_by":   # the deciding event, with that event's own fields
+            return {"oneOf": [{"type": "object", "additionalProperties": False,
+                               "required": ["event"], "properties": {
+                                   "event": {"const": deciding}, **{
+                                       g: field(deciding, g) for g in
+                                       sorted({*vocab["events"][deciding],
+                                               *derived.get(deciding, [])})}}}
+                              for deciding in types[f]["properties"]["event"]["enum"]]}
         return kinds if f in vocab["kind_counts"].get(name, []) else \
             _or_variable(_field(types[f]), f)
 

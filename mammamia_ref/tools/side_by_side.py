@@ -29,13 +29,6 @@ from typing import Any
 from mammamia_ref.rules import specdata
 
 NOT_STATED: dict[str, str] = {
-    "Q02-minimale-tie-decides": (
-        "a counterfactual: whether the kind picked among tied kinds decides a later "
-        "order's baking compares the game with the one the other pick makes; a condition "
-        "is judged on one game"),
-    "Q19-completion-costs-own-order": (
-        "a counterfactual: whether declining would have let a later order bake compares "
-        "the game with the one the other decision makes; a condition is judged on one game"),
     "Q24-longest-round/letter": (
         "a round that can last for ever has no longest round, so Q24's measure has no "
         "value there; whether a round can last for ever is Q07's file, which states it "

@@ -174,7 +174,7 @@ def _named(cond: Mapping[str, Any]) -> Iterator[str]:
 def _events_only(cond: Mapping[str, Any]) -> bool:
     """A condition judged on events alone: no state count, no span (a round's span reads
     the states), no state right after or before an event."""
-    from mammamia_ref.queries.language.judging import needs_parts
+    from mammamia_ref.queries.language.judging import needs_parts, needs_turning
     from mammamia_ref.queries.language.variables import QUANTIFIERS
 
     if "all" in cond or "any" in cond:
@@ -183,7 +183,8 @@ def _events_only(cond: Mapping[str, Any]) -> bool:
         return _events_only(cond["not"])
     if any(q in cond for q in QUANTIFIERS):
         return _events_only(cond["holds"])
-    return ("event" in cond or "result" in cond) and not needs_parts(cond)
+    return ("event" in cond or "result" in cond) and not needs_parts(cond) and \
+        not needs_turning(cond)
 
 
 def told_game(config: GameConfig, events: tuple[Event, ...], state: GameState,

@@ -15,18 +15,14 @@ from __future__ import annotations
 from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
-           q02_minimale_tie_decides,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
            q18_all_players_tied,  # noqa: F401
-           q19_completion_costs_own_order,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401
            q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )
 from mammamia_ref.queries.catalogue.builders import search_game
 from mammamia_ref.queries.catalogue.common import certificate, full_search, load_catalogue, recheck
-from mammamia_ref.queries.catalogue.q02_minimale_tie_decides import q02_claim
-from mammamia_ref.queries.catalogue.q19_completion_costs_own_order import q19_claim
 from mammamia_ref.queries.catalogue.registry import IMPLEMENTATIONS
 from mammamia_ref.queries.catalogue.results import ROOT, Answer, QueryResult, Verdict
 from mammamia_ref.queries.catalogue.runner import (
@@ -48,8 +44,6 @@ __all__ = [
            "chosen_answers",
            "full_search",
            "load_catalogue",
-           "q02_claim",
-           "q19_claim",
            "recheck",
            "reference_replay",
            "ruling_rules",

@@ -11,6 +11,7 @@ from typing import Any
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
+from mammamia_ref.queries.language.turning import Key, turnings
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
@@ -107,11 +108,20 @@ def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bo
     seating first (:func:`.variables.expand`)."""
     part = within(game, bound, not kept_once_met(cond))
     return part is not None and \
-        holds(core(cond, game), annotate(part, parts=needs_parts(cond)))
+        holds(core(cond, game), annotate(part, parts=needs_parts(cond),
+                                         turned=needs_turning(cond)))
 
 
 BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round", "could_bake"})
 """The worked-out fields read from the state right before the event's part."""
+
+
+def needs_turning(cond: Any) -> bool:
+    """Whether a condition tests ``turned_by``, which replays openings (:mod:`.turning`)
+    from the reference's states, so a game the fast engine told cannot answer it."""
+    if isinstance(cond, Mapping):
+        return "turned_by" in cond or any(needs_turning(v) for v in cond.values())
+    return isinstance(cond, list) and any(needs_turning(v) for v in cond)
 
 
 def needs_parts(cond: Any) -> bool:
@@ -333,7 +343,12 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
         got = event.get(key)
         if key in SEAT_FIELDS and isinstance(got, int):
             got = config.colours[got]
-        if key in counted:   # each kind named: its number, or a comparison
+        if key == "turned_by":   # some deciding event that turns it meets the inner fields
+            inner = {"event": want["event"], "where": {k: v for k, v in want.items()
+                                                      if k != "event"}}
+            if not any(event_matches(d, inner, config) for d in got or ()):
+                return False
+        elif key in counted:   # each kind named: its number, or a comparison
             if not isinstance(got, Mapping) or \
                     not all(count_holds(int(got.get(k, 0)), w) for k, w in want.items()):
                 return False
@@ -444,7 +459,7 @@ def _first(cond: Mapping[str, Any], played: Played) -> tuple[int, int] | None:
     return None
 
 
-_ANNOTATED: dict[tuple[int, bool], tuple[Played, Played]] = {}
+_ANNOTATED: dict[tuple[int, bool, bool], tuple[Played, Played]] = {}
 """The last games annotated, by identity: a game judged by several conditions (a
 question's ``any:`` parts, the conditions of one ruling) is annotated, and replayed in
 parts, once."""
@@ -452,28 +467,31 @@ parts, once."""
 _ANNOTATED_KEPT = 4
 
 
-def annotate(played: Played, *, parts: bool = False) -> Played:
+def annotate(played: Played, *, parts: bool = False, turned: bool = False) -> Played:
     """The game with the fields the language works out added to its events (the
     vocabulary's ``derived_fields``): an order's type, the cards a baked order took, the
     named kind's cards on the table, whether a failed order could have baked, whether
     the Mamma Mia! card drawn was the supply's last card or the round's first card
     drawn. Only judging sees them: the reference's events never carry them. With
-    ``parts``, each action is first split into its parts (:func:`in_parts`). The same
+    ``parts``, each action is first split into its parts (:func:`in_parts`). With
+    ``turned``, a baked or failed order's ``turned_by`` too (:mod:`.turning`: the
+    opening replayed with each decision taken otherwise, so only where asked). The same
     game object annotated again is the answer kept (:data:`_ANNOTATED`; games are
     immutable)."""
-    key = (id(played), parts)
+    key = (id(played), parts, turned)
     kept = _ANNOTATED.get(key)
     if kept is not None and kept[0] is played:
         return kept[1]
-    out = _annotated(in_parts(played) if parts else played)
+    turns = turnings(played.steps, played.config) if turned else None
+    out = _annotated(in_parts(played) if parts else played, turns)
     _ANNOTATED[key] = (played, out)
     while len(_ANNOTATED) > _ANNOTATED_KEPT:
         del _ANNOTATED[next(iter(_ANNOTATED))]
     return out
 
 
-def _annotated(played: Played) -> Played:
-    """:func:`annotate`'s work on one game."""
+def _annotated(played: Played, turns: Mapping[Key, tuple[Event, ...]] | None) -> Played:
+    """:func:`annotate`'s work on one game (``turns``: :func:`.turning.turnings` of it)."""
     from dataclasses import replace
 
     from mammamia_ref.rules.game import new_game
@@ -481,7 +499,7 @@ def _annotated(played: Played) -> Played:
     from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
 
     before = new_game(played.config)
-    drawn_in_round, steps = 0, []   # supply cards drawn in the round before this step
+    drawn_in_round, steps, opening = 0, [], 0   # supply cards drawn in the round so far
     for action, events, state in played.steps:
         if state.round != before.round:
             drawn_in_round = 0
@@ -491,6 +509,10 @@ def _annotated(played: Played) -> Played:
             order = e.get("order")
             if isinstance(order, str) and order in ORDERS:
                 extra["order_type"] = ORDERS[order].type
+            if e.name == "oven_opened":
+                opening += 1
+            elif e.name in ("baked", "failed") and turns is not None:
+                extra["turned_by"] = turns.get((opening, order), ())
             if e.name == "baked":
                 extra["taken"] = taken(e)
             elif e.name == "named_kind":
@@ -531,6 +553,7 @@ __all__ = [
     "holds",
     "judged_on",
     "meets",
+    "needs_turning",
     "per_seat_counts",
     "related",
     "result_holds",

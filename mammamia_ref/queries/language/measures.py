@@ -15,6 +15,7 @@ from mammamia_ref.queries.language.judging import (
     event_count,
     holds,
     needs_parts,
+    needs_turning,
     span,
     taken,
     within,
@@ -89,8 +90,8 @@ def measure_form(form: Mapping[str, Any], played: Played, goal: str) -> int | No
     colours, rounds = played.config.colours, played.config.rules.parameters.rounds
     total = sum(1 for _a, evs, _s in played.steps for e in evs if e.name == "turn_begins")
     pick = max if goal == "most" else min
-    # a part's fields are the whole game's: they look back only
-    played = annotate(played, parts=needs_parts(form))
+    # a part's fields are the whole game's: they look back, or within an opening
+    played = annotate(played, parts=needs_parts(form), turned=needs_turning(form))
     if "turns_until" in form:
         cond = expand(form["turns_until"], colours, rounds)
         return next((k for k in range(1, total + 1) if _holds_by(cond, played, k)), None)

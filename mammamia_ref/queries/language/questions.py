@@ -479,6 +479,9 @@ def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Sco
         if fieldname not in fields:
             raise _fail(loaded, here, f"event {name} has no field {excerpt(fieldname)}; its "
                         "fields: " + ", ".join(sorted(fields)))
+        if fieldname == "turned_by":   # the deciding event's fields (its name: the schema)
+            _check_where(loaded, value["event"], {k: v for k, v in value.items()
+                                                  if k != "event"}, here, scope)
         if fieldname == "kind" and not scope.kind(value):
             raise _fail(loaded, here, f"unknown kind {excerpt(value)}")
         if fieldname in SEAT_FIELDS and not scope.seat(value):

@@ -56,7 +56,9 @@ RESERVED = frozenset({*COLOURS, *KINDS, "any", "all", "every", "none", "true", "
 def substitute(value: Any, seats: Mapping[str, str], kinds: Mapping[str, str]) -> Any:
     """A value with its variables written out: a seat variable as its colour,
     ``s.personal`` as its kind, ``s.KEY`` as the order ID, a kind variable as its kind.
-    Any other value is itself."""
+    A ``turned_by``'s deciding event, its fields so. Any other value is itself."""
+    if isinstance(value, Mapping) and "event" in value:
+        return {k: v if k == "event" else substitute(v, seats, kinds) for k, v in value.items()}
     if not isinstance(value, str):
         return value
     if value in seats:

@@ -1,0 +1,174 @@
+"""The derived field ``turned_by`` of ``baked`` and ``failed``: which earlier decision of
+the same opening, taken otherwise, gives the order the other outcome.
+
+A counterfactual is judged on one game: each decision of an opening (a kind named
+where the kind rule offered a choice, an order completed from hand where its owner
+could decline) is taken otherwise on the reference, from the state in which it was
+asked, and every later decision of the opening is taken as the game took it (the
+same kind named, the same completion or refusal, a Bombastica's same hand cards).
+Where the rules do not allow that (the kind is not offered, the completion is not
+asked, or a decision is made for the owner that the game did not make), that
+alternative does not exist. Where it exists, each later order of the opening whose
+outcome differs (baked in one, failed in the other) is *turned by* the decision.
+
+Taken otherwise means: another kind the rule offers (and then completing or declining
+as the owner may), or declining a completion (the same kind named). The z3 game model
+states the same (:func:`..model.events_model.turned_by`); ``tests/test_turning.py``
+holds the two to each other on replayed games. Q02 and Q19 of the catalogue are stated
+with it (``spec/questions/``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.rules import game
+from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
+from mammamia_ref.rules.events import Event
+from mammamia_ref.rules.oven import completions
+from mammamia_ref.rules.state import GameState, Phase, Step, revealed
+from mammamia_ref.rules.vocabulary import KINDS, ORDERS
+
+DECIDING = {"named_kind": NameKind, "completed_from_hand": Complete}
+"""The decisions ``turned_by`` may name: the event each emits and its action."""
+
+Key = tuple[int, str]
+"""An order in one opening: the opening's number in the game (1 for the first), the
+order's ID (an order may come back to a later opening)."""
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What an opening did with one order: the kind named, the hand cards that completed
+    it, and whether it baked. Two runs decide alike on an order where the kind and the
+    completion agree (a Bombastica's cards too: any other order's are what it lacks)."""
+
+    named: str | None = None
+    completed: Mapping[str, int] | None = None
+    baked: bool | None = None
+
+    def alike(self, other: Decided, order: str) -> bool:
+        if self.named != other.named or (self.completed is None) != (other.completed is None):
+            return False
+        return ORDERS[order].type != "bombastica" or self.completed == other.completed
+
+
+def turnings(steps: Any, config: Any) -> dict[Key, tuple[Event, ...]]:
+    """For each order of each opening of a game (``steps``: the reference's actions, each
+    with its events and the state after; not split into parts), the deciding events
+    that turn it (:mod:`this module <.turning>`), in the order they were taken."""
+    state = game.new_game(config)
+    opening, asked, decided = 0, [], {}
+    for action, events, after in steps:
+        deciding = next((name for name, kind in DECIDING.items() if isinstance(action, kind)),
+                        None)
+        for e in events:
+            if e.name == "oven_opened":
+                opening += 1
+            order = e.get("order")
+            if e.name in ("named_kind", "completed_from_hand", "baked", "failed"):
+                decided[(opening, order)] = _noted(decided.get((opening, order), Decided()), e)
+            if e.name == deciding:
+                asked.append((opening, state, action, e))
+                deciding = None   # the action's own decision: later events follow from it
+        state = after
+    out: dict[Key, tuple[Event, ...]] = {}
+    for opening, before, action, e in asked:
+        for u in _turned(opening, before, action, decided):
+            out[(opening, u)] = (*out.get((opening, u), ()), _with_fields(e, before))
+    return out
+
+
+def _noted(so_far: Decided, e: Event) -> Decided:
+    if e.name == "named_kind":
+        return replace(so_far, named=e.get("kind"))
+    if e.name == "completed_from_hand":
+        return replace(so_far, completed=e.get("cards"))
+    return replace(so_far, baked=e.name == "baked")
+
+
+def _with_fields(e: Event, before: GameState) -> Event:
+    """The deciding event with the derived fields a ``turned_by`` may test of it."""
+    extra: list[tuple[str, Any]] = [("order_type", ORDERS[e.get("order")].type)]
+    if e.name == "named_kind":
+        extra.append(("on_table", before.table[KINDS.index(e.get("kind"))]))
+    return replace(e, data=e.data + tuple(extra))
+
+
+def _turned(opening: int, before: GameState, action: Action,
+            decided: Mapping[Key, Decided]) -> set[str]:
+    """The orders of the opening whose outcome a decision taken otherwise turns."""
+    mine = revealed(before).order
+    out: set[str] = set()
+    for events in _otherwise(before, action, opening, decided):
+        alternative: dict[str, Decided] = {}
+        for e in events:
+            if e.name == "oven_opened":   # the next opening: beyond this one
+                break
+            if e.get("order") in ORDERS and e.name in ("named_kind", "completed_from_hand",
+                                                       "baked", "failed"):
+                alternative[e.get("order")] = _noted(alternative.get(e.get("order"),
+                                                                     Decided()), e)
+        later = {o: d for o, d in alternative.items() if o != mine}
+        if all((opening, o) in decided and d.alike(decided[(opening, o)], o)
+               for o, d in later.items()):
+            out |= {o for o, d in later.items() if d.baked != decided[(opening, o)].baked}
+    return out
+
+
+def _otherwise(before: GameState, action: Action, opening: int,
+               decided: Mapping[Key, Decided]) -> Iterator[tuple[Event, ...]]:
+    """The events of each run of the rest of the opening from ``before`` (the state the
+    decision was asked in) with the decision taken otherwise, every later one as the game
+    took it; a run the rules do not allow is left out."""
+    others = [a for a in game.legal_actions(before)
+              if a != action and (isinstance(a, NameKind) if isinstance(action, NameKind)
+                                  else isinstance(a, Decline))]
+    for other in others:
+        state, events = game.apply(before, other)
+        pending = state.phase == Phase.OVEN and state.step == Step.COMPLETE and \
+            state.reveal is not None and state.reveal.order == revealed(before).order
+        for then in (game.legal_actions(state) if pending else (None,)):
+            start, so_far = state, events
+            if then is not None:
+                start, more = game.apply(state, then)
+                so_far = (*events, *more)
+            rest = _as_taken(start, opening, decided)
+            if rest is not None:
+                yield (*so_far, *rest)
+
+
+def _as_taken(state: GameState, opening: int,
+              decided: Mapping[Key, Decided]) -> tuple[Event, ...] | None:
+    """The rest of the opening from ``state``, each decision as the game took it on the
+    same order (None where the rules do not allow it)."""
+    out: tuple[Event, ...] = ()
+    while state.phase == Phase.OVEN and state.reveal is not None:
+        order = revealed(state).order
+        was = decided.get((opening, order))
+        if was is None:
+            return None
+        action: Action | None
+        if state.step == Step.NAME_KIND:
+            action = NameKind(was.named) if was.named is not None else None
+        elif was.completed is None:
+            action = Decline()
+        elif ORDERS[order].type == "bombastica":
+            action = Complete(tuple(was.completed[k] for k in KINDS))
+        else:   # the cards it lacks: the one completion there is, if any
+            options = completions(state)
+            action = Complete(options[0]) if options else None
+        if action is None:
+            return None
+        try:
+            state, events = game.apply(state, action)
+        except IllegalActionError:
+            return None
+        out += events
+    return out
+
+
+__all__ = ["DECIDING", "Decided", "turnings"]
