@@ -124,7 +124,9 @@ def where_values(name: str, players: int) -> list[dict[str, Any]]:
                         {"pineapple": {"at_least": 2}}, {"salami": {"at_most": 1}},
                         {"salami": 1, "olive": {"at_least": 1}}]
     out: list[dict[str, Any]] = [{}]
-    for key in sorted(FIELDS[name]):
+    # turned_by asks whether some alternative run of the opening exists, which a run's
+    # values alone do not fix: tests/test_turning.py holds it order by order
+    for key in sorted(FIELDS[name] - {"turned_by"}):
         counted = key in KIND_COUNTS.get(name, frozenset())
         out += [{key: value} for value in (kinds if counted else values[key])]
     return out

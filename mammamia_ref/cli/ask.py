@@ -46,7 +46,7 @@ def run_ask(args: argparse.Namespace) -> int:
     try:
         from mammamia_ref.queries.answering.ask import answers
         from mammamia_ref.queries.answering.interrupt import z3_interruptible
-        from mammamia_ref.queries.language.questions import load_questions
+        from mammamia_ref.queries.language.questions import load_question
     except ImportError as exc:  # pragma: no cover - z3 is a test extra
         print(f"mammamia: error: ask needs z3 (pip install -e '.[test]'): {exc}",
               file=sys.stderr)
@@ -57,7 +57,7 @@ def run_ask(args: argparse.Namespace) -> int:
 
     house = load_house(args.house) if args.house else None
     questions = [q.with_house(house)        # every file checked before any solving
-                 for q in load_questions(args.files)]   # (under --house: its numbers),
+                 for q in [load_question(f) for f in args.files]]   # (under --house: its numbers),
     cells = bound_questions(questions, house)   # and its work bounded under its rules
     plan = plan_witnesses(Path("scenarios") / "ask", witnesses(questions)) \
         if args.write_witnesses else None   # under the current folder, never the package's

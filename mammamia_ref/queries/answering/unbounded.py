@@ -155,9 +155,7 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "result" in cond:
         raise NotProvable("a game's result joined to what happened before its end")
     if "event" in cond:
-        _event_never(cond, players, rules, colours, cases)
-        then = " with the state right after it as asked" if "then" in cond else ""
-        reasons[f"no step emits {cond['event']}{then}"] = "induction"
+        reasons[_event_never(cond, players, rules, colours, cases)] = "induction"
         return
     _count_never(cond["state"], players, rules, cases)
     reasons[f"the {cond['state']['count']} count stays below "
@@ -180,7 +178,13 @@ def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:
 
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
-                 colours: tuple[str, ...], cases: dict[str, str]) -> None:
+                 colours: tuple[str, ...], cases: dict[str, str]) -> str:
+    """Raise :class:`NotProvable` unless no step emits ``cond``'s event as asked; the
+    reason it does not."""
+    turned = (cond.get("where") or {}).get("turned_by")
+    if turned is not None and _never_otherwise(turned, players, rules, colours, cases):
+        return f"no reveal can take {turned['event']} otherwise, as asked"
+    cond = _without_turning(cond)
     name = _provable_event(cond, rules)
     for what in STEP_KINDS:
         label = f"{'-'.join(colours)} {what} emits {name}"
@@ -190,6 +194,41 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
             raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
                               f"as asked ({result}): the invariants proved do not rule it "
                               "out, so only the bounded search may answer")
+    then = " with the state right after it as asked" if "then" in cond else ""
+    return f"no step emits {cond['event']}{then}"
+
+
+def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
+                     colours: tuple[str, ...], cases: dict[str, str]) -> bool:
+    """Whether no reveal, from any well-formed state, takes a ``turned_by``'s deciding
+    decision (its event as asked) while the rules allow taking it otherwise there
+    (:func:`..model.alternative.otherwise`): then no order is ever turned by it, since
+    the run taken otherwise is in the same state at that reveal (every earlier decision
+    of the opening alike)."""
+    from mammamia_ref.queries.model.alternative import inner, otherwise
+    from mammamia_ref.queries.model.oven_rules import Decision, resolve_order, select_order
+
+    deciding, fields = inner(turned)
+    with N.building():
+        model, step, found, base = _emitted({"event": deciding, "where": fields}, players,
+                                            rules, colours, "reveal")
+        block, other = step.facts["block"], Decision.fresh("u_otherwise")
+        legal = resolve_order(step.facts["table"], model.hand_of(model.S[0], block.owner),
+                              select_order(model.colours, block.owner, block.order), other,
+                              model.rules).legal
+        result = N.check([*base, z3.Or(*[t > 0 for t in found]), legal,
+                          otherwise(deciding, step.sel.decision, other)])[0]
+    cases[f"{'-'.join(colours)} reveal takes {deciding} otherwise"] = str(result)
+    return bool(result == z3.unsat)
+
+
+def _without_turning(cond: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An event condition without its ``turned_by``, which one step cannot tell (it runs
+    the opening again): what this module proves of it holds of the narrower condition."""
+    where = cond.get("where") or {}
+    if "turned_by" not in where:
+        return cond
+    return {**cond, "where": {k: v for k, v in where.items() if k != "turned_by"}}
 
 
 def _provable_event(cond: Mapping[str, Any], rules: Rules) -> str:
@@ -276,7 +315,8 @@ def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | Non
             return None
         with N.building():
             for colours in seatings(players, condition):
-                for leaf in _events_of(expand(condition, colours, rules.parameters.rounds)):
+                for each in _events_of(expand(condition, colours, rules.parameters.rounds)):
+                    leaf = _without_turning(each)
                     name = _provable_event(leaf, rules)
                     if any(_can_emit(leaf, players, rules, colours, what) not in (None, z3.unsat)
                            for what in ("turn", "transition")):

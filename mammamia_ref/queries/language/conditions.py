@@ -29,7 +29,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.judging import related
+from mammamia_ref.queries.language.judging import needs_turning, related
 from mammamia_ref.queries.language.parts import (
     EMITTED,
     Part,
@@ -81,8 +81,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "round_ended": frozenset({"round"}),
     "oven_opened": frozenset({"seat", "cards"}),
     "revealed": frozenset({"card", "owner"}),
-    "baked": frozenset({"order", "seat", "order_type", "taken", "used"}),
-    "failed": frozenset({"order", "seat", "order_type", "why", "could_bake"}),
+    "baked": frozenset({"order", "seat", "order_type", "taken", "used", "turned_by"}),
+    "failed": frozenset({"order", "seat", "order_type", "why", "could_bake", "turned_by"}),
     "completed_from_hand": frozenset({"order", "seat", "order_type", "cards"}),
     "named_kind": frozenset({"order", "kind", "order_type", "on_table"}),
     "leftovers_to_oven": frozenset({"cards"}),
@@ -112,7 +112,30 @@ class Shape:
 def shape(cond: Mapping[str, Any]) -> Shape:
     """The shape of ``cond``; :class:`Unsupported` where the model cannot express it."""
     _check(cond)
+    if _turned_needed(cond) > 1:
+        raise Unsupported("two orders turned (turned_by) at once: the model runs each "
+                          "opening again once, which witnesses one")
     return Shape(not kept_once_met(cond), _exact(cond))
+
+
+def _turned_needed(cond: Mapping[str, Any]) -> int:
+    """How many orders turned (``turned_by``) ``cond`` needs at once in one game: the
+    model runs each round's opening again once (:mod:`..model.alternative`), which
+    witnesses one. :class:`Unsupported` where it needs none of them (``not:``, a count
+    other than "at least one", a span's bound)."""
+    if "all" in cond or "any" in cond:
+        needs = [_turned_needed(c) for c in cond.get("all") or cond.get("any") or ()]
+        return sum(needs) if "all" in cond else max(needs, default=0)
+    if not needs_turning(cond):
+        return 0
+    if "within" in cond and not any(needs_turning(cond["within"].get(k))
+                                    for k in ("after", "before")):
+        return _turned_needed(cond["holds"])
+    if "event" in cond and cond.get("at_least", 1) == 1 and \
+            not any(k in cond for k in (*RELATIONS, "at_most", "equals")):
+        return 1
+    raise Unsupported("turned_by asked other than of at least one order, outside a span's "
+                      "bound and not negated: the model runs each opening again once")
 
 
 def written_out(condition: Mapping[str, Any], players: int, rounds: int
@@ -157,6 +180,9 @@ def _check(cond: Mapping[str, Any]) -> None:
             for key in where:
                 if key not in FIELDS[name]:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
+            if "turned_by" in where:   # the deciding event's fields
+                _check({"event": where["turned_by"]["event"], "where": {
+                    k: v for k, v in where["turned_by"].items() if k != "event"}})
     # every state count is told (at a round's end: the state in which the oven opens)
 
 

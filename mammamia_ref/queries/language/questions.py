@@ -68,7 +68,9 @@ DERIVED: dict[str, frozenset[str]] = {name: frozenset(fields) for name, fields
                                       in _VOCABULARY["derived_fields"].items()}
 """Fields the language works out from the game (the reference's event does not carry
 them): the order's type, the named kind's cards on the table, where the Mamma Mia! card
-lay."""
+lay, the decision that turned an order (``turned_by``: an event of :data:`DECIDING`)."""
+
+DECIDING = tuple(_VOCABULARY["derived_types"]["turned_by"]["properties"]["event"]["enum"])
 
 PER_SEAT: tuple[str, ...] = tuple(_VOCABULARY["per_seat_counts"])
 
@@ -479,7 +481,10 @@ def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Sco
         if fieldname not in fields:
             raise _fail(loaded, here, f"event {name} has no field {excerpt(fieldname)}; its "
                         "fields: " + ", ".join(sorted(fields)))
-        if fieldname == "turned_by":   # the deciding event's fields (its name: the schema)
+        if fieldname == "turned_by":   # the deciding event, by its own fields
+            if not isinstance(value, dict) or value.get("event") not in DECIDING:
+                raise _fail(loaded, here, f"turned_by: {{event: {' or '.join(DECIDING)}, "
+                            "and that event's fields}")
             _check_where(loaded, value["event"], {k: v for k, v in value.items()
                                                   if k != "event"}, here, scope)
         if fieldname == "kind" and not scope.kind(value):
@@ -590,10 +595,5 @@ def _check_measure(loaded: Loaded, measure: Mapping[str, Any], pointer: str) -> 
     _check_condition(loaded, measure[form], f"{pointer}/{form}", scope)
 
 
-def load_questions(paths: Sequence[str | Path]) -> list[Question]:
-    """Every file read and checked before any is answered."""
-    return [load_question(p) for p in paths]
-
-
 __all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "check_question",
-           "kept_once_met", "load_question", "load_questions", "rules_in_force"]
+           "kept_once_met", "load_question", "rules_in_force"]

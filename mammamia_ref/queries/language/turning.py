@@ -24,7 +24,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mammamia_ref.errors import IllegalActionError
+from mammamia_ref.errors import IllegalActionError, SpecError
+from mammamia_ref.queries.language import questions
 from mammamia_ref.rules import game
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event
@@ -33,7 +34,11 @@ from mammamia_ref.rules.state import GameState, Phase, Step, revealed
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
 
 DECIDING = {"named_kind": NameKind, "completed_from_hand": Complete}
-"""The decisions ``turned_by`` may name: the event each emits and its action."""
+"""The decisions ``turned_by`` may name (the vocabulary's, :data:`.questions.DECIDING`):
+the event each emits and the action that takes it."""
+if set(DECIDING) != set(questions.DECIDING):   # pragma: no cover - a spec edit
+    raise SpecError("question_vocabulary.yaml: turned_by's events are "
+                    f"{sorted(questions.DECIDING)}; the reference replays {sorted(DECIDING)}")
 
 Key = tuple[int, str]
 """An order in one opening: the opening's number in the game (1 for the first), the
@@ -56,12 +61,16 @@ class Decided:
         return ORDERS[order].type != "bombastica" or self.completed == other.completed
 
 
-def turnings(steps: Any, config: Any) -> dict[Key, tuple[Event, ...]]:
+def turnings(steps: Any, config: Any, start: GameState | None = None
+              ) -> dict[Key, tuple[Event, ...]]:
     """For each order of each opening of a game (``steps``: the reference's actions, each
-    with its events and the state after; not split into parts), the deciding events
-    that turn it (:mod:`this module <.turning>`), in the order they were taken."""
-    state = game.new_game(config)
-    opening, asked, decided = 0, [], {}
+    with its events and the state after; not split into parts; from a new game, or from
+    ``start``), the deciding events that turn it (:mod:`this module <.turning>`), in the
+    order they were taken."""
+    state = start if start is not None else game.new_game(config)
+    opening = 0
+    asked: list[tuple[int, GameState, Action, Event]] = []
+    decided: dict[Key, Decided] = {}
     for action, events, after in steps:
         deciding = next((name for name, kind in DECIDING.items() if isinstance(action, kind)),
                         None)

@@ -148,8 +148,8 @@ def decode(m: GameModel, zm: z3.ModelRef, beyond: Mapping[str, str] | None = Non
                      if value(zm, s0.loc[p][o]) == HAND] for p in range(m.n)]
     steps, supplies, picked = _read_steps(m, zm, dealt_mm)
     waiters = []
-    for p in range(m.n):
-        queue = first_orders[p] + picked[p]
+    for p in range(m.n):   # an order drawn again had failed since: from under the waiter
+        queue = list(dict.fromkeys(first_orders[p] + picked[p]))
         waiters.append(queue + [o for o in ORDERS_OF[m.colours[p]] if o not in queue])
     return Trace(m, zm, hands, first_orders, steps, supplies, waiters, dict(beyond or {}),
                  dealt_mm)

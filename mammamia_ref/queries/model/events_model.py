@@ -16,7 +16,9 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.model import num as N
+from mammamia_ref.queries.model.alternative import inner, turned_by
 from mammamia_ref.queries.model.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.model.game_terms import Step
 from mammamia_ref.queries.model.oven_rules import (
@@ -297,7 +299,7 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
         if "taken" in where:   # the cards it took, from the table and the hand
             which.append(_count_is(N.Sum(used), where["taken"]))
         which += _kind_counts(where.get("used"), used)
-        return [_one(f["baked"], _rule(rule, by_rule), *seat, *which)]
+        return [_one(f["baked"], _rule(rule, by_rule), *seat, *which, *_turned(where, step, model))]
     if name == "failed":
         rules = _failure_rules(step, model)
         test = [_rule(rule, rules)]
@@ -308,7 +310,8 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
             could = could_bake(f["table"], hand, select_order(
                 model.colours, owner, order, getattr(model, "allowed", None)), model.rules)
             test.append(could if where["could_bake"] else z3.Not(could))
-        return [_one(has_order, z3.Not(f["baked"]), *seat, *which, *test)]
+        return [_one(has_order, z3.Not(f["baked"]), *seat, *which, *test,
+                     *_turned(where, step, model))]
     if name == "completed_from_hand":
         by = "oven.complete_mandatory" if model.v.completion == Completion.MANDATORY \
             else "oven.complete_from_hand"
@@ -317,6 +320,19 @@ def _reveal_events(name: str, where: Mapping[str, Any], rule: str | None, step: 
     if name == "named_kind":
         return [_one(*_named_kind(where, rule, step, model), *which)]
     return []
+
+
+def _turned(where: Mapping[str, Any], step: Step, model: GameModel) -> list[Any]:
+    """``turned_by`` of a baked or failed order (:func:`.alternative.turned_by`), its
+    deciding event told as this module tells it; only on an unrolled run, whose opening
+    the alternative runs again (the unbounded proof asks the event without it)."""
+    if "turned_by" not in where:
+        return []
+    if step not in model.steps:
+        raise InternalError("turned_by is told on an unrolled run only")
+    deciding, fields = inner(where["turned_by"])
+    return [turned_by(deciding, lambda at: _reveal_events(deciding, fields, None, at,
+                                                          model)[0] > 0, step, model)]
 
 
 def _count_is(term: Any, want: Any) -> Any:
