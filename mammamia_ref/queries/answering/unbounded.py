@@ -205,13 +205,12 @@ def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
     (:func:`..model.alternative.otherwise`): then no order is ever turned by it, since
     the run taken otherwise is in the same state at that reveal (every earlier decision
     of the opening alike)."""
-    from mammamia_ref.queries.model.alternative import inner, otherwise
+    from mammamia_ref.queries.model.alternative import otherwise
     from mammamia_ref.queries.model.oven_rules import Decision, resolve_order, select_order
 
-    deciding, fields = inner(turned)
+    deciding = str(turned["event"])   # {event:, where:} (the core grammar)
     with N.building():
-        model, step, found, base = _emitted({"event": deciding, "where": fields}, players,
-                                            rules, colours, "reveal")
+        model, step, found, base = _emitted(turned, players, rules, colours, "reveal")
         block, other = step.facts["block"], Decision.fresh("u_otherwise")
         legal = resolve_order(step.facts["table"], model.hand_of(model.S[0], block.owner),
                               select_order(model.colours, block.owner, block.order), other,

@@ -180,9 +180,8 @@ def _check(cond: Mapping[str, Any]) -> None:
             for key in where:
                 if key not in FIELDS[name]:
                     raise Unsupported(f"the game model does not tell {name}'s field {key}")
-            if "turned_by" in where:   # the deciding event's fields
-                _check({"event": where["turned_by"]["event"], "where": {
-                    k: v for k, v in where["turned_by"].items() if k != "event"}})
+            if "turned_by" in where:   # the deciding event, an event condition in the core
+                _check(where["turned_by"])
     # every state count is told (at a round's end: the state in which the oven opens)
 
 

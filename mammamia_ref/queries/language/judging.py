@@ -343,10 +343,8 @@ def event_matches(event: Event, cond: Mapping[str, Any], config: GameConfig) -> 
         got = event.get(key)
         if key in SEAT_FIELDS and isinstance(got, int):
             got = config.colours[got]
-        if key == "turned_by":   # some deciding event that turns it meets the inner fields
-            inner = {"event": want["event"], "where": {k: v for k, v in want.items()
-                                                      if k != "event"}}
-            if not any(event_matches(d, inner, config) for d in got or ()):
+        if key == "turned_by":   # some deciding event that turns it meets that condition
+            if not any(event_matches(d, want, config) for d in got or ()):
                 return False
         elif key in counted:   # each kind named: its number, or a comparison
             if not isinstance(got, Mapping) or \

@@ -77,9 +77,7 @@ def turnings(steps: Any, config: Any, start: GameState | None = None
         for e in events:
             if e.name == "oven_opened":
                 opening += 1
-            order = e.get("order")
-            if e.name in ("named_kind", "completed_from_hand", "baked", "failed"):
-                decided[(opening, order)] = _noted(decided.get((opening, order), Decided()), e)
+            _note(decided, (opening, e.get("order")), e)
             if e.name == deciding:
                 asked.append((opening, state, action, e))
                 deciding = None   # the action's own decision: later events follow from it
@@ -91,12 +89,15 @@ def turnings(steps: Any, config: Any, start: GameState | None = None
     return out
 
 
-def _noted(so_far: Decided, e: Event) -> Decided:
+def _note(decided: dict[Any, Decided], key: Any, e: Event) -> None:
+    """What ``e`` tells of its order's :class:`Decided`, noted under ``key``."""
+    was = decided.get(key, Decided())
     if e.name == "named_kind":
-        return replace(so_far, named=e.get("kind"))
-    if e.name == "completed_from_hand":
-        return replace(so_far, completed=e.get("cards"))
-    return replace(so_far, baked=e.name == "baked")
+        decided[key] = replace(was, named=e.get("kind"))
+    elif e.name == "completed_from_hand":
+        decided[key] = replace(was, completed=e.get("cards"))
+    elif e.name in ("baked", "failed"):
+        decided[key] = replace(was, baked=e.name == "baked")
 
 
 def _with_fields(e: Event, before: GameState) -> Event:
@@ -113,14 +114,11 @@ def _turned(opening: int, before: GameState, action: Action,
     mine = revealed(before).order
     out: set[str] = set()
     for events in _otherwise(before, action, opening, decided):
-        alternative: dict[str, Decided] = {}
+        alternative: dict[Any, Decided] = {}
         for e in events:
             if e.name == "oven_opened":   # the next opening: beyond this one
                 break
-            if e.get("order") in ORDERS and e.name in ("named_kind", "completed_from_hand",
-                                                       "baked", "failed"):
-                alternative[e.get("order")] = _noted(alternative.get(e.get("order"),
-                                                                     Decided()), e)
+            _note(alternative, e.get("order"), e)
         later = {o: d for o, d in alternative.items() if o != mine}
         if all((opening, o) in decided and d.alike(decided[(opening, o)], o)
                for o, d in later.items()):

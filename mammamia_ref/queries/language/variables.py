@@ -56,9 +56,7 @@ RESERVED = frozenset({*COLOURS, *KINDS, "any", "all", "every", "none", "true", "
 def substitute(value: Any, seats: Mapping[str, str], kinds: Mapping[str, str]) -> Any:
     """A value with its variables written out: a seat variable as its colour,
     ``s.personal`` as its kind, ``s.KEY`` as the order ID, a kind variable as its kind.
-    A ``turned_by``'s deciding event, its fields so. Any other value is itself."""
-    if isinstance(value, Mapping) and "event" in value:
-        return {k: v if k == "event" else substitute(v, seats, kinds) for k, v in value.items()}
+    Any other value is itself."""
     if not isinstance(value, str):
         return value
     if value in seats:
@@ -144,7 +142,8 @@ def _event(cond: Mapping[str, Any], sub: Any) -> dict[str, Any]:
     ``where:``, in ``then:``)."""
     out = dict(cond)
     if "where" in cond:
-        out["where"] = {k: sub(v) for k, v in cond["where"].items()}
+        out["where"] = {k: _deciding(v, sub) if k == "turned_by" else sub(v)
+                        for k, v in cond["where"].items()}
     for rel in RELATIONS:
         if rel in cond:
             other = dict(cond[rel])
@@ -154,6 +153,13 @@ def _event(cond: Mapping[str, Any], sub: Any) -> dict[str, Any]:
     if "then" in cond:
         out["then"] = _state(cond["then"], sub)
     return out
+
+
+def _deciding(turned_by: Mapping[str, Any], sub: Any) -> dict[str, Any]:
+    """A ``turned_by`` (written ``{event: E, FIELD: VALUE, ...}``) as the core grammar
+    has it: an event condition on the deciding event, ``{event: E, where: {...}}``."""
+    return {"event": turned_by["event"],
+            "where": {k: sub(v) for k, v in turned_by.items() if k != "event"}}
 
 
 def _state(state: Mapping[str, Any], sub: Any) -> dict[str, Any]:

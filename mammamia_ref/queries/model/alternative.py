@@ -10,7 +10,7 @@ refuses a condition that needs two at once (:func:`..language.conditions.shape`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,9 +86,4 @@ def turned_by(deciding: str, decided: Callable[[Step], Any], step: Step,
     return N.And(chain.legal, z3.Or(*options), chain.baked[u] != step.facts["baked"])
 
 
-def inner(want: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A ``turned_by``'s deciding event and the fields asked of it."""
-    return str(want["event"]), {k: v for k, v in want.items() if k != "event"}
-
-
-__all__ = ["Alternative", "alike", "alternative", "inner", "otherwise", "turned_by"]
+__all__ = ["Alternative", "alike", "alternative", "otherwise", "turned_by"]

@@ -18,7 +18,7 @@ import z3
 
 from mammamia_ref.errors import InternalError
 from mammamia_ref.queries.model import num as N
-from mammamia_ref.queries.model.alternative import inner, turned_by
+from mammamia_ref.queries.model.alternative import turned_by
 from mammamia_ref.queries.model.game_model import NO, SUPPLY, GameModel
 from mammamia_ref.queries.model.game_terms import Step
 from mammamia_ref.queries.model.oven_rules import (
@@ -330,9 +330,10 @@ def _turned(where: Mapping[str, Any], step: Step, model: GameModel) -> list[Any]
         return []
     if step not in model.steps:
         raise InternalError("turned_by is told on an unrolled run only")
-    deciding, fields = inner(where["turned_by"])
-    return [turned_by(deciding, lambda at: _reveal_events(deciding, fields, None, at,
-                                                          model)[0] > 0, step, model)]
+    deciding = where["turned_by"]   # {event:, where:} (the core grammar)
+    name, fields = deciding["event"], deciding.get("where") or {}
+    return [turned_by(name, lambda at: _reveal_events(name, fields, None, at, model)[0] > 0,
+                      step, model)]
 
 
 def _count_is(term: Any, want: Any) -> Any:
