@@ -145,6 +145,20 @@ def test_a_decision_the_rules_take_otherwise_is_no_decision_taken_alike(tmp_path
                           [Complete((0, 2, 0, 0, 0)), Complete((0, 0, 0, 0, 1))]) == {}
 
 
+def test_an_answers_witness_says_which_decision_turned_the_order() -> None:
+    """``ask``'s witness of Q19's question (one game from a new deal) notes, at the
+    action that fails the later order, the completion that turned it."""
+    from mammamia_ref.queries.answering.ask import answer_cell
+    from mammamia_ref.rules import specdata
+
+    q19 = load_question(specdata.spec_path("questions") / "Q19-completion-costs-own-order.yaml")
+    got = answer_cell(q19, 2, {"completion": "optional"}, 30, known=False)
+    assert got.answer == "found" and got.scenario is not None
+    notes = [step["note"] for step in got.scenario["steps"] if "note" in step]
+    assert any("had" in note and "declined to complete" in note and
+               "(turned_by: completed_from_hand)" in note for note in notes), notes
+
+
 # ------------------------------------------------------ the model held to the reference
 
 INNER: list[dict[str, Any]] = [
@@ -311,6 +325,36 @@ def test_never_where_the_rules_never_let_the_decision_be_taken_otherwise() -> No
     assert not prove_never(COSTS, 2, make_rules({})).proved
     named = prove_never(NAMED, 2, make_rules({"completion": "mandatory"}))
     assert not named.proved   # a tie among kinds is still a free choice
+
+
+def _turned_in_random_games(flags: Mapping[str, str], seeds: int) -> dict[str, int]:
+    """The deciding events that turn an order, counted over seeded reference games (2 to
+    4 players, the random and careful policies)."""
+    from mammamia_ref.queries.answering.searching import playout
+    from mammamia_ref.rules.state import make_config
+
+    counted: dict[str, int] = {}
+    for players in (2, 3, 4):
+        config = make_config(players, variants=make_rules(flags))
+        for seed in range(seeds):
+            for policy in ("random", "careful"):
+                game = playout(config, seed, policy)
+                for events in turnings(game.steps, game.config).values():
+                    for e in events:
+                        counted[e.name] = counted.get(e.name, 0) + 1
+    return counted
+
+
+@pytest.mark.parametrize("seeds", [
+    10, pytest.param(200, marks=pytest.mark.skipif(not os.environ.get("MAMMAMIA_SLOW"),
+                                                   reason="MAMMAMIA_SLOW=1: 1,200 games"))])
+def test_the_never_holds_on_random_reference_games(seeds: int) -> None:
+    """The "never" above, on the reference's own games under completion=mandatory: no
+    order is turned by a completion (a kind named may still turn one). The same games
+    under optional show such orders, so the count can tell."""
+    mandatory = _turned_in_random_games({"completion": "mandatory"}, seeds)
+    assert "completed_from_hand" not in mandatory
+    assert _turned_in_random_games({}, seeds).get("completed_from_hand", 0) > 0
 
 
 def test_a_bad_turned_by_is_refused_with_its_line(tmp_path: Any) -> None:

@@ -34,9 +34,17 @@ from mammamia_ref.formats.house import HouseRule, house_rules
 from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.answering.measure_bounds import lower_bound, upper_bound
 from mammamia_ref.queries.answering.searching import POLICIES, policies_on_fast, search
-from mammamia_ref.queries.language.judging import Played, actions, judged_on, meets
+from mammamia_ref.queries.language.judging import (
+    PartOf,
+    Played,
+    actions,
+    judged_on,
+    meets,
+    needs_turning,
+)
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question, rules_in_force
+from mammamia_ref.queries.language.turning import turning_notes
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
 
@@ -154,8 +162,11 @@ def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
     doc["given"] = {"setup": setup}
     last = len(game.steps) - 1   # the claim checked on replay: how the game ends
     ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
+    whole = not any(isinstance(a, PartOf) for a, _e, _s in game.steps)   # an action a step
+    notes = turning_notes(game.steps, game.config) \
+        if whole and needs_turning(question.condition or question.measure) else None
     doc["steps"] = action_steps(actions(game.steps),
-                                {last: {"events": ends}} if ends else None)
+                                {last: {"events": ends}} if ends else None, notes)
     return doc
 
 

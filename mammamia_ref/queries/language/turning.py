@@ -89,6 +89,34 @@ def turnings(steps: Any, config: Any, start: GameState | None = None
     return out
 
 
+def turning_notes(steps: Any, config: Any) -> dict[int, str]:
+    """For a game's witness: at each action (by index) whose events hold a turned order,
+    which decision turned it and how, in words."""
+    turns = turnings(steps, config)
+    notes: dict[int, str] = {}
+    opening = 0
+    for i, (_action, events, _state) in enumerate(steps):
+        said = []
+        for e in events:
+            opening += e.name == "oven_opened"
+            if e.name in ("baked", "failed"):
+                said += [_told(e, d) for d in turns.get((opening, e.get("order")), ())]
+        if said:
+            notes[i] = "; ".join(said)
+    return notes
+
+
+def _told(e: Event, deciding: Event) -> str:
+    """One turned order in words (:func:`turning_notes`)."""
+    order = deciding.get("order")
+    owner = ORDERS[order].colour
+    taken = f"declined to complete {order}" if deciding.name == "completed_from_hand" else \
+        f"named another kind than {deciding.get('kind')} for {order}"
+    other = "failed" if e.name == "baked" else "baked"
+    return (f"{e.get('order')} {e.name}; had {owner} {taken}, every later decision of the "
+            f"opening alike, it would have {other} (turned_by: {deciding.name})")
+
+
 def _note(decided: dict[Any, Decided], key: Any, e: Event) -> None:
     """What ``e`` tells of its order's :class:`Decided`, noted under ``key``."""
     was = decided.get(key, Decided())
@@ -178,4 +206,4 @@ def _as_taken(state: GameState, opening: int,
     return out
 
 
-__all__ = ["DECIDING", "Decided", "turnings"]
+__all__ = ["DECIDING", "Decided", "turning_notes", "turnings"]
