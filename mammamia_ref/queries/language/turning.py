@@ -13,14 +13,14 @@ outcome differs (baked in one, failed in the other) is *turned by* the decision.
 
 Taken otherwise means: another kind the rule offers (and then completing or declining
 as the owner may), or declining a completion (the same kind named). The z3 game model
-states the same (:func:`..model.events_model.turned_by`); ``tests/test_turning.py``
-holds the two to each other on replayed games. Q02 and Q19 of the catalogue are stated
+states the same (:func:`..model.alternative.turned_by`); ``tests/test_turning.py`` holds
+the two to each other, order by order, on replayed runs. Q02 and Q19 of the catalogue are stated
 with it (``spec/questions/``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,7 +30,7 @@ from mammamia_ref.rules import game
 from mammamia_ref.rules.actions import Action, Complete, Decline, NameKind
 from mammamia_ref.rules.events import Event
 from mammamia_ref.rules.oven import completions
-from mammamia_ref.rules.state import GameState, Phase, Step, revealed
+from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, revealed
 from mammamia_ref.rules.vocabulary import KINDS, ORDERS
 
 DECIDING = {"named_kind": NameKind, "completed_from_hand": Complete}
@@ -39,6 +39,9 @@ the event each emits and the action that takes it."""
 if set(DECIDING) != set(questions.DECIDING):   # pragma: no cover - a spec edit
     raise SpecError("question_vocabulary.yaml: turned_by's events are "
                     f"{sorted(questions.DECIDING)}; the reference replays {sorted(DECIDING)}")
+
+Steps = Sequence[tuple[Any, tuple[Event, ...], GameState]]
+"""A game's actions, each with its events and the state after (not split into parts)."""
 
 Key = tuple[int, str]
 """An order in one opening: the opening's number in the game (1 for the first), the
@@ -61,7 +64,7 @@ class Decided:
         return ORDERS[order].type != "bombastica" or self.completed == other.completed
 
 
-def turnings(steps: Any, config: Any, start: GameState | None = None
+def turnings(steps: Steps, config: GameConfig, start: GameState | None = None
               ) -> dict[Key, tuple[Event, ...]]:
     """For each order of each opening of a game (``steps``: the reference's actions, each
     with its events and the state after; not split into parts; from a new game, or from
@@ -89,7 +92,7 @@ def turnings(steps: Any, config: Any, start: GameState | None = None
     return out
 
 
-def turning_notes(steps: Any, config: Any) -> dict[int, str]:
+def turning_notes(steps: Steps, config: GameConfig) -> dict[int, str]:
     """For a game's witness: at each action (by index) whose events hold a turned order,
     which decision turned it and how, in words."""
     turns = turnings(steps, config)
