@@ -147,7 +147,8 @@ def test_a_decision_the_rules_take_otherwise_is_no_decision_taken_alike(tmp_path
 
 def test_an_answers_witness_says_which_decision_turned_the_order() -> None:
     """``ask``'s witness of Q19's question (one game from a new deal) notes, at the
-    action that fails the later order, the completion that turned it."""
+    action that fails the later order, the completion that turned it; the answer says
+    the first such note (``turned:``, in the text and the JSON)."""
     from mammamia_ref.queries.answering.ask import answer_cell
     from mammamia_ref.rules import specdata
 
@@ -157,6 +158,8 @@ def test_an_answers_witness_says_which_decision_turned_the_order() -> None:
     notes = [step["note"] for step in got.scenario["steps"] if "note" in step]
     assert any("had" in note and "declined to complete" in note and
                "(turned_by: completed_from_hand)" in note for note in notes), notes
+    assert got.turned == notes[0] and f"turned: {notes[0]}" in got.text()
+    assert got.as_json()["turned"] == notes[0]
 
 
 # ------------------------------------------------------ the model held to the reference

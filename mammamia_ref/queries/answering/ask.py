@@ -74,6 +74,7 @@ class AskAnswer:
     judged_on: str = ""                   # the part of a game the condition is judged on
     title: str = ""                       # the question in words
     first_held: str = ""                  # where in the witness the condition first held
+    turned: str = ""                      # the witness's first order turned (turned_by)
     found_by: str = ""                    # how the witness was found (a known game's file)
     scenario: dict[str, Any] | None = field(default=None, repr=False)
 
@@ -85,7 +86,8 @@ class AskAnswer:
                 "exact": self.exact, "witness": self.witness_file, "reference": self.reference,
                 "condition_holds_on_witness": self.condition_holds,
                 "judged_on": self.judged_on or None, "detail": self.detail, "title": self.title,
-                "first_held": self.first_held or None, "found_by": self.found_by or None,
+                "first_held": self.first_held or None, "turned": self.turned or None,
+                "found_by": self.found_by or None,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters": self.in_force.get("parameters"),
                 "parameters_from": self.in_force.get("parameters_from"),
@@ -118,6 +120,8 @@ class AskAnswer:
             lines.append(f"  {self.detail}")
         if self.first_held:
             lines.append(f"  {self.first_held}")
+        if self.turned:
+            lines.append(f"  turned: {self.turned}")
         if self.witness_file:
             lines.append(f"  witness: {self.witness_file} (reference {self.reference})"
                          if written else f"  witness: replayed by the reference "
@@ -453,6 +457,7 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
     passed, failure, _fired = reference_replay(doc, f"{doc['id']}.yaml")
     if question.condition is not None:
         out.first_held = first_held(question.condition, game)
+    out.turned = next((step["note"] for step in doc["steps"] if "note" in step), "")
     out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
     out.found_by = game.found_by or f"the {game.policy} policy, seed {game.seed}"
     out.reference = "agrees" if passed else "disagrees"
