@@ -35,6 +35,8 @@ from mammamia_ref.rules.vocabulary import ORDERS, ORDERS_OF
 
 pytestmark = pytest.mark.z3
 
+SLOW = os.environ.get("MAMMAMIA_SLOW") == "1"   # as every slow test of the suite
+
 COSTS = {"event": "failed", "where": {"turned_by": {"event": "completed_from_hand"}}}
 NAMED = {"event": "baked", "where": {"turned_by": {"event": "named_kind"}}}
 
@@ -257,7 +259,7 @@ def test_the_model_turns_each_order_as_the_reference_does() -> None:
     assert results[0][1] > 0 and results[1][1] > 0
 
 
-@pytest.mark.skipif(not os.environ.get("MAMMAMIA_SLOW"), reason="MAMMAMIA_SLOW=1: more rulings")
+@pytest.mark.skipif(not SLOW, reason="MAMMAMIA_SLOW=1: more rulings")
 @pytest.mark.parametrize("run", SLOW_RUNS, ids=[f"{p}p-{f}-{list(s)}" for p, f, s, _g in SLOW_RUNS])
 def test_the_model_turns_each_order_as_the_reference_does_under_more_rulings(
         run: tuple[int, dict[str, str], tuple[int, ...], dict[str, Any]]) -> None:
@@ -349,8 +351,8 @@ def _turned_in_random_games(flags: Mapping[str, str], seeds: int) -> dict[str, i
 
 
 @pytest.mark.parametrize("seeds", [
-    10, pytest.param(200, marks=pytest.mark.skipif(not os.environ.get("MAMMAMIA_SLOW"),
-                                                   reason="MAMMAMIA_SLOW=1: 1,200 games"))])
+    10, pytest.param(200, marks=pytest.mark.skipif(not SLOW, reason="MAMMAMIA_SLOW=1: "
+                                                   "1,200 games"))])
 def test_the_never_holds_on_random_reference_games(seeds: int) -> None:
     """The "never" above, on the reference's own games under completion=mandatory: no
     order is turned by a completion (a kind named may still turn one). The same games

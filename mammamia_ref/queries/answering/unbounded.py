@@ -206,17 +206,15 @@ def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
     the run taken otherwise is in the same state at that reveal (every earlier decision
     of the opening alike)."""
     from mammamia_ref.queries.model.alternative import otherwise
-    from mammamia_ref.queries.model.oven_rules import Decision, resolve_order, select_order
+    from mammamia_ref.queries.model.game_terms import Selectors
 
     deciding = str(turned["event"])   # {event:, where:} (the core grammar)
     with N.building():
         model, step, found, base = _emitted(turned, players, rules, colours, "reveal")
-        block, other = step.facts["block"], Decision.fresh("u_otherwise")
-        legal = resolve_order(step.facts["table"], model.hand_of(model.S[0], block.owner),
-                              select_order(model.colours, block.owner, block.order), other,
-                              model.rules).legal
+        other = Selectors.fresh("u_otherwise")   # the same reveal, decided otherwise
+        _after, _facts, legal = model.reveal(model.S[0], other, step.facts["block"])
         result = N.check([*base, z3.Or(*[t > 0 for t in found]), legal,
-                          otherwise(deciding, step.sel.decision, other)])[0]
+                          otherwise(deciding, step.sel.decision, other.decision)])[0]
     cases[f"{'-'.join(colours)} reveal takes {deciding} otherwise"] = str(result)
     return bool(result == z3.unsat)
 

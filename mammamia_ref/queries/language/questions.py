@@ -36,6 +36,7 @@ from mammamia_ref.queries.language.variables import (
     RESERVED,
     SEAT_QUANTIFIERS,
     VARIABLE,
+    deciding_event,
 )
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import default_rules
@@ -485,8 +486,7 @@ def _check_where(loaded: Loaded, name: str, where: Any, pointer: str, scope: Sco
             if not isinstance(value, dict) or value.get("event") not in DECIDING:
                 raise _fail(loaded, here, f"turned_by: {{event: {' or '.join(DECIDING)}, "
                             "and that event's fields}")
-            _check_where(loaded, value["event"], {k: v for k, v in value.items()
-                                                  if k != "event"}, here, scope)
+            _check_where(loaded, value["event"], deciding_event(value)["where"], here, scope)
         if fieldname == "kind" and not scope.kind(value):
             raise _fail(loaded, here, f"unknown kind {excerpt(value)}")
         if fieldname in SEAT_FIELDS and not scope.seat(value):

@@ -142,7 +142,7 @@ def _event(cond: Mapping[str, Any], sub: Any) -> dict[str, Any]:
     ``where:``, in ``then:``)."""
     out = dict(cond)
     if "where" in cond:
-        out["where"] = {k: _deciding(v, sub) if k == "turned_by" else sub(v)
+        out["where"] = {k: deciding_event(v, sub) if k == "turned_by" else sub(v)
                         for k, v in cond["where"].items()}
     for rel in RELATIONS:
         if rel in cond:
@@ -155,9 +155,10 @@ def _event(cond: Mapping[str, Any], sub: Any) -> dict[str, Any]:
     return out
 
 
-def _deciding(turned_by: Mapping[str, Any], sub: Any) -> dict[str, Any]:
+def deciding_event(turned_by: Mapping[str, Any], sub: Any = lambda v: v) -> dict[str, Any]:
     """A ``turned_by`` (written ``{event: E, FIELD: VALUE, ...}``) as the core grammar
-    has it: an event condition on the deciding event, ``{event: E, where: {...}}``."""
+    has it: an event condition on the deciding event, ``{event: E, where: {...}}`` (each
+    value through ``sub``: its variables written out)."""
     return {"event": turned_by["event"],
             "where": {k: sub(v) for k, v in turned_by.items() if k != "event"}}
 
@@ -229,5 +230,5 @@ def _subsets(items: list[str]) -> Iterator[tuple[str, ...]]:
 
 
 __all__ = ["KIND_QUANTIFIERS", "ORDER_KEYS", "QUANTIFIERS", "RELATIONS", "RESERVED",
-           "SEAT_QUANTIFIERS", "VARIABLE", "expand", "named_colours",
+           "SEAT_QUANTIFIERS", "VARIABLE", "deciding_event", "expand", "named_colours",
            "seatings", "substitute"]

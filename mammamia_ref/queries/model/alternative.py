@@ -10,6 +10,7 @@ refuses a condition that needs two at once (:func:`..language.conditions.shape`)
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,9 +34,14 @@ class Alternative:
     legal: Any
 
 
+_KEPT: weakref.WeakKeyDictionary[GameModel, dict[int, Alternative]] = \
+    weakref.WeakKeyDictionary()
+"""Each model's alternative chains, by round, while the model lives."""
+
+
 def alternative(model: GameModel, round_: int) -> Alternative:
     """The alternative chain of ``round_``'s opening (one a model and round)."""
-    kept: dict[int, Alternative] = model.__dict__.setdefault("_alternatives", {})
+    kept = _KEPT.setdefault(model, {})
     if round_ not in kept:
         reveals = tuple(s for s in model.steps if s.what == "reveal" and s.round == round_)
         state = model.S[reveals[0].before]
