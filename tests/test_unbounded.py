@@ -49,6 +49,11 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("Q15-completion-declined", {"completion": "mandatory"}),
     ("Q10-opening-without-holder", {"round_end": "last_ingredient"}),
     ("Q07-round-forever", {}),
+    # counts of events, each bounded by an invariant found automatically
+    ("new-fourth-opening", {}),
+    ("new-fourth-opening", {"round_end": "last_ingredient"}),
+    ("new-mamma-mia-drawn-four-times", {}),
+    ("new-orders-bake-nine-times", {}),
 ]
 
 # conditions a game reaches (a reference game shows each): never proved impossible
@@ -77,6 +82,11 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
     ({"event": "named_kind", "then": {"count": "table", "at_least": 1}}, {}),
     # a waiter holds all eight orders while the waiters are shuffled at the setup
     ({"state": {"count": "waiter", "at_least": 8}}, {}),
+    # counts of events a game reaches: no invariant found may bound them lower
+    ({"event": "oven_opened", "at_least": 3}, {}),
+    ({"event": "mamma_mia_drawn", "at_least": 3}, {}),
+    ({"event": "baked", "at_least": 2}, {}),
+    ({"event": "passed", "at_least": 5}, {}),
 ]
 
 

@@ -344,6 +344,10 @@ SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
 of it when z3 cannot express the condition), where the game model does not go first."""
 
+PROOF_SHARE = 0.5
+"""The most of a ``find:`` cell's budget the unbounded proof may spend looking for an
+invariant that bounds a count of events (the rest is the search's and z3's)."""
+
 SPENDABLE = 0.97
 """The part of a cell's budget the search and z3 may spend: the rest is for writing the
 game found as a scenario and replaying it (0.1 to 0.3 s), so that a cell keeps to it."""
@@ -369,7 +373,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     except Unsupported:
         expressible = False
     out.judged_on = judged_on(question.bound, rules, condition)
-    never = prove_never(condition, players, rules)
+    never = prove_never(condition, players, rules, budget * PROOF_SHARE)
     if never.proved:
         out.answer, out.detail, out.evidence = "none in any game", never.how, never.evidence
         out.judged_on = "games of every length, every seating"
@@ -395,7 +399,9 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         if bounded.verdict != "unknown" or returns:
             _settled(question, out, never.how, "", bounded)
             return
-    share = left() if solver_first or not expressible else budget * SEARCH_SHARE
+    # the search's share, or half of what the proof left when it took much of the budget
+    share = left() if solver_first or not expressible else \
+        min(budget * SEARCH_SHARE, left() / 2)
     game, played, _score, screened = search(question, players, rules, share, judge)
     searched = (f"{played} seeded games ({screened} on the fast engine, the "
                 f"{' and '.join(policies_on_fast(rules))} policies): none" if screened else
@@ -404,10 +410,11 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         _keep(question, game, out, "found", question.title)
         out.condition_holds = True
         return
-    if bounded is None and expressible:
+    if bounded is None and expressible and left() > 0:
         led = lead(condition, players, rules)
         bounded = prove_or_find(condition, players, rules, question.bound, left(), led)
-    _settled(question, out, never.how, searched, bounded)
+    _settled(question, out, never.how, searched, bounded,
+             "" if expressible else "the game model cannot state the condition")
 
 
 def _found_known(question: Question, players: int, rules: Rules, judge: Any, budget: float,
@@ -433,8 +440,9 @@ turns make its schedules finite."""
 
 
 def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
-             bounded: Any) -> None:
-    """The answer from the game model's route (and the search before or after it)."""
+             bounded: Any, why_not: str = "") -> None:
+    """The answer from the game model's route (and the search before or after it);
+    ``why_not`` says why the game model was not asked, where it was not."""
     tried = "; ".join(part for part in (proof, searched) if part)
     if bounded is not None and bounded.game is not None:   # found
         _keep(question, bounded.game, out, "found", question.title)
@@ -445,7 +453,7 @@ def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
         out.tried = tried
     else:
         why = bounded.detail if bounded is not None else \
-            "the game model cannot state the condition"
+            why_not or "z3: the budget was spent before the game model could be asked"
         out.tried = f"{tried}; {why}"
 
 

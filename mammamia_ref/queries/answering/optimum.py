@@ -122,7 +122,7 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
     model finds a game there: the unbounded proof first (no game has it: the bound is
     proved), then the game model (a game it finds becomes the value), until ``limit``."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
-    from mammamia_ref.queries.answering.unbounded import lead, prove_never
+    from mammamia_ref.queries.answering.unbounded import STRENGTHEN_SECONDS, lead, prove_never
 
     most = step > 0
     start = time.process_time()
@@ -132,7 +132,9 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
         left = budget - (time.process_time() - start)
         if cond is None or left <= 0 or (limit is not None and (k - limit) * step > 0):
             break
-        never = prove_never(cond, players, rules)
+        # a quarter of what is left at most for an invariant that bounds a count:
+        # the game model's raising is what finds the value
+        never = prove_never(cond, players, rules, min(left / 4, STRENGTHEN_SECONDS))
         if never.proved:
             _bound(out, most, k - step, never.evidence)
             out.tried.append(f"no game of any length {'reaches' if most else 'is'} {k}"

@@ -12,8 +12,10 @@ the step relation is large (over a hundred integers a state), its invariants are
 and few, and each check here takes under a second, so no answer waits on an engine
 whose run time cannot be bounded (measured: :mod:`...tools.horn_trial`, whose Spacer took
 73 s where this proof takes 0.2 s, and settled nothing this proof leaves open within
-120 s; docs/questions.md). Conditions whose proof needs a stronger invariant
-than these are not claimed: the answer says so and the bounded route goes on.
+120 s; docs/questions.md). A count of events is strengthened automatically, among
+bounds by the game's own quantities (:mod:`..model.strengthen`); other conditions whose
+proof needs a stronger invariant than these are not claimed: the answer says so and the
+bounded route goes on.
 
 Which conditions (the core grammar, after :func:`..language.variables.expand`, for every seating
 of :func:`..language.variables.seatings`):
@@ -25,6 +27,10 @@ of :func:`..language.variables.seatings`):
   right after an event (:func:`..language.conditions.then_term`,
   :func:`..language.conditions.revealed_then`; a round's preparation read both as the
   game's end and as the next round's), so the step covers it;
+- **an event** happening at least ``k`` times (two or more) where a step can emit it:
+  a counter of those events stays below ``k``, by an invariant found automatically
+  (:func:`..model.strengthen.bound_events`: Houdini over bounds by the game's
+  quantities), within the CPU given;
 - **a count** reaching a number (``at_least``), of any seat, kind or pile: the count
   staying below it is proved an invariant of every state the reference stops at
   (:mod:`..model.stops`: between turns, inside a turn, where an owner decides inside
@@ -82,9 +88,17 @@ class Never:
     evidence: str = "induction"   # or "ranking", where a ranking function proves it
 
 
-def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Never:
+STRENGTHEN_SECONDS = 30.0
+"""The CPU a proof may spend looking for the invariant that bounds a count of events
+(:func:`..model.strengthen.bound_events`) when no budget is given."""
+
+
+def prove_never(condition: Mapping[str, Any], players: int, rules: Rules,
+                seconds: float = STRENGTHEN_SECONDS) -> Never:
     """Try to prove that no game of ``players`` under ``rules``, of any length and any
-    seating, meets ``condition`` (the question's own, variables and all)."""
+    seating, meets ``condition`` (the question's own, variables and all); the search
+    for an invariant that bounds a count of events spends at most ``seconds`` of CPU
+    in all."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model.flags import model_rules
 
@@ -107,7 +121,7 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
         for colours in seated:
             core = expand(condition, colours, rules.parameters.rounds)
             with N.building():
-                _never(core, players, rules, colours, cases, reasons)
+                _never(core, players, rules, colours, cases, reasons, start + seconds)
     except (NotProvable, Unsupported) as exc:
         return Never(False, f"not proved for every game: {exc.reason}", cases,
                      time.process_time() - start)
@@ -121,27 +135,28 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules) -> Nev
 
 
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
-           cases: dict[str, str], reasons: dict[str, str]) -> None:
-    """Raise :class:`NotProvable` unless ``cond`` is proved never met."""
+           cases: dict[str, str], reasons: dict[str, str], deadline: float) -> None:
+    """Raise :class:`NotProvable` unless ``cond`` is proved never met (a count of events
+    looked into until ``deadline``, a CPU time)."""
     if _at_the_end(cond):   # the result and the state at the end, judged together
         _end_never(cond, players, rules, colours, cases)
         reasons["no well-formed state at a game's end meets it"] = "induction"
         return
     if "any" in cond:
         for part in cond["any"]:
-            _never(part, players, rules, colours, cases, reasons)
+            _never(part, players, rules, colours, cases, reasons, deadline)
         return
     if "all" in cond:
         why = []
         for part in cond["all"]:
             try:
-                _never(part, players, rules, colours, cases, reasons)
+                _never(part, players, rules, colours, cases, reasons, deadline)
                 return
             except NotProvable as exc:
                 why.append(exc.reason)
         raise NotProvable("no part of all: is proved never met (" + "; ".join(why) + ")")
     if "within" in cond:
-        _never(cond["holds"], players, rules, colours, cases, reasons)
+        _never(cond["holds"], players, rules, colours, cases, reasons, deadline)
         return
     if "position_returns" in cond:
         _returns_never(players, rules, cases)
@@ -155,7 +170,7 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "result" in cond:
         raise NotProvable("a game's result joined to what happened before its end")
     if "event" in cond:
-        reasons[_event_never(cond, players, rules, colours, cases)] = "induction"
+        reasons[_event_never(cond, players, rules, colours, cases, deadline)] = "induction"
         return
     _count_never(cond["state"], players, rules, cases)
     reasons[f"the {cond['state']['count']} count stays below "
@@ -178,22 +193,34 @@ def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:
 
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
-                 colours: tuple[str, ...], cases: dict[str, str]) -> str:
-    """Raise :class:`NotProvable` unless no step emits ``cond``'s event as asked; the
-    reason it does not."""
+                 colours: tuple[str, ...], cases: dict[str, str], deadline: float) -> str:
+    """Raise :class:`NotProvable` unless no step emits ``cond``'s event as asked, or,
+    where it asks for at least two, their count is bounded below that
+    (:func:`_events_bounded`); the reason it is never met."""
     turned = (cond.get("where") or {}).get("turned_by")
     if turned is not None and _never_otherwise(turned, players, rules, colours, cases):
         return f"no reveal can take {turned['event']} otherwise, as asked"
     cond = _without_turning(cond)
     name = _provable_event(cond, rules)
+    steps: dict[str, str] = {}   # the proof's cases, once every step is ruled out
     for what in STEP_KINDS:
         label = f"{'-'.join(colours)} {what} emits {name}"
         result = _can_emit(cond, players, rules, colours, what)
-        cases[label] = "none (this step never emits it)" if result is None else str(result)
+        steps[label] = "none (this step never emits it)" if result is None else str(result)
         if result is not None and result != z3.unsat:
-            raise NotProvable(f"a {what} step from a well-formed state can emit {name} "
-                              f"as asked ({result}): the invariants proved do not rule it "
-                              "out, so only the bounded search may answer")
+            emits = (f"a {what} step from a well-formed state can emit {name} as asked "
+                     f"({result})")
+            if int(cond.get("at_least", 1)) > 1:
+                try:   # the step's case is not the proof's, where a counter makes one
+                    return _events_bounded(cond, players, rules, colours, cases, deadline,
+                                           emits)
+                except NotProvable:
+                    cases.update(steps)
+                    raise
+            cases.update(steps)
+            raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
+                              "the bounded search may answer")
+    cases.update(steps)
     then = " with the state right after it as asked" if "then" in cond else ""
     return f"no step emits {cond['event']}{then}"
 
@@ -264,16 +291,62 @@ def _can_emit(cond: Mapping[str, Any], players: int, rules: Rules,
     """Whether one free step of kind ``what`` from a well-formed state (the invariants
     proved holding) can emit ``cond``'s event as asked, ``then:`` included: z3's result
     (``unsat``: it cannot), or None where that kind of step never emits the event."""
-    name, where = cond["event"], dict(cond.get("where") or {})
-    model, step, found, base = _emitted(cond, players, rules, colours, what)
+    _model, _step, found, base = _occurring(cond, players, rules, colours, what)
     if not found:
         return None
-    if "then" in cond and name == "revealed":   # card by card
+    return N.check([*base, z3.Or(*[t > 0 for t in found])])[0]
+
+
+def _occurring(cond: Mapping[str, Any], players: int, rules: Rules,
+               colours: tuple[str, ...], what: str) -> tuple[Any, Step, list[Any], list[Any]]:
+    """:func:`_emitted`, its occurrences those the state right after meets as ``then:``
+    asks (card by card for cards revealed)."""
+    name, where = cond["event"], dict(cond.get("where") or {})
+    model, step, found, base = _emitted(cond, players, rules, colours, what)
+    if found and "then" in cond and name == "revealed":   # card by card
         found = revealed_then(cond["then"], where, cond.get("rule"), step, model)
-    elif "then" in cond:
+    elif found and "then" in cond:
         then = then_term(cond["then"], name, step, model, step.facts.get("final"))
         found = [N.If(then, t, 0) for t in found]
-    return N.check([*base, z3.Or(*[t > 0 for t in found])])[0]
+    return model, step, found, base
+
+
+def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
+                    colours: tuple[str, ...], cases: dict[str, str], deadline: float,
+                    emits: str) -> str:
+    """At most ``at_least - 1`` of ``cond``'s events in any game: a counter of them,
+    bounded by an invariant found automatically
+    (:func:`..model.strengthen.bound_events`); else :class:`NotProvable`, with why."""
+    from mammamia_ref.queries.model.strengthen import CountedStep, bound_events
+
+    most = int(cond["at_least"]) - 1
+    steps = []
+    for what in STEP_KINDS:
+        model, _step, found, base = _occurring(cond, players, rules, colours, what)
+        steps.append(CountedStep(what, model, model.S[0], model.S[1], base,
+                                 N.Sum(found) if found else N.Val(0)))
+    bound = bound_events(players, rules, steps, most, max(deadline - time.process_time(), 0))
+    if not bound.holds:
+        raise NotProvable(f"{emits}, and no invariant found bounds their count below "
+                          f"{most + 1} ({'-'.join(colours)}): {bound.reason} "
+                          f"({bound.checks} checks, {bound.cpu:.1f} s of CPU), so only the "
+                          "bounded search may answer")
+    cases.update({f"{'-'.join(colours)} {case}": result for case, result in bound.cases.items()})
+    kept = _essential(bound.invariant)
+    listed = "; ".join(c.replace("count <= ", "at most ") for c in kept[:4])
+    more = f" and {len(kept) - 4} more" if len(kept) > 4 else ""
+    return (f"at most {most} {cond['event']} events as asked in any game: a counter of "
+            f"them stays within bounds found automatically and together inductive "
+            f"({listed}{more}; {bound.checks} checks, {bound.cpu:.1f} s of CPU)")
+
+
+def _essential(invariant: tuple[str, ...]) -> list[str]:
+    """The bounds of an invariant found that no other implies: every quantity is at least
+    0, so "at most a" implies "at most a + b"."""
+    singles = {c for c in invariant if " + " not in c}
+    return [c for c in invariant
+            if c in singles or not any(f"count <= {part}" in singles
+                                       for part in c.removeprefix("count <= ").split(" + "))]
 
 
 @dataclass(frozen=True)
