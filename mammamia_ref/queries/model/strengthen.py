@@ -128,11 +128,11 @@ class Bound:
 
 
 class _OutOfTime(Exception):
-    """The CPU given ran out, after ``checks`` checks."""
+    """The CPU given ran out after ``checks`` checks (or z3 left one ``undecided``)."""
 
-    def __init__(self, checks: int) -> None:
+    def __init__(self, checks: int, undecided: bool = False) -> None:
         super().__init__(checks)
-        self.checks = checks
+        self.checks, self.undecided = checks, undecided
 
 
 def bound_events(players: int, variants: FlagValues, steps: Sequence[CountedStep],
@@ -148,8 +148,10 @@ def bound_events(players: int, variants: FlagValues, steps: Sequence[CountedStep
             kept, cases, n = _houdini(players, variants, steps, most, pairs,
                                       start + seconds)
         except _OutOfTime as exc:
-            return Bound(False, reason=f"the CPU the proof was given ran out while "
-                         f"trying {tier}", checks=checks + exc.checks,
+            why = "z3 could not decide a check" if exc.undecided else \
+                "the CPU the proof was given ran out"
+            return Bound(False, reason=f"{why} while trying {tier}",
+                         checks=checks + exc.checks,
                          cpu=time.process_time() - start)
         checks += n
         if kept is not None:
@@ -213,7 +215,7 @@ def _houdini(players: int, variants: FlagValues, steps: Sequence[CountedStep], m
                 result, zm = N.check([*constraints, *hypotheses,
                                       z3.Not(N.And(*[then[name] for name in kept]))], left)
                 if result == z3.unknown:
-                    raise _OutOfTime(checks)
+                    raise _OutOfTime(checks, time.process_time() < deadline)
                 if zm is None:
                     cases[f"the count's invariant, {what}"] = str(result)
                     break
