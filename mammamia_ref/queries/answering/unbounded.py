@@ -203,26 +203,29 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
     cond = _without_turning(cond)
     name = _provable_event(cond, rules)
     steps: dict[str, str] = {}   # the proof's cases, once every step is ruled out
+    built: dict[str, Occurring] = {}   # each kind of step, for a counter too
+    emits = ""
     for what in STEP_KINDS:
         label = f"{'-'.join(colours)} {what} emits {name}"
-        result = _can_emit(cond, players, rules, colours, what)
+        built[what] = _occurring(cond, players, rules, colours, what)
+        result = _emits(built[what])
         steps[label] = "none (this step never emits it)" if result is None else str(result)
         if result is not None and result != z3.unsat:
-            emits = (f"a {what} step from a well-formed state can emit {name} as asked "
-                     f"({result})")
-            if int(cond.get("at_least", 1)) > 1:
-                try:   # the step's case is not the proof's, where a counter makes one
-                    return _events_bounded(cond, players, rules, colours, cases, deadline,
-                                           emits)
-                except NotProvable:
-                    cases.update(steps)
-                    raise
-            cases.update(steps)
-            raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
-                              "the bounded search may answer")
-    cases.update(steps)
-    then = " with the state right after it as asked" if "then" in cond else ""
-    return f"no step emits {cond['event']}{then}"
+            emits = f"a {what} step from a well-formed state can emit {name} as asked ({result})"
+            break
+    if not emits:
+        cases.update(steps)
+        then = " with the state right after it as asked" if "then" in cond else ""
+        return f"no step emits {cond['event']}{then}"
+    if int(cond.get("at_least", 1)) < 2:
+        cases.update(steps)
+        raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
+                          "the bounded search may answer")
+    try:
+        return _events_bounded(cond, players, rules, colours, cases, deadline, emits, built)
+    except NotProvable:
+        cases.update(steps)   # where a counter proves it, its cases are the proof's
+        raise
 
 
 def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
@@ -291,14 +294,21 @@ def _can_emit(cond: Mapping[str, Any], players: int, rules: Rules,
     """Whether one free step of kind ``what`` from a well-formed state (the invariants
     proved holding) can emit ``cond``'s event as asked, ``then:`` included: z3's result
     (``unsat``: it cannot), or None where that kind of step never emits the event."""
-    _model, _step, found, base = _occurring(cond, players, rules, colours, what)
-    if not found:
-        return None
-    return N.check([*base, z3.Or(*[t > 0 for t in found])])[0]
+    return _emits(_occurring(cond, players, rules, colours, what))
+
+
+Occurring = tuple[Any, Step, list[Any], list[Any]]
+"""One free step and its occurrences of an event (:func:`_occurring`)."""
+
+
+def _emits(step: Occurring) -> Any:
+    """:func:`_can_emit` of a step built."""
+    _model, _step, found, base = step
+    return N.check([*base, z3.Or(*[t > 0 for t in found])])[0] if found else None
 
 
 def _occurring(cond: Mapping[str, Any], players: int, rules: Rules,
-               colours: tuple[str, ...], what: str) -> tuple[Any, Step, list[Any], list[Any]]:
+               colours: tuple[str, ...], what: str) -> Occurring:
     """:func:`_emitted`, its occurrences those the state right after meets as ``then:``
     asks (card by card for cards revealed)."""
     name, where = cond["event"], dict(cond.get("where") or {})
@@ -313,16 +323,18 @@ def _occurring(cond: Mapping[str, Any], players: int, rules: Rules,
 
 def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
                     colours: tuple[str, ...], cases: dict[str, str], deadline: float,
-                    emits: str) -> str:
+                    emits: str, built: Mapping[str, Occurring]) -> str:
     """At most ``at_least - 1`` of ``cond``'s events in any game: a counter of them,
     bounded by an invariant found automatically
-    (:func:`..model.strengthen.bound_events`); else :class:`NotProvable`, with why."""
+    (:func:`..model.strengthen.bound_events`), over the steps ``built`` so far and the
+    rest; else :class:`NotProvable`, with why."""
     from mammamia_ref.queries.model.strengthen import CountedStep, bound_events
 
     most = int(cond["at_least"]) - 1
     steps = []
     for what in STEP_KINDS:
-        model, _step, found, base = _occurring(cond, players, rules, colours, what)
+        model, _step, found, base = built.get(what) or _occurring(cond, players, rules,
+                                                                  colours, what)
         steps.append(CountedStep(what, model, model.S[0], model.S[1], base,
                                  N.Sum(found) if found else N.Val(0)))
     bound = bound_events(players, rules, steps, most, max(deadline - time.process_time(), 0))
