@@ -6,6 +6,7 @@ count a game reaches, its ``REACHED``."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,32 @@ def test_the_invariant_found_is_said_without_what_it_implies() -> None:
              "count <= the rounds resolved + an opening in progress")
     assert _essential(found) == ["count <= the round",
                                  "count <= the rounds resolved + an opening in progress"]
+
+
+def test_each_seats_count_is_proved_and_the_next_starts_from_the_bounds_found() -> None:
+    """"Some player's orders bake nine times" is one count a seat: each is a case of its
+    own, bounded by its own seat's orders delivered, and the seats after the first start
+    from the kinds of bound found before (fewer checks than the first)."""
+    never = prove_never(_condition("new-orders-bake-nine-times"), 3, make_rules({}))
+    assert never.proved, never.how
+    for colour in ("red", "yellow", "green"):
+        assert f"at most {colour}'s orders delivered" in never.how, never.how
+        assert {case.rsplit(", ", 1)[1] for case in never.cases
+                if f"baked seat={colour}, the count's invariant" in case} == {
+            "setup", "turn", "reveal", "transition"}, never.cases
+    checks = [int(n) for n in re.findall(r"(\d+) checks", never.how)]
+    assert len(checks) == 3 and max(checks[1:]) < checks[0], never.how
+
+
+def test_a_bound_found_before_is_only_a_first_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds that do not hold for this count (here the quiet turns) are dropped by the
+    checks, and the search goes on among every candidate: the proof still holds."""
+    real = strengthen.bound_events
+
+    def misled(*args: Any, **kwargs: Any) -> strengthen.Bound:
+        return real(*args[:5], ["count <= the quiet turns"])
+
+    monkeypatch.setattr(strengthen, "bound_events", misled)
+    never = prove_never(_condition("new-fourth-opening"), 2, make_rules({}))
+    assert never.proved, never.how
+    assert "the quiet turns" not in never.how

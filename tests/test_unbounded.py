@@ -13,8 +13,9 @@ import pytest
 pytest.importorskip("z3")
 
 from mammamia_ref.queries.answering.bounded import prove_or_find
+from mammamia_ref.queries.answering.leads import Lead, lead
 from mammamia_ref.queries.answering.searching import playout
-from mammamia_ref.queries.answering.unbounded import Lead, lead, prove_never
+from mammamia_ref.queries.answering.unbounded import prove_never
 from mammamia_ref.queries.language.judging import meets, state_count
 from mammamia_ref.queries.language.questions import EVENTS, load_question
 from mammamia_ref.queries.model import num as N
@@ -87,6 +88,9 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
     ({"event": "mamma_mia_drawn", "at_least": 3}, {}),
     ({"event": "baked", "at_least": 2}, {}),
     ({"event": "passed", "at_least": 5}, {}),
+    # proved for red, then reached for yellow, whose proof starts from red's bounds
+    ({"any": [{"event": "baked", "where": {"seat": "red"}, "at_least": 9},
+              {"event": "baked", "where": {"seat": "yellow"}, "at_least": 2}]}, {}),
 ]
 
 
@@ -138,7 +142,7 @@ def test_a_game_model_whose_stall_never_ends_a_round_proves_no_never(
     from mammamia_ref.queries.model import game_model
 
     rules = make_rules({})
-    unbounded._well_formed_holds.cache_clear()
+    unbounded.well_formed_holds.cache_clear()
     try:
         with monkeypatch.context() as patch:
             patch.setattr(game_model, "round_end_stall", lambda *_args: N.BoolVal(False))
@@ -146,7 +150,7 @@ def test_a_game_model_whose_stall_never_ends_a_round_proves_no_never(
                 never = prove_never(cond, 2, rules)
                 assert not never.proved and "well-formedness" in never.how, never.how
     finally:
-        unbounded._well_formed_holds.cache_clear()
+        unbounded.well_formed_holds.cache_clear()
     assert prove_never({"position_returns": True}, 2, rules).proved   # the model itself
 
 
@@ -266,13 +270,13 @@ def test_no_lead_where_well_formedness_is_not_proved(monkeypatch: pytest.MonkeyP
     from mammamia_ref.queries.model import game_model
 
     rules = make_rules({})
-    unbounded._well_formed_holds.cache_clear()
+    unbounded.well_formed_holds.cache_clear()
     try:
         with monkeypatch.context() as patch:
             patch.setattr(game_model, "round_end_stall", lambda *_args: N.BoolVal(False))
             assert lead({"event": "baked"}, 2, rules) is None
     finally:
-        unbounded._well_formed_holds.cache_clear()
+        unbounded.well_formed_holds.cache_clear()
     assert lead({"event": "baked"}, 2, rules) == Lead(("baked",))   # the model itself
 
 

@@ -361,7 +361,8 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     goes first with a ``turns`` bound (finite schedules: it settles the cell, a search
     never says none) and for a position that comes back (no seeded game shows one)."""
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
-    from mammamia_ref.queries.answering.unbounded import lead, prove_never
+    from mammamia_ref.queries.answering.leads import lead
+    from mammamia_ref.queries.answering.unbounded import prove_never
     from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, written_out
 
     condition = question.condition

@@ -9,7 +9,7 @@ part of a game within it (:func:`..language.judging.within`):
 - a condition kept once met (:func:`..language.questions.kept_once_met`) on the first rounds of
   a game: every schedule of 1 to ``rounds`` rounds whose rounds end, and every one
   whose last round is still going on (``open_last``), of at most ``turns`` turns (but
-  where the unbounded proof's failure leads elsewhere, :func:`.unbounded.lead`: a
+  where the unbounded proof's failure leads elsewhere, :func:`.leads.lead`: a
   condition built of events only an opening emits needs no round left open);
 - any other only on whole games: every schedule of the game's rounds.
 
@@ -37,8 +37,8 @@ from typing import Any
 import z3
 
 from mammamia_ref.errors import InternalError, MammamiaError
+from mammamia_ref.queries.answering.leads import Lead
 from mammamia_ref.queries.answering.searching import playout
-from mammamia_ref.queries.answering.unbounded import Lead
 from mammamia_ref.queries.language.conditions import Shape, Unsupported, encode, written_out
 from mammamia_ref.queries.language.judging import Played, meets
 from mammamia_ref.queries.model import num as N
@@ -86,7 +86,7 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered. With
-    the ``lead`` of a failed unbounded proof (:func:`.unbounded.lead`), the schedules
+    the ``lead`` of a failed unbounded proof (:func:`.leads.lead`), the schedules
     whose last round is still open are left out, as it shows they may be."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 

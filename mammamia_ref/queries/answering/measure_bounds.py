@@ -128,14 +128,14 @@ def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     (``statement``: :func:`..model.proofs.take_bound` below it, for the Bombastica of every
     colour in play, from every well-formed state); the turns until at least ``k`` events
     have happened, at least ``k`` over the most one turn emits
-    (:func:`.unbounded.turns_needed`, ``induction``)."""
+    (:func:`.leads.turns_needed`, ``induction``)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model import num as N
     from mammamia_ref.queries.model.proofs import take_bound
     from mammamia_ref.rules.vocabulary import COLOURS, ORDERS, ORDERS_OF
 
     if isinstance(name, Mapping):
-        from mammamia_ref.queries.answering.unbounded import turns_needed
+        from mammamia_ref.queries.answering.leads import turns_needed
 
         needed = turns_needed(name, players, rules)
         return (needed, "induction") if needed is not None else (None, None)

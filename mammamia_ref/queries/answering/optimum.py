@@ -122,7 +122,8 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
     model finds a game there: the unbounded proof first (no game has it: the bound is
     proved), then the game model (a game it finds becomes the value), until ``limit``."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
-    from mammamia_ref.queries.answering.unbounded import STRENGTHEN_SECONDS, lead, prove_never
+    from mammamia_ref.queries.answering.leads import lead
+    from mammamia_ref.queries.answering.unbounded import STRENGTHEN_SECONDS, prove_never
 
     most = step > 0
     start = time.process_time()
@@ -188,7 +189,7 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
     with no search. None where the measure is not of that form; the value 0 where the
     budget ran out first (``lower`` is what was proved)."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
-    from mammamia_ref.queries.answering.unbounded import lead
+    from mammamia_ref.queries.answering.leads import lead
 
     if question.goal != "fewest" or question.bound or \
             first_turns(at_most(question.measure, 1)) is None:

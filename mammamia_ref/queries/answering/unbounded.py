@@ -60,7 +60,7 @@ import z3
 
 from mammamia_ref.queries.language.conditions import revealed_then, state_term, then_term
 from mammamia_ref.queries.language.parts import EMITTED
-from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
+from mammamia_ref.queries.language.variables import RELATIONS, expand, named_colours, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.game_terms import Step
 from mammamia_ref.rules.ruleset import Rules
@@ -88,6 +88,31 @@ class Never:
     evidence: str = "induction"   # or "ranking", where a ranking function proves it
 
 
+@dataclass
+class _Proving:
+    """One proof under way: its ``cases`` and ``reasons`` so far (each reason with its
+    evidence: induction or ranking), the CPU time it must end by (``deadline``), and
+    the invariants found for counts of events (with the colours each count named),
+    tried first on the next count: another seat's count is bounded by the same kinds of
+    quantity, of its own seat."""
+
+    deadline: float
+    cases: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    found: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+
+    def hints(self, named: tuple[str, ...]) -> list[str]:
+        """The invariants found so far, each moved from the colours its count named to
+        ``named`` (where they name as many)."""
+        from mammamia_ref.queries.model.strengthen import moved
+
+        out: list[str] = []
+        for before, invariant in self.found:
+            if len(before) == len(named):
+                out += moved(invariant, dict(zip(before, named, strict=True)))
+        return list(dict.fromkeys(out))
+
+
 STRENGTHEN_SECONDS = 30.0
 """The CPU a proof may spend looking for the invariant that bounds a count of events
 (:func:`..model.strengthen.bound_events`) when no budget is given."""
@@ -110,53 +135,52 @@ def prove_never(condition: Mapping[str, Any], players: int, rules: Rules,
     from mammamia_ref.queries.language.conditions import Unsupported
 
     seated = seatings(players, condition)
-    cases: dict[str, str] = {}
-    reasons: dict[str, str] = {}   # each reason, and its evidence: induction or ranking
-    if not _well_formed_holds(players, rules):
+    if not well_formed_holds(players, rules):
         return Never(False, "not proved for every game: the game model's well-formedness, "
                      "which every step here assumes, is not inductive under these rules",
                      {"well-formed": "not inductive"}, time.process_time() - start)
-    cases["well-formed, by 1-induction"] = "unsat"
+    proof = _Proving(start + seconds, {"well-formed, by 1-induction": "unsat"})
     try:
         for colours in seated:
             core = expand(condition, colours, rules.parameters.rounds)
             with N.building():
-                _never(core, players, rules, colours, cases, reasons, start + seconds)
+                _never(core, players, rules, colours, proof)
     except (NotProvable, Unsupported) as exc:
-        return Never(False, f"not proved for every game: {exc.reason}", cases,
+        return Never(False, f"not proved for every game: {exc.reason}", proof.cases,
                      time.process_time() - start)
     seats = "every seating alike" if len(seated) == 1 else \
         f"each of the {len(seated)} seatings the condition tells apart"
-    kinds = set(reasons.values())
+    kinds = set(proof.reasons.values())
     by = " and ".join(BY[kind] for kind in sorted(kinds))
     return Never(True, f"proved by {by} over every step of the game model "
-                 f"({'; '.join(reasons)}; {seats})", cases, time.process_time() - start,
-                 "ranking" if "ranking" in kinds else "induction")
+                 f"({'; '.join(proof.reasons)}; {seats})", proof.cases,
+                 time.process_time() - start, "ranking" if "ranking" in kinds else "induction")
 
 
 def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
-           cases: dict[str, str], reasons: dict[str, str], deadline: float) -> None:
-    """Raise :class:`NotProvable` unless ``cond`` is proved never met (a count of events
-    looked into until ``deadline``, a CPU time)."""
+           proof: _Proving) -> None:
+    """Raise :class:`NotProvable` unless ``cond`` is proved never met (what is proved
+    added to ``proof``)."""
+    cases, reasons = proof.cases, proof.reasons
     if _at_the_end(cond):   # the result and the state at the end, judged together
         _end_never(cond, players, rules, colours, cases)
         reasons["no well-formed state at a game's end meets it"] = "induction"
         return
     if "any" in cond:
         for part in cond["any"]:
-            _never(part, players, rules, colours, cases, reasons, deadline)
+            _never(part, players, rules, colours, proof)
         return
     if "all" in cond:
         why = []
         for part in cond["all"]:
             try:
-                _never(part, players, rules, colours, cases, reasons, deadline)
+                _never(part, players, rules, colours, proof)
                 return
             except NotProvable as exc:
                 why.append(exc.reason)
         raise NotProvable("no part of all: is proved never met (" + "; ".join(why) + ")")
     if "within" in cond:
-        _never(cond["holds"], players, rules, colours, cases, reasons, deadline)
+        _never(cond["holds"], players, rules, colours, proof)
         return
     if "position_returns" in cond:
         _returns_never(players, rules, cases)
@@ -170,7 +194,7 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "result" in cond:
         raise NotProvable("a game's result joined to what happened before its end")
     if "event" in cond:
-        reasons[_event_never(cond, players, rules, colours, cases, deadline)] = "induction"
+        reasons[_event_never(cond, players, rules, colours, proof)] = "induction"
         return
     _count_never(cond["state"], players, rules, cases)
     reasons[f"the {cond['state']['count']} count stays below "
@@ -193,20 +217,21 @@ def _returns_never(players: int, rules: Rules, cases: dict[str, str]) -> None:
 
 
 def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
-                 colours: tuple[str, ...], cases: dict[str, str], deadline: float) -> str:
+                 colours: tuple[str, ...], proof: _Proving) -> str:
     """Raise :class:`NotProvable` unless no step emits ``cond``'s event as asked, or,
     where it asks for at least two, their count is bounded below that
     (:func:`_events_bounded`); the reason it is never met."""
+    cases = proof.cases
     turned = (cond.get("where") or {}).get("turned_by")
     if turned is not None and _never_otherwise(turned, players, rules, colours, cases):
         return f"no reveal can take {turned['event']} otherwise, as asked"
-    cond = _without_turning(cond)
-    name = _provable_event(cond, rules)
+    cond = without_turning(cond)
+    name = provable_event(cond, rules)
     steps: dict[str, str] = {}   # the proof's cases, once every step is ruled out
     built: dict[str, Occurring] = {}   # each kind of step, for a counter too
     emits = ""
     for what in STEP_KINDS:
-        label = f"{'-'.join(colours)} {what} emits {name}"
+        label = f"{'-'.join(colours)} {what} emits {_asked(cond)}"
         built[what] = _occurring(cond, players, rules, colours, what)
         result = _emits(built[what])
         steps[label] = "none (this step never emits it)" if result is None else str(result)
@@ -222,10 +247,17 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
         raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
                           "the bounded search may answer")
     try:
-        return _events_bounded(cond, players, rules, colours, cases, deadline, emits, built)
+        return _events_bounded(cond, players, rules, colours, proof, emits, built)
     except NotProvable:
         cases.update(steps)   # where a counter proves it, its cases are the proof's
         raise
+
+
+def _asked(cond: Mapping[str, Any]) -> str:
+    """An event condition as a proof's case names it: the event and what ``where:``
+    asks of it (so that each seat's of ``some_seat:`` is a case of its own)."""
+    where = cond.get("where") or {}
+    return str(cond["event"]) + "".join(f" {key}={value}" for key, value in where.items())
 
 
 def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
@@ -240,7 +272,7 @@ def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
 
     deciding = str(turned["event"])   # {event:, where:} (the core grammar)
     with N.building():
-        model, step, found, base = _emitted(turned, players, rules, colours, "reveal")
+        model, step, found, base = emitted(turned, players, rules, colours, "reveal")
         other = Selectors.fresh("u_otherwise")   # the same reveal, decided otherwise
         _after, _facts, legal = model.reveal(model.S[0], other, step.facts["block"])
         result = N.check([*base, z3.Or(*[t > 0 for t in found]), legal,
@@ -249,7 +281,7 @@ def _never_otherwise(turned: Mapping[str, Any], players: int, rules: Rules,
     return bool(result == z3.unsat)
 
 
-def _without_turning(cond: Mapping[str, Any]) -> Mapping[str, Any]:
+def without_turning(cond: Mapping[str, Any]) -> Mapping[str, Any]:
     """An event condition without its ``turned_by``, which one step cannot tell (it runs
     the opening again): what this module proves of it holds of the narrower condition."""
     where = cond.get("where") or {}
@@ -258,7 +290,7 @@ def _without_turning(cond: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**cond, "where": {k: v for k, v in where.items() if k != "turned_by"}}
 
 
-def _provable_event(cond: Mapping[str, Any], rules: Rules) -> str:
+def provable_event(cond: Mapping[str, Any], rules: Rules) -> str:
     """The event an event condition asks for, where one step's emitting it is what
     meets the condition; else :class:`NotProvable`, with the reason."""
     from mammamia_ref.queries.language.conditions import shape
@@ -289,7 +321,7 @@ def _provable_event(cond: Mapping[str, Any], rules: Rules) -> str:
     return name
 
 
-def _can_emit(cond: Mapping[str, Any], players: int, rules: Rules,
+def can_emit(cond: Mapping[str, Any], players: int, rules: Rules,
               colours: tuple[str, ...], what: str) -> Any:
     """Whether one free step of kind ``what`` from a well-formed state (the invariants
     proved holding) can emit ``cond``'s event as asked, ``then:`` included: z3's result
@@ -302,17 +334,17 @@ Occurring = tuple[Any, Step, list[Any], list[Any]]
 
 
 def _emits(step: Occurring) -> Any:
-    """:func:`_can_emit` of a step built."""
+    """:func:`can_emit` of a step built."""
     _model, _step, found, base = step
     return N.check([*base, z3.Or(*[t > 0 for t in found])])[0] if found else None
 
 
 def _occurring(cond: Mapping[str, Any], players: int, rules: Rules,
                colours: tuple[str, ...], what: str) -> Occurring:
-    """:func:`_emitted`, its occurrences those the state right after meets as ``then:``
+    """:func:`emitted`, its occurrences those the state right after meets as ``then:``
     asks (card by card for cards revealed)."""
     name, where = cond["event"], dict(cond.get("where") or {})
-    model, step, found, base = _emitted(cond, players, rules, colours, what)
+    model, step, found, base = emitted(cond, players, rules, colours, what)
     if found and "then" in cond and name == "revealed":   # card by card
         found = revealed_then(cond["then"], where, cond.get("rule"), step, model)
     elif found and "then" in cond:
@@ -322,12 +354,13 @@ def _occurring(cond: Mapping[str, Any], players: int, rules: Rules,
 
 
 def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
-                    colours: tuple[str, ...], cases: dict[str, str], deadline: float,
+                    colours: tuple[str, ...], proof: _Proving,
                     emits: str, built: Mapping[str, Occurring]) -> str:
     """At most ``at_least - 1`` of ``cond``'s events in any game: a counter of them,
     bounded by an invariant found automatically
-    (:func:`..model.strengthen.bound_events`), over the steps ``built`` so far and the
-    rest; else :class:`NotProvable`, with why."""
+    (:func:`..model.strengthen.bound_events`, the invariants found so far in ``proof``
+    tried first), over the steps ``built`` so far and the rest; else
+    :class:`NotProvable`, with why."""
     from mammamia_ref.queries.model.strengthen import CountedStep, bound_events
 
     most = int(cond["at_least"]) - 1
@@ -337,13 +370,17 @@ def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
                                                                   colours, what)
         steps.append(CountedStep(what, model, model.S[0], model.S[1], base,
                                  N.Sum(found) if found else N.Val(0)))
-    bound = bound_events(players, rules, steps, most, max(deadline - time.process_time(), 0))
+    named = tuple(sorted(named_colours(cond), key=colours.index))
+    bound = bound_events(players, rules, steps, most,
+                         max(proof.deadline - time.process_time(), 0), proof.hints(named))
     if not bound.holds:
         raise NotProvable(f"{emits}, and no invariant found bounds their count below "
                           f"{most + 1} ({'-'.join(colours)}): {bound.reason} "
                           f"({bound.checks} checks, {bound.cpu:.1f} s of CPU), so only the "
                           "bounded search may answer")
-    cases.update({f"{'-'.join(colours)} {case}": result for case, result in bound.cases.items()})
+    proof.found.append((named, bound.invariant))
+    proof.cases.update({f"{'-'.join(colours)} {_asked(cond)}, {case}": result
+                        for case, result in bound.cases.items()})
     kept = _essential(bound.invariant)
     listed = "; ".join(c.replace("count <= ", "at most ") for c in kept[:4])
     more = f" and {len(kept) - 4} more" if len(kept) > 4 else ""
@@ -361,72 +398,7 @@ def _essential(invariant: tuple[str, ...]) -> list[str]:
                                        for part in c.removeprefix("count <= ").split(" + "))]
 
 
-@dataclass(frozen=True)
-class Lead:
-    """What a failed proof's counterexamples tell the bounded search
-    (:func:`.bounded.prove_or_find`): every one is an opening's reveal step, no turn and
-    no round's preparation being able to emit the ``events`` the condition rests on.
-    A game that meets such a condition meets it by the end of its last round that has
-    ended (the condition judges those events alone, each kept once had), so a
-    schedule whose last round is still open adds nothing to its shorter one: the
-    bounded search leaves those out, about half of its runs."""
-
-    events: tuple[str, ...]
-
-    def text(self) -> str:
-        return (f"games whose last round is still open left out: no turn and no round's "
-                f"preparation can emit {', '.join(self.events)} (z3, from any well-formed "
-                "state, as the unbounded proof's cases), so such a game meets the "
-                "condition by the end of its last round that ended, a shorter game of the "
-                "bound")
-
-
-def lead(condition: Mapping[str, Any], players: int, rules: Rules) -> Lead | None:
-    """The :class:`Lead` of ``condition``, where it has one: built of events, each
-    wanted at least once (no ``not:``, no state count, no result), under ``all:``,
-    ``any:`` and spans, for every seating; each event's turn and round's preparation
-    proved unable to emit it (z3, as the proof's cases), from any well-formed state
-    where the invariants proved hold: so only where well-formedness is proved inductive
-    under these rules, as for a "never". None otherwise."""
-    from mammamia_ref.errors import VariantError
-    from mammamia_ref.queries.language.conditions import Unsupported
-
-    names: list[str] = []
-    try:
-        if not _well_formed_holds(players, rules):
-            return None
-        with N.building():
-            for colours in seatings(players, condition):
-                for each in _events_of(expand(condition, colours, rules.parameters.rounds)):
-                    leaf = _without_turning(each)
-                    name = _provable_event(leaf, rules)
-                    if any(_can_emit(leaf, players, rules, colours, what) not in (None, z3.unsat)
-                           for what in ("turn", "transition")):
-                        return None
-                    if name not in names:
-                        names.append(name)
-    except (NotProvable, Unsupported, VariantError, _NoLead):
-        return None
-    return Lead(tuple(names)) if names else None
-
-
-class _NoLead(Exception):
-    """A condition outside :func:`lead`'s kind."""
-
-
-def _events_of(cond: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The events a condition of :func:`lead`'s kind rests on; :class:`_NoLead` for any
-    other condition."""
-    if "all" in cond or "any" in cond:
-        return [leaf for part in cond.get("all", cond.get("any")) for leaf in _events_of(part)]
-    if "within" in cond:
-        return _events_of(cond["holds"])
-    if "event" in cond:
-        return [cond]
-    raise _NoLead
-
-
-def _emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
+def emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
              what: str) -> tuple[Any, Step, list[Any], list[Any]]:
     """One free step of kind ``what`` (:func:`..model.free_steps.free_step`) and the occurrences
     of ``cond``'s event in it: the model (its states the step's before and after), the
@@ -530,7 +502,7 @@ def _invariants(players: int, rules: Rules) -> Any:
 
 
 @lru_cache(maxsize=64)
-def _well_formed_holds(players: int, rules: Rules) -> bool:
+def well_formed_holds(players: int, rules: Rules) -> bool:
     """The model's well-formedness is inductive from the setup (every kind of step keeps
     it): what each step from a "well-formed state" here stands for, proved for the cell's
     players and rules (about 0.2 s), not taken on trust."""
@@ -548,45 +520,15 @@ def _hand_limit_holds(players: int, rules: Rules) -> bool:
         return prove_invariant(players, rules, hand_limit, counts=True).holds
 
 
-def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | None:
-    """A proved lower bound of ``turns_until: C`` or ``own_turns_until: C`` (with
-    ``some_seat: s``) where ``C`` asks for at least ``k`` events: only turns emit them
-    (no opening, no round's preparation does), at most ``m`` a turn (and, for a seat's
-    own turns, none in another seat's turn), each from any well-formed state: so at
-    least ``k / m`` turns, rounded up. None where the proof does not go through."""
-    from mammamia_ref.errors import VariantError
-    from mammamia_ref.queries.language.conditions import Unsupported, shape
-    from mammamia_ref.queries.model.flags import model_rules
-    from mammamia_ref.rules.vocabulary import COLOURS
-
-    own = "own_turns_until" in form
-    raw = form.get("own_turns_until", form.get("turns_until"))
-    colours = tuple(COLOURS[:players])   # the rules treat the seats alike
-    if not isinstance(raw, Mapping):
-        return None
-    cond = expand(raw, colours, rules.parameters.rounds,
-                  {form["some_seat"]: colours[0]} if own else None)
-    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
-                                                      "equals")):
-        return None
-    k = int(cond.get("at_least", 1))
-    try:
-        model_rules("game_model", rules)
-        shape(cond)
-    except (VariantError, Unsupported):
-        return None
-    with N.building():
-        if any(_can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
-               for what in ("reveal", "transition")):
-            return None
-        model, step, found, base = _emitted(cond, players, rules, colours, "turn")
-        count = N.Sum(found) if found else N.Val(0)
-        if own and N.check([*base, model.S[step.before].cur != 0, count > 0])[0] != z3.unsat:
-            return None
-        for most in range(1, 4):
-            if N.check([*base, count > most])[0] == z3.unsat:
-                return -(-k // most)
-    return None
 
 
-__all__ = ["Lead", "Never", "NotProvable", "lead", "prove_never", "turns_needed"]
+__all__ = [
+    "Never",
+    "NotProvable",
+    "can_emit",
+    "emitted",
+    "provable_event",
+    "prove_never",
+    "well_formed_holds",
+    "without_turning",
+]

@@ -28,7 +28,7 @@ and the invariant found says why in the game's words.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,17 +136,25 @@ class _OutOfTime(Exception):
 
 
 def bound_events(players: int, variants: FlagValues, steps: Sequence[CountedStep],
-                 most: int, seconds: float) -> Bound:
+                 most: int, seconds: float, hints: Sequence[str] = ()) -> Bound:
     """Prove that no game has more than ``most`` of the events ``steps`` count, by a
-    counter and an invariant found among the candidates (first each quantity alone,
-    then pairs), within ``seconds`` of CPU (the answer says so when they run out)."""
+    counter and an invariant found among the candidates (first those ``hints`` name:
+    what was found for another count of the same proof, see :func:`moved`; then each
+    quantity alone, then pairs), within ``seconds`` of CPU (the answer says so when they
+    run out). A hint is only a smaller set of candidates: what Houdini keeps of it is
+    checked as any other."""
     start = time.process_time()
     checks = 0
-    tiers = (("each quantity alone", False), ("pairs of quantities", True))
-    for tier, pairs in tiers:
+    tiers: list[tuple[str, bool, frozenset[str] | None]] = []
+    if hints:
+        tiers.append(("the bounds found for the counts before",
+                      any(" + " in h for h in hints), frozenset({_GOAL, *hints})))
+    tiers += [("each quantity alone", False, None), ("pairs of quantities", True, None)]
+    last = tiers[-1][0]
+    for tier, pairs, only in tiers:
         try:
             kept, cases, n = _houdini(players, variants, steps, most, pairs,
-                                      start + seconds)
+                                      start + seconds, only)
         except _OutOfTime as exc:
             why = "z3 could not decide a check" if exc.undecided else \
                 "the CPU the proof was given ran out"
@@ -157,12 +165,20 @@ def bound_events(players: int, variants: FlagValues, steps: Sequence[CountedStep
         if kept is not None:
             return Bound(True, tuple(k for k in kept if k != _GOAL), cases=cases,
                          checks=checks, cpu=time.process_time() - start)
-        last = tier
     return Bound(False, reason=f"no invariant among the candidates ({last}) bounds the "
                  "count", checks=checks, cpu=time.process_time() - start)
 
 
 _GOAL = "the bound asked"
+
+
+def moved(names: Sequence[str], seats: Mapping[str, str]) -> list[str]:
+    """Candidates ``names`` with each seat's bound moved to the seat ``seats`` maps its
+    colour to ("red's orders delivered" to "yellow's"): how an invariant found for one
+    seat's count is tried first for another's."""
+    table = {f"count <= {colour}'s {per}": f"count <= {to}'s {per}"
+             for per in PER_SEAT for colour, to in seats.items()}
+    return [table.get(name, name) for name in names]
 
 
 def _candidates(model: Any, s: State, g: Any, most: int, pairs: bool,
@@ -184,9 +200,11 @@ def _candidates(model: Any, s: State, g: Any, most: int, pairs: bool,
 
 
 def _houdini(players: int, variants: FlagValues, steps: Sequence[CountedStep], most: int,
-             pairs: bool, deadline: float) -> tuple[list[str] | None, dict[str, str], int]:
-    """The greatest subset of the candidates that holds after the setup and that every
-    step keeps, if it keeps the goal: (its names, the cases of its proof, the checks)."""
+             pairs: bool, deadline: float, only: frozenset[str] | None = None,
+             ) -> tuple[list[str] | None, dict[str, str], int]:
+    """The greatest subset of the candidates (those named ``only``, if given) that holds
+    after the setup and that every step keeps, if it keeps the goal: (its names, the
+    cases of its proof, the checks)."""
     model, s, setup = setup_state(players, variants, "houdini")
     g = N.Int("houdini_count")
     colours = steps[0].model.colours   # the seats' names, the same in every case
@@ -200,7 +218,7 @@ def _houdini(players: int, variants: FlagValues, steps: Sequence[CountedStep], m
                             _candidates(step.model, step.after, after, most, pairs, colours),
                             _candidates(step.model, step.before, before, most, pairs,
                                         colours)))
-    kept = list(at_setup)
+    kept = [name for name in at_setup if only is None or name in only]
     checks = 0
     while True:   # until a whole round of checks drops no candidate
         cases: dict[str, str] = {}
@@ -228,4 +246,4 @@ def _houdini(players: int, variants: FlagValues, steps: Sequence[CountedStep], m
             return kept, cases, checks
 
 
-__all__ = ["QUANTITIES", "Bound", "CountedStep", "bound_events", "quantities"]
+__all__ = ["QUANTITIES", "Bound", "CountedStep", "bound_events", "moved", "quantities"]
