@@ -33,7 +33,12 @@ from typing import Any
 from mammamia_ref.formats.house import HouseRule, house_rules
 from mammamia_ref.formats.witness_files import witness_id
 from mammamia_ref.queries.answering.measure_bounds import lower_bound, upper_bound
-from mammamia_ref.queries.answering.searching import POLICIES, policies_on_fast, search
+from mammamia_ref.queries.answering.searching import (
+    NEAR_END,
+    POLICIES,
+    policies_on_fast,
+    search,
+)
 from mammamia_ref.queries.language.judging import (
     PartOf,
     Played,
@@ -43,8 +48,10 @@ from mammamia_ref.queries.language.judging import (
     needs_turning,
 )
 from mammamia_ref.queries.language.measures import measure
+from mammamia_ref.queries.language.nearness import directs, nearness
 from mammamia_ref.queries.language.questions import Question, rules_in_force
 from mammamia_ref.queries.language.turning import turning_notes
+from mammamia_ref.queries.language.variables import expand
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
 
@@ -384,8 +391,18 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     def left() -> float:
         return budget * SPENDABLE - (time.process_time() - start)
 
-    def judge(g: Played) -> float | None:
+    # the search climbs on how near a game comes, where the condition tells it (its
+    # shape alike in every seating)
+    directed = directs(expand(condition, COLOURS[:players], rules.parameters.rounds))
+
+    def judge(g: Played) -> float | None:   # a game that meets it, the only kind kept
         return float("inf") if meets(condition, g, question.bound) else None
+
+    def near(g: Played) -> float | None:   # or, for the search, how near it came
+        if meets(condition, g, question.bound):
+            return float("inf")
+        far = nearness(condition, g, question.bound) if directed else None
+        return None if far is None else -float(far)
 
     if known and _found_known(question, players, rules, judge, budget * KNOWN_SHARE, out,
                               never.how):
@@ -403,19 +420,37 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     # the search's share, or half of what the proof left when it took much of the budget
     share = left() if solver_first or not expressible else \
         min(budget * SEARCH_SHARE, left() / 2)
-    game, played, _score, screened = search(question, players, rules, share, judge)
-    searched = (f"{played} seeded games ({screened} on the fast engine, the "
-                f"{' and '.join(policies_on_fast(rules))} policies): none" if screened else
-                f"{played} seeded games ({', '.join(POLICIES)} policies): none")
-    if game is not None:
+    game, played, score, screened = search(question, players, rules, share, near,
+                                           directed=directed, near_end=NEAR_END)
+    if game is not None and score == float("inf"):   # a game the condition holds of
         _keep(question, game, out, "found", question.title)
         out.condition_holds = True
         return
+    searched = _searched(played, screened, rules, directed, game, score)
     if bounded is None and expressible and left() > 0:
         led = lead(condition, players, rules)
         bounded = prove_or_find(condition, players, rules, question.bound, left(), led)
     _settled(question, out, never.how, searched, bounded,
              "" if expressible else "the game model cannot state the condition")
+
+
+def _searched(played: int, screened: int, rules: Rules, directed: bool,
+              nearest: Played | None, score: float) -> str:
+    """What a ``find:``'s search tried, where it found none: its seeded games; for a
+    search directed by how near a game comes (:func:`..language.nearness.nearness`),
+    the games on each engine (the reference's replayed and played on) and how near the
+    nearest came, and how it was found."""
+    policies = f"the {' and '.join(policies_on_fast(rules))} policies" if screened else \
+        f"{', '.join(POLICIES)} policies"
+    if not directed:
+        fast = f"{screened} on the fast engine, " if screened else ""
+        return f"{played} seeded games ({fast}{policies}): none"
+    engines = f"{played} games on the reference" + \
+        (f" and {screened} on the fast engine" if screened else "") + f" ({policies})"
+    if nearest is None:
+        return f"{engines}, seeded: none"
+    return (f"{engines}, seeded, then played on from the nearest: none; the nearest came "
+            f"within {int(-score)} of the condition ({nearest.found_by or 'seeded'})")
 
 
 def _found_known(question: Question, players: int, rules: Rules, judge: Any, budget: float,
