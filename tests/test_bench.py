@@ -79,7 +79,7 @@ def test_the_table_names_every_measure(quick_results: dict) -> None:
     for words in ("games/s, 2 players", "games/s, 5 players", "decisions/s",
                   "legal_actions calls/s", "oven resolutions/s", "perft nodes/s",
                   "scenario suite", "conformance protocol", "z3 queries",
-                  "Q18-all-players-tied/three_shared", "bounded model checker: deepest",
+                  "Q21-fewest-turns-all-orders/default_2p", "bounded model checker: deepest",
                   "Q09 bounded", "goal fast_games_per_s_4p",
                   "4-player games/s, simulation loop: careful", "goal careful_game_cost",
                   "search player (search, one seat of four)"):

@@ -22,7 +22,6 @@ from mammamia_ref.errors import IllegalActionError, InternalError  # noqa: E402
 from mammamia_ref.queries.catalogue.construct import Builder, build, deal_deck  # noqa: E402
 from mammamia_ref.queries.catalogue.plans import (  # noqa: E402
     bombastica_takes_all,
-    dump_and_pass,
     six_orders,
 )
 from mammamia_ref.queries.model import num as N  # noqa: E402
@@ -58,16 +57,6 @@ def test_a_plan_cannot_play_an_illegal_action() -> None:
 
     with pytest.raises(IllegalActionError):
         build(plan, 2)
-
-
-def test_the_plans_for_more_players_end_as_they_say() -> None:
-    """Every player dumps their cards and passes: three stalled rounds, all tied."""
-    for players in (3, 5):
-        built = build(dump_and_pass(3), players)
-        rules = [e.rule for _i, e in built.events("round_ended")]
-        assert rules == ["round_end.stall"] * 3
-        state = _replayed(built)
-        assert state.phase == "over" and {len(d) for d in state.delivered} == {0}
 
 
 def test_a_wish_the_supply_cannot_grant_is_refused() -> None:

@@ -16,7 +16,6 @@ from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
-           q18_all_players_tied,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401
            q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401

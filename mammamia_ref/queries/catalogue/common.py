@@ -15,9 +15,6 @@ from mammamia_ref.queries.model.decode import Disagreement
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
-from mammamia_ref.rules.vocabulary import (
-    KINDS,
-)
 
 
 def load_catalogue() -> list[dict[str, Any]]:
@@ -101,10 +98,6 @@ def a_game(players: int) -> str:
     return "A two-player game" if players == 2 else f"A {players}-player game"
 
 
-def describe_counts(counts: Sequence[int]) -> str:
-    """Counts in ``KINDS`` order in words (``2 salami, 1 mushroom``; ``nothing``)."""
-    parts = [f"{n} {k}" for k, n in zip(KINDS, counts, strict=True) if n]
-    return ", ".join(parts) if parts else "nothing"
 
 
 def full_search() -> bool:
@@ -159,12 +152,6 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
 
 
-def all_tied(state: Any) -> bool:
-    """The game is over with every player level on delivered orders and on ingredient
-    cards in hand."""
-    delivered = {len(d) for d in state.delivered}
-    held = {sum(h.ingredients) for h in state.hands}
-    return state.phase == "over" and len(delivered) == 1 and len(held) == 1
 
 
 def relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
@@ -179,10 +166,6 @@ def relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[st
 # --------------------------------------------------- the "most" questions, by plan
 
 
-def plan_fell_short(what: str) -> Verdict:
-    """The verdict when a plan's game misses what it was built for: ``unknown``, never
-    ``unsat``; a plan that falls short proves nothing about other games."""
-    return Verdict("unknown", detail=f"the plan fell short (no proof of never): {what}")
 
 
 def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
@@ -204,10 +187,6 @@ def plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
 # ------------------------------------- more players: witnesses built by plans
 
 
-def by_plan(answer: Mapping[str, Any]) -> bool:
-    """An answer the catalogue has built by a plan (``method: plan``): for more players
-    than the bounded z3 search reaches."""
-    return answer.get("method") == "plan"
 
 
 # ------------------------------------------------------------------------ running

@@ -8,23 +8,14 @@ from typing import Any
 
 from mammamia_ref.queries.catalogue.common import (
     a_game,
-    all_tied,
-    answer_flags,
-    built_doc,
-    plan_fell_short,
     plan_variants,
     players_of,
     supply_shuffles,
 )
 from mammamia_ref.queries.catalogue.construct import Builder, build
-from mammamia_ref.queries.catalogue.plans import SPEC_ROUNDS as ROUNDS
 from mammamia_ref.queries.catalogue.plans import (
     all_orders,
-    dump_and_pass,
-    nothing_baked,
 )
-from mammamia_ref.queries.catalogue.results import Verdict
-from mammamia_ref.rules.typed_spec import Stall
 
 
 def all_orders_game(answer: Mapping[str, Any]) -> Builder:
@@ -64,36 +55,3 @@ def all_orders_story(built: Builder) -> str:
                if per[0] < 8 else "")
             + f"Red delivers {counts[0]} orders ({rounds}); {others} place none and "
             f"deliver {', '.join(str(n) for n in counts[1:])}.")
-
-
-def tied_planned(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Q18 (and Q08 with 3 to 5 players): every player dumps their cards and fills their
-    hand with orders, then passes (three stalled rounds) under stall=cut, and under the
-    letter a game whose supplies are drawn out with no order placed: every player ends
-    with nothing delivered and no ingredient card."""
-    v = answer_flags(answer)
-    players = players_of(answer)
-    plan = dump_and_pass(ROUNDS) if v.stall == Stall.CUT else nothing_baked(ROUNDS)
-    built = build(plan, players, plan_variants(answer))
-    if not all_tied(built.state):
-        return plan_fell_short("its game does not end all tied")
-    from mammamia_ref.rules.game import winners
-
-    seats, rule = winners(built.state)
-    doc = built_doc(query, answer, built, f"All {players} players tied after the tie-break",
-                    f"{a_game(players)} in which nobody bakes an order: "
-                    + ("each player plays out their six cards at once, fills their hand with "
-                       "orders and passes, and every round ends by the stall rule."
-                       if v.stall == Stall.CUT else
-                       "the first round's supply is drawn out and every card played, and "
-                       "the later rounds, whose supply is the Mamma Mia! card alone, end "
-                       "on its drawing.")
-                    + " Every player ends with no order delivered and no ingredient card "
-                    "in hand: " + ("they all share the win." if rule == "game_end.shared_win"
-                                   else f"{built.config.colours[seats[0]]}, first clockwise "
-                                   "from the last Mamma Mia! holder, wins by seat order."),
-                    ["game_end.most_delivered", "game_end.tie_break", rule],
-                    {len(built.played) - 1: {"winners": [built.config.colours[p]
-                                                         for p in seats],
-                                             "winner_rule": rule}})
-    return Verdict("sat", witness=doc, detail=f"a plan's game: {players} players, all tied")

@@ -309,61 +309,10 @@ def all_orders(b: Builder) -> None:
         b.resolve()
 
 
-def supply_drawn_out(keep: int) -> Plan:
-    """The first round of :func:`bombastica_takes_all` with no order placed: the
-    supply is drawn to its end, the last draw meeting the Mamma Mia! card alone under
-    ``round_end.last_card`` (``keep`` 0), or taking the last ingredient card under
-    ``round_end.last_ingredient`` (``keep`` 1); nothing bakes, so the second round's
-    supply is the Mamma Mia! card alone (``next_round.supply``)."""
-    def plan(b: Builder) -> None:
-        _bombastica_round(b, keep, bombastica=False)
-        b.resolve()
-    return plan
 
 
-def nothing_baked(rounds: int) -> Plan:
-    """The first round of :func:`supply_drawn_out` (``round_end.last_card``), and then
-    ``rounds`` - 1 more whose supply is the Mamma Mia! card alone: the player to move
-    passes and draws it, which ends the round. Nobody places an order, and every hand
-    ends without an ingredient card."""
-    def plan(b: Builder) -> None:
-        supply_drawn_out(0)(b)
-        for _ in range(rounds - 1):
-            b.next_supply(list)
-            while b.state.phase == "turn":
-                hand = b.state.hands[b.state.current]
-                b.turn(None, source="supply" if hand.size < HAND_LIMIT else "waiter")
-            b.resolve()
-    return plan
 
 
-def dump_and_pass(rounds: int, cycles: int = 0) -> Plan:
-    """Every player is dealt six cards of one kind, plays them all on their first turn
-    and draws six orders from the waiter: a hand of seven orders. From then on every
-    turn is a pass that draws nothing (a full hand), a quiet turn; under
-    ``round_end.stall`` a full cycle of them ends the round, and so in each of the
-    ``rounds`` rounds played (the next supply shuffled with the Mamma Mia! card at the
-    bottom). Under ``stall=letter`` the first round goes on: ``cycles`` full cycles
-    of passes are played, each ending where it began."""
-    def plan(b: Builder) -> None:
-        n = b.players
-        _setup(b, [[KINDS[p % len(KINDS)]] * 6 for p in range(n)], {})
-        for _ in range(n):
-            s = b.state
-            hand = s.hands[s.current].ingredients
-            k = _largest(hand)
-            b.turn(KINDS[k], hand[k], None, "waiter")
-        if b.state.flags.stall != Stall.CUT:
-            for _ in range(cycles * n):
-                b.turn(None, source="waiter")
-            return
-        for r in range(rounds):
-            while b.state.phase == "turn":
-                b.turn(None, source="waiter")
-            b.resolve()
-            if r < rounds - 1 and b.state.phase == "shuffle":
-                b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
-    return plan
 
 
 def _slow_round(b: Builder) -> None:
@@ -412,5 +361,5 @@ def long_round(b: Builder) -> None:
 
 
 __all__ = ["MOST_ORDERS", "SIX_ORDERS", "MostOrders", "Plan", "all_orders",
-           "bombastica_takes_all", "dump_and_pass", "long_round", "most_orders",
-           "nothing_baked", "six_orders", "supply_drawn_out"]
+           "bombastica_takes_all", "long_round", "most_orders",
+           "six_orders"]
