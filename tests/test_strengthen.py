@@ -82,13 +82,17 @@ def test_a_proof_out_of_cpu_says_so() -> None:
 
 def test_the_invariant_found_is_said_without_what_it_implies() -> None:
     """Every quantity is at least 0, so a bound by one quantity implies its bound by the
-    sum with any other: only the bounds no other implies are said."""
-    from mammamia_ref.queries.answering.unbounded import _essential
-
+    sum with any other, and a seat's bound implies the game's of the same quantity: only
+    the bounds no other implies are said."""
     found = ("count <= the round", "count <= the round + the supply",
              "count <= the rounds resolved + an opening in progress")
-    assert _essential(found) == ["count <= the round",
-                                 "count <= the rounds resolved + an opening in progress"]
+    assert strengthen.essential(found) == [
+        "count <= the round", "count <= the rounds resolved + an opening in progress"]
+    # a seat's orders delivered are at most the game's: the game's bound is implied
+    seat = ("count <= the orders delivered", "count <= red's orders delivered",
+            "count <= the orders delivered + the round", "count <= the round + the supply")
+    assert strengthen.essential(seat) == ["count <= red's orders delivered",
+                                          "count <= the round + the supply"]
 
 
 def test_each_seats_count_is_proved_and_the_next_starts_from_the_bounds_found() -> None:

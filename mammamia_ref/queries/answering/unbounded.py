@@ -361,7 +361,7 @@ def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
     (:func:`..model.strengthen.bound_events`, the invariants found so far in ``proof``
     tried first), over the steps ``built`` so far and the rest; else
     :class:`NotProvable`, with why."""
-    from mammamia_ref.queries.model.strengthen import CountedStep, bound_events
+    from mammamia_ref.queries.model.strengthen import CountedStep, bound_events, essential
 
     most = int(cond["at_least"]) - 1
     steps = []
@@ -381,21 +381,12 @@ def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
     proof.found.append((named, bound.invariant))
     proof.cases.update({f"{'-'.join(colours)} {_asked(cond)}, {case}": result
                         for case, result in bound.cases.items()})
-    kept = _essential(bound.invariant)
+    kept = essential(bound.invariant)
     listed = "; ".join(c.replace("count <= ", "at most ") for c in kept[:4])
     more = f" and {len(kept) - 4} more" if len(kept) > 4 else ""
     return (f"at most {most} {cond['event']} events as asked in any game: a counter of "
             f"them stays within bounds found automatically and together inductive "
             f"({listed}{more}; {bound.checks} checks, {bound.cpu:.1f} s of CPU)")
-
-
-def _essential(invariant: tuple[str, ...]) -> list[str]:
-    """The bounds of an invariant found that no other implies: every quantity is at least
-    0, so "at most a" implies "at most a + b"."""
-    singles = {c for c in invariant if " + " not in c}
-    return [c for c in invariant
-            if c in singles or not any(f"count <= {part}" in singles
-                                       for part in c.removeprefix("count <= ").split(" + "))]
 
 
 def emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],

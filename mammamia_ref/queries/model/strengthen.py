@@ -89,6 +89,13 @@ PER_SEAT: dict[str, Callable[[int], Quantity]] = {
 }
 
 
+PART_OF: dict[str, str] = {
+    "orders delivered": "the orders delivered", "orders in the oven": "the orders in the oven",
+    "orders in hand": "the orders in hands", "Mamma Mia! card": "the Mamma Mia! card held"}
+"""Each seat's quantity of :data:`PER_SEAT` that a game's quantity sums over the seats:
+the seat's is at most the game's."""
+
+
 def quantities(colours: Sequence[str]) -> dict[str, Quantity]:
     """Every quantity of :data:`QUANTITIES`, and each of :data:`PER_SEAT` for each seat
     (named by its colour, ``colours`` seat by seat)."""
@@ -172,6 +179,25 @@ def bound_events(players: int, variants: FlagValues, steps: Sequence[CountedStep
 _GOAL = "the bound asked"
 
 
+def essential(invariant: Sequence[str]) -> list[str]:
+    """The bounds of an invariant found that no other implies: every quantity is at least
+    0, so "at most a" implies "at most a + b"; and a seat's quantity is at most the game's
+    it is part of (:data:`PART_OF`), so "at most red's orders delivered" implies "at most
+    the orders delivered"."""
+    singles = {c.removeprefix("count <= ") for c in invariant if " + " not in c}
+    by_seat = {PART_OF[per] for q in singles
+               for _colour, sep, per in [q.partition("'s ")] if sep and per in PART_OF}
+    weaker = singles | by_seat
+    out = []
+    for c in invariant:
+        parts = c.removeprefix("count <= ").split(" + ")
+        implied = parts[0] in by_seat if len(parts) == 1 else \
+            any(p in weaker for p in parts)
+        if not implied:
+            out.append(c)
+    return out
+
+
 def moved(names: Sequence[str], seats: Mapping[str, str]) -> list[str]:
     """Candidates ``names`` with each seat's bound moved to the seat ``seats`` maps its
     colour to ("red's orders delivered" to "yellow's"): how an invariant found for one
@@ -246,4 +272,5 @@ def _houdini(players: int, variants: FlagValues, steps: Sequence[CountedStep], m
             return kept, cases, checks
 
 
-__all__ = ["QUANTITIES", "Bound", "CountedStep", "bound_events", "moved", "quantities"]
+__all__ = ["PART_OF", "QUANTITIES", "Bound", "CountedStep", "bound_events", "essential",
+           "moved", "quantities"]
