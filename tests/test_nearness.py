@@ -25,11 +25,11 @@ DIRECTED = [q for q in (load_question(p) for p in sorted(SHIPPED.glob("*.yaml"))
 
 
 def test_the_shipped_questions_directed_are_of_every_kind() -> None:
-    """Events counted, state counts, the same for every seat, all: and any: (so the
-    check below covers each way a nearness is counted)."""
+    """Events counted, state counts, the same for every seat, all:, any: and spans (so
+    the check below covers each way a nearness is counted)."""
     assert len(DIRECTED) >= 15
     text = repr([q.condition for q in DIRECTED])
-    for part in ("'event'", "'state'", "same_for_every_seat", "'all'", "'any'"):
+    for part in ("'event'", "'state'", "same_for_every_seat", "'all'", "'any'", "'within'"):
         assert part in text, part
 
 

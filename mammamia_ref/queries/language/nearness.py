@@ -23,6 +23,7 @@ from mammamia_ref.queries.language.judging import (
     needs_turning,
     per_seat_counts,
     relation_of,
+    span,
     state_count,
     states_at,
     within,
@@ -45,10 +46,12 @@ def nearness(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) ->
 
 def directs(cond: Mapping[str, Any]) -> bool:
     """Whether :func:`short` gives ``cond`` (the core grammar) a number: ``all:`` and
-    ``any:`` of such conditions, an event counted at least (no relation), a state count
-    compared with a number or the same for every seat."""
+    ``any:`` and spans (``within:``) of such conditions, an event counted at least (no
+    relation), a state count compared with a number or the same for every seat."""
     if "all" in cond or "any" in cond:
         return all(directs(c) for c in cond.get("all", cond.get("any")))
+    if "within" in cond:
+        return directs(cond["holds"])
     if "event" in cond:
         return not (relation_of(cond) or "at_most" in cond or "equals" in cond)
     if "state" in cond:
@@ -58,7 +61,8 @@ def directs(cond: Mapping[str, Any]) -> bool:
 
 def short(cond: Mapping[str, Any], played: Played) -> int | None:
     """:func:`nearness` of a condition of the core grammar: ``all:`` the sum of its
-    parts', ``any:`` the least, an event the events missing, a state count the cards
+    parts', ``any:`` the least, a span its condition's on the part it judges (none where
+    the game has no such part), an event the events missing, a state count the cards
     (or orders) missing in the nearest state it looks at; None where it does not
     :func:`directs` the search, or no state it looks at has the count."""
     if not directs(cond):
@@ -69,6 +73,9 @@ def short(cond: Mapping[str, Any], played: Played) -> int | None:
         if len(known) < len(parts):
             return None
         return sum(known) if "all" in cond else min(known)
+    if "within" in cond:   # as near as the part the span judges on comes
+        part = span(played, cond["within"])
+        return None if part is None else short(cond["holds"], part)
     if "event" in cond:
         return max(0, int(cond.get("at_least", 1)) - event_count(cond, played))
     state = cond["state"]
