@@ -25,11 +25,12 @@ DIRECTED = [q for q in (load_question(p) for p in sorted(SHIPPED.glob("*.yaml"))
 
 
 def test_the_shipped_questions_directed_are_of_every_kind() -> None:
-    """Events counted, state counts, the same for every seat, all:, any: and spans (so
-    the check below covers each way a nearness is counted)."""
+    """Events counted, state counts, the same for every seat, all:, any:, spans, not:,
+    results and relations (so the check below covers each way a nearness is counted)."""
     assert len(DIRECTED) >= 15
     text = repr([q.condition for q in DIRECTED])
-    for part in ("'event'", "'state'", "same_for_every_seat", "'all'", "'any'", "'within'"):
+    for part in ("'event'", "'state'", "same_for_every_seat", "'all'", "'any'", "'within'",
+                 "'not'", "'result'", "fewer_than"):
         assert part in text, part
 
 
@@ -56,16 +57,20 @@ def test_nearness_is_zero_exactly_where_the_condition_is_met(players: int) -> No
 
 
 def test_what_directs_the_search() -> None:
-    """A relation, a not:, a result, a count compared at most among events: no number."""
+    """Something counted: an event, a state count, an event that must not happen; a
+    result, a position that comes back or a not: of anything else counts 0 or 1 beside
+    them, and alone directs nothing."""
     assert directs({"event": "baked", "at_least": 3})
+    assert directs({"event": "baked", "more_than": {"where": {"seat": "red"}}})
     assert directs({"state": {"count": "hand", "at_least": 8}})
     assert directs({"all": [{"event": "baked"}, {"state": {"count": "delivered",
                                                              "same_for_every_seat": True}}]})
-    assert not directs({"not": {"event": "baked"}})
-    assert not directs({"event": "baked", "at_most": 2})
+    assert directs({"not": {"event": "baked"}})
+    assert directs({"all": [{"result": {"winner": "red"}}, {"event": "baked"}]})
+    assert not directs({"not": {"event": "baked", "at_most": 2}})
+    assert not directs({"not": {"state": {"count": "hand", "at_least": 8}}})
     assert not directs({"result": {"winner": "red"}})
-    assert not directs({"any": [{"event": "baked"}, {"event": "baked", "more_than":
-                                                     {"where": {"seat": "red"}}}]})
+    assert not directs({"position_returns": True})
 
 
 @pytest.mark.z3

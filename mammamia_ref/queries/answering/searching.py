@@ -264,7 +264,9 @@ NEAR_END = 0.5
 (the last twentieth of its steps on average) rather than from anywhere along it: a near
 miss is mostly made good late (at 4 players, every player level on orders and cards at
 the end was found from a game one card off in 244 tries this way, and not in 2,941
-tries from anywhere; measured 2026-12-06)."""
+tries from anywhere; measured 2026-12-06). A measure's climb plays on from anywhere:
+with this share, Q23's most orders at one opening stayed at 6 at 3 and 4 players within
+60 s, as without it (the same day)."""
 
 
 def screen(config: GameConfig, fast_measure: Callable[[Any, int], int],

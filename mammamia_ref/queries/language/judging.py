@@ -285,11 +285,16 @@ def holds(cond: Mapping[str, Any], played: Played) -> bool:
         rel = relation_of(cond)
         if rel is None:
             return compare(n, cond, 1)
-        other = {**cond, **cond[rel], "where": {**(cond.get("where") or {}),
-                                                 **(cond[rel].get("where") or {})}}
-        return bool(related(n, event_count(other, played), rel))
+        return bool(related(n, event_count(compared_event(cond, rel), played), rel))
     state = cond["state"]
     return any(state_holds(state, s) for s in states_at(played, state.get("at", "any_step")))
+
+
+def compared_event(cond: Mapping[str, Any], relation: str) -> dict[str, Any]:
+    """The events an event condition's count is compared with (``more_than: {...}``):
+    the condition with what the relation names over it, ``where:`` merged."""
+    return {**cond, **cond[relation], "where": {**(cond.get("where") or {}),
+                                                **(cond[relation].get("where") or {})}}
 
 
 def position_returns(played: Played) -> bool:
@@ -545,6 +550,7 @@ __all__ = [
     "annotate",
     "as_parts",
     "compare",
+    "compared_event",
     "core",
     "count_holds",
     "event_matches",

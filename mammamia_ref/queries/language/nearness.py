@@ -17,8 +17,10 @@ from typing import Any
 from mammamia_ref.queries.language.judging import (
     Played,
     annotate,
+    compared_event,
     core,
     event_count,
+    holds,
     needs_parts,
     needs_turning,
     per_seat_counts,
@@ -45,28 +47,32 @@ def nearness(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) ->
 
 
 def directs(cond: Mapping[str, Any]) -> bool:
-    """Whether :func:`short` gives ``cond`` (the core grammar) a number: ``all:`` and
-    ``any:`` and spans (``within:``) of such conditions, an event counted at least (no
-    relation), a state count compared with a number or the same for every seat."""
+    """Whether :func:`short` directs a search on ``cond`` (the core grammar): some part
+    of it is counted (an event, a state count, an event that must not happen); what is
+    not counted (a result, a position that comes back, any other ``not:``) is 0 where it
+    holds and 1 where it does not, which alone would direct nothing."""
     if "all" in cond or "any" in cond:
-        return all(directs(c) for c in cond.get("all", cond.get("any")))
+        return any(directs(c) for c in cond.get("all", cond.get("any")))
     if "within" in cond:
         return directs(cond["holds"])
-    if "event" in cond:
-        return not (relation_of(cond) or "at_most" in cond or "equals" in cond)
-    if "state" in cond:
-        return bool(cond["state"].get("same_for_every_seat")) or not relation_of(cond["state"])
-    return False
+    if "not" in cond:
+        return _counted_not(cond["not"])
+    return "event" in cond or "state" in cond
+
+
+def _counted_not(inner: Mapping[str, Any]) -> bool:
+    """A ``not:`` of events counted at least ``k`` times: as near as the events too many."""
+    return "event" in inner and not (relation_of(inner) or "at_most" in inner
+                                     or "equals" in inner)
 
 
 def short(cond: Mapping[str, Any], played: Played) -> int | None:
     """:func:`nearness` of a condition of the core grammar: ``all:`` the sum of its
-    parts', ``any:`` the least, a span its condition's on the part it judges (none where
-    the game has no such part), an event the events missing, a state count the cards
-    (or orders) missing in the nearest state it looks at; None where it does not
-    :func:`directs` the search, or no state it looks at has the count."""
-    if not directs(cond):
-        return None
+    parts', ``any:`` the least, a span its condition's on the part it judges (1 where
+    the game has no such part); an event the events missing (or too many, or the
+    difference from the count it is compared with), a ``not:`` of events the events too
+    many, a state count the cards (or orders) off in the nearest state it looks at (None
+    where none has the count); anything else 0 where it holds, else 1."""
     if "all" in cond or "any" in cond:
         parts = [short(c, played) for c in cond.get("all", cond.get("any"))]
         known = [p for p in parts if p is not None]
@@ -75,28 +81,57 @@ def short(cond: Mapping[str, Any], played: Played) -> int | None:
         return sum(known) if "all" in cond else min(known)
     if "within" in cond:   # as near as the part the span judges on comes
         part = span(played, cond["within"])
-        return None if part is None else short(cond["holds"], part)
+        return 1 if part is None else short(cond["holds"], part)
+    if "not" in cond and _counted_not(cond["not"]):
+        inner = cond["not"]
+        return max(0, event_count(inner, played) - int(inner.get("at_least", 1)) + 1)
     if "event" in cond:
-        return max(0, int(cond.get("at_least", 1)) - event_count(cond, played))
-    state = cond["state"]
-    far = [f for s in states_at(played, state.get("at", "any_step"))
-           if (f := _state_short(state, s)) is not None]
-    return min(far) if far else None
+        n, rel = event_count(cond, played), relation_of(cond)
+        if rel is not None:
+            return _apart(n, event_count(compared_event(cond, rel), played), rel)
+        return _off(n, cond, 1)
+    if "state" in cond:
+        state = cond["state"]
+        far = [f for s in states_at(played, state.get("at", "any_step"))
+               if (f := _state_short(state, s)) is not None]
+        return min(far) if far else None
+    return 0 if holds(cond, played) else 1
+
+
+def _off(n: int, cond: Mapping[str, Any], least: int) -> int:
+    """How far ``n`` is from a condition's ``at_least`` (``least`` unless given),
+    ``at_most`` or ``equals`` (:func:`.judging.compare`)."""
+    low = int(cond.get("equals", cond.get("at_least", least)))
+    high = cond.get("equals", cond.get("at_most"))
+    return max(0, low - n) + (max(0, n - int(high)) if high is not None else 0)
+
+
+def _apart(n: int, other: int, relation: str) -> int:
+    """How far ``n`` is from being ``more_than`` / ``fewer_than`` / ``same_as``
+    ``other`` (:func:`.judging.related`)."""
+    if relation == "more_than":
+        return max(0, other - n + 1)
+    if relation == "fewer_than":
+        return max(0, n - other + 1)
+    return abs(n - other)
 
 
 def _state_short(state: Mapping[str, Any], s: GameState) -> int | None:
     """How far one state is from a state condition (its ``at`` aside): the spread of the
-    seats' counts for ``same_for_every_seat``, else each count's distance to its
-    ``at_least`` / ``at_most`` / ``equals`` (every seat's summed for ``seat: all``, the
-    nearest seat's otherwise)."""
+    seats' counts for ``same_for_every_seat``; for a relation the nearest pair of counts
+    compared; else each count's distance to its ``at_least`` / ``at_most`` / ``equals``
+    (every seat's summed for ``seat: all``, the nearest seat's otherwise). None where
+    no count is there (a colour not seated)."""
     if state.get("same_for_every_seat"):
         counts = per_seat_counts(s, state["count"], state.get("kind"))
         return max(counts) - min(counts)
-    low = int(state.get("equals", state.get("at_least", 0)))
-    high = state.get("equals", state.get("at_most"))
-    off = [max(0, low - n) + (max(0, n - int(high)) if high is not None else 0)
-           for n in state_count(s, state)]
-    if not off:   # a colour not seated: never near
+    rel = relation_of(state)
+    if rel is not None:
+        pairs = [_apart(a, b, rel) for a in state_count(s, state)
+                 for b in state_count(s, {**state, **state[rel]})]
+        return min(pairs) if pairs else None
+    off = [_off(n, state, 0) for n in state_count(s, state)]
+    if not off:
         return None
     return sum(off) if state.get("seat") == "all" else min(off)
 
