@@ -99,3 +99,25 @@ def test_a_near_miss_is_never_an_answer() -> None:
     got = answer_cell(question, 5, {}, budget=6, known=False)
     assert got.answer == "unknown" and got.scenario is None, got.answer
     assert "the nearest came within" in got.tried and "played on from" in got.tried, got.tried
+
+
+@pytest.mark.z3
+def test_a_game_the_condition_does_not_hold_of_is_never_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a route's judge says, "found" is said only of a game the question's own
+    condition holds of: a search that hands back a game of no tie as found is an
+    internal error, not an answer."""
+    pytest.importorskip("z3")
+    from mammamia_ref.errors import InternalError
+    from mammamia_ref.queries.answering import ask
+
+    question = load_question(SHIPPED / "Q18-all-players-tied.yaml")
+    game = playout(make_config(3, variants=make_rules({})), 0, "random")
+    assert question.condition is not None and not meets(question.condition, game, {})
+
+    def lying(*_args: object, **_kwargs: object) -> tuple[object, int, float, int]:
+        return game, 1, float("inf"), 0
+
+    monkeypatch.setattr(ask, "search", lying)
+    with pytest.raises(InternalError, match="does not hold"):
+        ask.answer_cell(question, 3, {}, budget=5, known=False)

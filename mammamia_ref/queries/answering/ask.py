@@ -399,9 +399,11 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         return float("inf") if meets(condition, g, question.bound) else None
 
     def near(g: Played) -> float | None:   # or, for the search, how near it came
-        if meets(condition, g, question.bound):
-            return float("inf")
         far = nearness(condition, g, question.bound) if directed else None
+        # nearness is 0 just where the condition holds (tests/test_nearness.py): a
+        # game further off is not judged again; one found, only as meets says
+        if far in (None, 0) and meets(condition, g, question.bound):
+            return float("inf")
         return None if far is None else -float(far)
 
     if known and _found_known(question, players, rules, judge, budget * KNOWN_SHARE, out,
@@ -423,8 +425,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     game, played, score, screened = search(question, players, rules, share, near,
                                            directed=directed, near_end=NEAR_END)
     if game is not None and score == float("inf"):   # a game the condition holds of
-        _keep(question, game, out, "found", question.title)
-        out.condition_holds = True
+        _found(question, game, out)
         return
     searched = _searched(played, screened, rules, directed, game, score)
     if bounded is None and expressible and left() > 0:
@@ -462,10 +463,9 @@ def _found_known(question: Question, players: int, rules: Rules, judge: Any, bud
     game, _score, judged = best_known(players, rules, judge, budget)
     if game is None:
         return False
-    _keep(question, game, out, "found", question.title)
+    _found(question, game, out)
     if out.answer != "found":
         return False
-    out.condition_holds = True
     out.tried = f"{proof}; {judged} known games: {game.found_by}"
     return True
 
@@ -481,8 +481,7 @@ def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
     ``why_not`` says why the game model was not asked, where it was not."""
     tried = "; ".join(part for part in (proof, searched) if part)
     if bounded is not None and bounded.game is not None:   # found
-        _keep(question, bounded.game, out, "found", question.title)
-        out.condition_holds = True
+        _found(question, bounded.game, out)
         out.tried = f"{tried}; then {bounded.detail}"
     elif bounded is not None and bounded.verdict == "none":
         out.answer, out.detail = "none within the bound", bounded.detail
@@ -491,6 +490,21 @@ def _settled(question: Question, out: AskAnswer, proof: str, searched: str,
         why = bounded.detail if bounded is not None else \
             why_not or "z3: the budget was spent before the game model could be asked"
         out.tried = f"{tried}; {why}"
+
+
+def _found(question: Question, game: Played, out: AskAnswer) -> None:
+    """A ``find:``'s answer "found": the game, judged once more by the question's own
+    condition (whatever route found it and however it was judged there), kept as
+    :func:`_keep` keeps a witness. A game the condition does not hold of is an internal
+    error, never an answer."""
+    from mammamia_ref.errors import InternalError
+
+    assert question.condition is not None
+    if not meets(question.condition, game, question.bound):
+        raise InternalError(f"{question.id}: a game the condition does not hold of was "
+                            f"about to be answered as found ({game.found_by or 'seeded'})")
+    _keep(question, game, out, "found", question.title)
+    out.condition_holds = True
 
 
 def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title: str) -> None:
