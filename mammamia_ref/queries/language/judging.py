@@ -106,10 +106,20 @@ def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bo
     :func:`within` keeps, a whole game for a condition not kept once met
     (:func:`.questions.kept_once_met`). The condition is written out for the game's
     seating first (:func:`.variables.expand`)."""
+    found = judged(cond, game, bound)
+    return found is not None and holds(*found)
+
+
+def judged(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]
+           ) -> tuple[dict[str, Any], Played] | None:
+    """What :func:`meets` judges: ``cond`` written out for ``game``'s seating, and the
+    part of ``game`` within the bound, annotated as the condition needs (None where the
+    game has no such part)."""
     part = within(game, bound, not kept_once_met(cond))
-    return part is not None and \
-        holds(core(cond, game), annotate(part, parts=needs_parts(cond),
-                                         turned=needs_turning(cond)))
+    if part is None:
+        return None
+    return core(cond, game), annotate(part, parts=needs_parts(cond),
+                                      turned=needs_turning(cond))
 
 
 BEFORE_FIELDS = frozenset({"on_table", "last_card", "first_card_of_round", "could_bake"})
@@ -555,6 +565,7 @@ __all__ = [
     "count_holds",
     "event_matches",
     "holds",
+    "judged",
     "judged_on",
     "meets",
     "needs_turning",

@@ -1,6 +1,6 @@
 """How near a game comes to meeting a ``find:`` condition: 0 where it meets it, more the
-further it is (cards, orders or events short), None where the condition gives no such
-number (a ``not:``, a relation, a result, a position that comes back).
+further it is (cards, orders or events off; a result, or anything else not counted, 0
+or 1). A condition with nothing counted directs nothing (:func:`directs`).
 
 The search climbs on it (:func:`..answering.searching.climb`), as it climbs on a
 measure's value: a condition few games meet (every player level on orders and cards at
@@ -16,34 +16,25 @@ from typing import Any
 
 from mammamia_ref.queries.language.judging import (
     Played,
-    annotate,
     compared_event,
-    core,
     event_count,
     holds,
-    needs_parts,
-    needs_turning,
+    judged,
     per_seat_counts,
     relation_of,
     span,
     state_count,
     states_at,
-    within,
 )
-from mammamia_ref.queries.language.questions import kept_once_met
 from mammamia_ref.rules.state import GameState
 
 
 def nearness(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> int | None:
-    """How far ``game`` is from meeting ``cond`` within ``bound`` (the part
-    :func:`.judging.meets` judges, the condition written out for the game's seating):
-    0 where it meets it; None where the condition has no such number or the game has no
-    part to judge."""
-    part = within(game, bound, not kept_once_met(cond))
-    if part is None:
-        return None
-    return short(core(cond, game), annotate(part, parts=needs_parts(cond),
-                                            turned=needs_turning(cond)))
+    """How far ``game`` is from meeting ``cond`` within ``bound``, judged as
+    :func:`.judging.meets` judges it (:func:`.judging.judged`): 0 where it meets it;
+    None where the game has no part to judge or a state count has no state to look at."""
+    found = judged(cond, game, bound)
+    return None if found is None else short(*found)
 
 
 def directs(cond: Mapping[str, Any]) -> bool:
