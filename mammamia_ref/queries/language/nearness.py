@@ -64,12 +64,12 @@ def short(cond: Mapping[str, Any], played: Played) -> int | None:
     difference from the count it is compared with), a ``not:`` of events the events too
     many, a state count the cards (or orders) off in the nearest state it looks at (None
     where none has the count); anything else 0 where it holds, else 1."""
-    if "all" in cond or "any" in cond:
+    if "all" in cond or "any" in cond:   # a part with no number is never met
         parts = [short(c, played) for c in cond.get("all", cond.get("any"))]
         known = [p for p in parts if p is not None]
-        if len(known) < len(parts):
-            return None
-        return sum(known) if "all" in cond else min(known)
+        if "all" in cond:
+            return sum(known) if len(known) == len(parts) else None
+        return min(known) if known else None
     if "within" in cond:   # as near as the part the span judges on comes
         part = span(played, cond["within"])
         return 1 if part is None else short(cond["holds"], part)
