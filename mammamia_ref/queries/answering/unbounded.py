@@ -390,7 +390,7 @@ def _events_bounded(cond: Mapping[str, Any], players: int, rules: Rules,
 
 
 def emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[str, ...],
-             what: str) -> tuple[Any, Step, list[Any], list[Any]]:
+             what: str) -> Occurring:
     """One free step of kind ``what`` (:func:`..model.free_steps.free_step`) and the occurrences
     of ``cond``'s event in it: the model (its states the step's before and after), the
     step, the occurrences, and the step's constraints with the invariants proved on the

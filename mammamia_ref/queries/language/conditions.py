@@ -42,8 +42,6 @@ from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.events_model import occurrences
 from mammamia_ref.queries.model.game_model import (
-    DELIVERED,
-    HAND,
     IN_OVEN,
     UNDER,
     WAITER,
@@ -437,17 +435,14 @@ def per_seat(s: Any, what: str, kind: str | None, model: GameModel) -> list[Any]
     """A count per seat (see :func:`.judging.per_seat_counts`)."""
     k = KINDS.index(kind) if kind else None
     if what == "delivered":
-        return [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(model.n)]
+        return [model.delivered(s, p) for p in range(model.n)]
     if what == "waiter":
-        return [N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0) for x in s.loc[p]])
-                for p in range(model.n)]
+        return [model.orders_at(s, p, WAITER, UNDER) for p in range(model.n)]
     if what == "mamma_mia":
         return [N.If(s.mm == p, 1, 0) for p in range(model.n)]
     if what == "ingredients":
         return [s.hand[p][k] if k is not None else N.Sum(s.hand[p]) for p in range(model.n)]
-    return [s.hand[p][k] if k is not None else
-            N.Sum(s.hand[p]) + N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
-            for p in range(model.n)]
+    return [s.hand[p][k] if k is not None else model.hand_size(s, p) for p in range(model.n)]
 
 
 def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,

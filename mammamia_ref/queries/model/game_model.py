@@ -557,8 +557,15 @@ class GameModel:
         return [_sel([s.hand[p][k] for p in range(self.n)], seat) for k in range(NK)]
 
     @N.in_model_context
+    def orders_at(self, s: State, p: int, *where: int) -> Any:
+        """The orders of seat ``p`` at any of the locations ``where`` (in hand, under a
+        waiter, delivered, ...)."""
+        return N.Sum([N.If(x == where[0] if len(where) == 1 else N.Or(*[x == w for w in where]),
+                           1, 0) for x in s.loc[p]])
+
+    @N.in_model_context
     def held_orders(self, s: State, p: int) -> Any:
-        return N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]])
+        return self.orders_at(s, p, HAND)
 
     @N.in_model_context
     def hand_size(self, s: State, p: int) -> Any:
@@ -566,7 +573,7 @@ class GameModel:
 
     @N.in_model_context
     def delivered(self, s: State, p: int) -> Any:
-        return N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]])
+        return self.orders_at(s, p, DELIVERED)
 
     def of(self, what: str) -> list[Step]:
         return [step for step in self.steps if step.what == what]

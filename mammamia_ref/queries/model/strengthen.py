@@ -51,12 +51,12 @@ from mammamia_ref.queries.model.game_terms import (
 Quantity = Callable[[Any, State], Any]
 
 
-def _orders(where: int | tuple[int, ...], seat: int | None = None) -> Quantity:
-    at = (where,) if isinstance(where, int) else where
-
+def _orders(*where: int, seat: int | None = None) -> Quantity:
+    """The orders at any of ``where``, of every seat or of ``seat``
+    (:meth:`..game_model.GameModel.orders_at`)."""
     def count(model: Any, s: State) -> Any:
         seats = range(model.n) if seat is None else (seat,)
-        return N.Sum([N.If(N.Or(*[x == w for w in at]), 1, 0) for p in seats for x in s.loc[p]])
+        return N.Sum([model.orders_at(s, p, *where) for p in seats])
     return count
 
 
@@ -71,7 +71,7 @@ QUANTITIES: dict[str, Quantity] = {
     "the orders delivered": _orders(DELIVERED),
     "the orders in the oven": _orders(IN_OVEN),
     "the orders in hands": _orders(HAND),
-    "the orders waiting": _orders((WAITER, UNDER)),
+    "the orders waiting": _orders(WAITER, UNDER),
     "the supply": lambda _m, s: N.Sum(s.supply),
     "the oven's ingredients": lambda _m, s: N.Sum(s.oven),
     "the table": lambda _m, s: N.Sum(s.table),
@@ -82,7 +82,7 @@ answer says it (seat by seat too: :func:`quantities`)."""
 
 PER_SEAT: dict[str, Callable[[int], Quantity]] = {
     "orders delivered": lambda p: lambda m, s: m.delivered(s, p),
-    "orders in the oven": lambda p: _orders(IN_OVEN, p),
+    "orders in the oven": lambda p: _orders(IN_OVEN, seat=p),
     "orders in hand": lambda p: lambda m, s: m.held_orders(s, p),
     "ingredients in hand": lambda p: lambda _m, s: N.Sum(s.hand[p]),
     "Mamma Mia! card": lambda p: lambda _m, s: N.If(s.mm == p, 1, 0),
