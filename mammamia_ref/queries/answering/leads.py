@@ -1,11 +1,12 @@
 """What the game model's single steps tell the bounded search where the unbounded proof
 (:mod:`.unbounded`) does not settle a condition: the :class:`Lead` of a failed proof
-(which games the search may leave out) and the turns a count of events needs
-(:func:`turns_needed`, a proved bound of ``turns_until``). Each rests on the same
+(which games the search may leave out) and the turns a count of events, or a count
+of a state, needs (:func:`turns_needed`, a proved bound of ``turns_until``). Each rests on the same
 free steps from any well-formed state and the invariants proved, as the proof's cases."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,12 +18,14 @@ from mammamia_ref.queries.answering.unbounded import (
     can_emit,
     emitted,
     provable_event,
+    step_from_any,
     well_formed_holds,
     without_turning,
 )
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.typed_spec import Leftovers
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ def _events_of(cond: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | None:
     """A proved lower bound of ``turns_until: C`` or ``own_turns_until: C`` (with
-    ``some_seat: s``) where ``C`` asks for at least ``k`` events: only turns emit them
+    ``some_seat: s``) where ``C`` asks for a count to reach ``k`` (:func:`_count_needed`)
+    or for at least ``k`` events: only turns emit them
     (no opening, no round's preparation does), at most ``m`` a turn (and, for a seat's
     own turns, none in another seat's turn), each from any well-formed state: so at
     least ``k / m`` turns, rounded up. None where the proof does not go through."""
@@ -108,15 +112,20 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
         return None
     cond = expand(raw, colours, rules.parameters.rounds,
                   {form["some_seat"]: colours[0]} if own else None)
+    try:
+        model_rules("game_model", rules)
+        shape(cond)
+        if not well_formed_holds(players, rules):
+            return None
+    except (VariantError, Unsupported):
+        return None
+    if set(cond) == {"state"}:
+        with N.building():
+            return _count_needed(cond["state"], own, players, rules, colours)
     if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
                                                       "equals")):
         return None
     k = int(cond.get("at_least", 1))
-    try:
-        model_rules("game_model", rules)
-        shape(cond)
-    except (VariantError, Unsupported):
-        return None
     with N.building():
         if any(can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
                for what in ("reveal", "transition")):
@@ -129,6 +138,94 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
             if N.check([*base, count > most])[0] == z3.unsat:
                 return -(-k // most)
     return None
+
+
+def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rules,
+                  colours: tuple[str, ...]) -> int | None:
+    """A proved lower bound of the turns (seat 0's own turns, with ``own``) until a
+    count of ``state`` reaches ``at_least`` k, in every state the reference stops at: a
+    potential, the count plus at most one of the game's quantities
+    (:func:`..model.strengthen.quantities`; red's delivered orders plus red's orders in
+    the oven, say), is at most 0 after the setup, never grows in an opening's step or a
+    round's preparation, nor in a turn (another seat's, with ``own``), and grows by at
+    most ``m`` in one turn, inside it too (:mod:`..model.stops`), each from any
+    well-formed state: so at least ``k / m`` turns, rounded up. None where no potential
+    is found within :data:`POTENTIAL_CPU`."""
+    from mammamia_ref.queries.language.conditions import state_counts
+    from mammamia_ref.queries.model import stops
+    from mammamia_ref.queries.model.free_steps import setup_state
+    from mammamia_ref.queries.model.strengthen import quantities
+
+    if set(state) - {"count", "seat", "kind", "at_least"} or "at_least" not in state:
+        return None
+    k = int(state["at_least"])
+    readings = (True, False) if rules.flags.leftovers == Leftovers.OVEN else (True,)
+    deadline = time.process_time() + POTENTIAL_CPU
+
+    def counts(model: Any, s: Any) -> list[Any]:
+        return [c for r in readings for c in state_counts(s, state, model, in_round=r)]
+
+    setup_model, first, setup = setup_state(players, rules)
+    if len(counts(setup_model, first)) != len(readings):
+        return None   # one count a state (a seat named, or the game's), each reading
+    steps: dict[str, tuple[Any, Any, list[Any], list[Any], list[Any]]] = {}
+    for what in ("reveal", "transition", "turn"):
+        model, before, after, facts, constraints = step_from_any(players, rules, colours,
+                                                                 what)
+        steps[what] = (model, before, [after, *stops.inside(
+            model, what, before, after, facts["selectors"], facts)], constraints, [])
+    extras = [q for name, q in sorted(quantities(colours).items(),
+                                      key=lambda kv: not kv[0].startswith(colours[0]))]
+
+    def allowed(m: int) -> Any:   # a turn's growth: any turn's, or seat 0's alone
+        return lambda b: N.If(b.cur == 0, m, 0) if own else N.Val(m)
+
+    for extra in [lambda _m, _s: N.Val(0), *extras]:
+        if time.process_time() > deadline:
+            return None
+
+        def potential(model: Any, s: Any, extra: Any = extra) -> list[Any]:
+            return [c + extra(model, s) for c in counts(model, s)]
+
+        checks = [(steps[what], allowed(3 if what == "turn" else 0))
+                  for what in ("turn", "reveal", "transition")]
+        if any(_grows(step, potential, most, solve=False) for step, most in checks):
+            continue   # a counterexample already found refutes it
+        most = next((m for m in range(1, 4)
+                     if not _grows(steps["turn"], potential, allowed(m))), None)
+        if most is None or any(_grows(step, potential, most) for step, most in checks[1:]):
+            continue
+        grown = [p > 0 for x in (first, stops.before_first_orders(first))
+                 for p in potential(setup_model, x)]
+        if N.check([*setup, z3.Or(*grown)], timeout=CHECK_CPU)[0] == z3.unsat:
+            return -(-k // most)
+    return None
+
+
+CHECK_CPU = 5.0
+"""The CPU seconds one check of :func:`_count_needed` may take (an undecided check
+proves nothing); :data:`POTENTIAL_CPU` for all of them."""
+POTENTIAL_CPU = 20.0
+
+
+def _grows(step: tuple[Any, Any, list[Any], list[Any], list[Any]], potential: Any,
+           allowed: Any, solve: bool = True) -> bool:
+    """Whether a potential may grow by more than ``allowed(before)`` from a step's state
+    before to its state after or one inside it (z3: anything but unsat counts). The
+    step's counterexamples found so far (its last item) are tried first: one that
+    refutes this potential too spares a check (``solve``: else only they are tried)."""
+    model, before, states, constraints, seen = step
+    was = potential(model, before)
+    more = z3.Or(*[now - old > allowed(before) for x in states
+                   for now, old in zip(potential(model, x), was, strict=True)])
+    if any(N.truth(zm, more) for zm in seen):
+        return True
+    if not solve:
+        return False
+    result, zm = N.check([*constraints, more], timeout=CHECK_CPU)
+    if zm is not None:
+        seen.append(zm)
+    return bool(result != z3.unsat)
 
 
 __all__ = ["Lead", "lead", "turns_needed"]

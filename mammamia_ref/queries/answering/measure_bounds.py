@@ -127,8 +127,9 @@ def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     Pizza Bombastica takes at least the game's ``bombastica_total`` cards, proved by z3
     (``statement``: :func:`..model.proofs.take_bound` below it, for the Bombastica of every
     colour in play, from every well-formed state); the turns until at least ``k`` events
-    have happened, at least ``k`` over the most one turn emits
-    (:func:`.leads.turns_needed`, ``induction``)."""
+    have happened, at least ``k`` over the most one turn emits, or until a count has
+    reached ``k``, at least ``k`` over the most one turn adds to a potential the count
+    is part of (:func:`.leads.turns_needed`, ``induction``)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model import num as N
     from mammamia_ref.queries.model.proofs import take_bound

@@ -396,15 +396,27 @@ def emitted(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[
     step, the occurrences, and the step's constraints with the invariants proved on the
     state before it."""
     from mammamia_ref.queries.model.events_model import occurrences
-    from mammamia_ref.queries.model.free_steps import free_step
 
-    model, before, after, facts, constraints = free_step(players, rules, what, f"u_{what}",
-                                                         colours=colours)
+    model, before, after, facts, constraints = step_from_any(players, rules, colours, what)
     model.S = [before, after]
     step = Step(0, what, 1, 1, N.BoolVal(True), facts["selectors"], facts)
     found = occurrences(cond["event"], dict(cond.get("where") or {}), cond.get("rule"),
                         step, model)
-    return model, step, found, [*constraints, *_invariants(players, rules)(model, before)]
+    return model, step, found, constraints
+
+
+def step_from_any(players: int, rules: Rules, colours: tuple[str, ...], what: str
+                  ) -> tuple[Any, Any, Any, dict[str, Any], list[Any]]:
+    """One free step of kind ``what`` (:func:`..model.free_steps.free_step`) from a
+    well-formed state where the invariants proved hold: the model, the states before and
+    after, the step's facts, and its constraints with those invariants on the state
+    before."""
+    from mammamia_ref.queries.model.free_steps import free_step
+
+    model, before, after, facts, constraints = free_step(players, rules, what, f"u_{what}",
+                                                         colours=colours)
+    return model, before, after, facts, [*constraints, *_invariants(players, rules)(model,
+                                                                                    before)]
 
 
 def _at_the_end(cond: Mapping[str, Any]) -> bool:
@@ -520,6 +532,7 @@ __all__ = [
     "emitted",
     "provable_event",
     "prove_never",
+    "step_from_any",
     "well_formed_holds",
     "without_turning",
 ]

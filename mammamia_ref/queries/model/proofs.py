@@ -121,7 +121,7 @@ def _turn_lemmas(model: GameModel, before: State, after: State, facts: dict[str,
     by card, are what the turn's arithmetic says. Proving the count in these steps spares
     the solver a counting argument it finds slow."""
     a = facts["selectors"]
-    held_after = N.Sum([N.If(x == HAND, 1, 0) for x in after.loc[0]])
+    held_after = model.held_orders(after, 0)
     picks = N.Sum([N.If(p, 1, 0) for p in a.picks])
     per_order = []
     for o in range(N_ORDERS):
@@ -372,11 +372,10 @@ def round_potential(model: GameModel, s: State) -> Any:
     n = model.n
     hands = N.Sum([x for p in range(n) for x in s.hand[p]])
     supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
-    waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
-                     for p in range(n) for x in s.loc[p]])
+    waiting = N.Sum([model.orders_at(s, p, WAITER, UNDER) for p in range(n)])
     moves = hands + 2 * supply + waiting
     if model.v.pass_order == PassOrder.ALLOWED:
-        moves = moves + N.Sum([N.If(x == HAND, 1, 0) for p in range(n) for x in s.loc[p]])
+        moves = moves + N.Sum([model.held_orders(s, p) for p in range(n)])
     return n * moves + (n - 1 - s.quiet)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.queries.model import num as N
-from mammamia_ref.queries.model.game_model import DELIVERED, GameModel
+from mammamia_ref.queries.model.game_model import GameModel
 from mammamia_ref.rules.typed_spec import FinalTie
 
 
@@ -41,7 +41,7 @@ def scoring_terms(s: Any, model: GameModel) -> tuple[list[Any], dict[str, Any]]:
     in turn order from the last Mamma Mia! holder (``game_end.seat_order_win``), as
     :func:`mammamia_ref.rules.scoring.winning_seats` decides."""
     n = model.n
-    delivered = [N.Sum([N.If(x == DELIVERED, 1, 0) for x in s.loc[p]]) for p in range(n)]
+    delivered = [model.delivered(s, p) for p in range(n)]
     cards = [N.Sum(s.hand[p]) for p in range(n)]
     most = delivered[0]
     for d in delivered[1:]:
