@@ -351,9 +351,11 @@ SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
 of it when z3 cannot express the condition), where the game model does not go first."""
 
-PROOF_SHARE = 0.5
+PROOF_SHARE = 0.7
 """The most of a ``find:`` cell's budget the unbounded proof may spend looking for an
-invariant that bounds a count of events (the rest is the search's and z3's)."""
+invariant that bounds a count of events (the rest is the search's and z3's): a proof
+that fails drops the bound asked within a few seconds (docs/questions.md), so most of
+the budget goes where only a proof can say "none"."""
 
 SPENDABLE = 0.97
 """The part of a cell's budget the search and z3 may spend: the rest is for writing the
