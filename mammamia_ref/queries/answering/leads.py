@@ -143,7 +143,8 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
 def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rules,
                   colours: tuple[str, ...]) -> int | None:
     """A proved lower bound of the turns (seat 0's own turns, with ``own``) until a
-    count of ``state`` reaches ``at_least`` k, in every state the reference stops at: a
+    count of ``state`` (one seat's, the game's, or without ``own`` any seat's) reaches
+    ``at_least`` k, in every state the reference stops at: a
     potential, the count plus at most one of the game's quantities
     (:func:`..model.strengthen.quantities`; red's delivered orders plus red's orders in
     the oven, say), is at most 0 after the setup, never grows in an opening's step or a
@@ -166,6 +167,10 @@ def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rule
         return [c for r in readings for c in state_counts(s, state, model, in_round=r)]
 
     setup_model, first, setup = setup_state(players, rules)
+    if not own and len(counts(setup_model, first)) == players * len(readings):
+        # a count of every seat, any or all of them to reach k: the rules treat the
+        # seats alike, so the turns seat 0's count needs are every seat's
+        state = {**state, "seat": colours[0]}
     if len(counts(setup_model, first)) != len(readings):
         return None   # one count a state (a seat named, or the game's), each reading
     steps: dict[str, tuple[Any, Any, list[Any], list[Any], list[Any]]] = {}
