@@ -1,8 +1,9 @@
 """What the game model's single steps tell the bounded search where the unbounded proof
 (:mod:`.unbounded`) does not settle a condition: the :class:`Lead` of a failed proof
 (which games the search may leave out) and the turns a count of events, or a count
-of a state, needs (:func:`turns_needed`, a proved bound of ``turns_until``). Each rests on the same
-free steps from any well-formed state and the invariants proved, as the proof's cases."""
+of a state, needs (:func:`turns_needed`, a proved bound of ``turns_until``). Each
+rests on the same free steps from any well-formed state and the invariants proved, as
+the proof's cases."""
 
 from __future__ import annotations
 
@@ -144,14 +145,13 @@ def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rule
                   colours: tuple[str, ...]) -> int | None:
     """A proved lower bound of the turns (seat 0's own turns, with ``own``) until a
     count of ``state`` (one seat's, the game's, or without ``own`` any seat's) reaches
-    ``at_least`` k, in every state the reference stops at: a
-    potential, the count plus at most one of the game's quantities
-    (:func:`..model.strengthen.quantities`; red's delivered orders plus red's orders in
-    the oven, say), is at most 0 after the setup, never grows in an opening's step or a
-    round's preparation, nor in a turn (another seat's, with ``own``), and grows by at
-    most ``m`` in one turn, inside it too (:mod:`..model.stops`), each from any
-    well-formed state: so at least ``k / m`` turns, rounded up. None where no potential
-    is found within :data:`POTENTIAL_CPU`."""
+    ``at_least`` k, in every state the reference stops at: a potential, the count plus
+    at most one of the game's quantities (:func:`..model.strengthen.quantities`; red's
+    delivered orders plus red's orders in the oven, say), is at most 0 after the setup,
+    never grows in an opening's step or a round's preparation, nor in a turn (another
+    seat's, with ``own``), and grows by at most ``m`` in one turn, inside it too
+    (:mod:`..model.stops`), each from any well-formed state: so at least ``k / m``
+    turns, rounded up. None where no potential is found within :data:`POTENTIAL_CPU`."""
     from mammamia_ref.queries.language.conditions import state_counts
     from mammamia_ref.queries.model import stops
     from mammamia_ref.queries.model.free_steps import setup_state
