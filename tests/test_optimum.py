@@ -244,11 +244,11 @@ def test_a_witness_past_its_proved_bound_is_no_answer(monkeypatch: pytest.Monkey
 def test_the_turns_until_a_count_is_reached_are_bounded_by_a_potential() -> None:
     """A seat's delivered orders plus its orders in the oven grow only in its own turns,
     by one at most (z3, from any well-formed state, inside steps too): so delivering all
-    eight orders takes at least eight of one's own turns (Q21), and two take two, as
-    two delivered by anyone take two turns of the game, which no random reference game
-    beats; a count that an opening raises (the used pile), one
-    a turn raises by more than three (the oven), or a hand that shrinks, has no such
-    potential, and no bound is claimed."""
+    eight orders takes at least eight of one's own turns (Q21), two take two, and two
+    delivered by anyone take two turns of the game, which no random reference game
+    beats. A count that an opening raises (the used pile), one a turn raises by more
+    than three (the oven), anyone's count in one seat's own turns, or a hand that
+    shrinks has no such potential, and no bound is claimed."""
     from mammamia_ref.queries.answering.leads import turns_needed
 
     rules = make_rules({})
