@@ -464,9 +464,9 @@ def state_counts(s: Any, cond: Mapping[str, Any], model: GameModel, *,
     if what == "round":
         return [s.rnd]
     if what == "supply":
-        return [pile(s.supply) + (N.If(s.mm == -1, 1, 0) if k is None else 0)]
+        return [model.supply_cards(s) if k is None else pile(s.supply)]
     if what == "oven":
-        placed = N.Sum([N.If(x == IN_OVEN, 1, 0) for row in s.loc for x in row])
+        placed = N.Sum([model.orders_at(s, p, IN_OVEN) for p in range(model.n)])
         return [pile(s.oven) + (pile(s.table) if moved else 0) + (placed if k is None else 0)]
     if what == "table":
         return [N.Val(0) if moved else pile(s.table)]

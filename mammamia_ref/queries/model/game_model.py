@@ -285,7 +285,7 @@ class GameModel:
             out.append(s.supply[k] == self.in_play[k] - N.Sum([s.hand[p][k] for p in range(n)]))
         for p in range(n):
             out.append(N.Sum(s.hand[p]) == self.starting_ingredients)
-            out.append(N.Sum([N.If(x == HAND, 1, 0) for x in s.loc[p]]) == self.starting_orders)
+            out.append(self.held_orders(s, p) == self.starting_orders)
             out += [N.Or(x == HAND, x == WAITER) for x in s.loc[p]]
             out += [x == 0 for x in s.pos[p]]
             out.append(s.wt[p] == 0)
@@ -562,6 +562,11 @@ class GameModel:
         waiter, delivered, ...)."""
         return N.Sum([N.If(x == where[0] if len(where) == 1 else N.Or(*[x == w for w in where]),
                            1, 0) for x in s.loc[p]])
+
+    @N.in_model_context
+    def supply_cards(self, s: State) -> Any:
+        """The cards of the supply, the Mamma Mia! card among them while it lies there."""
+        return N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
 
     @N.in_model_context
     def held_orders(self, s: State, p: int) -> Any:

@@ -167,9 +167,8 @@ def measure(model: GameModel, s: State) -> tuple[Any, Any, Any]:
     hands, the supply (the Mamma Mia! card included while there) and the waiters; cards
     in the supply and the waiters; turns still to go before a cycle of quiet turns."""
     n = model.n
-    supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
-    waiting = N.Sum([N.If(N.Or(x == WAITER, x == UNDER), 1, 0)
-                     for p in range(n) for x in s.loc[p]])
+    supply = model.supply_cards(s)
+    waiting = N.Sum([model.orders_at(s, p, WAITER, UNDER) for p in range(n)])
     hands = N.Sum([model.hand_size(s, p) for p in range(n)])
     return hands + supply + waiting, supply + waiting, n - s.quiet
 
@@ -371,7 +370,7 @@ def round_potential(model: GameModel, s: State) -> Any:
     by ``n`` at least, the quiet count starting again) or is quiet (it drops by one)."""
     n = model.n
     hands = N.Sum([x for p in range(n) for x in s.hand[p]])
-    supply = N.Sum(s.supply) + N.If(s.mm == -1, 1, 0)
+    supply = model.supply_cards(s)
     waiting = N.Sum([model.orders_at(s, p, WAITER, UNDER) for p in range(n)])
     moves = hands + 2 * supply + waiting
     if model.v.pass_order == PassOrder.ALLOWED:
