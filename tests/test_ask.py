@@ -184,14 +184,18 @@ def test_the_most_pizzas_of_one_opening_is_bounded_by_the_cards() -> None:
     from mammamia_ref.queries.answering.ask import upper_bound
     from mammamia_ref.rules.ruleset import make_rules
 
-    assert [upper_bound("baked_one_opening", n, make_rules()) for n in (2, 3, 4, 5)] == \
+    def bound(players: int, **parameters: object) -> tuple[int, str] | None:
+        proved = upper_bound("baked_one_opening", players, make_rules(parameters=parameters))
+        return None if proved is None else (proved.value, proved.evidence)
+
+    assert [bound(n) for n in (2, 3, 4, 5)] == \
         [(8, "statement"), (10, "statement"), (12, "statement"), (14, "statement")]
     # under a house rule's numbers the count is the game's: more cards in play at two
     # players without the trimming, cheaper orders with smaller counts
-    assert upper_bound("baked_one_opening", 2, make_rules(parameters={
-        "trimming": {"2": 0}})) == (13, "statement")
-    assert upper_bound("baked_one_opening", 2, make_rules(parameters={
-        "minimale_count": 1, "standard_count": 2})) == (12, "statement")
+    assert bound(2, trimming={"2": 0}) == (13, "statement")
+    assert bound(2, minimale_count=1, standard_count=2) == (12, "statement")
+    proved = upper_bound("baked_one_opening", 3, make_rules())
+    assert proved is not None and "of the 50 in play" in proved.how, proved
 
 
 def test_witnesses_are_written_under_the_current_folder(tmp_path: Path,

@@ -163,8 +163,10 @@ def test_the_smallest_bombastica_is_proved_at_the_house_rules_total(tmp_path: Pa
     from mammamia_ref.rules.ruleset import make_rules
 
     short = load_house(EXAMPLES / "house-rules" / "short-bombastica.yaml").rules
-    assert lower_bound("bombastica_cards", 2, short) == (12, "statement")
-    assert lower_bound("bombastica_cards", 2, make_rules()) == (15, "statement")
+    for rules, total in ((short, 12), (make_rules(), 15)):
+        proved = lower_bound("bombastica_cards", 2, rules)
+        assert proved is not None and (proved.value, proved.evidence) == (total, "statement")
+        assert f"at least {total} cards" in proved.how, proved.how
     with N.building():
         assert not take_bound(2, short, "red.bombastica", 13, below=True).holds
     path = tmp_path / "q.yaml"   # the example's question, over fewer games

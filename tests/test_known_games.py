@@ -3,6 +3,7 @@ from a new deal, judged by ``ask`` before it searches."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -41,6 +42,31 @@ def test_a_known_game_is_a_whole_game_from_a_new_deal_the_reference_plays() -> N
     assert positions, "the suite has scenarios from a position: the filter is tested"
     named = " ".join(g.found_by for g in games)
     assert not [p for p in positions if p in named]
+
+
+def test_loading_the_library_is_not_the_first_cells_judging(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first cell asked in a process loads the library (every scenario replayed,
+    seconds of CPU): that load is not counted against the cell's share for judging, or
+    a question asked first at the default budget would judge no known game. The load is
+    made to take a CPU second, more than the share given."""
+    import time
+
+    from mammamia_ref.queries.answering import known_games as known
+
+    loaded = _library()
+
+    @functools.cache
+    def slow_library() -> tuple[object, ...]:
+        start = time.process_time()
+        while time.process_time() - start < 1.0:
+            pass
+        return loaded
+
+    monkeypatch.setattr(known, "_library", slow_library)
+    rules = make_rules()
+    best, _score, judged = known.best_known(2, rules, lambda _g: 1.0, budget=0.5)
+    assert best is not None and judged == len(list(known_games(2, rules))) > 0, judged
 
 
 @pytest.mark.parametrize("flags", [{}, {"stall": "letter"}, {"round_end": "last_ingredient"}])

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("z3")
 
 from mammamia_ref.queries.answering.ask import upper_bound
+from mammamia_ref.queries.answering.measure_bounds import Proved
 from mammamia_ref.queries.answering.optimum import (
     MEASURE_AT_MOST,
     MEASURE_CONDITIONS,
@@ -219,9 +220,10 @@ def test_a_bombastica_takes_every_card_in_play_only_where_none_is_kept(
     """The cards in play bound a Bombastica (counting); under
     ``round_end=last_ingredient`` a card always stays off the table at an opening, so
     one fewer is proved (induction), the catalogue's Q22 bound."""
-    assert upper_bound("bombastica_cards", players, make_rules({})) == (cards, "counting")
-    assert upper_bound("bombastica_cards", players,
-                       make_rules({"round_end": "last_ingredient"})) == (cards - 1, "induction")
+    counted = upper_bound("bombastica_cards", players, make_rules({}))
+    kept = upper_bound("bombastica_cards", players, make_rules({"round_end": "last_ingredient"}))
+    assert counted is not None and (counted.value, counted.evidence) == (cards, "counting")
+    assert kept is not None and (kept.value, kept.evidence) == (cards - 1, "induction")
 
 
 def test_a_witness_past_its_proved_bound_is_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,7 +234,7 @@ def test_a_witness_past_its_proved_bound_is_no_answer(monkeypatch: pytest.Monkey
     from mammamia_ref.queries.language.questions import load_question
     from mammamia_ref.rules import specdata
 
-    monkeypatch.setattr(ask, "upper_bound", lambda *_a: (1, "statement"))
+    monkeypatch.setattr(ask, "upper_bound", lambda *_a: Proved(1, "statement", "wrong"))
     question = load_question(specdata.spec_path("questions") /
                              "Q05-most-pizzas-one-opening.yaml")
     got = ask.answer_cell(question, 2, {}, budget=20)
@@ -254,12 +256,15 @@ def test_the_turns_until_a_count_is_reached_are_bounded_by_a_potential() -> None
     rules = make_rules({})
     all_eight = {"some_seat": "s", "own_turns_until": {
         "state": {"count": "delivered", "seat": "s", "at_least": 8}}}
-    assert turns_needed(all_eight, 2, rules) == 8
+    eight = turns_needed(all_eight, 2, rules)
+    assert eight is not None and (eight.value, eight.evidence) == (8, "induction")
+    # the answer names the potential the proof found
+    assert "red's delivered plus red's orders in the oven" in eight.how, eight.how
     two = {"some_seat": "s", "own_turns_until": {
         "state": {"count": "delivered", "seat": "s", "at_least": 2}}}
     anyone = {"turns_until": {"state": {"count": "delivered", "at_least": 2}}}
-    needed = {(n, str(form)): turns_needed(form, n, rules) for n in (2, 3)
-              for form in (two, anyone)}
+    needed = {(n, str(form)): getattr(turns_needed(form, n, rules), "value", None)
+              for n in (2, 3) for form in (two, anyone)}
     assert set(needed.values()) == {2}, needed
     checked = 0
     for game in _random_games():

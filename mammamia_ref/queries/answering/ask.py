@@ -70,6 +70,7 @@ class AskAnswer:
     upper_evidence: str | None = None
     lower: int | None = None          # for fewest: a proved lower bound, where one is known
     lower_evidence: str | None = None
+    bound_how: str = ""               # the proved bound's proof in words
     exact: bool = False
     witness_file: str | None = None
     reference: str = "not run"
@@ -90,6 +91,7 @@ class AskAnswer:
                 "answer": self.answer, "evidence": self.evidence, "value": self.value,
                 "upper": self.upper, "upper_evidence": self.upper_evidence,
                 "lower": self.lower, "lower_evidence": self.lower_evidence,
+                "bound_how": self.bound_how or None,
                 "exact": self.exact, "witness": self.witness_file, "reference": self.reference,
                 "condition_holds_on_witness": self.condition_holds,
                 "judged_on": self.judged_on or None, "detail": self.detail, "title": self.title,
@@ -121,6 +123,8 @@ class AskAnswer:
         lines = [head + f"  [{self.cpu:.1f} s CPU]"]
         if self.title:
             lines.append(f"  {self.title}")
+        if self.bound_how:
+            lines.append(f"  bound: {self.bound_how}")
         if self.judged_on:
             lines.append(f"  judged on {self.judged_on}")
         if self.detail:
@@ -207,10 +211,13 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             return None if got is None else sign * got
 
         # the proved bound first: a search that meets it stops (the value is exact)
-        if goal == "most":
-            out.upper, out.upper_evidence = upper_bound(name, players, rules)
-        else:
-            out.lower, out.lower_evidence = lower_bound(name, players, rules)
+        proved = (upper_bound if goal == "most" else lower_bound)(name, players, rules)
+        if proved is not None:
+            out.bound_how = proved.how
+            if goal == "most":
+                out.upper, out.upper_evidence = proved.value, proved.evidence
+            else:
+                out.lower, out.lower_evidence = proved.value, proved.evidence
         bound = out.upper if goal == "most" else out.lower
         _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
                  budget, bound, judge, out, known)
@@ -291,6 +298,7 @@ def _climbed(question: Question, players: int, rules: Rules, budget: float,
         return False
     if climbed.lower is not None and (out.lower is None or climbed.lower > out.lower):
         out.lower, out.lower_evidence = climbed.lower, climbed.lower_evidence
+        out.bound_how = climbed.bound_how
     if climbed.game is not None and _model_value(question, climbed, out):
         out.exact = out.lower == out.value
         out.tried = "the game model, from the least up: " + "; ".join(climbed.tried) + \
@@ -327,9 +335,11 @@ def _by_the_model(question: Question, players: int, rules: Rules, budget: float,
     if moved.game is not None:   # unless the reference does not replay it, the search's
         _model_value(question, moved, out)   # game stands
     if most and moved.upper is not None and (out.upper is None or moved.upper < out.upper):
-        out.upper, out.upper_evidence = moved.upper, moved.upper_evidence
+        out.upper, out.upper_evidence, out.bound_how = \
+            moved.upper, moved.upper_evidence, moved.bound_how
     if not most and moved.lower is not None and (out.lower is None or moved.lower > out.lower):
-        out.lower, out.lower_evidence = moved.lower, moved.lower_evidence
+        out.lower, out.lower_evidence, out.bound_how = \
+            moved.lower, moved.lower_evidence, moved.bound_how
     out.tried += "; then " + "; ".join(moved.tried) if moved.tried else ""
     out.exact = (out.upper if most else out.lower) == out.value and out.value is not None
 

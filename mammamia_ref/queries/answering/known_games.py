@@ -105,7 +105,10 @@ def best_known(players: int, rules: Rules, judge: Callable[[Played], float | Non
     """The best known game by ``judge`` (None: not a candidate; larger is better), its
     score and how many known games were judged: all of them, unless judging them takes
     more than ``budget`` CPU seconds (a measure judged on every prefix of a long game
-    can take seconds a game), where it stops."""
+    can take seconds a game), where it stops. Loading the library is the process's
+    once, not the judging's: it is done before the clock starts (else the first cell
+    asked in a process, its share spent on the load, would judge none)."""
+    _library()
     start = time.process_time()
     best, score, judged = None, float("-inf"), 0
     for game in known_games(players, rules):

@@ -14,6 +14,7 @@ from typing import Any
 
 import z3
 
+from mammamia_ref.queries.answering.measure_bounds import Proved
 from mammamia_ref.queries.answering.unbounded import (
     NotProvable,
     can_emit,
@@ -94,13 +95,14 @@ def _events_of(cond: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     raise _NoLead
 
 
-def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | None:
+def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> Proved | None:
     """A proved lower bound of ``turns_until: C`` or ``own_turns_until: C`` (with
     ``some_seat: s``) where ``C`` asks for a count to reach ``k`` (:func:`_count_needed`)
     or for at least ``k`` events: only turns emit them
     (no opening, no round's preparation does), at most ``m`` a turn (and, for a seat's
     own turns, none in another seat's turn), each from any well-formed state: so at
-    least ``k / m`` turns, rounded up. None where the proof does not go through."""
+    least ``k / m`` turns, rounded up (``induction``, with the proof in words). None
+    where the proof does not go through."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.language.conditions import Unsupported, shape
     from mammamia_ref.queries.model.flags import model_rules
@@ -137,12 +139,21 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> int | N
             return None
         for most in range(1, 4):
             if N.check([*base, count > most])[0] == z3.unsat:
-                return -(-k // most)
+                return _needed(k, most, f"only a turn emits {cond['event']} (no opening "
+                               f"step, no round's preparation does), at most {most} a turn"
+                               + (", none in another seat's turn" if own else ""))
     return None
 
 
+def _needed(k: int, most: int, why: str) -> Proved:
+    """At least ``k / most`` turns, rounded up, said with the proof's reason."""
+    turns = -(-k // most)
+    return Proved(turns, "induction", f"{why}, from any well-formed state (z3): {k} need "
+                  f"at least {turns} turns")
+
+
 def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rules,
-                  colours: tuple[str, ...]) -> int | None:
+                  colours: tuple[str, ...]) -> Proved | None:
     """A proved lower bound of the turns (seat 0's own turns, with ``own``) until a
     count of ``state`` (one seat's, the game's, or without ``own`` any seat's) reaches
     ``at_least`` k, in every state the reference stops at: a potential, the count plus
@@ -167,10 +178,11 @@ def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rule
         return [c for r in readings for c in state_counts(s, state, model, in_round=r)]
 
     setup_model, first, setup = setup_state(players, rules)
+    alike = ""
     if not own and len(counts(setup_model, first)) == players * len(readings):
         # a count of every seat, any or all of them to reach k: the rules treat the
         # seats alike, so the turns seat 0's count needs are every seat's
-        state = {**state, "seat": colours[0]}
+        state, alike = {**state, "seat": colours[0]}, " (every seat's count alike)"
     if len(counts(setup_model, first)) != len(readings):
         return None   # one count a state (a seat named, or the game's), each reading
     steps: dict[str, tuple[Any, Any, list[Any], list[Any], list[Any]]] = {}
@@ -179,13 +191,13 @@ def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rule
                                                                  what)
         steps[what] = (model, before, [after, *stops.inside(
             model, what, before, after, facts["selectors"], facts)], constraints, [])
-    extras = [q for name, q in sorted(quantities(colours).items(),
-                                      key=lambda kv: not kv[0].startswith(colours[0]))]
+    extras = sorted(quantities(colours).items(),
+                    key=lambda kv: not kv[0].startswith(colours[0]))
 
     def allowed(m: int) -> Any:   # a turn's growth: any turn's, or seat 0's alone
         return lambda b: N.If(b.cur == 0, m, 0) if own else N.Val(m)
 
-    for extra in [lambda _m, _s: N.Val(0), *extras]:
+    for name, extra in [("", lambda _m, _s: N.Val(0)), *extras]:
         if time.process_time() > deadline:
             return None
 
@@ -203,8 +215,18 @@ def _count_needed(state: Mapping[str, Any], own: bool, players: int, rules: Rule
         grown = [p > 0 for x in (first, stops.before_first_orders(first))
                  for p in potential(setup_model, x)]
         if N.check([*setup, z3.Or(*grown)], timeout=CHECK_CPU)[0] == z3.unsat:
-            return -(-k // most)
+            plus = f" plus {name}" if name else ""
+            return _needed(k, most, f"{_counted(state)}{plus} is at most 0 after the "
+                           "setup, grows in no opening step, no round's preparation" +
+                           (", no other seat's turn" if own else "") +
+                           f", and by at most {most} a turn" + alike)
     return None
+
+
+def _counted(state: Mapping[str, Any]) -> str:
+    """A state count in words: ``red's delivered``, ``the oven (olive)``."""
+    kind = f" ({state['kind']})" if "kind" in state else ""
+    return (f"{state['seat']}'s " if "seat" in state else "the ") + f"{state['count']}{kind}"
 
 
 CHECK_CPU = 5.0

@@ -2,11 +2,13 @@
 bound a ``most:`` value cannot pass, a lower bound a ``fewest:`` value cannot go below,
 each with how it is proved (``ranking``, ``statement``, ``induction`` by z3, or
 ``counting``). ``ask`` reads them first, so that a search or the game model that meets
-one stops there ("exact")."""
+one stops there ("exact"). Each bound says in words how it is proved (``how``), which
+the answer prints beside it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from mammamia_ref.rules.ruleset import Rules
@@ -14,7 +16,17 @@ from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import COLOURS
 
 
-def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
+@dataclass(frozen=True)
+class Proved:
+    """A bound proved for every game: its value, the kind of proof (``ranking``,
+    ``statement``, ``induction``, ``counting``, ``exhaustive``) and the proof in words."""
+
+    value: int
+    evidence: str
+    how: str
+
+
+def upper_bound(name: Any, players: int, rules: Rules) -> Proved | None:
     """A proved upper bound of a measure under ``rules``, where one is known: z3's
     (``ranking``: :func:`..model.proofs.round_length_bound`; ``statement``: the cards the
     orders need, all colours together, :func:`..model.proofs.card_bound`, or
@@ -43,29 +55,47 @@ def upper_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
             if name in ("longest_round", "turns") and rules.flags.stall == Stall.CUT:
                 bound, proof = round_length_bound(players, rules)
                 if proof.holds:
-                    return (bound if name == "longest_round" else numbers.rounds * bound), \
-                        "ranking"
+                    how = (f"z3 proves a ranking function that every turn of a round lowers "
+                           f"under the stall cut (round_end.stall): at most {bound} turns a "
+                           "round")
+                    if name == "longest_round":
+                        return Proved(bound, "ranking", how)
+                    return Proved(numbers.rounds * bound, "ranking",
+                                  f"{how}, {numbers.rounds} rounds")
             if name == "baked_one_opening":
                 # the cards every order needs, all colours together (Q05's count), and
                 # the most each colour can deliver at one opening (Q23's), whichever is less
                 bounds = _orders_bounds(players, rules)
                 total = None if bounds is None else sum(bounds)
                 with N.building():
-                    cards, _in_play = card_bound(players, rules)
-                return (cards if total is None else min(total, cards)), "statement"
+                    cards, in_play = card_bound(players, rules)
+                how = (f"the orders baked at one opening use distinct cards: those every "
+                       f"choice of orders needs, of the {in_play} in play, allow at most "
+                       f"{cards} (z3)")
+                if total is not None and total < cards:
+                    return Proved(total, "statement", f"each colour delivers at most "
+                                  f"{', '.join(map(str, bounds or ()))} orders at one opening "
+                                  f"(z3, by the cards its orders need): {total} in all")
+                return Proved(cards, "statement", how)
             if name == "largest_hand":
                 proof = prove_invariant(players, rules, hand_limit, counts=True)
-                return (numbers.hand_limit, "induction") if proof.holds else (None, None)
+                return Proved(numbers.hand_limit, "induction", f"no hand holds more than "
+                              f"the hand limit, {numbers.hand_limit}, in any state: an "
+                              "invariant z3 proves inductive") if proof.holds else None
     except VariantError:
-        return None, None
+        return None
     if name in ("baked", "delivered"):
-        return sum(len(ORDERS_OF[c]) for c in COLOURS[:players]), "counting"
+        dealt = sum(len(ORDERS_OF[c]) for c in COLOURS[:players])
+        return Proved(dealt, "counting", f"the orders dealt: {dealt}, each baked once")
     if name == "bombastica_cards":
         trimmed = trimmed_per_kind(numbers.trimming, players, rules.flags.trimming)
         cards = sum(c - trimmed for c in COPIES)
-        return (cards - 1, "induction") if _card_kept(players, rules, cards - 1) \
-            else (cards, "counting")
-    return None, None
+        if _card_kept(players, rules, cards - 1):
+            return Proved(cards - 1, "induction", f"some ingredient card stays off the "
+                          f"table at every opening (an invariant z3 proves inductive), so "
+                          f"no Bombastica takes all {cards} in play")
+        return Proved(cards, "counting", f"the ingredient cards in play: {cards}")
+    return None
 
 
 def _card_kept(players: int, rules: Rules, bound: int) -> bool:
@@ -87,8 +117,7 @@ def _card_kept(players: int, rules: Rules, bound: int) -> bool:
         return False
 
 
-def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
-                      ) -> tuple[int | None, str | None]:
+def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules) -> Proved | None:
     """A seat's orders baked in one round (``some_seat: s`` with ``most_in_a_round:``
     ``baked`` at ``s``'s seat, nothing else): the most any colour can deliver at one
     opening, z3's :func:`..model.proofs.orders_bound` (``statement``)."""
@@ -98,13 +127,15 @@ def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules
     counted = form.get("most_in_a_round")
     if "some_seat" not in form or counted != {"event": "baked",
                                               "where": {"seat": form["some_seat"]}}:
-        return None, None
+        return None
     try:
         with N.building():
             bounds = _orders_bounds(players, rules)
     except VariantError:
-        return None, None
-    return (None, None) if bounds is None else (max(bounds), "statement")
+        return None
+    return None if bounds is None else Proved(
+        max(bounds), "statement", f"a colour delivers at most {max(bounds)} orders at one "
+        "opening (z3, by the cards its orders need)")
 
 
 def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
@@ -122,7 +153,7 @@ def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
     return bounds
 
 
-def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str | None]:
+def lower_bound(name: Any, players: int, rules: Rules) -> Proved | None:
     """A proved lower bound of a measure under ``rules``, where one is known: a baked
     Pizza Bombastica takes at least the game's ``bombastica_total`` cards, proved by z3
     (``statement``: :func:`..model.proofs.take_bound` below it, for the Bombastica of every
@@ -138,20 +169,20 @@ def lower_bound(name: Any, players: int, rules: Rules) -> tuple[int | None, str 
     if isinstance(name, Mapping):
         from mammamia_ref.queries.answering.leads import turns_needed
 
-        needed = turns_needed(name, players, rules)
-        return (needed, "induction") if needed is not None else (None, None)
+        return turns_needed(name, players, rules)
     if name != "bombastica_cards":
-        return None, None
+        return None
     total = rules.parameters.bombastica_total
     try:
         with N.building():
             for colour in COLOURS[:players]:
                 order = next(o for o in ORDERS_OF[colour] if ORDERS[o].type == "bombastica")
                 if not take_bound(players, rules, order, total, below=True).holds:
-                    return None, None
+                    return None
     except VariantError:
-        return None, None
-    return total, "statement"
+        return None
+    return Proved(total, "statement", f"a Pizza Bombastica bakes only with at least "
+                  f"{total} cards (z3, for every colour's, from every well-formed state)")
 
 
-__all__ = ["lower_bound", "upper_bound"]
+__all__ = ["Proved", "lower_bound", "upper_bound"]

@@ -91,6 +91,7 @@ class Raised:
     tried: list[str] = field(default_factory=list)
     lower: int | None = None            # for fewest: a bound proved for every game
     lower_evidence: str | None = None
+    bound_how: str = ""                 # the bound's proof in words
 
 
 def raise_value(question: Question, players: int, rules: Rules, value: int,
@@ -137,9 +138,9 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
         # the game model's raising is what finds the value
         never = prove_never(cond, players, rules, min(left / 4, STRENGTHEN_SECONDS))
         if never.proved:
-            _bound(out, most, k - step, never.evidence)
             out.tried.append(f"no game of any length {'reaches' if most else 'is'} {k}"
                              f"{'' if most else ' or fewer'}: {never.how}")
+            _bound(out, most, k - step, never.evidence, out.tried[-1])
             break
         first = None if most else first_turns(cond)
         bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
@@ -156,20 +157,21 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
             out.tried.append(f"the game model found {got} ({found.detail})")
             continue
         if found.verdict == "none" and first and not question.bound:
-            _bound(out, most, k - step, "exhaustive")
             out.tried.append(f"no game's first {first} turns reach it: {found.detail}")
+            _bound(out, most, k - step, "exhaustive", out.tried[-1])
         else:
             out.tried.append(f"the game model for {k}: {found.detail}")
         break
     return out
 
 
-def _bound(out: Raised, most: bool, value: int, evidence: str) -> None:
+def _bound(out: Raised, most: bool, value: int, evidence: str, how: str) -> None:
     """A bound proved for every game: the most (``most``) or the fewest."""
     if most:
         out.upper, out.upper_evidence = value, evidence
     else:
         out.lower, out.lower_evidence = value, evidence
+    out.bound_how = how
 
 
 def first_turns(cond: Mapping[str, Any] | None) -> int | None:
@@ -215,6 +217,8 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
                          f"({found.schedules} runs unsatisfiable)")
         k += 1
         out.lower = k
+        out.bound_how = (f"no game's first {k - 1} turns have it: the game model over "
+                         f"every schedule of {k - 1} turns and fewer")
     return out
 
 

@@ -116,10 +116,13 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
     if not measured:
         return Verdict("unknown", detail="the committed witness has no measure")
     value = max(measured) if question.goal == "most" else min(measured)
-    upper, evidence = upper_bound(question.measure, players, games[0][1].config.rules) \
-        if question.goal == "most" else (None, None)
-    return Verdict("value", value=value, witness=doc, upper=upper, upper_evidence=evidence,
-                   detail=f"{recheck}; its measure is the value")
+    proved = upper_bound(question.measure, players, games[0][1].config.rules) \
+        if question.goal == "most" else None
+    return Verdict("value", value=value, witness=doc,
+                   upper=proved.value if proved else None,
+                   upper_evidence=proved.evidence if proved else None,
+                   detail=f"{recheck}; its measure is the value" +
+                   (f"; bound: {proved.how}" if proved else ""))
 
 
 def _games_of(doc: dict[str, Any]) -> tuple[list[tuple[str, Played]], str]:
