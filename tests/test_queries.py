@@ -360,6 +360,28 @@ def test_oven_encoding_agrees_with_the_reference(case: tuple[Any, ...]) -> None:
     assert encoded(table, hand, order, variants) == reference
 
 
+def test_a_mandatory_bombastica_asks_just_where_the_reference_has_several_ways() -> None:
+    """The opening's stop under ``completion=mandatory`` (:func:`..stops.pauses`): the
+    model's "more than one way to take the shortfall" (:func:`..oven_rules.several_ways`)
+    against the reference's ways (``rules.oven.ways_to_take``), for every hand of up to
+    two cards of each kind and every shortfall the hand can make up."""
+    import itertools
+
+    from mammamia_ref.queries.model.oven_rules import several_ways
+    from mammamia_ref.rules.oven import ways_to_take
+
+    checked = several = 0
+    with N.building():
+        for hand in itertools.product(range(3), repeat=5):
+            for short in range(1, sum(hand) + 1):
+                term = z3.simplify(several_ways([N.Val(h) for h in hand], N.Val(short)))
+                assert z3.is_true(term) or z3.is_false(term), term
+                expected = len(ways_to_take(hand, short)) > 1
+                assert z3.is_true(term) == expected, (hand, short)
+                checked, several = checked + 1, several + expected
+    assert checked > 1000 and 0 < several < checked
+
+
 # --------------------------- impossibilities searched for in the reference
 
 @given(openings(order="red.minimale", variants={"minimale_lowest": "eligible_kinds"}))

@@ -213,7 +213,7 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
         # the proved bound first: a search that meets it stops (the value is exact)
         proved = (upper_bound if goal == "most" else lower_bound)(name, players, rules)
         if proved is not None:
-            out.bound_how = proved.how
+            out.bound_how = f"{proved.how} [{time.process_time() - cpu:.1f} s of CPU]"
             if goal == "most":
                 out.upper, out.upper_evidence = proved.value, proved.evidence
             else:

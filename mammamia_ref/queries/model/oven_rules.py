@@ -230,6 +230,16 @@ def oven_bombastica(table: Counts, hand: Counts, complete: z3.BoolRef, take: Cou
     return N.Or(from_table_only, completes), asked, take_ok
 
 
+def several_ways(hand: Counts, short: Term) -> z3.BoolRef:
+    """oven.bombastica under ``completion=mandatory``: the owner is asked how to make up
+    a shortfall of ``short`` (at least 1, at most the hand) only where there is more
+    than one way to take it (:func:`mammamia_ref.rules.oven.ways_to_take`); a single
+    way is taken without asking. There is more than one just where the hand holds more
+    cards than the shortfall, of at least two kinds."""
+    kinds = _sum([N.If(h > 0, 1, 0) for h in hand])
+    return N.And(_sum(list(hand)) > short, kinds >= 2)
+
+
 def oven_bombastica_table_only(table: Counts,
                                total: int = ORDER_TYPES["bombastica"]["total"]) -> z3.BoolRef:
     """oven.bombastica_table_only: (bombastica_hand=forbidden) no hand card may be added:
@@ -407,5 +417,5 @@ __all__ = [
     "oven_bombastica_table_only", "oven_complete_from_hand", "oven_complete_mandatory",
     "oven_fail", "oven_leftovers", "oven_minimale", "oven_minimale_all_kinds",
     "oven_monotoni", "oven_monotoni_on_table", "oven_one_of_each", "oven_sort",
-    "oven_standard", "resolve_order", "select_order", "shortfall",
+    "oven_standard", "resolve_order", "select_order", "several_ways", "shortfall",
 ]

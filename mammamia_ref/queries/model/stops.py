@@ -25,7 +25,14 @@ from mammamia_ref.queries.model.game_terms import (
     Step,
     _is,
 )
-from mammamia_ref.queries.model.oven_rules import N_ORDERS, NK, T_BOMBASTICA, T_MINIMALE, T_MONOTONI
+from mammamia_ref.queries.model.oven_rules import (
+    N_ORDERS,
+    NK,
+    T_BOMBASTICA,
+    T_MINIMALE,
+    T_MONOTONI,
+    several_ways,
+)
 from mammamia_ref.rules.typed_spec import Completion, Leftovers
 
 
@@ -66,11 +73,9 @@ def pauses(model: GameModel, s: State, block: Block, facts: Mapping[str, Any]
                       N.Sum([N.If(k, 1, 0) for k in out.permitted]) >= 2)
         asked = N.And(facts["has_order"], out.asked)
         if model.v.completion == Completion.MANDATORY:
-            hand = model.hand_of(s, block.owner)
             short = model.rules.parameters.bombastica_total - N.Sum(list(facts["table"]))
-            kinds = N.Sum([N.If(h > 0, 1, 0) for h in hand])
-            asked = N.And(asked, facts["type"] == T_BOMBASTICA, N.Sum(hand) > short,
-                          kinds >= 2)
+            asked = N.And(asked, facts["type"] == T_BOMBASTICA,
+                          several_ways(model.hand_of(s, block.owner), short))
         return named, asked
 
 
