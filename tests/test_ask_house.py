@@ -61,6 +61,10 @@ def test_the_same_question_under_the_spec_and_under_ask_house(tmp_path: Path,
     (answer,) = json.loads(capsys.readouterr().out)
     assert (answer["value"], answer["upper"], answer["exact"]) == (8, 8, True)
     assert answer["house"] == str(house) and answer["not_the_spec"] == {"hand_limit": 8}
+    # the bound's proof in words, under each cell's own numbers
+    assert "the hand limit, 7, in any state" in plain.bound_how, plain.bound_how
+    assert "the hand limit, 8, in any state" in answer["bound_how"], answer["bound_how"]
+    assert "bound: no hand holds more than the hand limit, 7" in plain.text()
 
 
 def test_a_catalogue_question_under_other_numbers_is_answered_under_them(

@@ -14,9 +14,9 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.answering.measure_bounds import Proved
 from mammamia_ref.queries.answering.unbounded import (
     NotProvable,
+    Proved,
     can_emit,
     emitted,
     provable_event,

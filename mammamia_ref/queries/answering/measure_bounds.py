@@ -8,22 +8,12 @@ the answer prints beside it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from mammamia_ref.queries.answering.unbounded import Proved
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.typed_spec import Stall
 from mammamia_ref.rules.vocabulary import COLOURS
-
-
-@dataclass(frozen=True)
-class Proved:
-    """A bound proved for every game: its value, the kind of proof (``ranking``,
-    ``statement``, ``induction``, ``counting``, ``exhaustive``) and the proof in words."""
-
-    value: int
-    evidence: str
-    how: str
 
 
 def upper_bound(name: Any, players: int, rules: Rules) -> Proved | None:

@@ -88,6 +88,17 @@ class Never:
     evidence: str = "induction"   # or "ranking", where a ranking function proves it
 
 
+@dataclass(frozen=True)
+class Proved:
+    """A bound of a measure proved for every game (:mod:`.measure_bounds`): its value,
+    the kind of proof (``ranking``, ``statement``, ``induction``, ``counting``,
+    ``exhaustive``) and the proof in words."""
+
+    value: int
+    evidence: str
+    how: str
+
+
 @dataclass
 class _Proving:
     """One proof under way: its ``cases`` and ``reasons`` so far (each reason with its
