@@ -22,14 +22,18 @@ else (the legal actions are themselves a function of that observation). The regi
 - ``search`` (``search:N``: N playouts per decision): Monte Carlo search over deals of
   the cards it cannot see, consistent with its observation, careful players playing
   each candidate on (:mod:`mammamia_ref.sim.search`).
+- ``feed:COLOUR:POLICY``: not a player but a table that plays for one seat, for
+  ``ask``'s search: the others place no order and play what its orders lack
+  (:mod:`mammamia_ref.sim.feeding`).
 
 >>> sorted(POLICIES)
 ['careful', 'random', 'search', 'simple']
 >>> try:
 ...     get_policy("clever")
 ... except ValueError as error:
-...     print(error)
-unknown policy 'clever'; known policies: careful, random, search, simple (and search:N)
+...     print(str(error).replace("; ", ";\\n"))
+unknown policy 'clever';
+known policies: careful, random, search, simple (and search:N, feed:COLOUR:POLICY)
 """
 
 from __future__ import annotations
@@ -347,16 +351,26 @@ def get_fast_chooser(name: str) -> FastChooser | None:
 
 
 def get_policy(name: str) -> Policy:
-    """The policy registered as ``name``, or a search player ``search:N``;
+    """The policy registered as ``name``, a search player ``search:N`` or a table that
+    plays for one seat ``feed:COLOUR:POLICY`` (:mod:`.feeding`);
     :class:`UnknownPolicyError` names the others."""
+    from mammamia_ref.sim.feeding import FeedingPolicy, parse_feed
+
     try:
         return POLICIES[name]
     except (KeyError, TypeError):
         pass
+    try:
+        fed = parse_feed(name)
+    except MammamiaError as error:
+        raise UnknownPolicyError(str(error)) from None
+    if fed is not None:
+        return FeedingPolicy(fed[0], POLICIES[fed[1]])
     settings = _search_settings(name)
     if settings is None:
         raise UnknownPolicyError(f"unknown policy {name!r}; known policies: "
-                                 f"{', '.join(sorted(POLICIES))} (and search:N)")
+                                 f"{', '.join(sorted(POLICIES))} (and search:N, "
+                                 "feed:COLOUR:POLICY)")
     return ObservingPolicy(name, search.SearchPolicy(settings))
 
 
