@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mammamia_ref.rules.actions import PlaceOrder, Play
+from mammamia_ref.rules.actions import Draw, PlaceOrder, Play
 from mammamia_ref.rules.ruleset import make_rules
 from mammamia_ref.rules.state import make_config, variant_defaults, variant_values
 from mammamia_ref.rules.vocabulary import KIND_INDEX
@@ -32,11 +32,12 @@ def test_a_malformed_table_is_refused_with_what_it_should_be(name: str) -> None:
 def test_only_the_fed_seat_places_orders_and_the_others_feed_it(inner: str) -> None:
     """Under every flag value alone, at 2 to 5 players: every action legal, the game
     finished, no order placed by a seat not fed; a card the others play is of a kind
-    the fed seat's orders still lack wherever one such kind could be played."""
+    the fed seat's orders still lack wherever one such kind could be played; the others
+    draw from their waiters while they hold a card of each kind it lacks."""
     defaults = variant_defaults()
     cells = [{}] + [{flag: value} for flag, values in variant_values().items()
                     for value in values if value != defaults[flag]]
-    placed, fed_plays = Counter(), 0
+    placed, fed_plays, draws = Counter(), 0, Counter()
     for i, variants in enumerate(cells):
         players = 2 + i % 4
         config = make_config(players, variants=variants)
@@ -56,12 +57,19 @@ def test_only_the_fed_seat_places_orders_and_the_others_feed_it(inner: str) -> N
                 if any(lack[KIND_INDEX[a.kind]] > 0 for a in legal if isinstance(a, Play)):
                     assert lack[KIND_INDEX[action.kind]] > 0, (action, lack)
                     fed_plays += 1
+            if isinstance(action, Draw) and state.colour(seat) != fed and \
+                    Draw("waiter") in legal:
+                lack = lacking(state, config.colours.index(fed))
+                hand = state.hands[seat].ingredients
+                wanting = any(n > 0 and h == 0 for n, h in zip(lack, hand, strict=True))
+                assert action.source == "waiter" or wanting, (action, lack, hand)
+                draws[action.source] += 1
             return action
 
         record = play_game(config, i, [checked] * players)
         assert record.final.phase == "over" or record.stalled, variants
     assert placed[True] > 0 and placed[False] == 0, placed
-    assert fed_plays > 0
+    assert fed_plays > 0 and draws["waiter"] > 0 and draws["supply"] > 0, (fed_plays, draws)
 
 
 def test_the_same_seed_gives_the_same_table() -> None:

@@ -20,10 +20,7 @@ pytestmark = pytest.mark.z3
 
 from mammamia_ref.errors import IllegalActionError, InternalError  # noqa: E402
 from mammamia_ref.queries.catalogue.construct import Builder, build, deal_deck  # noqa: E402
-from mammamia_ref.queries.catalogue.plans import (  # noqa: E402
-    bombastica_takes_all,
-    six_orders,
-)
+from mammamia_ref.queries.catalogue.plans import bombastica_takes_all  # noqa: E402
 from mammamia_ref.queries.model import num as N  # noqa: E402
 from mammamia_ref.queries.model.proofs import (  # noqa: E402
     card_kept_at_openings,
@@ -71,14 +68,16 @@ def test_a_wish_the_supply_cannot_grant_is_refused() -> None:
 
 
 def test_wishes_become_a_supply_given_in_advance() -> None:
-    """The six-orders game wishes for yellow's draws: the game ``build`` returns shuffles
-    the supply once, in the order the first pass drew it, and replays from a new game
-    to the same end (six red orders delivered)."""
-    built = build(six_orders, 2, {}, first_player=1)
+    """The most-orders game at three players wishes for the feeder's draws: the game
+    ``build`` returns shuffles the supply once, in the order the first pass drew it, and
+    replays from a new game to the same end (seven red orders delivered)."""
+    from mammamia_ref.queries.catalogue.plans import most_orders
+
+    built = build(most_orders, 3, {}, first_player=1)
     supply = [a for a in built.actions if isinstance(a, Shuffle) and a.pile == "supply"]
     assert len(supply) == 1 and supply[0].order[-1] == MAMMA_MIA
     state = _replayed(built)
-    assert len(state.delivered[0]) == 6 and state.delivered[1] == ()
+    assert len(state.delivered[0]) == 7 and state.delivered[1:] == ((), ())
 
 
 @pytest.mark.parametrize("value", ["after_deal", "before_deal"])

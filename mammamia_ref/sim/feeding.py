@@ -5,17 +5,21 @@ the rules allow, not what players would do: the answer is a game in which the ot
 help. Random or careful players rarely make one (they place orders of their own, which
 take the table's cards first). This policy arranges such a table: the seat of
 ``COLOUR`` plays as ``POLICY`` does (``random``, ``simple``, ``careful``); every other
-seat places no order and plays the kind the fed seat's orders (in hand and in the oven)
-lack the most, by the order shapes of the game's numbers, else as ``POLICY`` does. It
+seat places no order, plays the kind the fed seat's orders (in hand and in the oven)
+lack the most, by the order shapes of the game's numbers, and draws from its waiter
+while it holds a card of each kind they lack (so the supply, and the Mamma Mia! card in
+it, last: the round is longer), else as ``POLICY`` does. It
 sees the whole state, as the table of an existence question may (it is not a player:
 the others give up their own game); its randomness is the
 generator it is given, so a seeded game replays. ``mammamia simulate --policy
 feed:red:careful`` plays such tables too.
 
 ``ask``'s search plays it where a question measures one seat's orders
-(:func:`mammamia_ref.queries.answering.searching.policies_for`). Measured at 3 players on
-1,500 seeds (the most orders one seat delivers at one opening): careful players reach 7
-in none of them and 6 in 1 game of 40, ``feed:red:careful`` 7 in 4 and 6 in 1 of 3.
+(:func:`mammamia_ref.queries.answering.searching.policies_for`). Measured on the first
+seeds (the most orders one seat delivers at one opening, Q23's measure): at 3 players
+careful players reach 7 in none of 1,500 games, ``feed:red:careful`` in 10 of 800; at 4
+players 8 in 1 of 400 (careful players at most 6); at 5 players 8 in 3 of 300 (the
+feeders drawing from the supply instead: none, 7 in 1).
 
 >>> parse_feed("feed:red:careful")
 ('red', 'careful')
@@ -31,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mammamia_ref.errors import UsageError
-from mammamia_ref.rules.actions import Action, NoOrder, Play
+from mammamia_ref.rules.actions import Action, Draw, NoOrder, Play
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.state import GameState
@@ -87,18 +91,22 @@ class FeedingPolicy:
     inner: Policy
 
     def __call__(self, state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
-        colours = state.config.colours
-        if self.fed not in colours or to_move(state) == colours.index(self.fed):
+        colours, seat = state.config.colours, to_move(state)
+        if seat is None or self.fed not in colours or seat == colours.index(self.fed):
             return self.inner(state, legal, rng)
         if any(isinstance(a, NoOrder) for a in legal):
             return NoOrder()
+        lack = lacking(state, colours.index(self.fed))
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
-            lack = lacking(state, colours.index(self.fed))
             best = max(plays, key=lambda a: (min(a.count, lack[KIND_INDEX[a.kind]]),
                                              a.count, rng.random()))
             if lack[KIND_INDEX[best.kind]] > 0:
                 return best
+        waiter = [a for a in legal if isinstance(a, Draw) and a.source == "waiter"]
+        hand = state.hands[seat].ingredients
+        if waiter and not any(n > 0 and h == 0 for n, h in zip(lack, hand, strict=True)):
+            return waiter[0]
         return self.inner(state, legal, rng)
 
 

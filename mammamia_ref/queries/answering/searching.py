@@ -34,12 +34,12 @@ def policies_for(question: Question, config: GameConfig) -> tuple[str, ...]:
 
 FEED_SEEDS = 6
 """The seeds a feeding table plays to each one of another policy in the seeded games:
-for a question that measures one seat's part it makes the games that count (measured
-for Q23 at 3 players: 7 orders at one opening in 4 of 1,500 fed games, in none of
-1,500 careful ones; at 4 players 7 in 140 of 1,500, careful at most 6), but only on a
-new deal (a careful table's choices hardly depend on the seed, so playing on from a
-point of one rarely differs). With 3, Q23 at 3 players from scratch gave 6 of 7 in 60 s
-of CPU (its first fed 7 is seed 733); with 6, 7 in 17 s."""
+for a question that measures one seat's part it makes the games that count (Q23 at 3
+players: 7 orders at one opening in 10 of the first 800 fed games, in none of 1,500
+careful ones), but only on a new deal (a careful table's choices hardly depend on the
+seed, so playing on from a point of one rarely differs). Measured before the feeders
+drew from their waiters, Q23 at 3 players from scratch gave 6 of 7 in 60 s of CPU with
+3, and 7 in 17 s with 6."""
 
 
 def seeded(tables: tuple[str, ...], games: int) -> Iterator[tuple[int, str]]:

@@ -17,7 +17,6 @@ from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
            q05_most_pizzas_one_opening,  # noqa: F401
            q21_fewest_turns_all_orders,  # noqa: F401
-           q23_most_orders_one_opening,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )
 from mammamia_ref.queries.catalogue.builders import search_game

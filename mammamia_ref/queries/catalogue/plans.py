@@ -149,44 +149,6 @@ def _bombastica_round(b: Builder, keep: int, bombastica: bool = True) -> None:
         b.turn(KINDS[k], hand[k] if done and len(kinds) > 1 else 1, source="waiter")
 
 
-SIX_ORDERS = ("red.pineapple4", "red.mushroom4", "red.pepper4", "red.monotoni",
-              "red.one_of_each", "red.minimale")
-
-
-def six_orders(b: Builder) -> None:
-    """Two players, yellow first: red delivers six orders at the first opening.
-
-    Red is dealt six salami and plays one with each of its first six turns, placing
-    the orders of :data:`SIX_ORDERS` in turn; yellow, placing none, plays before each
-    exactly what red's order will need (five pineapple, five mushroom, five pepper:
-    each standard order leaves one, which the One-of-each finds with an olive; six
-    olive for the Monotoni, named olive; three mushroom for the Minimale, the only
-    kind eligible then). Red draws orders from its waiter, yellow from the supply the
-    cards it plays next (wished, :meth:`.construct.Builder.wish`); then both play on
-    until the supply runs out."""
-    salami, pineapple, mushroom, pepper, olive = KINDS
-    _setup(b, [[salami] * 6, [pineapple] * 5 + [olive]], {"red": SIX_ORDERS})
-    yellow = [(pineapple, 5, [mushroom] * 5), (mushroom, 5, [pepper] * 5),
-              (pepper, 5, [olive] * 5), (olive, 6, [olive, mushroom, mushroom, mushroom,
-                                                    pepper, pepper]),
-              (olive, 1, []), (mushroom, 3, [])]
-    for (kind, count, wish), order in zip(yellow, SIX_ORDERS, strict=True):
-        if wish:
-            b.wish(wish)
-        b.turn(kind, count, None, "supply")
-        b.turn(salami, 1, order, "waiter")
-    _play_out(b)
-
-    def decide(state: GameState) -> Action:
-        if state.step == "name_kind":   # the Monotoni's kind; the Minimale's is mushroom
-            monotoni = state.reveal is not None and \
-                ORDERS[state.reveal.order].type == "monotoni"
-            return NameKind(olive if monotoni else mushroom)
-        return default_decision(state)
-
-    b.resolve(decide)
-
-
 MostOrders = tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...],
                    tuple[tuple[str, int], ...], tuple[tuple[str, ...], ...], str]
 """A :func:`most_orders` plan for one player count: red's orders in the order placed,
@@ -360,6 +322,5 @@ def long_round(b: Builder) -> None:
     b.resolve()
 
 
-__all__ = ["MOST_ORDERS", "SIX_ORDERS", "MostOrders", "Plan", "all_orders",
-           "bombastica_takes_all", "long_round", "most_orders",
-           "six_orders"]
+__all__ = ["MOST_ORDERS", "MostOrders", "Plan", "all_orders",
+           "bombastica_takes_all", "long_round", "most_orders"]
