@@ -199,6 +199,7 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
     start = time.process_time()
     out, k = Raised(0), max(lower or 1, 1)
     out.lower, out.lower_evidence = k, "exhaustive"   # raised by each k proved below
+    out.bound_how = "" if lower else "a game's turns count from 1"
     while budget - (time.process_time() - start) > 0:
         cond = at_most(question.measure, k)
         assert cond is not None

@@ -17,6 +17,7 @@ from mammamia_ref.rules.game import apply_in_parts, is_chance, is_over, legal_ac
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.state import GameConfig, GameState, Phase, Step, make_config
 from mammamia_ref.rules.typed_spec import Stall
+from mammamia_ref.sim.feeding import FEED, parse_feed
 
 POLICIES = ("random", "simple", "careful")
 
@@ -28,7 +29,7 @@ def policies_for(question: Question, config: GameConfig) -> tuple[str, ...]:
     colour seated is fed."""
     measured = question.measure if question.goal != "find" else None
     if isinstance(measured, Mapping) and "some_seat" in measured:
-        return (f"feed:{config.colours[0]}:careful", *POLICIES)
+        return (f"{FEED}:{config.colours[0]}:careful", *POLICIES)
     return POLICIES
 
 
@@ -46,8 +47,8 @@ def seeded(tables: tuple[str, ...], games: int) -> Iterator[tuple[int, str]]:
     """The (seed, policy) pairs of the seeded games, lazily, in the order played: seed
     by seed, each policy in turn, a feeding table's :data:`FEED_SEEDS` seeds to each
     one of the others (every seed said in the witness, so each game replays)."""
-    fed = [p for p in tables if p.startswith("feed:")]
-    others = [p for p in tables if not p.startswith("feed:")]
+    fed = [p for p in tables if parse_feed(p)]
+    others = [p for p in tables if not parse_feed(p)]
     for s in range(games):
         for policy in fed:
             for k in range(FEED_SEEDS):
