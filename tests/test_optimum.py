@@ -177,6 +177,34 @@ def test_the_game_model_aims_at_a_bound_and_stops_there() -> None:
     assert lengths == aim_lengths(2, make_rules({}))[:len(lengths)], tried   # shortest first
 
 
+def test_the_aims_lengths_run_no_check_past_a_deadline(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """Whether a first round of each length can end is a z3 check a length (18 s of CPU
+    for the fifteen at 3 players, the first time in a process: a default budget's cell
+    took 22 s for a budget of 10). With a deadline already spent, every check is capped
+    at once and a length left unsettled is kept, never dropped: the lengths asked
+    include every one that can end, and nothing unsettled is remembered."""
+    import time
+
+    from mammamia_ref.queries.model import num, proofs
+
+    rules = make_rules({})
+    settled = aim_lengths(2, rules)
+    monkeypatch.setattr(proofs, "_ROUND_ENDS", {})
+    caps: list[float | None] = []
+    check = num.check
+
+    def capped(constraints: Any, timeout: float | None = None) -> Any:
+        caps.append(timeout)
+        return check(constraints, timeout)
+
+    monkeypatch.setattr(num, "check", capped)
+    hurried = aim_lengths(2, rules, deadline=time.process_time())
+    assert caps and all(t is not None and t <= 0.011 for t in caps), caps
+    assert set(settled) < set(hurried), (settled, hurried)
+    assert all(proofs._ROUND_ENDS[k] == (k[2] in settled) for k in proofs._ROUND_ENDS)
+
+
 def test_the_aim_takes_a_measure_that_binds_a_seat() -> None:
     """Q23's measure (the most orders one seat bakes in a round) binds a seat variable:
     the aim judges the shape of its condition written out for the seating (it read the

@@ -114,7 +114,7 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
         if left <= 0:
             break
         ends = not (open_last and len(schedule) == 1)   # the first round ends
-        if ends and not can_end(players, rules, schedule[0]):
+        if ends and not can_end(players, rules, schedule[0], left):
             continue
         if not put_off:
             covered = max(covered, sum(schedule) - 1)   # every shorter schedule is done

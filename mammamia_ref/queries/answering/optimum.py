@@ -241,7 +241,7 @@ def aim(question: Question, players: int, rules: Rules, upper: int, budget: floa
         return
     exact = form.exact   # else a "none" compares positions between turns only
     deadline = time.process_time() + budget
-    lengths = aim_lengths(players, rules, seat_turns(question.measure, upper))
+    lengths = aim_lengths(players, rules, seat_turns(question.measure, upper), deadline)
     cap = budget / AIM_FIRST_CAPS
     log: list[str] = []
     while lengths:   # each pass over the lengths not yet settled, with twice the cap
@@ -294,19 +294,28 @@ AIM_TURNS_A_PLAYER = 5
 bounded search's first rounds (:func:`..model.proofs.first_rounds`)."""
 
 
-def aim_lengths(players: int, rules: Rules, own: int = 0) -> list[int]:
+def aim_lengths(players: int, rules: Rules, own: int = 0,
+                deadline: float | None = None) -> list[int]:
     """The first-round lengths :func:`aim` asks about, shortest first: those that can end
     (:func:`..model.proofs.can_end`), and where the measure needs ``own`` turns of one
     seat in the round (:func:`seat_turns`), none too short for them, and the longest
     five turns a player beyond the shortest that holds them. A length beyond five turns
     a player is asked as it is: proving whether such a round can end takes z3 minutes
-    (283 s for 19 to 33 turns at 3 players), more than asking for the game there."""
+    (283 s for 19 to 33 turns at 3 players), more than asking for the game there. With
+    a ``deadline`` (CPU time), no check runs past it: a length it leaves unsettled is
+    kept (at 3 players the fifteen checks take 18 s of CPU the first time in a process,
+    more than a default budget)."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
     usual = AIM_TURNS_A_PLAYER * players
     least = max(first_rounds(players).start, (own - 1) * players + 1)
     most = max(usual, least + usual - 1) if own else usual
-    return [t for t in range(least, most + 1) if t > usual or can_end(players, rules, t)]
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.process_time(), 0.01)
+
+    return [t for t in range(least, most + 1)
+            if t > usual or can_end(players, rules, t, left())]
 
 
 def seat_turns(name: Any, k: int) -> int:

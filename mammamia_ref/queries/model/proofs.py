@@ -13,7 +13,6 @@ The invariants are always proved together with the model's well-formedness
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -437,27 +436,38 @@ def first_rounds(players: int, shortest: int = 1) -> range:
     return range(shortest, 4 * players + 1)
 
 
-def can_end(players: int, variants: FlagValues, turns: int) -> bool:
+def can_end(players: int, variants: FlagValues, turns: int,
+            timeout: float | None = None) -> bool:
     """Whether a search tries a first round of ``turns`` turns: those that can end, or
     every length beyond :data:`PRECHECKED` players (see :func:`first_rounds`) or under
-    numbers other than the spec's (the proofs are made under the spec's numbers)."""
+    numbers other than the spec's (the proofs are made under the spec's numbers). A
+    check ``timeout`` CPU seconds do not settle counts as "can end": the length is
+    tried, and a round that cannot end then has no game there."""
     return players > PRECHECKED or bool(as_rules(variants).non_default_parameters()) \
-        or first_round_can_end(players, variants, turns)
+        or first_round_can_end(players, variants, turns, timeout) is not False
 
 
-@functools.cache
-def _first_round_can_end(players: int, flags: tuple[tuple[str, str], ...], turns: int) -> bool:
-    """Whether some first round lasts exactly ``turns`` turns (only the flags that
-    govern turns matter; any orders may be placed)."""
-    with N.building():   # a context of its own, so the answer is the same whatever ran before
-        model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
-                          end_last=True)
-        result, _ = N.check(model.constraints)
-    return bool(result == z3.sat)
+_ROUND_ENDS: dict[tuple[int, tuple[tuple[str, str], ...], int], bool] = {}
+"""The first-round lengths settled so far (:func:`first_round_can_end`), once per
+process for each value of the flags that matter."""
 
 
-def first_round_can_end(players: int, variants: FlagValues, turns: int) -> bool:
+def first_round_can_end(players: int, variants: FlagValues, turns: int,
+                        timeout: float | None = None) -> bool | None:
     """Whether some first round of ``players`` lasts exactly ``turns`` turns under
-    ``variants`` (proved once per process for each value of the flags that matter)."""
+    ``variants`` (only the flags that govern turns matter; any orders may be placed);
+    None where ``timeout`` CPU seconds did not settle it (kept only once settled). Each
+    check builds its model in a z3 context of its own, so the answer is the same
+    whatever ran before."""
     values = {**variant_defaults(), **flag_values(variants)}
-    return _first_round_can_end(players, tuple((f, values[f]) for f in TURN_FLAGS), turns)
+    flags = tuple((f, values[f]) for f in TURN_FLAGS)
+    key = (players, flags, turns)
+    if key not in _ROUND_ENDS:
+        with N.building():
+            model = GameModel(players, dict(flags), schedule=(turns,), open_last=True,
+                              end_last=True)
+            result, _ = N.check(model.constraints, timeout=timeout)
+        if result == z3.unknown:
+            return None
+        _ROUND_ENDS[key] = result == z3.sat
+    return _ROUND_ENDS[key]
