@@ -107,8 +107,36 @@ def test_the_search_feeds_a_seat_only_where_the_question_measures_one() -> None:
     for name in ("Q21-fewest-turns-all-orders", "Q23-most-orders-one-opening"):
         question = load_question(SHIPPED / f"{name}.yaml")
         assert policies_for(question, config) == ("feed:red:careful", *POLICIES), name
+    bombastica = load_question(SHIPPED / "Q22-bombastica-most-cards.yaml")
+    assert policies_for(bombastica, config) == ("feed:red:random", *POLICIES)
     for name in ("Q05-most-pizzas-one-opening", "Q18-all-players-tied"):
         assert policies_for(load_question(SHIPPED / f"{name}.yaml"), config) == POLICIES
+
+
+def test_a_table_the_fast_engine_cannot_play_is_played_on_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The largest Bombastica is judged on events, so its seeded games are played on the
+    fast engine, which has no feeding table: the table's games are played on the
+    reference, after the fast engine's half of the seeded share, and judged alike."""
+    pytest.importorskip("z3")
+    from mammamia_ref.queries.answering import searching
+    from mammamia_ref.queries.language.measures import measure
+    from mammamia_ref.queries.language.questions import load_question
+
+    question = load_question(SHIPPED / "Q22-bombastica-most-cards.yaml")
+    played: list[str] = []
+    real = searching.playout
+
+    def recorded(config, seed, policy, **kwargs):   # type: ignore[no-untyped-def]
+        played.append(policy)
+        return real(config, seed, policy, **kwargs)
+
+    monkeypatch.setattr(searching, "playout", recorded)
+    best, _n, score, screened = searching.search(
+        question, 3, make_rules(), 2.0,
+        lambda g: measure("bombastica_cards", g, "most"), directed=True)
+    assert screened > 0 and "feed:red:random" in played, (screened, set(played))
+    assert best is not None and score == measure("bombastica_cards", best, "most")
 
 
 def test_a_fed_table_plays_its_seeds_several_to_each_one_of_the_others() -> None:
