@@ -155,3 +155,31 @@ def test_a_fed_table_plays_its_seeds_several_to_each_one_of_the_others() -> None
          *fed[FEED_SEEDS:], (1, "random"), (1, "careful")]
     assert list(seeded(("random", "simple"), 2)) == [(0, "random"), (0, "simple"),
                                                      (1, "random"), (1, "simple")]
+
+
+@pytest.mark.parametrize("name", ["delivered", "bombastica_cards"])
+def test_the_search_counts_every_game_the_reference_plays(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games a search reports played on the reference are every reference game it
+    played: the fast screen's replays, the seeded games (a feeding table's among them)
+    and the climb's, whichever path the measure takes."""
+    pytest.importorskip("z3")
+    from dataclasses import replace
+
+    from mammamia_ref.queries.answering import searching
+    from mammamia_ref.queries.language.measures import measure
+    from mammamia_ref.queries.language.questions import load_question
+
+    question = replace(load_question(SHIPPED / "Q22-bombastica-most-cards.yaml"),
+                       measure=name)
+    calls = Counter()
+    real = searching.playout
+
+    def counted(config, seed, policy, **kwargs):   # type: ignore[no-untyped-def]
+        calls[policy] += 1
+        return real(config, seed, policy, **kwargs)
+
+    monkeypatch.setattr(searching, "playout", counted)
+    _best, played, _score, _screened = searching.search(
+        question, 3, make_rules(), 1.5, lambda g: measure(name, g, "most"), directed=True)
+    assert played == sum(calls.values()) > 0, (played, calls)

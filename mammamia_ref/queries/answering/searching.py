@@ -151,8 +151,8 @@ def search(question: Question, players: int, rules: Rules, budget: float,
                                                        10 * games, enough,
                                                        judged_events(question))
         if fed and score < enough:
-            best, score, more = _seeded(seated, fed, judge, start + share, games, enough,
-                                        best, score)
+            best, score, more = _seeded(seated, fed, judge, start + share, games - played,
+                                        enough, best, score)
             played += more
         if directed and best is not None and score < enough:
             best, score, more, tried = climb(question, best, score, judge,
@@ -169,8 +169,9 @@ def search(question: Question, players: int, rules: Rules, budget: float,
         if score >= enough:
             return best, played, score, screened
     share = budget * (SEEDED_SHARE if directed else 1.0)
-    best, score, played = _seeded(seated, tables, judge, start + share, games, enough,
-                                  best, score)
+    best, score, more = _seeded(seated, tables, judge, start + share, games - played,
+                                enough, best, score)
+    played += more
     if score >= enough:
         return best, played, score, screened
     if directed and best is not None and score < enough:
