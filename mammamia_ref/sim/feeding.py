@@ -8,14 +8,13 @@ take the table's cards first). This policy arranges such a table: the seat of
 seat places no order, plays the kind the fed seat's orders (in hand and in the oven)
 lack the most, by the order shapes of the game's numbers, and draws from its waiter
 while it holds a card of each kind they lack (so the supply, and the Mamma Mia! card in
-it, last: the round is longer), else as ``POLICY`` does. It
-sees the whole state, as the table of an existence question may (it is not a player:
-the others give up their own game); its randomness is the
-generator it is given, so a seeded game replays. ``mammamia simulate --policy
-feed:red:careful`` plays such tables too.
+it, last: the round is longer), else as ``POLICY`` does. It sees the whole state, as
+the table of an existence question may (it is not a player: the others give up their
+own game); its randomness is the generator it is given, so a seeded game replays.
+``mammamia simulate --policy feed:red:careful`` plays such tables too.
 
-``ask``'s search plays it where a question measures one seat's orders
-(:func:`mammamia_ref.queries.answering.searching.policies_for`). Measured on the first
+``ask``'s search plays it where a question measures one seat's orders or its Pizza
+Bombastica (:func:`mammamia_ref.queries.answering.searching.policies_for`). Measured on the first
 seeds (the most orders one seat delivers at one opening, Q23's measure): at 3 players
 careful players reach 7 in none of 1,500 games, ``feed:red:careful`` in 10 of 800; at 4
 players 8 in 1 of 400 (careful players at most 6); at 5 players 8 in 3 of 300 (the
