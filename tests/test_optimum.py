@@ -182,9 +182,12 @@ def test_the_aims_lengths_run_no_check_past_a_deadline(monkeypatch: pytest.Monke
     """Whether a first round of each length can end is a z3 check a length (18 s of CPU
     for the fifteen at 3 players, the first time in a process: a default budget's cell
     took 22 s for a budget of 10). With a deadline already spent, every check is capped
-    at once and a length left unsettled is kept, never dropped: the lengths asked
-    include every one that can end, and nothing unsettled is remembered."""
+    at once, and a length a capped check leaves unsettled (here every one: a capped
+    check answers "unknown" without solving, so no machine is fast enough to settle it)
+    is kept, never dropped, and not remembered."""
     import time
+
+    import z3
 
     from mammamia_ref.queries.model import num, proofs
 
@@ -196,13 +199,13 @@ def test_the_aims_lengths_run_no_check_past_a_deadline(monkeypatch: pytest.Monke
 
     def capped(constraints: Any, timeout: float | None = None) -> Any:
         caps.append(timeout)
-        return check(constraints, timeout)
+        return (z3.unknown, None) if timeout is not None else check(constraints)
 
     monkeypatch.setattr(num, "check", capped)
     hurried = aim_lengths(2, rules, deadline=time.process_time())
     assert caps and all(t is not None and t <= 0.011 for t in caps), caps
     assert set(settled) < set(hurried), (settled, hurried)
-    assert all(proofs._ROUND_ENDS[k] == (k[2] in settled) for k in proofs._ROUND_ENDS)
+    assert proofs._ROUND_ENDS == {}
 
 
 def test_the_aim_takes_a_measure_that_binds_a_seat() -> None:

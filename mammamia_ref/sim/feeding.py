@@ -38,7 +38,16 @@ from mammamia_ref.rules.actions import Action, Draw, NoOrder, Play
 from mammamia_ref.rules.game import to_move
 from mammamia_ref.rules.ruleset import order_shapes
 from mammamia_ref.rules.state import GameState
-from mammamia_ref.rules.vocabulary import COLOURS, KIND_INDEX, KINDS, ORDERS
+from mammamia_ref.rules.vocabulary import (
+    COLOURS,
+    KIND_INDEX,
+    NO_CARDS,
+    ORDERS,
+    Counts,
+    add,
+    counts_of,
+    subtract,
+)
 
 if TYPE_CHECKING:
     from mammamia_ref.sim.policies import Policy
@@ -63,23 +72,19 @@ def parse_feed(name: object) -> tuple[str, str] | None:
     return parts[1], parts[2]
 
 
-def lacking(state: GameState, seat: int) -> list[int]:
+def lacking(state: GameState, seat: int) -> Counts:
     """What the orders of ``seat`` in hand and in the oven need, kind by kind, less the
     ingredient cards already in the oven (a Monotoni or a Minimale counted with its
     personal kind named; a Bombastica, which takes any cards, not counted)."""
     shapes = order_shapes(state.parameters)
     colour = state.colour(seat)
-    mine = [o for o in (*state.oven, *state.hands[seat].orders)
+    mine = [ORDERS[o] for o in (*state.oven, *state.hands[seat].orders)
             if o in ORDERS and ORDERS[o].colour == colour]
-    need = [0] * len(KINDS)
-    for order in (ORDERS[o] for o in mine):
+    need = NO_CARDS
+    for order in mine:
         if order.type != "bombastica":
-            need = [n + r for n, r in zip(need, order.requirement(shapes, order.personal),
-                                          strict=True)]
-    for card in state.oven:
-        if card in KIND_INDEX:
-            need[KIND_INDEX[card]] -= 1
-    return need
+            need = add(need, order.requirement(shapes, order.personal))
+    return subtract(need, counts_of(state.oven))
 
 
 @dataclass(frozen=True)
