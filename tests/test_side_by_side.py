@@ -45,6 +45,12 @@ def test_the_comparison_never_calls_a_contradiction_agreement() -> None:
     assert agreement(sat, _got("none in any game"), "find") == "CONTRADICTS"
     assert agreement(sat, _got("none within the bound"), "find") == "CONTRADICTS"
     assert agreement(sat, _got("unknown"), "find") == "not settled"
+    # a most: that has none (Q24's letter): "unbounded" is the game the catalogue found;
+    # a value is a game short of it, and a proved bound would deny it
+    assert agreement(sat, _got("unbounded"), "most") == "agrees"
+    assert agreement(sat, _got("unbounded"), "find") == "CONTRADICTS"
+    assert agreement(sat, _got("value", 59), "most") == "not settled"
+    assert agreement(sat, _got("value", 59, upper=198), "most") == "CONTRADICTS"
     assert agreement(unsat, _got("found"), "find") == "CONTRADICTS"
     assert agreement(unsat, _got("none in any game"), "find") == "agrees"
     assert agreement(unsat, _got("none within the bound"), "find") == "agrees within the bound"

@@ -28,14 +28,10 @@ from typing import Any
 
 from mammamia_ref.rules import specdata
 
-NOT_STATED: dict[str, str] = {
-    "Q24-longest-round/letter": (
-        "a round that can last for ever has no longest round, so Q24's measure has no "
-        "value there; whether a round can last for ever is Q07's file, which states it "
-        "(position_returns)"),
-}
+NOT_STATED: dict[str, str] = {}
 """The catalogue queries (or cells, ``ID/variant``) the question language cannot state,
-and why: they stay with the catalogue's own z3 models (docs/questions.md)."""
+and why: they stay with the catalogue's own z3 models (docs/questions.md). None is now:
+Q24's letter cell, a round that lasts for ever, is its measure answered "unbounded"."""
 
 NARROWER: dict[str, str] = {}
 """The catalogue queries whose question file states a narrower question than the
@@ -77,8 +73,12 @@ def agreement(expected: Mapping[str, Any], got: Any, goal: str) -> str:
     bound`` (a bounded "none" beside the catalogue's proof), ``short`` (a value below the
     catalogue's, or a bound not met), ``not settled``, or ``CONTRADICTS``."""
     verdict = expected["verdict"]
-    if verdict == "sat":
-        return {"found": "agrees", "unknown": "not settled"}.get(got.answer, "CONTRADICTS")
+    if verdict == "sat":   # a most: that has none is a game found (Q24's letter)
+        said = {"found": "agrees", "unknown": "not settled"}
+        if goal == "most":   # a value is a game found, not the one that never ends
+            said |= {"unbounded": "agrees", "value": "not settled" if got.upper is None
+                     else "CONTRADICTS"}
+        return said.get(got.answer, "CONTRADICTS")
     if verdict == "unsat":
         if got.answer == "none in any game":
             return "agrees"

@@ -14,6 +14,7 @@ top-level keys and the steps, flow style for each action and expectation.
 from __future__ import annotations
 
 import json
+import math
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -24,7 +25,12 @@ from mammamia_ref.errors import InternalError
 from mammamia_ref.formats.output import write_atomically
 from mammamia_ref.formats.safeyaml import load_bytes
 from mammamia_ref.formats.scenario import parse_scenario
+from mammamia_ref.formats.witness_files import witness_id
+from mammamia_ref.queries.language.judging import PartOf, Played, actions, needs_turning
+from mammamia_ref.queries.language.questions import Question
+from mammamia_ref.queries.language.turning import turning_notes
 from mammamia_ref.rules.actions import Action, format_action
+from mammamia_ref.rules.vocabulary import COLOURS
 from mammamia_ref.sim.scenario_run import run_scenario
 
 _SCHEMA_LINE = "# yaml-language-server: $schema=../../spec/schemas/scenario.schema.json\n"
@@ -206,3 +212,35 @@ def replay_parsed(scenario: Any) -> tuple[bool, str, list[str]]:
         if not result.passed:
             return False, f"run {result.run}, step {result.step}: {result.failure}", sorted(fired)
     return True, "", sorted(fired)
+
+
+def witness_doc(question: Question, game: Played, title: str) -> dict[str, Any]:
+    """The game as a scenario from a new deal, every shuffle explicit."""
+    rules = game.config.rules
+    variants, parameters = rules.non_default(), rules.non_default_parameters()
+    under = f" under the house rule {rules.house!r}" if rules.house else ""
+    flags = rules.as_dict()   # one file an answer (formats.witness_files)
+    name = witness_id(question.id, game.config.players, {f: flags[f] for f in question.variants},
+                      several=math.prod(len(v) for v in question.variants.values()) > 1)
+    doc: dict[str, Any] = {"id": name,
+                           "title": title, "description": "Found by `mammamia ask` ("
+                           + (game.found_by or f"{game.policy} policy, seed {game.seed}")
+                           + f"){under}.",
+                           "rules": ["setup.deal"], "tags": ["ask", question.id]}
+    if variants:
+        doc["variants"] = variants
+    if parameters:
+        doc["parameters"] = parameters
+    setup: dict[str, Any] = {"players": game.config.players,
+                             "first_player": game.config.first_player}
+    if game.config.colours != COLOURS[:game.config.players]:   # a seating of its own
+        setup["colours"] = list(game.config.colours)
+    doc["given"] = {"setup": setup}
+    last = len(game.steps) - 1   # the claim checked on replay: how the game ends
+    ends = [{"event": e.name, "rule": e.rule} for e in game.steps[last][1]]
+    whole = not any(isinstance(a, PartOf) for a, _e, _s in game.steps)   # an action a step
+    notes = turning_notes(game.steps, game.config) \
+        if whole and needs_turning(question.condition or question.measure) else None
+    doc["steps"] = action_steps(actions(game.steps),
+                                {last: {"events": ends}} if ends else None, notes)
+    return doc

@@ -62,6 +62,8 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
                    "id": scenario_file_id(query["id"], answer["name"] if several else None)}
     if got.answer == "found":
         return Verdict("sat", witness=witness, detail=f"found by {got.found_by}; {got.tried}")
+    if got.answer == "unbounded":   # no most: a game whose measure grows without end
+        return Verdict("sat", witness=witness, detail=f"{got.detail}; found by {got.found_by}")
     if got.answer == "none in any game":
         return Verdict("unsat", evidence=got.evidence or "induction", detail=got.detail)
     if got.answer == "none within the bound":
@@ -91,6 +93,7 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
     Every run must be a game of the cell: its players and exactly its ``rules``."""
     from mammamia_ref.queries.answering.ask import upper_bound
     from mammamia_ref.queries.answering.known_games import of_cell
+    from mammamia_ref.queries.answering.unending import grows
     from mammamia_ref.queries.language.judging import meets
     from mammamia_ref.queries.language.measures import measure
 
@@ -111,13 +114,19 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
         runs = f" (run {', '.join(met)})" if len(games) > 1 else ""
         return Verdict("sat", witness=doc, detail=f"{recheck} and meets the question's "
                        f"condition{runs} (the full route: MAMMAMIA_FULL_SEARCH=1 or --slow)")
+    proved = upper_bound(question.measure, players, games[0][1].config.rules) \
+        if question.goal == "most" else None
+    endless = [(name, e) for name, e in ((name, grows(question, game)) for name, game in games)
+               if e is not None] if question.goal == "most" and proved is None else []
+    if endless:   # a most: with none (Q24's letter): the run whose measure grows for ever
+        name, e = endless[0]
+        runs = f" (run {name})" if len(games) > 1 else ""
+        return Verdict("sat", witness=doc, detail=f"{recheck}{runs}; {e.said()}")
     measured = [m for m in (measure(question.measure, game, question.goal) for _n, game in games)
                 if m is not None]
     if not measured:
         return Verdict("unknown", detail="the committed witness has no measure")
     value = max(measured) if question.goal == "most" else min(measured)
-    proved = upper_bound(question.measure, players, games[0][1].config.rules) \
-        if question.goal == "most" else None
     return Verdict("value", value=value, witness=doc,
                    upper=proved.value if proved else None,
                    upper_evidence=proved.evidence if proved else None,

@@ -9,10 +9,8 @@ from mammamia_ref.queries.catalogue.common import (
     a_game,
     answer_flags,
     built_doc,
-    load_catalogue,
     plan_variants,
     players_of,
-    relabel,
 )
 from mammamia_ref.queries.catalogue.construct import Builder, build
 from mammamia_ref.queries.catalogue.plans import (
@@ -40,12 +38,15 @@ def turns_per_round(built: Builder) -> dict[int, int]:
 @register("Q24-longest-round")
 def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
     """stall=cut: a plan's long round against the potential bound of
-    :func:`.proofs.round_length_bound`; stall=letter: no longest round, Q07's
-    repetition re-checked."""
+    :func:`.proofs.round_length_bound`; stall=letter: no longest round, answered by
+    Q24's question file (a position comes back and the round's turns rise each time the
+    actions between are played again: :mod:`..answering.unending`)."""
     v = answer_flags(answer)
     players = players_of(answer)
-    if v.stall == Stall.LETTER:
-        return _round_for_ever(query, answer)
+    if v.stall == Stall.LETTER:   # its question file's: "unbounded", a round for ever
+        from mammamia_ref.queries.catalogue.by_question import answer_by_question
+
+        return answer_by_question(query, answer)
     built = build(long_round, players, plan_variants(answer))
     lengths = turns_per_round(built)
     longest = max(lengths, key=lambda r: (lengths[r], -r))
@@ -69,22 +70,3 @@ def q24_longest_round(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Ve
                    detail=f"rounds of {', '.join(str(lengths[r]) for r in sorted(lengths))} "
                    f"turns; proved the most: {upper} ("
                    + ", ".join(f"{k} {r}" for k, r in proof.cases.items()) + ")")
-
-
-def _round_for_ever(query: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-    """Under stall=letter no round is the longest: Q07's game, in which a position comes
-    back (its question file's answer: the certificate judged, or the route from scratch)."""
-    from mammamia_ref.queries.catalogue.by_question import answer_by_question
-
-    q07 = next(q for q in load_catalogue() if q["id"] == "Q07-round-forever")
-    letter = next(a for a in q07["answers"] if a["name"] == "letter")
-    found = answer_by_question(q07, letter)
-    if found.witness is None:
-        return Verdict("unsat", detail="Q07 found no position that comes back: "
-                       + found.detail)
-    witness = relabel(found.witness, query, answer, "A round that never ends (stall=letter)",
-                       "The game of Q07: a position of the first round comes back, and "
-                       "under the letter of the rules nothing ends the round, so the same "
-                       "turns may repeat for ever: no round is the longest.",
-                       ["turn.pass", "turn.draw_short", "round_end.last_card"])
-    return Verdict("sat", witness=witness, detail="no longest round: " + found.detail)

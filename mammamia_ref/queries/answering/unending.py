@@ -1,0 +1,140 @@
+"""A ``most:`` with no most: a measure that grows without end.
+
+Under the letter of the rules (stall=letter) nothing ends a round in which no card
+moves, and a position can come back (Q07): every card in the same place, the same
+player to act. The reference is deterministic, so the actions between the two can be
+played again from the second as from the first, any number of times, each a legal game.
+Where each time adds to the measure (the turns of a round, of the game), no game is the
+longest: "value 59" there would present a bound of the search as an optimum.
+
+A measure of the language is a count of a game's events or turns, or the largest of
+such counts (over rounds, seats, openings), so with the steps between played ``k`` more
+times it is the largest of functions linear in ``k``: convex. Measured with them played
+0, 1, 2 and 3 more times, a rise from one to the next shows it rises at least as much
+every time after, without end; the answer keeps the measures it saw.
+
+The position is looked for among the known games, then by the z3 game model (the route
+of ``find: {position_returns: true}``, :func:`.bounded.prove_or_find`: no seeded game
+shows one, since a seeded game of the letter is cut when a cycle of turns moves nothing).
+A measure with a proved upper bound is never asked this (it has a most), nor one where
+the unbounded proof shows that no position comes back in any game (under the stall cut,
+a ranking function: Q07).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+from mammamia_ref.queries.language.judging import PartOf, Played, actions
+from mammamia_ref.queries.language.measures import measure
+from mammamia_ref.queries.language.questions import Question
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.state import GameState
+
+RETURN = {"position_returns": True}
+"""The condition whose games show a position that comes back (Q07's question)."""
+
+AGAIN = 3
+"""How many more times the steps between are played to see the measure rise."""
+
+
+@dataclass(frozen=True)
+class Unending:
+    """A game whose measure grows without end: the position after action ``first``
+    comes back after action ``again`` (0-based, whole actions), and the measure with the
+    actions between played 0, 1, ... :data:`AGAIN` more times."""
+
+    game: Played
+    first: int
+    again: int
+    measured: tuple[int, ...]
+
+    def said(self) -> str:
+        between = self.again - self.first
+        seen = ", ".join(str(m) for m in self.measured)
+        return (f"no most: the position after action {self.first + 1} comes back after "
+                f"action {self.again + 1}, so the {between} actions between can be played "
+                f"again without end (the reference played them 0 to {AGAIN} more times: "
+                f"the measure was {seen}, rising each time)")
+
+
+def comes_back(game: Played) -> tuple[int, int] | None:
+    """The first (earlier, later) whole actions after which the game's state is the
+    same, every card in the same place and the same player to act; None if none."""
+    seen: dict[GameState, int] = {}
+    whole = [s for a, _e, s in game.steps if not isinstance(a, PartOf)]
+    for i, state in enumerate(whole):
+        if state in seen:
+            return seen[state], i
+        seen[state] = i
+    return None
+
+
+def played_again(game: Played, first: int, again: int, times: int) -> Played | None:
+    """The game with its actions ``first + 1 .. again`` played ``times`` more times
+    after ``again``, then the rest, all replayed by the reference from a new game; None
+    if the reference refuses one (as it would where the two states differ)."""
+    from mammamia_ref.queries.answering.known_games import replayed
+
+    acts = actions(game.steps)
+    loop = acts[first + 1:again + 1]
+    longer = acts[:again + 1] + loop * times + acts[again + 1:]
+    played = replayed(game.config, longer)
+    return played if len(played.steps) == len(longer) else None
+
+
+def grows(question: Question, game: Played) -> Unending | None:
+    """The game as :class:`Unending` if a position comes back in it and the question's
+    measure rises each time the actions between are played again; else None."""
+    back = comes_back(game)
+    if back is None:
+        return None
+    first, again = back
+    seen: list[int] = []
+    for times in range(AGAIN + 1):
+        longer = played_again(game, first, again, times)
+        got = None if longer is None else measure(question.measure, longer, "most")
+        if got is None:
+            return None
+        seen.append(got)
+    if not all(a < b for a, b in itertools.pairwise(seen)):
+        return None
+    return Unending(game, first, again, tuple(seen))
+
+
+def unending(question: Question, players: int, rules: Rules, budget: float,
+             known: bool = True) -> tuple[Unending | None, str]:
+    """A game in which the question's measure grows without end, looked for within
+    ``budget`` CPU seconds among the known games (with ``known``), then by the game
+    model; and what was tried, in words."""
+    from mammamia_ref.queries.answering.bounded import prove_or_find
+    from mammamia_ref.queries.answering.known_games import best_known
+    from mammamia_ref.queries.answering.leads import lead
+    from mammamia_ref.queries.answering.unbounded import prove_never
+
+    start = time.process_time()
+    never = prove_never(RETURN, players, rules, budget / 4)
+    if never.proved:   # under the stall cut a ranking function proves it (Q07)
+        return None, f"no position comes back in any game ({never.evidence})"
+    if known:
+        game, _score, judged = best_known(
+            players, rules, lambda g: 1.0 if grows(question, g) else None, budget / 2)
+        if game is not None:
+            return grows(question, game), f"a known game ({judged} judged)"
+    left = budget - (time.process_time() - start)
+    if left <= 0:
+        return None, "no time left to look for a position that comes back"
+    found = prove_or_find(RETURN, players, rules, {}, left, lead(RETURN, players, rules))
+    if found.game is None:
+        return None, f"no position that comes back found ({found.verdict}: {found.detail})"
+    endless = grows(question, found.game)
+    if endless is None:
+        return None, ("a position comes back, but playing the actions between again does "
+                      "not raise the measure")
+    return endless, found.game.found_by or "the z3 game model"
+
+
+__all__ = ["AGAIN", "RETURN", "Unending", "comes_back", "grows", "played_again",
+           "unending"]
