@@ -59,6 +59,11 @@ BAD = {
     "an optimum over a condition": ("most:\n  event: baked\n", 2,
                                     "a measure mapping has one of turns_until"),
     "an optimum over a count": ("fewest: 3\n", 2, "not a number"),
+    # a measure is read off whole games: a part of one would be measured past its bound
+    "an optimum within turns": ("most: turns\nbound:\n  turns: 30\n", 4,
+                                "measures whole games"),
+    "an optimum within rounds": ("fewest: baked\nbound: {games: 10, rounds: 1}\n", 3,
+                                 "bound rounds: a fewest: measures whole games"),
     # what only the schema says (spec/schemas/question.schema.json)
     "schema: a round beyond three": ("find:\n  event: round_ended\n  where: {round: 7}\n",
                                      4, "7 is greater than the maximum of 3"),

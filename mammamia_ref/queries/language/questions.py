@@ -233,6 +233,12 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
         raise _fail(loaded, "/players", "players: a list of player counts, each 2 to 5")
     variants = _check_variants(loaded, doc.get("variants") or {})
     bound = _check_bound(loaded, doc.get("bound") or {})
+    part = next((key for key in bound if key != "games"), None)
+    if goal != "find" and part is not None:   # a measure is read off whole games
+        raise _fail(loaded, f"/bound/{part}", f"bound {part}: a {goal}: measures whole games "
+                    "(and their beginnings), so its bound takes games: only; a number "
+                    "within some turns or rounds is a measure form's (turns_until:, "
+                    "most_in_a_round:) or a find: condition's (within:)")
     problem = work_problem(players, variants, bound, house,   # the work bounded up front
                            rules_known=house is not None)
     if problem is not None:
