@@ -22,7 +22,7 @@ from mammamia_ref.queries.answering.unending import (
 )
 from mammamia_ref.queries.language.judging import Played, actions
 from mammamia_ref.queries.language.measures import measure
-from mammamia_ref.queries.language.questions import Question, check_question
+from mammamia_ref.queries.language.questions import Question, check_question, load_question
 
 pytestmark = pytest.mark.z3
 
@@ -111,3 +111,59 @@ def test_under_the_stall_cut_no_position_comes_back_and_a_value_is_given() -> No
                           {"stall": "cut"}, 3, known=False)
     assert longest.answer == "value" and longest.upper is not None
     assert "unbounded" not in longest.tried
+
+
+PASSES = {"event": "passed", "at_least": 200}
+
+
+def test_a_count_the_return_raises_is_met_by_playing_the_actions_between_again() -> None:
+    """200 passes under the letter: the quiet turns between Q07's position and its
+    return, played again as few more times as meet it (two passes each time)."""
+    from mammamia_ref.queries.answering import unending
+    from mammamia_ref.queries.language.judging import meets
+
+    game = _q07_letter()
+    met = unending.repeated_until(PASSES, {}, game)
+    assert met is not None and meets(PASSES, met, {})
+    times = int(met.found_by.split(" played ")[1].split()[0])
+    first, again = comes_back(game) or (0, 0)
+    short = played_again(game, first, again, times - 1)
+    assert short is not None and not meets(PASSES, short, {})   # no fewer would do
+    assert len(met.steps) == len(game.steps) + times * (again - first)
+    # within one round it is met as well; within 30 turns, or past the return's round,
+    # no repetition is judged
+    assert unending.repeated_until(PASSES, {"rounds": 1}, game) is not None
+    assert unending.repeated_until(PASSES, {"turns": 30}, game) is None
+
+
+def test_a_count_the_return_does_not_raise_stops_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quiet turns bake nothing: the first repetition comes no nearer to 30 bakes,
+    and no more are played (not 20,000 actions' worth)."""
+    from mammamia_ref.queries.answering import unending
+
+    played: list[int] = []
+    real = unending.played_again
+
+    def counted(game: Played, first: int, again: int, times: int) -> Played | None:
+        played.append(times)
+        return real(game, first, again, times)
+
+    monkeypatch.setattr(unending, "played_again", counted)
+    assert unending.repeated_until({"event": "baked", "at_least": 30}, {}, _q07_letter()) \
+        is None
+    assert played == [1]
+
+
+def test_a_find_the_search_misses_is_found_by_repeating_and_not_under_the_cut(
+        tmp_path: Path) -> None:
+    path = tmp_path / "passes.yaml"
+    path.write_text("question: passes\nfind: {event: passed, at_least: 200}\nplayers: [2]\n"
+                    "variants: {stall: [letter, cut]}\n", encoding="utf-8")
+    question = load_question(path)
+    got = answer_cell(question, 2, LETTER, 6)
+    assert got.answer == "found" and got.reference == "agrees", got.tried
+    assert "more times" in got.found_by and "a position that comes back" in got.tried
+    cut = answer_cell(question, 2, {"stall": "cut"}, 3)
+    assert cut.answer == "unknown"
+    assert "not by repeating: no position comes back in any game (ranking)" in cut.tried

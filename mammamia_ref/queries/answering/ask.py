@@ -16,10 +16,12 @@ Each (players, flag values) cell gets one of
 
 The routes: a ``find:`` by the unbounded proof, then the known games
 (:mod:`.known_games`: every game the package ships), a seeded search
-(:mod:`.searching`) and the z3 game model; a ``most:`` / ``fewest:`` by its proved bound
-(a ``most:`` with none first asked whether it grows without end), the known games, a directed search and the game model raising the value found
-(:mod:`.optimum`). A game is judged by :mod:`..language.judging` and kept only when the reference
-replays the scenario written from it; one that came from a known game names its file.
+(:mod:`.searching`), the actions between a position and its return played again
+(:mod:`.unending`) and the z3 game model; a ``most:`` / ``fewest:`` by its proved bound
+(a ``most:`` with none first asked whether it grows without end), the known games, a
+directed search and the game model raising the value found (:mod:`.optimum`). A game
+is judged by :mod:`..language.judging` and kept only when the reference replays the
+scenario written from it; one that came from a known game names its file.
 """
 
 from __future__ import annotations
@@ -357,6 +359,10 @@ UNENDING_SHARE = 0.4
 comes back in 3, 11, 16 and 42 s of CPU at 2 to 5 players under stall=letter (measured
 2026-12-06, Q07's question)."""
 
+REPEAT_SHARE = 0.5
+"""The part of what a ``find:``'s search left that looks for a game meeting it by
+playing again the actions between a position and its return (:mod:`.unending`)."""
+
 SEARCH_SHARE = 0.3
 """The part of a ``find:`` cell's budget the search has before z3 takes the rest (all
 of it when z3 cannot express the condition), where the game model does not go first."""
@@ -382,7 +388,9 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     from mammamia_ref.queries.answering.bounded import Bounded, prove_or_find
     from mammamia_ref.queries.answering.leads import lead
     from mammamia_ref.queries.answering.unbounded import prove_never
+    from mammamia_ref.queries.answering.unending import found_by_repeating
     from mammamia_ref.queries.language.conditions import Unsupported, asks_a_return, written_out
+    from mammamia_ref.queries.language.questions import kept_once_met
 
     condition = question.condition
     assert condition is not None
@@ -440,6 +448,15 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         _found(question, game, out)
         return
     searched = _searched(played, screened, rules, directed, game, score)
+    if kept_once_met(condition) and not returns and left() > 0:
+        repeated, how = found_by_repeating(question, players, rules,
+                                           left() * REPEAT_SHARE, known)
+        if repeated is not None:
+            _found(question, repeated, out)
+            out.tried = "; ".join(part for part in (never.how, searched) if part) + \
+                f"; then a position that comes back: {how}"
+            return
+        searched += f"; not by repeating: {how}"
     if bounded is None and expressible and left() > 0:
         led = lead(condition, players, rules)
         bounded = prove_or_find(condition, players, rules, question.bound, left(), led)

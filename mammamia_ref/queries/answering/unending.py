@@ -1,4 +1,5 @@
-"""A ``most:`` with no most: a measure that grows without end.
+"""What a position that comes back allows: a ``most:`` with no most, and a ``find:`` met
+by playing the actions between again.
 
 Under the letter of the rules (stall=letter) nothing ends a round in which no card
 moves, and a position can come back (Q07): every card in the same place, the same
@@ -19,15 +20,23 @@ shows one, since a seeded game of the letter is cut when a cycle of turns moves 
 A measure with a proved upper bound is never asked this (it has a most), nor one where
 the unbounded proof shows that no position comes back in any game (under the stall cut,
 a ranking function: Q07).
+
+A ``find:`` condition kept once met that counts what those actions do ("200 passes")
+is met by playing them again often enough (:func:`repeated_until`): a search plays no
+such game (a seeded game of the letter is cut at the first cycle of quiet turns), and
+the game model's schedules stop far short of it. The game is the reference's, judged by
+the condition as any game is.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
-from mammamia_ref.queries.language.judging import PartOf, Played, actions
+from mammamia_ref.queries.language.judging import PartOf, Played, actions, meets
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import Rules
@@ -104,11 +113,16 @@ def grows(question: Question, game: Played) -> Unending | None:
     return Unending(game, first, again, tuple(seen))
 
 
-def unending(question: Question, players: int, rules: Rules, budget: float,
-             known: bool = True) -> tuple[Unending | None, str]:
-    """A game in which the question's measure grows without end, looked for within
-    ``budget`` CPU seconds among the known games (with ``known``), then by the game
-    model; and what was tried, in words."""
+T = TypeVar("T")
+
+
+def returning(players: int, rules: Rules, budget: float, known: bool,
+              take: Callable[[Played], T | None], taken: str) -> tuple[T | None, str]:
+    """What ``take`` makes of a game in which a position comes back, looked for within
+    ``budget`` CPU seconds: none where the unbounded proof shows that no position comes
+    back in any game; else among the known games (with ``known``), then by the game
+    model (:data:`RETURN`); and what was tried, in words (``taken``: what ``take``
+    looks for, for the answer where a game shows none)."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
     from mammamia_ref.queries.answering.known_games import best_known
     from mammamia_ref.queries.answering.leads import lead
@@ -119,22 +133,94 @@ def unending(question: Question, players: int, rules: Rules, budget: float,
     if never.proved:   # under the stall cut a ranking function proves it (Q07)
         return None, f"no position comes back in any game ({never.evidence})"
     if known:
-        game, _score, judged = best_known(
-            players, rules, lambda g: 1.0 if grows(question, g) else None, budget / 2)
+        made: dict[int, T] = {}
+
+        def judge(game: Played) -> float | None:
+            got = take(game)
+            if got is None:
+                return None
+            made[id(game)] = got
+            return 1.0
+
+        game, _score, judged = best_known(players, rules, judge, budget / 2)
         if game is not None:
-            return grows(question, game), f"a known game ({judged} judged)"
+            return made[id(game)], f"a known game ({judged} judged)"
     left = budget - (time.process_time() - start)
     if left <= 0:
         return None, "no time left to look for a position that comes back"
     found = prove_or_find(RETURN, players, rules, {}, left, lead(RETURN, players, rules))
     if found.game is None:
         return None, f"no position that comes back found ({found.verdict}: {found.detail})"
-    endless = grows(question, found.game)
-    if endless is None:
-        return None, ("a position comes back, but playing the actions between again does "
-                      "not raise the measure")
-    return endless, found.game.found_by or "the z3 game model"
+    got = take(found.game)
+    if got is None:
+        return None, f"a position comes back, but {taken}"
+    return got, found.game.found_by or "the z3 game model"
 
 
-__all__ = ["AGAIN", "RETURN", "Unending", "comes_back", "grows", "played_again",
-           "unending"]
+def unending(question: Question, players: int, rules: Rules, budget: float,
+             known: bool = True) -> tuple[Unending | None, str]:
+    """A game in which the question's measure grows without end (:func:`returning`)."""
+    return returning(players, rules, budget, known, lambda g: grows(question, g),
+                     "playing the actions between again does not raise the measure")
+
+
+MOST_ACTIONS = 20_000
+"""The longest game a repetition is played to (as long as a seeded game may be)."""
+
+
+def repeated_until(condition: Mapping[str, Any], bound: Mapping[str, int], game: Played
+                   ) -> Played | None:
+    """The game with the actions between a position and its return played again 1, 2,
+    4, ... more times while each comes nearer to ``condition`` (one kept once met: what
+    the actions between do, it counts once more each time), then as few more times
+    between the last two as still meet it (by halves): the game that meets it within
+    ``bound``, judged so; None if none does within :data:`MOST_ACTIONS` actions, or no
+    position comes back. A repetition past the bound (its turns, its rounds) comes no
+    nearer, so it stops there."""
+    from mammamia_ref.queries.language.nearness import nearness
+
+    back = comes_back(game)
+    if back is None:
+        return None
+    first, again = back
+    loop, length = again - first, len(actions(game.steps))
+
+    def tried(times: int) -> tuple[Played | None, int | None]:
+        longer = played_again(game, first, again, times)
+        return longer, None if longer is None else nearness(condition, longer, bound)
+
+    far, times, met = nearness(condition, game, bound), 1, None
+    while met is None and length + times * loop <= MOST_ACTIONS:
+        longer, now = tried(times)
+        if longer is None or now is None or (far is not None and now >= far and now):
+            return None   # refused, or the repetition brings it no nearer
+        met, far = (longer if now == 0 else None), now
+        times *= 2 if met is None else 1
+    low, high = times // 2, times   # low more times fall short (none: the game itself)
+    while met is not None and high - low > 1:
+        mid = (low + high) // 2
+        longer, now = tried(mid)
+        if longer is not None and now == 0:
+            met, high = longer, mid
+        else:
+            low = mid
+    if met is None or not meets(condition, met, bound):
+        return None
+    return replace(met, found_by=f"{game.found_by or 'a game'}, its {loop} actions between "
+                   f"a position and its return (after actions {first + 1} and {again + 1}) "
+                   f"played {high} more times")
+
+
+def found_by_repeating(question: Question, players: int, rules: Rules, budget: float,
+                       known: bool = True) -> tuple[Played | None, str]:
+    """A game that meets a ``find:`` condition kept once met, made by playing the
+    actions between a position and its return again (:func:`returning`)."""
+    condition = question.condition
+    assert condition is not None
+    return returning(players, rules, budget, known,
+                     lambda g: repeated_until(condition, question.bound, g),
+                     "playing the actions between again does not meet the condition")
+
+
+__all__ = ["AGAIN", "MOST_ACTIONS", "RETURN", "Unending", "comes_back", "found_by_repeating",
+           "grows", "played_again", "repeated_until", "returning", "unending"]
