@@ -314,3 +314,45 @@ def test_the_turns_until_a_count_is_reached_are_bounded_by_a_potential() -> None
                       {"some_seat": "s", "own_turns_until": {
                           "state": {"count": "hand", "seat": "s", "at_least": 9}}}):
         assert turns_needed(unbounded, 2, rules) is None, unbounded
+
+
+FORMS = ({"most_in_a_round": {"event": "passed"}},
+         {"most_in_a_round": {"event": "drew"}},
+         {"some_seat": "s", "most_in_a_round": {"event": "played", "where": {"seat": "s"}}},
+         {"some_seat": "s", "own_turns": True},
+         {"some_seat": "s", "own_turns_until": {"event": "baked", "where": {"seat": "s"}}},
+         {"turns_until": {"event": "baked"}})
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_measure_form_has_a_proved_bound_under_the_cut_that_games_keep(
+        players: int) -> None:
+    """Under the stall cut each form is bounded through the round's ranking bound (a
+    count of what only turns emit, a seat's own turns, the turns until a condition): no
+    random or careful game passes it, nor the catalogue's longest round (Q24's plan game,
+    a round of 157 turns at 2 players, 117 of them passes). Under the letter a round has
+    no most (none is claimed); a count an opening emits has no bound through the turns."""
+    from pathlib import Path
+
+    import yaml
+
+    from mammamia_ref.queries.answering.ask import replay_witness
+
+    rules = make_rules({})
+    games = [playout(make_config(players), seed, policy)
+             for seed in range(6) for policy in ("random", "careful")]
+    if players == 2:
+        path = Path(__file__).resolve().parent.parent / "scenarios" / "queries" / \
+            "q24-longest-round-cut-2p.yaml"
+        games.append(replay_witness(yaml.safe_load(path.read_text(encoding="utf-8"))))
+    for form in FORMS:
+        proved = upper_bound(form, players, rules)
+        assert proved is not None and proved.evidence == "ranking", form
+        assert "round_end.stall" in proved.how
+        most = max(measure(form, g, "most") or 0 for g in games)
+        assert 0 < most <= proved.value, (form, most, proved)
+        assert upper_bound(form, players, make_rules({"stall": "letter"})) is None
+    if players == 2:   # the long round's passes come within 81 of the bound
+        passes = upper_bound(FORMS[0], 2, rules)
+        assert passes is not None and measure(FORMS[0], games[-1]) == 117 <= passes.value
+    assert upper_bound({"most_in_a_round": {"event": "baked"}}, players, rules) is None

@@ -128,7 +128,16 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> Proved 
     if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
                                                       "equals")):
         return None
-    k = int(cond.get("at_least", 1))
+    per_turn = most_a_turn(cond, own, players, rules, colours)
+    return None if per_turn is None else _needed(int(cond.get("at_least", 1)), *per_turn)
+
+
+def most_a_turn(cond: Mapping[str, Any], own: bool, players: int, rules: Rules,
+                colours: tuple[str, ...]) -> tuple[int, str] | None:
+    """The most events of ``cond`` (an event condition, its variables expanded) one turn
+    emits, where only turns emit them (no opening step, no round's preparation does) and,
+    with ``own``, none in another seat's turn than the first's; each proved by z3 from
+    any well-formed state, 1 to 3 tried; with the proof in words. None otherwise."""
     with N.building():
         if any(can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
                for what in ("reveal", "transition")):
@@ -139,9 +148,9 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> Proved 
             return None
         for most in range(1, 4):
             if N.check([*base, count > most])[0] == z3.unsat:
-                return _needed(k, most, f"only a turn emits {cond['event']} (no opening "
-                               f"step, no round's preparation does), at most {most} a turn"
-                               + (", none in another seat's turn" if own else ""))
+                return most, (f"only a turn emits {cond['event']} (no opening step, no "
+                              f"round's preparation does), at most {most} a turn"
+                              + (", none in another seat's turn" if own else ""))
     return None
 
 
@@ -255,4 +264,4 @@ def _grows(step: tuple[Any, Any, list[Any], list[Any], list[Any]], potential: An
     return bool(result != z3.unsat)
 
 
-__all__ = ["Lead", "lead", "turns_needed"]
+__all__ = ["Lead", "lead", "most_a_turn", "turns_needed"]

@@ -28,30 +28,21 @@ def upper_bound(name: Any, players: int, rules: Rules) -> Proved | None:
     answer under other rules)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model import num as N
-    from mammamia_ref.queries.model.proofs import (
-        card_bound,
-        hand_limit,
-        prove_invariant,
-        round_length_bound,
-    )
+    from mammamia_ref.queries.model.proofs import card_bound, hand_limit, prove_invariant
     from mammamia_ref.rules.setup import trimmed_per_kind
     from mammamia_ref.rules.vocabulary import COPIES, ORDERS_OF
 
     numbers = rules.parameters
     if isinstance(name, Mapping):
         return _form_upper_bound(name, players, rules)
+    a_round = _round_turns(players, rules) if name in ("longest_round", "turns") else None
+    if a_round is not None:
+        bound, how = a_round
+        if name == "longest_round":
+            return Proved(bound, "ranking", how)
+        return Proved(numbers.rounds * bound, "ranking", f"{how}, {numbers.rounds} rounds")
     try:
         with N.building():
-            if name in ("longest_round", "turns") and rules.flags.stall == Stall.CUT:
-                bound, proof = round_length_bound(players, rules)
-                if proof.holds:
-                    how = (f"z3 proves a ranking function that every turn of a round lowers "
-                           f"under the stall cut (round_end.stall): at most {bound} turns a "
-                           "round")
-                    if name == "longest_round":
-                        return Proved(bound, "ranking", how)
-                    return Proved(numbers.rounds * bound, "ranking",
-                                  f"{how}, {numbers.rounds} rounds")
             if name == "baked_one_opening":
                 # the cards every order needs, all colours together (Q05's count), and
                 # the most each colour can deliver at one opening (Q23's), whichever is less
@@ -108,24 +99,96 @@ def _card_kept(players: int, rules: Rules, bound: int) -> bool:
 
 
 def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules) -> Proved | None:
-    """A seat's orders baked in one round (``some_seat: s`` with ``most_in_a_round:``
-    ``baked`` at ``s``'s seat, nothing else): the most any colour can deliver at one
-    opening, z3's :func:`..model.proofs.orders_bound` (``statement``)."""
+    """A measure form's proved upper bound. A seat's orders baked in one round
+    (``some_seat: s`` with ``most_in_a_round:`` ``baked`` at ``s``'s seat, nothing else):
+    the most any colour can deliver at one opening, z3's
+    :func:`..model.proofs.orders_bound` (``statement``). Under the stall cut, where z3
+    proves a round's turns at most ``R`` (:func:`..model.proofs.round_length_bound`):
+    ``most_in_a_round: E`` of an event only turns emit, at most ``m`` a turn
+    (:func:`.leads.most_a_turn`), at most ``m * R``; the turns until a condition, at
+    most the game's turns; a seat's own turns, at most its turns of every round (the
+    turns go round the table, ``turn.clockwise``: ``R / players`` a round, rounded up)."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.model import num as N
 
     counted = form.get("most_in_a_round")
-    if "some_seat" not in form or counted != {"event": "baked",
-                                              "where": {"seat": form["some_seat"]}}:
+    if "some_seat" in form and counted == {"event": "baked",
+                                           "where": {"seat": form["some_seat"]}}:
+        try:
+            with N.building():
+                bounds = _orders_bounds(players, rules)
+        except VariantError:
+            return None
+        return None if bounds is None else Proved(
+            max(bounds), "statement", f"a colour delivers at most {max(bounds)} orders at "
+            "one opening (z3, by the cards its orders need)")
+    a_round = _round_turns(players, rules)
+    if a_round is None:
+        return None
+    turns, how = a_round
+    rounds = rules.parameters.rounds
+    if counted is not None:
+        per_turn = _most_a_turn(counted, form.get("some_seat"), players, rules)
+        return None if per_turn is None else Proved(
+            per_turn[0] * turns, "ranking", f"{per_turn[1]} (z3, from any well-formed "
+            f"state); {how}: at most {per_turn[0] * turns} in a round")
+    if "some_seat" in form:   # own_turns_until: or own_turns: true
+        own = -(-turns // players)
+        return Proved(rounds * own, "ranking", f"{how}, so a seat's own turns at most "
+                      f"{own} a round (the turns go round the table, turn.clockwise), "
+                      f"{rounds} rounds: {rounds * own}")
+    return Proved(rounds * turns, "ranking", f"{how}, {rounds} rounds: a game of at most "
+                  f"{rounds * turns} turns")
+
+
+def _round_turns(players: int, rules: Rules) -> tuple[int, str] | None:
+    """The most turns of a round z3 proves under the stall cut (a ranking function,
+    :func:`..model.proofs.round_length_bound`), with the proof in words; None under the
+    letter, or where the proof does not hold."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.proofs import round_length_bound
+
+    if rules.flags.stall != Stall.CUT:
         return None
     try:
         with N.building():
-            bounds = _orders_bounds(players, rules)
+            bound, proof = round_length_bound(players, rules)
     except VariantError:
         return None
-    return None if bounds is None else Proved(
-        max(bounds), "statement", f"a colour delivers at most {max(bounds)} orders at one "
-        "opening (z3, by the cards its orders need)")
+    return (bound, f"z3 proves a ranking function that every turn of a round lowers under "
+            f"the stall cut (round_end.stall): at most {bound} turns a round") \
+        if proof.holds else None
+
+
+def _most_a_turn(counted: Any, seat: Any, players: int, rules: Rules
+                 ) -> tuple[int, str] | None:
+    """:func:`.leads.most_a_turn` of a ``most_in_a_round:`` condition (its seat variable
+    the first colour's: the rules treat the seats alike), where the game model states it
+    and well-formedness is proved; None otherwise."""
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.answering.leads import most_a_turn
+    from mammamia_ref.queries.answering.unbounded import well_formed_holds
+    from mammamia_ref.queries.language.conditions import Unsupported, shape
+    from mammamia_ref.queries.language.variables import RELATIONS, expand
+    from mammamia_ref.queries.model.flags import model_rules
+
+    colours = tuple(COLOURS[:players])
+    if not isinstance(counted, Mapping):
+        return None
+    cond = expand(counted, colours, rules.parameters.rounds,
+                  {seat: colours[0]} if seat is not None else None)
+    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
+                                                      "equals", "at_least")):
+        return None
+    try:
+        model_rules("game_model", rules)
+        shape(cond)
+        if not well_formed_holds(players, rules):
+            return None
+    except (VariantError, Unsupported):
+        return None
+    return most_a_turn(cond, False, players, rules, colours)
 
 
 def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
