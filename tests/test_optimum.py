@@ -316,7 +316,7 @@ def test_the_turns_until_a_count_is_reached_are_bounded_by_a_potential() -> None
         assert turns_needed(unbounded, 2, rules) is None, unbounded
 
 
-FORMS = ({"most_in_a_round": {"event": "passed"}},
+BOUNDED_FORMS = ({"most_in_a_round": {"event": "passed"}},
          {"most_in_a_round": {"event": "drew"}},
          {"some_seat": "s", "most_in_a_round": {"event": "played", "where": {"seat": "s"}}},
          {"some_seat": "s", "own_turns": True},
@@ -345,7 +345,7 @@ def test_every_measure_form_has_a_proved_bound_under_the_cut_that_games_keep(
         path = Path(__file__).resolve().parent.parent / "scenarios" / "queries" / \
             "q24-longest-round-cut-2p.yaml"
         games.append(replay_witness(yaml.safe_load(path.read_text(encoding="utf-8"))))
-    for form in FORMS:
+    for form in BOUNDED_FORMS:
         proved = upper_bound(form, players, rules)
         assert proved is not None and proved.evidence == "ranking", form
         assert "round_end.stall" in proved.how
@@ -353,6 +353,6 @@ def test_every_measure_form_has_a_proved_bound_under_the_cut_that_games_keep(
         assert 0 < most <= proved.value, (form, most, proved)
         assert upper_bound(form, players, make_rules({"stall": "letter"})) is None
     if players == 2:   # the long round's passes come within 81 of the bound
-        passes = upper_bound(FORMS[0], 2, rules)
-        assert passes is not None and measure(FORMS[0], games[-1]) == 117 <= passes.value
+        passes = upper_bound(BOUNDED_FORMS[0], 2, rules)
+        assert passes is not None and measure(BOUNDED_FORMS[0], games[-1]) == 117 <= passes.value
     assert upper_bound({"most_in_a_round": {"event": "baked"}}, players, rules) is None

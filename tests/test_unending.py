@@ -102,11 +102,16 @@ def test_the_longest_round_under_the_letter_is_answered_unbounded_with_a_game() 
 
 def test_under_the_stall_cut_no_position_comes_back_and_a_value_is_given() -> None:
     """Where a ranking function proves that no position comes back, the cell is not
-    "unbounded" and says why; the longest round has its proved bound there anyway."""
+    "unbounded" and says why (the orders baked in a round: the opening bakes them, no
+    turn, so no bound is proved through the turns); the longest round, or the passes
+    in a round, have their proved bound there anyway."""
+    baked = answer_cell(_question({"most_in_a_round": {"event": "baked"}},
+                                  {"stall": ["cut"]}), 2, {"stall": "cut"}, 3, known=False)
+    assert baked.answer == "value" and baked.value is not None and baked.upper is None
+    assert "not unbounded: no position comes back in any game (ranking)" in baked.tried
     passes = answer_cell(_question({"most_in_a_round": {"event": "passed"}},
                                    {"stall": ["cut"]}), 2, {"stall": "cut"}, 3, known=False)
-    assert passes.answer == "value" and passes.value is not None
-    assert "not unbounded: no position comes back in any game (ranking)" in passes.tried
+    assert passes.upper_evidence == "ranking" and "unbounded" not in passes.tried
     longest = answer_cell(_question("longest_round", {"stall": ["cut"]}), 2,
                           {"stall": "cut"}, 3, known=False)
     assert longest.answer == "value" and longest.upper is not None
@@ -161,9 +166,9 @@ def test_a_find_the_search_misses_is_found_by_repeating_and_not_under_the_cut(
     path.write_text("question: passes\nfind: {event: passed, at_least: 200}\nplayers: [2]\n"
                     "variants: {stall: [letter, cut]}\n", encoding="utf-8")
     question = load_question(path)
-    got = answer_cell(question, 2, LETTER, 6)
+    got = answer_cell(question, 2, LETTER, 20)   # the proof takes about 4 s of it
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "more times" in got.found_by and "a position that comes back" in got.tried
-    cut = answer_cell(question, 2, {"stall": "cut"}, 3)
+    cut = answer_cell(question, 2, {"stall": "cut"}, 10)
     assert cut.answer == "unknown"
     assert "not by repeating: no position comes back in any game (ranking)" in cut.tried

@@ -6,7 +6,7 @@ A run of the game model follows a schedule (the turns of each round,
 ``turns`` (all rounds together; none unless given), and a condition is judged on the
 part of a game within it (:func:`..language.judging.within`):
 
-- a condition kept once met (:func:`..language.questions.kept_once_met`) on the first rounds of
+- a condition kept once met (:func:`..language.judging.kept_once_met`) on the first rounds of
   a game: every schedule of 1 to ``rounds`` rounds whose rounds end, and every one
   whose last round is still going on (``open_last``), of at most ``turns`` turns (but
   where the unbounded proof's failure leads elsewhere, :func:`.leads.lead`: a

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mammamia_ref.queries.answering.bounded import CAP_SPENT
-from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.judging import Played, kept_once_met
 from mammamia_ref.queries.language.measures import measure
-from mammamia_ref.queries.language.questions import Question, kept_once_met
+from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Rules
 
@@ -95,13 +95,14 @@ class Raised:
 
 
 def raise_value(question: Question, players: int, rules: Rules, value: int,
-                budget: float, upper: int | None = None) -> Raised:
+                budget: float, upper: int | None = None, aimed: bool = True) -> Raised:
     """Ask for a game of measure ``value + 1`` (after the aim at ``upper``, a bound
-    already proved: nothing beyond it is asked for) until the budget is spent, none is
-    within the bound, no game of any length has it, or the value meets ``upper``."""
+    already proved, where ``aimed``: nothing beyond it is asked for) until the budget is
+    spent, none is within the bound, no game of any length has it, or the value meets
+    ``upper``."""
     start = time.process_time()
     out = Raised(value)
-    if upper is not None and value < upper:
+    if upper is not None and value < upper and aimed:
         aim(question, players, rules, upper, budget * AIM_SHARE, out)
     return _one_at_a_time(question, players, rules, out,
                           budget - (time.process_time() - start), upper, 1)

@@ -13,7 +13,7 @@ construct the model cannot tell raises :class:`Unsupported` with the reason, bef
 any model is built, and the question is then only searched.
 
 :func:`shape` says what a term over a *part* of a game proves: a condition that, once
-met, stays met (:func:`.questions.kept_once_met`) can be judged on the first rounds of
+met, stays met (:func:`.judging.kept_once_met`) can be judged on the first rounds of
 a game; any other only on whole games. Only a position that comes back is judged on
 the states between turns alone (a state inside a step comes back only if the step's
 start does), so z3's "none" is a proof for every other condition.
@@ -29,7 +29,7 @@ from typing import Any
 
 import z3
 
-from mammamia_ref.queries.language.judging import needs_turning, related
+from mammamia_ref.queries.language.judging import kept_once_met, needs_turning, related
 from mammamia_ref.queries.language.parts import (
     EMITTED,
     Part,
@@ -37,7 +37,6 @@ from mammamia_ref.queries.language.parts import (
     own_turns,
     turns_begin,
 )
-from mammamia_ref.queries.language.questions import kept_once_met
 from mammamia_ref.queries.language.variables import RELATIONS, expand, seatings
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.queries.model.events_model import occurrences
@@ -100,7 +99,7 @@ class Shape:
     """What a term over a run proves of a game.
 
     ``whole_game``: the condition is judged on whole games only
-    (:func:`.questions.kept_once_met` fails);
+    (:func:`.judging.kept_once_met` fails);
     ``exact``: z3 sees every state the condition judges, so an unsat run is a proof."""
 
     whole_game: bool

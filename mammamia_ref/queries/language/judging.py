@@ -6,12 +6,13 @@ game model's runs once the reference has played them (:mod:`..answering.bounded`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mammamia_ref.errors import InternalError
-from mammamia_ref.queries.language.questions import SEAT_FIELDS, kept_once_met
+from mammamia_ref.queries.language.questions import SEAT_FIELDS
 from mammamia_ref.queries.language.turning import Key, turnings
+from mammamia_ref.queries.language.variables import QUANTIFIERS, RELATIONS
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.actions import Action
 from mammamia_ref.rules.events import Event
@@ -64,6 +65,24 @@ def states_at(played: Played, at: str) -> list[GameState]:
     return [s for a, _e, s in played.steps if not isinstance(a, PartOf)]
 
 
+def kept_once_met(cond: Mapping[str, Any]) -> bool:
+    """Whether a condition, once met by the first steps of a game, is met by every
+    longer part of it: no ``not:``, no ``at_most:``, ``equals:`` or relation on an
+    event, no state at the game's end, no ``game_ended``, no result (a position that
+    came back stays so). A quantifier or a span keeps what its condition keeps (a
+    span's part only grows). Any other is judged on whole games only."""
+    if "all" in cond or "any" in cond:
+        return all(kept_once_met(c) for c in cond.get("all") or cond.get("any") or ())
+    if "not" in cond or "result" in cond:
+        return False
+    if "within" in cond or any(q in cond for q in QUANTIFIERS):
+        return kept_once_met(cond["holds"])
+    if "event" in cond:
+        return "at_most" not in cond and "equals" not in cond and \
+            not any(r in cond for r in RELATIONS) and cond["event"] != "game_ended"
+    return "position_returns" in cond or bool(cond["state"].get("at") != "game_end")
+
+
 def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Played | None:
     """The part of a game a question judges: its first ``rounds`` rounds and ``turns``
     turns (the opening a last turn starts included; with ``seat``, a span's, that seat's
@@ -72,8 +91,6 @@ def within(game: Played, bound: Mapping[str, Any], whole: bool = False) -> Playe
     ``whole`` (a condition judged on whole games), the game itself if it fits and
     has ended (a position, or a game a search cut short, is no whole game), else
     None."""
-    from dataclasses import replace
-
     rounds, turns, seat = bound.get("rounds"), bound.get("turns"), bound.get("seat")
     colours = game.config.colours
     mine = None if seat is None else colours.index(seat) if seat in colours else -1
@@ -104,7 +121,7 @@ def ended(game: Played) -> bool:
 def meets(cond: Mapping[str, Any], game: Played, bound: Mapping[str, int]) -> bool:
     """Whether ``game`` meets a ``find:`` condition within a question's bound: on the part
     :func:`within` keeps, a whole game for a condition not kept once met
-    (:func:`.questions.kept_once_met`). The condition is written out for the game's
+    (:func:`kept_once_met`). The condition is written out for the game's
     seating first (:func:`.variables.expand`)."""
     found = judged(cond, game, bound)
     return found is not None and holds(*found)
@@ -567,6 +584,7 @@ __all__ = [
     "holds",
     "judged",
     "judged_on",
+    "kept_once_met",
     "meets",
     "needs_turning",
     "per_seat_counts",

@@ -129,24 +129,6 @@ class Question:
                                 file=exc.file, line=exc.line) from None
 
 
-def kept_once_met(cond: Mapping[str, Any]) -> bool:
-    """Whether a condition, once met by the first steps of a game, is met by every
-    longer part of it: no ``not:``, no ``at_most:``, ``equals:`` or relation on an
-    event, no state at the game's end, no ``game_ended``, no result (a position that
-    came back stays so). A quantifier or a span keeps what its condition keeps (a
-    span's part only grows). Any other is judged on whole games only."""
-    if "all" in cond or "any" in cond:
-        return all(kept_once_met(c) for c in cond.get("all") or cond.get("any") or ())
-    if "not" in cond or "result" in cond:
-        return False
-    if "within" in cond or any(q in cond for q in QUANTIFIERS):
-        return kept_once_met(cond["holds"])
-    if "event" in cond:
-        return "at_most" not in cond and "equals" not in cond and \
-            not any(r in cond for r in RELATIONS) and cond["event"] != "game_ended"
-    return "position_returns" in cond or bool(cond["state"].get("at") != "game_end")
-
-
 # ----------------------------------------------------------------------- reading
 
 
@@ -232,13 +214,7 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
             any(type(p) is not int or not 2 <= p <= 5 for p in players):
         raise _fail(loaded, "/players", "players: a list of player counts, each 2 to 5")
     variants = _check_variants(loaded, doc.get("variants") or {})
-    bound = _check_bound(loaded, doc.get("bound") or {})
-    part = next((key for key in bound if key != "games"), None)
-    if goal != "find" and part is not None:   # a measure is read off whole games
-        raise _fail(loaded, f"/bound/{part}", f"bound {part}: a {goal}: measures whole games "
-                    "(and their beginnings), so its bound takes games: only; a number "
-                    "within some turns or rounds is a measure form's (turns_until:, "
-                    "most_in_a_round:) or a find: condition's (within:)")
+    bound = _check_bound(loaded, doc.get("bound") or {}, goal)
     problem = work_problem(players, variants, bound, house,   # the work bounded up front
                            rules_known=house is not None)
     if problem is not None:
@@ -282,7 +258,9 @@ def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]
     return out
 
 
-def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
+def _check_bound(loaded: Loaded, bound: Any, goal: str) -> dict[str, int]:
+    """A find:'s bound (rounds, turns, games); a most:'s or fewest:'s, games only: a
+    measure is read off whole games (a part would be measured past its bound)."""
     if not isinstance(bound, dict):
         raise _fail(loaded, "/bound", "bound: a map of rounds and turns")
     for key, value in bound.items():
@@ -291,6 +269,10 @@ def _check_bound(loaded: Loaded, bound: Any) -> dict[str, int]:
                         f"unknown bound {excerpt(key)}; rounds, turns, games")
         if type(value) is not int or value < 1:
             raise _fail(loaded, f"/bound/{key}", f"bound {key}: a whole number above 0")
+        if key != "games" and goal != "find":
+            raise _fail(loaded, f"/bound/{key}", f"bound {key}: a {goal}: measures whole "
+                        "games, so its bound takes games: only (a count within some turns: "
+                        "turns_until:, most_in_a_round:, or a find: with within:)")
     if "turns" in bound and bound["turns"] < bound.get("rounds", 1):
         raise _fail(loaded, "/bound/turns", f"contradictory bound: {bound['rounds']} rounds "
                     f"need a turn each, more than {bound['turns']} turns")
@@ -602,4 +584,4 @@ def _check_measure(loaded: Loaded, measure: Mapping[str, Any], pointer: str) -> 
 
 
 __all__ = ["EVENTS", "MEASURES", "SCHEMA", "Question", "QuestionError", "check_question",
-           "kept_once_met", "load_question", "rules_in_force"]
+           "load_question", "rules_in_force"]
