@@ -356,3 +356,22 @@ def test_every_measure_form_has_a_proved_bound_under_the_cut_that_games_keep(
         passes = upper_bound(BOUNDED_FORMS[0], 2, rules)
         assert passes is not None and measure(BOUNDED_FORMS[0], games[-1]) == 117 <= passes.value
     assert upper_bound({"most_in_a_round": {"event": "baked"}}, players, rules) is None
+
+
+def test_the_game_model_aims_at_no_ranking_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ranking bound counts every turn a round could last (198 passes in a round at 2
+    players): no first round the aim asks about holds it, so the budget goes to raising
+    the value one at a time; a card count's bound (Q05's) is aimed at."""
+    from mammamia_ref.queries.answering import ask, optimum
+
+    aimed: list[int] = []
+
+    def recorded(_q: Any, _p: int, _r: Any, upper: int, _b: float, _o: Any) -> None:
+        aimed.append(upper)
+
+    monkeypatch.setattr(optimum, "aim", recorded)
+    passes = ask.answer_cell(_question({"most_in_a_round": {"event": "passed"}}), 2, {}, 2,
+                             known=False)
+    assert passes.upper_evidence == "ranking" and not aimed
+    most = ask.answer_cell(_question("baked_one_opening"), 2, {}, 2, known=False)
+    assert most.upper_evidence == "statement" and aimed == [most.upper]
