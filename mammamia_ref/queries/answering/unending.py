@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from mammamia_ref.queries.language.judging import PartOf, Played, actions, meets
+from mammamia_ref.queries.language.judging import Played, actions, meets, states_at
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import Rules
@@ -71,10 +71,10 @@ class Unending:
 
 def comes_back(game: Played) -> tuple[int, int] | None:
     """The first (earlier, later) whole actions after which the game's state is the
-    same, every card in the same place and the same player to act; None if none."""
+    same, every card in the same place and the same player to act; None if none (where
+    :func:`..language.judging.position_returns` holds, these are the two it saw)."""
     seen: dict[GameState, int] = {}
-    whole = [s for a, _e, s in game.steps if not isinstance(a, PartOf)]
-    for i, state in enumerate(whole):
+    for i, state in enumerate(states_at(game, "any_step")):
         if state in seen:
             return seen[state], i
         seen[state] = i
