@@ -103,41 +103,53 @@ def turns_needed(form: Mapping[str, Any], players: int, rules: Rules) -> Proved 
     own turns, none in another seat's turn), each from any well-formed state: so at
     least ``k / m`` turns, rounded up (``induction``, with the proof in words). None
     where the proof does not go through."""
+    from mammamia_ref.rules.vocabulary import COLOURS
+
+    own = "own_turns_until" in form
+    colours = tuple(COLOURS[:players])
+    cond = provable(form.get("own_turns_until", form.get("turns_until")),
+                    form.get("some_seat") if own else None, players, rules)
+    if cond is None:
+        return None
+    if set(cond) == {"state"}:
+        with N.building():
+            return _count_needed(cond["state"], own, players, rules, colours)
+    per_turn = most_a_turn(cond, own, players, rules, colours)
+    return None if per_turn is None else _needed(int(cond.get("at_least", 1)), *per_turn)
+
+
+def provable(raw: Any, seat: Any, players: int, rules: Rules) -> Mapping[str, Any] | None:
+    """A measure's condition with its seat variable ``seat`` the first colour's (the
+    rules treat the seats alike), where the game model states it and well-formedness is
+    proved (the ground of every proof from one step); None otherwise."""
     from mammamia_ref.errors import VariantError
     from mammamia_ref.queries.language.conditions import Unsupported, shape
     from mammamia_ref.queries.model.flags import model_rules
     from mammamia_ref.rules.vocabulary import COLOURS
 
-    own = "own_turns_until" in form
-    raw = form.get("own_turns_until", form.get("turns_until"))
-    colours = tuple(COLOURS[:players])   # the rules treat the seats alike
     if not isinstance(raw, Mapping):
         return None
+    colours = COLOURS[:players]
     cond = expand(raw, colours, rules.parameters.rounds,
-                  {form["some_seat"]: colours[0]} if own else None)
+                  {seat: colours[0]} if seat is not None else None)
     try:
         model_rules("game_model", rules)
         shape(cond)
-        if not well_formed_holds(players, rules):
-            return None
+        return cond if well_formed_holds(players, rules) else None
     except (VariantError, Unsupported):
         return None
-    if set(cond) == {"state"}:
-        with N.building():
-            return _count_needed(cond["state"], own, players, rules, colours)
-    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
-                                                      "equals")):
-        return None
-    per_turn = most_a_turn(cond, own, players, rules, colours)
-    return None if per_turn is None else _needed(int(cond.get("at_least", 1)), *per_turn)
 
 
 def most_a_turn(cond: Mapping[str, Any], own: bool, players: int, rules: Rules,
                 colours: tuple[str, ...]) -> tuple[int, str] | None:
-    """The most events of ``cond`` (an event condition, its variables expanded) one turn
-    emits, where only turns emit them (no opening step, no round's preparation does) and,
-    with ``own``, none in another seat's turn than the first's; each proved by z3 from
-    any well-formed state, 1 to 3 tried; with the proof in words. None otherwise."""
+    """The most events of ``cond`` (an event condition, its variables expanded, no
+    relation, no ``then:``, no upper count) one turn emits, where only turns emit them
+    (no opening step, no round's preparation does) and, with ``own``, none in another
+    seat's turn than the first's; each proved by z3 from any well-formed state, 1 to 3
+    tried; with the proof in words. None otherwise."""
+    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
+                                                      "equals")):
+        return None
     with N.building():
         if any(can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
                for what in ("reveal", "transition")):
@@ -264,4 +276,4 @@ def _grows(step: tuple[Any, Any, list[Any], list[Any], list[Any]], potential: An
     return bool(result != z3.unsat)
 
 
-__all__ = ["Lead", "lead", "most_a_turn", "turns_needed"]
+__all__ = ["Lead", "lead", "most_a_turn", "provable", "turns_needed"]

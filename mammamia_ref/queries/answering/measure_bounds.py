@@ -163,32 +163,13 @@ def _round_turns(players: int, rules: Rules) -> tuple[int, str] | None:
 
 def _most_a_turn(counted: Any, seat: Any, players: int, rules: Rules
                  ) -> tuple[int, str] | None:
-    """:func:`.leads.most_a_turn` of a ``most_in_a_round:`` condition (its seat variable
-    the first colour's: the rules treat the seats alike), where the game model states it
-    and well-formedness is proved; None otherwise."""
-    from mammamia_ref.errors import VariantError
-    from mammamia_ref.queries.answering.leads import most_a_turn
-    from mammamia_ref.queries.answering.unbounded import well_formed_holds
-    from mammamia_ref.queries.language.conditions import Unsupported, shape
-    from mammamia_ref.queries.language.variables import RELATIONS, expand
-    from mammamia_ref.queries.model.flags import model_rules
+    """:func:`.leads.most_a_turn` of a ``most_in_a_round:`` condition, where it is
+    :func:`.leads.provable`; None otherwise."""
+    from mammamia_ref.queries.answering.leads import most_a_turn, provable
 
-    colours = tuple(COLOURS[:players])
-    if not isinstance(counted, Mapping):
-        return None
-    cond = expand(counted, colours, rules.parameters.rounds,
-                  {seat: colours[0]} if seat is not None else None)
-    if "event" not in cond or any(k in cond for k in (*RELATIONS, "then", "at_most",
-                                                      "equals", "at_least")):
-        return None
-    try:
-        model_rules("game_model", rules)
-        shape(cond)
-        if not well_formed_holds(players, rules):
-            return None
-    except (VariantError, Unsupported):
-        return None
-    return most_a_turn(cond, False, players, rules, colours)
+    cond = provable(counted, seat, players, rules)
+    return None if cond is None else most_a_turn(cond, False, players, rules,
+                                                 tuple(COLOURS[:players]))
 
 
 def _orders_bounds(players: int, rules: Rules) -> list[int] | None:
