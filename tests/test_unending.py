@@ -164,11 +164,12 @@ def test_a_find_the_search_misses_is_found_by_repeating_and_not_under_the_cut(
         tmp_path: Path) -> None:
     path = tmp_path / "passes.yaml"
     path.write_text("question: passes\nfind: {event: passed, at_least: 200}\nplayers: [2]\n"
-                    "variants: {stall: [letter, cut]}\n", encoding="utf-8")
+                    "variants: {stall: [letter, cut]}\nbound: {games: 20}\n",
+                    encoding="utf-8")   # a short search: it finds none
     question = load_question(path)
-    got = answer_cell(question, 2, LETTER, 20)   # the proof takes about 4 s of it
+    got = answer_cell(question, 2, LETTER, 12)   # the proof takes about 4 s of it
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "more times" in got.found_by and "a position that comes back" in got.tried
-    cut = answer_cell(question, 2, {"stall": "cut"}, 10)
+    cut = answer_cell(question, 2, {"stall": "cut"}, 5)
     assert cut.answer == "unknown"
     assert "not by repeating: no position comes back in any game (ranking)" in cut.tried
