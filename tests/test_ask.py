@@ -391,3 +391,22 @@ def test_verify_says_which_scenarios_it_ran(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     assert "the current folder's scenarios/" in _where(["scenarios"])
     assert _where(["mine", "theirs.yaml"]) == "from mine, theirs.yaml"
+
+
+def test_a_game_the_reference_does_not_replay_leaves_the_answer_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game model's game, or a game that grows without end, is kept only where the
+    reference replays it; else every field a witness sets is as before (a game it does
+    not replay must not stand, even in part, for the one found before)."""
+    from mammamia_ref.queries.answering import ask, witness
+    from mammamia_ref.queries.answering.answer import AskAnswer
+
+    question = load_question(QUESTIONS / "new-no-pizza-bakes.yaml")
+    game = playout(make_config(2), 3, "random")
+    out = AskAnswer("q", 2, {})
+    assert ask._kept(question, game, out, "found", "t") and out.reference == "agrees"
+    before = dataclasses.asdict(out)
+    monkeypatch.setattr(witness, "reference_replay", lambda *_a: (False, "refused", []))
+    other = playout(make_config(2), 4, "careful")
+    assert not ask._kept(question, other, out, "found", "t")
+    assert dataclasses.asdict(out) == before

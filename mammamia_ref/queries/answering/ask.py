@@ -112,14 +112,9 @@ def _unending(question: Question, players: int, rules: Rules, budget: float,
     if endless is None:
         out.tried = f"not unbounded: {tried}; "
         return False
-    held = out.scenario, out.witness_file, out.reference, out.detail, out.answer, \
-        out.found_by, out.turned
-    _keep(question, endless.game, out, "unbounded", f"{question.title}: no most")
-    if out.answer != "unbounded":   # the reference did not replay it: on to the optimum
-        out.scenario, out.witness_file, out.reference, out.detail, out.answer, \
-            out.found_by, out.turned = held
+    if not _kept(question, endless.game, out, "unbounded", f"{question.title}: no most"):
         out.tried = f"not unbounded: the reference did not replay {tried}; "
-        return False
+        return False   # on to the optimum
     out.detail = f"{endless.said()}; {out.detail}"
     out.tried = f"a position that comes back: {tried}"
     return True
@@ -209,12 +204,9 @@ def _climbed(question: Question, players: int, rules: Rules, budget: float,
 def _model_value(question: Question, moved: Any, out: AskAnswer) -> bool:
     """The game model's game (:class:`.optimum.Raised`) kept as the answer's witness and
     value if the reference replays it; else the answer is left as it was."""
-    held = out.scenario, out.witness_file, out.reference, out.detail, out.answer
-    _keep(question, moved.game, out, "value", f"{question.title}: {moved.value}")
-    if out.reference == "agrees":
+    if _kept(question, moved.game, out, "value", f"{question.title}: {moved.value}"):
         out.value = moved.value
         return True
-    out.scenario, out.witness_file, out.reference, out.detail, out.answer = held
     return False
 
 
@@ -456,6 +448,25 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
     out.reference = "agrees" if passed else "disagrees"
     out.answer = verdict if passed else "unknown"
     out.detail = f"{len(game.steps)} actions; " + (failure or "replayed, every step legal")
+
+
+KEPT = ("scenario", "witness_file", "reference", "detail", "answer", "found_by", "turned",
+        "first_held")
+"""The fields of an answer :func:`_keep` sets."""
+
+
+def _kept(question: Question, game: Played, out: AskAnswer, verdict: str, title: str
+          ) -> bool:
+    """:func:`_keep` where the reference replays the game; else ``out`` is left as it
+    was (a game it does not replay is no witness, and must not stand for the one
+    before)."""
+    held = {name: getattr(out, name) for name in KEPT}
+    _keep(question, game, out, verdict, title)
+    if out.reference == "agrees":
+        return True
+    for name, value in held.items():
+        setattr(out, name, value)
+    return False
 
 
 def first_held(condition: Mapping[str, Any], game: Played) -> str:
