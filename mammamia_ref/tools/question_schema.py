@@ -266,7 +266,8 @@ def _bound() -> dict[str, Any]:
         "The part of a game a find: condition is judged on: its first rounds "
         "rounds (the game's, unless given) and its first turns turns, all rounds "
         "together (no limit unless given); games: the most seeded games a search "
-        "plays."),
+        "plays. A most: or fewest: takes games only: a measure is read off whole "
+        "games."),
         "properties": {"rounds": {"type": "integer", "minimum": 1,
                                   "maximum": parameter_specs()["rounds"]["max"],
                                   "description": "At most the game's rounds under "
