@@ -116,12 +116,12 @@ def certificate_judged(question: Question, players: int, doc: dict[str, Any],
                        f"condition{runs} (the full route: MAMMAMIA_FULL_SEARCH=1 or --slow)")
     proved = upper_bound(question.measure, players, games[0][1].config.rules) \
         if question.goal == "most" else None
-    endless = [(name, e) for name, e in ((name, grows(question, game)) for name, game in games)
-               if e is not None] if question.goal == "most" and proved is None else []
-    if endless:   # a most: with none (Q24's letter): the run whose measure grows for ever
-        name, e = endless[0]
+    endless = next(((name, e) for name, game in games if (e := grows(question, game))),
+                   None) if question.goal == "most" and proved is None else None
+    if endless is not None:   # a most: with none (Q24's letter): a run that grows for ever
+        name, grown = endless
         runs = f" (run {name})" if len(games) > 1 else ""
-        return Verdict("sat", witness=doc, detail=f"{recheck}{runs}; {e.said()}")
+        return Verdict("sat", witness=doc, detail=f"{recheck}{runs}; {grown.said()}")
     measured = [m for m in (measure(question.measure, game, question.goal) for _n, game in games)
                 if m is not None]
     if not measured:
