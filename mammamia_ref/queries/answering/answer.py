@@ -73,28 +73,15 @@ class AskAnswer:
                 head += f", proved at least {self.lower} ({self.lower_evidence})"
             else:
                 head += ", no proved bound"
-        lines = [head + f"  [{self.cpu:.1f} s CPU]"]
-        if self.title:
-            lines.append(f"  {self.title}")
-        if self.bound_how:
-            lines.append(f"  bound: {self.bound_how}")
-        if self.judged_on:
-            lines.append(f"  judged on {self.judged_on}")
-        if self.detail:
-            lines.append(f"  {self.detail}")
-        if self.first_held:
-            lines.append(f"  {self.first_held}")
-        if self.turned:
-            lines.append(f"  turned: {self.turned}")
-        if self.witness_file:
-            lines.append(f"  witness: {self.witness_file} (reference {self.reference})"
-                         if written else f"  witness: replayed by the reference "
-                         f"({self.reference}), not written: --write-witnesses keeps it as "
-                         f"{self.witness_file}")
-        if self.found_by:
-            lines.append(f"  found by: {self.found_by}")
-        if self.tried:
-            lines.append(f"  tried: {self.tried}")
+        witness = "" if not self.witness_file else \
+            f"{self.witness_file} (reference {self.reference})" if written else \
+            (f"replayed by the reference ({self.reference}), not written: "
+             f"--write-witnesses keeps it as {self.witness_file}")
+        said = (("", self.title), ("bound: ", self.bound_how), ("judged on ", self.judged_on),
+                ("", self.detail), ("", self.first_held), ("turned: ", self.turned),
+                ("witness: ", witness), ("found by: ", self.found_by), ("tried: ", self.tried))
+        lines = [head + f"  [{self.cpu:.1f} s CPU]",
+                 *(f"  {label}{text}" for label, text in said if text)]
         differs = self.in_force.get("non_default") or {}
         house = self.in_force.get("house")
         lines.append("  rules: " + (("not the spec's: " + ", ".join(

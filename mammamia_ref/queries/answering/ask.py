@@ -88,11 +88,13 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
             else:
                 out.lower, out.lower_evidence = proved.value, proved.evidence
         bound = out.upper if goal == "most" else out.lower
-        if proved is None and goal == "most" and _unending(question, players, rules,
-                                                          budget * UNENDING_SHARE, out, known):
-            out.cpu = time.process_time() - cpu
-            return out
-        looked = out.tried   # where it looked for the measure growing without end
+        looked = ""   # where it looked for the measure growing without end
+        if proved is None and goal == "most":
+            answered, looked = _unending(question, players, rules, budget * UNENDING_SHARE,
+                                         out, known)
+            if answered:
+                out.cpu = time.process_time() - cpu
+                return out
         _optimum(question, players, rules, budget * SPENDABLE - (time.process_time() - cpu),
                  budget, bound, judge, out, known)
         out.tried = looked + out.tried
@@ -102,22 +104,20 @@ def answer_cell(question: Question, players: int, variants: Mapping[str, str],
 
 
 def _unending(question: Question, players: int, rules: Rules, budget: float,
-              out: AskAnswer, known: bool) -> bool:
+              out: AskAnswer, known: bool) -> tuple[bool, str]:
     """A ``most:`` with no proved bound answered "unbounded" where a game shows its
-    measure growing without end (:mod:`.unending`); else what was tried is kept for
-    the answer's ``tried:`` and the cell goes on to its optimum."""
+    measure growing without end (:mod:`.unending`): True; else False and what was
+    tried, for the answer's ``tried:`` before its optimum's."""
     from mammamia_ref.queries.answering.unending import unending
 
     endless, tried = unending(question, players, rules, budget, known)
     if endless is None:
-        out.tried = f"not unbounded: {tried}; "
-        return False
+        return False, f"not unbounded: {tried}; "
     if not _kept(question, endless.game, out, "unbounded", f"{question.title}: no most"):
-        out.tried = f"not unbounded: the reference did not replay {tried}; "
-        return False   # on to the optimum
+        return False, f"not unbounded: the reference did not replay {tried}; "
     out.detail = f"{endless.said()}; {out.detail}"
     out.tried = f"a position that comes back: {tried}"
-    return True
+    return True, ""
 
 
 def _past_the_bound(out: AskAnswer) -> None:

@@ -40,7 +40,7 @@ def upper_bound(name: Any, players: int, rules: Rules) -> Proved | None:
         bound, how = a_round
         if name == "longest_round":
             return Proved(bound, "ranking", how)
-        return Proved(numbers.rounds * bound, "ranking", f"{how}, {numbers.rounds} rounds")
+        return _game_turns(bound, how, numbers.rounds)
     try:
         with N.building():
             if name == "baked_one_opening":
@@ -137,8 +137,14 @@ def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules) -> Pr
         return Proved(rounds * own, "ranking", f"{how}, so a seat's own turns at most "
                       f"{own} a round (the turns go round the table, turn.clockwise), "
                       f"{rounds} rounds: {rounds * own}")
-    return Proved(rounds * turns, "ranking", f"{how}, {rounds} rounds: a game of at most "
-                  f"{rounds * turns} turns")
+    return _game_turns(turns, how, rounds)   # the turns until a condition: the game's
+
+
+def _game_turns(a_round: int, how: str, rounds: int) -> Proved:
+    """The most turns of a game of ``rounds`` rounds of at most ``a_round`` turns each
+    (``how``: the round's proof)."""
+    return Proved(rounds * a_round, "ranking", f"{how}, {rounds} rounds: a game of at most "
+                  f"{rounds * a_round} turns")
 
 
 def _round_turns(players: int, rules: Rules) -> tuple[int, str] | None:

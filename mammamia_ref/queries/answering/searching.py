@@ -143,8 +143,8 @@ def search(question: Question, players: int, rules: Rules, budget: float,
     games = question.bound.get("games", 10_000)
     start, best, score, played, screened = time.process_time(), None, float("-inf"), 0, 0
     tables = policies_for(question, config)
+    share = budget * (SEEDED_SHARE if directed else 1.0)   # the seeded games'
     if on_fast and len(seated) == 1 and judged_on_events(question) and fast_plays(rules):
-        share = budget * (SEEDED_SHARE if directed else 1.0)
         fed = tuple(p for p in tables if parse_feed(p))   # no fast chooser: half the share
         best, score, played, screened = seeded_on_fast(config, judge,
                                                        share / 2 if fed else share,
@@ -168,12 +168,9 @@ def search(question: Question, players: int, rules: Rules, budget: float,
                                                10 * games, question.goal)
         if score >= enough:
             return best, played, score, screened
-    share = budget * (SEEDED_SHARE if directed else 1.0)
     best, score, more = _seeded(seated, tables, judge, start + share, games - played,
                                 enough, best, score)
     played += more
-    if score >= enough:
-        return best, played, score, screened
     if directed and best is not None and score < enough:
         best, score, more, tried = climb(question, best, score, judge,
                                          budget - (time.process_time() - start),
