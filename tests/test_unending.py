@@ -167,7 +167,7 @@ def test_a_find_the_search_misses_is_found_by_repeating_and_not_under_the_cut(
                     "variants: {stall: [letter, cut]}\nbound: {games: 20}\n",
                     encoding="utf-8")   # a short search: it finds none
     question = load_question(path)
-    got = answer_cell(question, 2, LETTER, 12)   # the proof takes about 4 s of it
+    got = answer_cell(question, 2, LETTER, 16)   # the proof takes about 4 s of it
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "more times" in got.found_by and "a position that comes back" in got.tried
     cut = answer_cell(question, 2, {"stall": "cut"}, 5)
