@@ -318,10 +318,10 @@ def test_the_parts_a_playout_keeps_are_the_replays(players: int) -> None:
 
 def test_a_position_comes_back_where_a_state_repeats_and_nowhere_else(
         games: list[Played]) -> None:
-    """position_returns compares the reference's states: the catalogue's stall=letter
-    game comes back to the state after its 13th action after its 17th (every card in
-    the same place, the same player to act); no state of a whole game (stall cut)
-    comes back, and a part of the letter game that stops before the return has none."""
+    """comes_back compares the reference's states: the catalogue's stall=letter
+    game comes back to the state after its 14th action after its 18th (every card in
+    the same place, the same player to act), the first such pair; no state of a whole
+    game (stall cut) comes back, nor in a part of the letter game that stops before."""
     from dataclasses import replace
 
     from mammamia_ref.queries.answering.ask import replay_witness
@@ -329,13 +329,13 @@ def test_a_position_comes_back_where_a_state_repeats_and_nowhere_else(
     witness = Path(__file__).resolve().parent.parent / "scenarios" / "queries"
     letter = replay_witness(yaml.safe_load(
         (witness / "q07-round-forever-letter.yaml").read_text(encoding="utf-8")))
-    assert judging.position_returns(letter)
     assert meets({"position_returns": True}, letter, {})
     states = [s for _a, _e, s in letter.steps]
     first, again = next((i, j) for j, s in enumerate(states) for i in range(j)
                         if states[i] == s)
-    assert not judging.position_returns(replace(letter, steps=letter.steps[:again]))
+    assert judging.comes_back(letter) == (first, again) == (13, 17)
+    assert judging.comes_back(replace(letter, steps=letter.steps[:again])) is None
     assert states[first].current == states[again].current
     for game in games:
-        assert not judging.position_returns(game)
+        assert judging.comes_back(game) is None
         assert not meets({"position_returns": True}, game, {})

@@ -16,11 +16,10 @@ from mammamia_ref.formats.safeyaml import Loaded
 from mammamia_ref.queries.answering.ask import answer_cell, replay_witness
 from mammamia_ref.queries.answering.unending import (
     AGAIN,
-    comes_back,
     grows,
     played_again,
 )
-from mammamia_ref.queries.language.judging import Played, actions
+from mammamia_ref.queries.language.judging import Played, actions, comes_back
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question, check_question, load_question
 
@@ -58,6 +57,21 @@ def test_the_actions_between_a_position_and_its_return_replay_again_and_again() 
         # the position comes back after every repetition, the rest of the game as before
         assert longer.steps[again + times * loop][2] == states[again]
         assert longer.steps[-1][2] == game.steps[-1][2]
+
+
+def test_a_repetition_the_reference_refuses_is_no_game() -> None:
+    """played_again's games are the reference's, action by action: the game itself
+    plays through; with its first action (a shuffle) twice, the second is refused, and
+    that is no game (where the scenario's replay skips a refused step)."""
+    from mammamia_ref.queries.answering.known_games import played_through, replayed
+
+    game = _q07_letter()
+    acts = actions(game.steps)
+    whole = played_through(game.config, acts)
+    assert whole is not None and whole.steps == game.steps
+    twice = acts[:1] + acts
+    assert played_through(game.config, twice) is None
+    assert len(replayed(game.config, twice).steps) == len(acts)
 
 
 def test_a_measure_of_turns_grows_without_end_and_one_of_cards_does_not() -> None:

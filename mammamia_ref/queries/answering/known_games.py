@@ -69,18 +69,37 @@ def played_runs(scenario: Scenario) -> list[tuple[RunResult, Played]]:
             for result in run_scenario(scenario)]
 
 
-def replayed(config: GameConfig, actions: list[Action]) -> Played:
-    """The actions played from a new game; a step the reference refuses (a scenario's
-    expected rejection) leaves the state as it was and is not a step of the game."""
+Step = tuple[Action, tuple[Event, ...], GameState]
+
+
+def _played(config: GameConfig, actions: list[Action]) -> Iterator[Step | None]:
+    """Each action played from a new game in turn: its step, or None where the
+    reference refuses it (the state then stays as it was)."""
     state = new_game(config)
-    steps: list[tuple[Action, tuple[Event, ...], GameState]] = []
     for action in actions:
         try:
             after, events = apply(state, action)
         except IllegalActionError:
+            yield None
             continue
-        steps.append((action, tuple(events), after))
+        yield action, tuple(events), after
         state = after
+
+
+def replayed(config: GameConfig, actions: list[Action]) -> Played:
+    """The actions played from a new game; a step the reference refuses (a scenario's
+    expected rejection) leaves the state as it was and is not a step of the game."""
+    return Played(config, tuple(step for step in _played(config, actions) if step))
+
+
+def played_through(config: GameConfig, actions: list[Action]) -> Played | None:
+    """The actions played from a new game, each as the reference plays it; None if it
+    refuses one."""
+    steps: list[Step] = []
+    for step in _played(config, actions):
+        if step is None:
+            return None
+        steps.append(step)
     return Played(config, tuple(steps))
 
 

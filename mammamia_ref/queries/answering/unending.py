@@ -36,11 +36,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from mammamia_ref.queries.language.judging import Played, actions, meets, states_at
+from mammamia_ref.queries.language.judging import Played, actions, comes_back, meets
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.questions import Question
 from mammamia_ref.rules.ruleset import Rules
-from mammamia_ref.rules.state import GameState
 
 RETURN = {"position_returns": True}
 """The condition whose games show a position that comes back (Q07's question)."""
@@ -69,29 +68,16 @@ class Unending:
                 f"the measure was {seen}, rising each time)")
 
 
-def comes_back(game: Played) -> tuple[int, int] | None:
-    """The first (earlier, later) whole actions after which the game's state is the
-    same, every card in the same place and the same player to act; None if none (where
-    :func:`..language.judging.position_returns` holds, these are the two it saw)."""
-    seen: dict[GameState, int] = {}
-    for i, state in enumerate(states_at(game, "any_step")):
-        if state in seen:
-            return seen[state], i
-        seen[state] = i
-    return None
-
-
 def played_again(game: Played, first: int, again: int, times: int) -> Played | None:
     """The game with its actions ``first + 1 .. again`` played ``times`` more times
     after ``again``, then the rest, all replayed by the reference from a new game; None
-    if the reference refuses one (as it would where the two states differ)."""
-    from mammamia_ref.queries.answering.known_games import replayed
+    at the first action the reference refuses (as it would where the two states
+    differ)."""
+    from mammamia_ref.queries.answering.known_games import played_through
 
     acts = actions(game.steps)
     loop = acts[first + 1:again + 1]
-    longer = acts[:again + 1] + loop * times + acts[again + 1:]
-    played = replayed(game.config, longer)
-    return played if len(played.steps) == len(longer) else None
+    return played_through(game.config, acts[:again + 1] + loop * times + acts[again + 1:])
 
 
 def grows(question: Question, game: Played) -> Unending | None:
@@ -222,5 +208,5 @@ def found_by_repeating(question: Question, players: int, rules: Rules, budget: f
                      "playing the actions between again does not meet the condition")
 
 
-__all__ = ["AGAIN", "MOST_ACTIONS", "RETURN", "Unending", "comes_back", "found_by_repeating",
-           "grows", "played_again", "repeated_until", "returning", "unending"]
+__all__ = ["AGAIN", "MOST_ACTIONS", "RETURN", "Unending", "found_by_repeating", "grows",
+           "played_again", "repeated_until", "returning", "unending"]

@@ -306,7 +306,7 @@ def holds(cond: Mapping[str, Any], played: Played) -> bool:
     if "result" in cond:
         return result_holds(cond["result"], played)
     if "position_returns" in cond:
-        return position_returns(played)
+        return comes_back(played) is not None
     if "event" in cond:
         n = event_count(cond, played)
         rel = relation_of(cond)
@@ -324,16 +324,16 @@ def compared_event(cond: Mapping[str, Any], relation: str) -> dict[str, Any]:
                                                 **(cond[relation].get("where") or {})}}
 
 
-def position_returns(played: Played) -> bool:
-    """Whether a state the game (or the part) stops at is the state of a later step too:
-    every card in the same place and the same player to act, so the steps between could
-    be played again without end (the reference's states compare whole)."""
-    seen: set[GameState] = set()
-    for state in states_at(played, "any_step"):
+def comes_back(played: Played) -> tuple[int, int] | None:
+    """The first two whole actions (earlier, later; 0-based) after which the game is in
+    the same state, every card in the same place and the same player to act, so the
+    actions between could be played again without end; None if no state comes back."""
+    seen: dict[GameState, int] = {}
+    for i, state in enumerate(states_at(played, "any_step")):
         if state in seen:
-            return True
-        seen.add(state)
-    return False
+            return seen[state], i
+        seen[state] = i
+    return None
 
 
 def state_holds(state: Mapping[str, Any], s: GameState) -> bool:
@@ -576,6 +576,7 @@ __all__ = [
     "actions",
     "annotate",
     "as_parts",
+    "comes_back",
     "compare",
     "compared_event",
     "core",
