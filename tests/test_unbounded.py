@@ -162,6 +162,24 @@ def test_the_hand_limit_of_a_house_rule_is_what_the_proof_follows() -> None:
     assert not prove_never(cond, 2, make_rules({}, parameters={"hand_limit": 8})).proved
 
 
+def test_a_span_past_the_last_round_is_empty_in_every_game() -> None:
+    """A span that starts after the game's last round holds nothing: proved at once from
+    the game's number of rounds (a house rule's too), and no random game meets it; the
+    last round's own span is not proved so."""
+    baked = {"event": "baked"}
+    spec = make_rules({})
+    for span in ({"round": 4}, {"from_round": 4, "to_round": 5}):
+        cond = {"within": span, "holds": baked}
+        never = prove_never(cond, 2, spec)
+        assert never.proved and "no game has a round 4" in never.how, never.how
+        for seed in range(20):
+            game = playout(make_config(2, variants=spec), seed, "careful")
+            assert not meets(cond, game, {})
+    assert not prove_never({"within": {"round": 3}, "holds": baked}, 2, spec).proved
+    four = make_rules({}, parameters={"rounds": 4})
+    assert not prove_never({"within": {"round": 4}, "holds": baked}, 2, four).proved
+
+
 GAMES = 300
 
 

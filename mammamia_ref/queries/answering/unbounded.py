@@ -191,6 +191,10 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
                 why.append(exc.reason)
         raise NotProvable("no part of all: is proved never met (" + "; ".join(why) + ")")
     if "within" in cond:
+        past = _past_the_last_round(cond["within"], rules.parameters.rounds)
+        if past:
+            reasons[past] = "induction"
+            return
         _never(cond["holds"], players, rules, colours, proof)
         return
     if "position_returns" in cond:
@@ -210,6 +214,18 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     _count_never(cond["state"], players, rules, cases)
     reasons[f"the {cond['state']['count']} count stays below "
             f"{cond['state']['at_least']} in every state, by 1-induction"] = "induction"
+
+
+def _past_the_last_round(span: Mapping[str, Any], rounds: int) -> str:
+    """Why a span that starts past the game's last round is empty in every game (a
+    condition judged there is never met: :func:`..language.judging.span`); else "". No
+    state of the game model has a round above ``rounds`` (its domain, kept by every
+    step as well-formedness is)."""
+    first = span.get("round", span.get("from_round"))
+    if not isinstance(first, int) or first <= rounds:
+        return ""
+    return (f"no game has a round {first}: a game ends after round {rounds} "
+            "(game_end.three_resolutions), so the span is empty")
 
 
 BY = {"induction": "induction", "ranking": "a ranking function"}
