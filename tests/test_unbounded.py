@@ -40,6 +40,8 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("new-nine-delivered", {}),
     ("new-order-after-last-ingredient", {"pass_order": "forbidden"}),   # inside a turn
     ("new-mamma-mia-back-in-supply", {}),   # the next supply waiting for its shuffle
+    ("new-supply-left-at-opening", {"stall": "letter"}),   # the state at a round's end
+    ("new-supply-left-at-opening", {"stall": "letter", "round_end": "last_ingredient"}),
     ("Q09-hand-above-seven", {}),
     ("Q10-opening-without-holder", {}),
     ("Q14-bombastica-leaves-cards", {}),
@@ -81,6 +83,8 @@ REACHED: list[tuple[dict[str, Any], dict[str, str]]] = [
     ({"event": "game_ended", "where": {"resolutions": 3}}, {}),
     # right after a kind is named, its owner deciding on completing it from hand
     ({"event": "named_kind", "then": {"count": "table", "at_least": 1}}, {}),
+    # under the stall cut a stalled round's oven opens with cards left in the supply
+    ({"state": {"count": "supply", "at": "round_end", "at_least": 1}}, {}),
     # a waiter holds all eight orders while the waiters are shuffled at the setup
     ({"state": {"count": "waiter", "at_least": 8}}, {}),
     # counts of events a game reaches: no invariant found may bound them lower

@@ -211,6 +211,9 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "event" in cond:
         reasons[_event_never(cond, players, rules, colours, proof)] = "induction"
         return
+    if cond["state"].get("at") == "round_end" and _round_end_never(
+            cond["state"], players, rules, colours, proof):
+        return
     _count_never(cond["state"], players, rules, cases)
     reasons[f"the {cond['state']['count']} count stays below "
             f"{cond['state']['at_least']} in every state, by 1-induction"] = "induction"
@@ -490,6 +493,26 @@ def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
     cases[f"{'-'.join(colours)} game's end"] = str(result)
     if result != z3.unsat:
         raise NotProvable(f"a well-formed state at a game's end can meet it ({result})")
+
+
+def _round_end_never(state: Mapping[str, Any], players: int, rules: Rules,
+                     colours: tuple[str, ...], proof: _Proving) -> bool:
+    """Whether no step that ends a round leaves a state ``state`` asks for (``at:
+    round_end``: the state right after the part of a step that ends the round,
+    :func:`..language.judging.states_at`, as ``then:`` reads right after an event):
+    proved as ``round_ended`` with that ``then:``, where a count that only the end of a
+    round keeps low (the supply, emptied by the draw that ends it) is no invariant of
+    every state. False (and nothing added to ``proof``) where that is not proved."""
+    then = {key: value for key, value in state.items() if key != "at"}
+    trial = _Proving(proof.deadline)
+    try:
+        why = _event_never({"event": "round_ended", "then": then}, players, rules, colours,
+                           trial)
+    except NotProvable:
+        return False
+    proof.cases.update(trial.cases)
+    proof.reasons[f"no state at a round's end meets it: {why}"] = "induction"
+    return True
 
 
 def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
