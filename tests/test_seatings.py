@@ -55,7 +55,28 @@ def test_an_answer_says_where_its_condition_first_held(tmp_path: Path) -> None:
     got = answer_cell(question, 2, {}, budget=60)
     text = got.text()
     assert "first held in turn " in got.first_held and "green to play" in got.first_held
+    setup = (got.scenario or {})["given"]["setup"]
+    colours = setup["colours"]
+    starts = setup["first_player"]
+    assert got.seated == (*colours[starts:], *colours[:starts]) and "green" in got.seated
+    assert f"seated: {', '.join(got.seated)} clockwise, {got.seated[0]} starting\n" in text
+    assert got.not_seated == () and got.as_json()["seated"] == list(got.seated)
     assert "not written: --write-witnesses keeps it as scenarios/ask/" in text
     assert "rules: the spec's" in text and "flags:" not in text
     assert "witness: scenarios/ask/" in got.text(written=True)
     assert got.as_json()["flags"]["stall"] == "cut"   # every value in the JSON
+
+
+def test_a_colour_the_question_names_and_the_witness_does_not_seat_is_said(
+        tmp_path: Path) -> None:
+    """A bake before yellow's second turn, asked at two players: a game that seats red
+    and green has it (yellow takes no turn, so its first turn's span is the whole game),
+    and the answer says yellow is not seated, so that no one reads it as a game with
+    yellow at the table."""
+    question = _question(tmp_path, {"within": {"turns": 1, "seat": "yellow"},
+                                    "holds": {"event": "baked"}}, {})
+    got = answer_cell(question, 2, {}, budget=30)
+    assert got.answer == "found", got.tried
+    assert "yellow" not in got.seated and got.not_seated == ("yellow",)
+    assert "(yellow, named by the question, not seated: no turn)" in got.text()
+    assert got.as_json()["not_seated"] == ["yellow"]

@@ -35,6 +35,8 @@ class AskAnswer:
     judged_on: str = ""                   # the part of a game the condition is judged on
     title: str = ""                       # the question in words
     first_held: str = ""                  # where in the witness the condition first held
+    seated: tuple[str, ...] = ()          # the witness's colours, clockwise, the first to start
+    not_seated: tuple[str, ...] = ()      # colours the question names that it does not seat
     turned: str = ""                      # the witness's first order turned (turned_by)
     found_by: str = ""                    # how the witness was found (a known game's file)
     scenario: dict[str, Any] | None = field(default=None, repr=False)
@@ -49,6 +51,8 @@ class AskAnswer:
                 "condition_holds_on_witness": self.condition_holds,
                 "judged_on": self.judged_on or None, "detail": self.detail, "title": self.title,
                 "first_held": self.first_held or None, "turned": self.turned or None,
+                "seated": list(self.seated) or None,
+                "not_seated": list(self.not_seated) or None,
                 "found_by": self.found_by or None,
                 "tried": self.tried, "cpu_seconds": round(self.cpu, 3),
                 "flags": self.in_force.get("flags"), "parameters": self.in_force.get("parameters"),
@@ -78,7 +82,8 @@ class AskAnswer:
             (f"replayed by the reference ({self.reference}), not written: "
              f"--write-witnesses keeps it as {self.witness_file}")
         said = (("", self.title), ("bound: ", self.bound_how), ("judged on ", self.judged_on),
-                ("", self.detail), ("", self.first_held), ("turned: ", self.turned),
+                ("", self.detail), ("seated: ", self.seating()), ("", self.first_held),
+                ("turned: ", self.turned),
                 ("witness: ", witness), ("found by: ", self.found_by), ("tried: ", self.tried))
         lines = [head + f"  [{self.cpu:.1f} s CPU]",
                  *(f"  {label}{text}" for label, text in said if text)]
@@ -89,6 +94,15 @@ class AskAnswer:
             + (f" (house rule {house})" if house else "")
             + "; every value in --json")
         return "\n".join(lines)
+
+    def seating(self) -> str:
+        """The witness's seats in words: a condition naming a colour or a seat is judged
+        on the game as it is seated (a colour not seated there takes no turn in it)."""
+        if not self.seated:
+            return ""
+        absent = "" if not self.not_seated else \
+            f" ({' and '.join(self.not_seated)}, named by the question, not seated: no turn)"
+        return f"{', '.join(self.seated)} clockwise, {self.seated[0]} starting{absent}"
 
 
 __all__ = ["AskAnswer"]

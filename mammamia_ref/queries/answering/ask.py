@@ -50,7 +50,7 @@ from mammamia_ref.queries.language.judging import (
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.nearness import directs, nearness
 from mammamia_ref.queries.language.questions import Question, rules_in_force
-from mammamia_ref.queries.language.variables import expand
+from mammamia_ref.queries.language.variables import expand, named_colours
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
 
@@ -443,6 +443,10 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
     if question.condition is not None:
         out.first_held = first_held(question.condition, game)
     out.turned = next((step["note"] for step in doc["steps"] if "note" in step), "")
+    colours, first = game.config.colours, game.config.first_player
+    out.seated = colours[first:] + colours[:first]
+    named = named_colours(question.condition or question.measure, owners=False)
+    out.not_seated = tuple(c for c in COLOURS if c in named and c not in colours)
     out.scenario, out.witness_file = doc, f"scenarios/ask/{doc['id']}.yaml"
     out.found_by = game.found_by or f"the {game.policy} policy, seed {game.seed}"
     out.reference = "agrees" if passed else "disagrees"
@@ -451,7 +455,7 @@ def _keep(question: Question, game: Played, out: AskAnswer, verdict: str, title:
 
 
 KEPT = ("scenario", "witness_file", "reference", "detail", "answer", "found_by", "turned",
-        "first_held")
+        "first_held", "seated", "not_seated")
 """The fields of an answer :func:`_keep` sets."""
 
 

@@ -175,11 +175,11 @@ def _state(state: Mapping[str, Any], sub: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ seatings
 
 
-def named_colours(cond: Any) -> frozenset[str]:
-    """The colours a condition (after :func:`expand` or not) names: as a colour, as the
-    colour of an order it names, or as the owner of a kind it names (each kind is one
-    colour's personal kind)."""
-    owners = {kind: colour for colour, kind in PERSONAL.items()}
+def named_colours(cond: Any, owners: bool = True) -> frozenset[str]:
+    """The colours a condition (after :func:`expand` or not) names: as a colour, and
+    (with ``owners``) as the colour of an order it names, or as the owner of a kind it
+    names (each kind is one colour's personal kind)."""
+    owner = {kind: colour for colour, kind in PERSONAL.items()}
     found: set[str] = set()
 
     def walk(value: Any) -> None:
@@ -192,9 +192,9 @@ def named_colours(cond: Any) -> frozenset[str]:
         elif isinstance(value, str):
             if value in COLOURS:
                 found.add(value)
-            elif value in KINDS:
-                found.add(owners[value])
-            elif value in ORDERS:
+            elif owners and value in KINDS:
+                found.add(owner[value])
+            elif owners and value in ORDERS:
                 found.add(ORDERS[value].colour)
 
     walk(cond)
