@@ -270,8 +270,10 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
             break
     if not emits:
         cases.update(steps)
+        asked = [*(cond.get("where") or {}), *(["rule"] if "rule" in cond else [])]
+        fields = f" with {', '.join(asked)} as asked" if asked else ""
         then = " with the state right after it as asked" if "then" in cond else ""
-        return f"no step emits {cond['event']}{then}"
+        return f"no step emits {cond['event']}{fields}{then}"
     if int(cond.get("at_least", 1)) < 2:
         cases.update(steps)
         raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
