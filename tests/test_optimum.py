@@ -375,3 +375,53 @@ def test_the_game_model_aims_at_no_ranking_bound(monkeypatch: pytest.MonkeyPatch
     assert passes.upper_evidence == "ranking" and not aimed
     most = ask.answer_cell(_question("baked_one_opening"), 2, {}, 2, known=False)
     assert most.upper_evidence == "statement" and aimed == [most.upper]
+
+
+def test_the_fewest_turns_of_a_whole_game_is_settled_from_the_least_up() -> None:
+    """``fewest: turns`` is "at most k" as the game's end within its first k turns, so
+    the game model climbs from 1: at 2 players no game's first 5 turns end it (every
+    run of each length unsatisfiable, or no first round that short can end) and a game
+    of 4, 1 and 1 turns does: 6, exact, a game the reference replays."""
+    from mammamia_ref.queries.answering.ask import answer_cell
+
+    question = Question("t", "t.yaml", "t", "fewest", None, "turns", (2,), {}, None, {})
+    got = answer_cell(question, 2, {}, budget=60, known=False)
+    assert (got.value, got.exact, got.lower, got.lower_evidence) == (6, True, 6, "exhaustive"), \
+        got.tried
+    assert got.reference == "agrees" and got.scenario is not None
+    assert "5: none in the first 5 turns of any game" in got.tried
+
+
+def test_what_the_climb_spends_is_taken_from_the_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A climb that does not settle the cell spends its share of the budget; the search
+    and the game model after it have what is left, not the whole again (a 60 s cell
+    had taken 87 s of CPU). A clock the fake climb moves stands for the CPU."""
+    from mammamia_ref.queries.answering import ask
+
+    clock = [0.0]
+    monkeypatch.setattr(ask.time, "process_time", lambda: clock[0])
+
+    def climbed(_q: Any, _p: int, _r: Any, budget: float, _out: Any) -> tuple[bool, str]:
+        clock[0] += budget
+        return False, "the climb; then "
+
+    given: list[float] = []
+
+    def searched(_q: Any, _p: int, _r: Any, budget: float, _judge: Any,
+                 **_kw: Any) -> tuple[None, int, float, int]:
+        given.append(budget)
+        clock[0] += max(budget, 0.0)
+        return None, 0, float("-inf"), 0
+
+    model: list[float] = []
+    monkeypatch.setattr(ask, "_climbed", climbed)
+    monkeypatch.setattr(ask, "search", searched)
+    monkeypatch.setattr(ask, "_by_the_model",
+                        lambda _q, _p, _r, budget, _out: model.append(budget))
+    question = Question("t", "t.yaml", "t", "fewest", None, "turns", (2,), {}, None, {})
+    out = ask.AskAnswer("t", 2, {})
+    ask._optimum(question, 2, make_rules({}), 40.0, 40.0, None, lambda _g: None, out,
+                 known=False)
+    assert given and model
+    assert given[0] + model[0] + 40.0 * ask.CLIMB_SHARE <= 40.0 + 1e-9, (given, model)
+    assert out.tried.startswith("the climb; then ")

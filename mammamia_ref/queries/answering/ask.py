@@ -150,11 +150,14 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     sign = 1 if question.goal == "most" else -1
     raisable = (at_least if sign > 0 else at_most)(question.measure, 1) is not None
     left = max(spendable, budget / 4)
-    if _climbed(question, players, rules, left * CLIMB_SHARE, out):
+    start = time.process_time()
+    settled, climbed = _climbed(question, players, rules, left * CLIMB_SHARE, out)
+    if settled:
         return
+    left -= time.process_time() - start   # what the climb spent is the cell's too
+    start = time.process_time()
     bound = out.lower if sign < 0 else bound
     enough = float("inf") if bound is None else sign * bound
-    start = time.process_time()
     game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
         else (None, -math.inf, 0)
     played = screened = 0
@@ -170,9 +173,9 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     if game is not None:
         _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
         out.value = int(sign * score)
-        out.tried = f"the best of {among} ({game.found_by or 'seeded'})"
+        out.tried = f"{climbed}the best of {among} ({game.found_by or 'seeded'})"
     else:
-        out.tried = f"{among}; none has the measure"
+        out.tried = f"{climbed}{among}; none has the measure"
     out.exact = bound is not None and bound == out.value
     if raisable and not out.exact:
         _by_the_model(question, players, rules, left - (time.process_time() - start), out)
@@ -181,24 +184,27 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
 
 
 def _climbed(question: Question, players: int, rules: Rules, budget: float,
-             out: AskAnswer) -> bool:
+             out: AskAnswer) -> tuple[bool, str]:
     """A ``fewest:`` of the game's first turns settled by the game model before any
-    search (:func:`.optimum.climb`): the least, exact, a game the reference replays.
-    Whatever it proved on the way is kept as the lower bound."""
+    search (:func:`.optimum.climb`): the least, exact, a game the reference replays
+    (True). Whatever it proved on the way is kept as the lower bound; where it did not
+    settle the cell, what it tried, for the answer's ``tried:`` before the search's."""
     from mammamia_ref.queries.answering.optimum import climb
 
     climbed = climb(question, players, rules, out.lower, budget)
     if climbed is None:
-        return False
+        return False, ""
     if climbed.lower is not None and (out.lower is None or climbed.lower > out.lower):
         out.lower, out.lower_evidence = climbed.lower, climbed.lower_evidence
         out.bound_how = climbed.bound_how
+    tried = "the game model, from the least up: " + "; ".join(climbed.tried) + \
+        f" (a budget of {budget:.1f} s of CPU)"
     if climbed.game is not None and _model_value(question, climbed, out):
         out.exact = out.lower == out.value
-        out.tried = "the game model, from the least up: " + "; ".join(climbed.tried) + \
-            f"; a budget of {budget:.1f} s of CPU"
-        return out.exact
-    return False   # none found, or the reference did not replay it: the search goes on
+        out.tried = tried
+        if out.exact:
+            return True, ""
+    return False, f"{tried}; then "   # none found, or not the least: the search goes on
 
 
 def _model_value(question: Question, moved: Any, out: AskAnswer) -> bool:

@@ -58,17 +58,18 @@ class Bounded:
 
 
 def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole: bool,
-              open_rounds: bool = True) -> Iterator[tuple[tuple[int, ...], bool]]:
-    """Every (schedule, last round open) within the bound, fewest turns first (without a
-    ``turns`` bound, for ever); a last round still open only where ``open_rounds`` (and
-    the condition is not judged on whole games). A round after the first may last no
-    turn at all under ``round_end.last_ingredient`` (its supply holds no ingredient
-    card); the reference begins its starting player's turn before it ends, so it counts
-    as one of the bound's turns (the turns the reference begins,
-    :func:`..language.judging.within`)."""
+              open_rounds: bool = True, least: int = 1
+              ) -> Iterator[tuple[tuple[int, ...], bool]]:
+    """Every (schedule, last round open) within the bound of ``least`` turns or more,
+    fewest turns first (without a ``turns`` bound, for ever); a last round still open
+    only where ``open_rounds`` (and the condition is not judged on whole games). A
+    round after the first may last no turn at all under ``round_end.last_ingredient``
+    (its supply holds no ingredient card); the reference begins its starting player's
+    turn before it ends, so it counts as one of the bound's turns (the turns the
+    reference begins, :func:`..language.judging.within`)."""
     low = 0 if rules.flags.round_end == RoundEnd.LAST_INGREDIENT else 1
     counts = [rules.parameters.rounds] if whole else range(1, rounds + 1)
-    for total in itertools.count(1) if turns is None else range(1, turns + 1):
+    for total in itertools.count(least) if turns is None else range(least, turns + 1):
         for k in counts:
             for rest in itertools.product(range(low, total + 1), repeat=k - 1):
                 first = total - sum(rest) - rest.count(0)
@@ -81,13 +82,15 @@ def schedules(players: int, rules: Rules, rounds: int, turns: int | None, whole:
 
 
 def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
-                  bound: Mapping[str, int], budget: float, lead: Lead | None = None
-                  ) -> Bounded:
+                  bound: Mapping[str, int], budget: float, lead: Lead | None = None,
+                  least: int = 1) -> Bounded:
     """The condition over every schedule within ``bound`` until ``budget`` CPU seconds:
     a game (:class:`Bounded` ``found``), a proof that none is within the bound
     (``none``), or ``unknown`` with the reason and the part of the bound covered. With
     the ``lead`` of a failed unbounded proof (:func:`.leads.lead`), the schedules
-    whose last round is still open are left out, as it shows they may be."""
+    whose last round is still open are left out, as it shows they may be. Only
+    schedules of ``least`` turns or more are asked, where the caller has already shown
+    that no shorter one has a game (:func:`.optimum.climb`, one turn at a time)."""
     from mammamia_ref.queries.model.proofs import can_end, first_rounds
 
     start = time.process_time()
@@ -108,7 +111,7 @@ def prove_or_find(condition: Mapping[str, Any], players: int, rules: Rules,
     shortest = first_rounds(players).start
     deferred: list[tuple[tuple[int, ...], bool]] = []
     every = ((s, o, False) for s, o in schedules(players, rules, rounds, turns,
-                                                  form.whole_game, lead is None))
+                                                  form.whole_game, lead is None, least))
     for schedule, open_last, put_off in itertools.chain(every, _after(deferred, turns)):
         left = budget - (time.process_time() - start)
         if left <= 0:

@@ -189,8 +189,9 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
     (:func:`first_turns`) and a question with no bound of its own: the game model asked
     for k from the proved lower bound (or 1: turns count from 1) up, each "none" within
     those turns a proof for every game, so the first game found is the least, exact,
-    with no search. None where the measure is not of that form; the value 0 where the
-    budget ran out first (``lower`` is what was proved)."""
+    with no search (each k asks only the runs of k turns: the shorter are the steps
+    before). None where the measure is not of that form; the value 0 where the budget
+    ran out first (``lower`` is what was proved)."""
     from mammamia_ref.queries.answering.bounded import prove_or_find
     from mammamia_ref.queries.answering.leads import lead
 
@@ -205,8 +206,9 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
         cond = at_most(question.measure, k)
         assert cond is not None
         led = lead(cond, players, rules)
+        # the runs of fewer than k turns: none, shown below (or by the proved bound)
         found = prove_or_find(cond, players, rules, {"turns": k},
-                              budget - (time.process_time() - start), led)
+                              budget - (time.process_time() - start), led, least=k)
         if found.game is not None:
             out.value, out.game = measure(question.measure, found.game, "fewest") or k, \
                 found.game
@@ -216,7 +218,7 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
             out.tried.append(f"{k}: {found.detail}")
             break
         out.tried.append(f"{k}: none in the first {k} turns of any game "
-                         f"({found.schedules} runs unsatisfiable)")
+                         f"({found.schedules} runs of {k} turns unsatisfiable)")
         k += 1
         out.lower = k
         out.bound_how = (f"no game's first {k - 1} turns have it: the game model over "
