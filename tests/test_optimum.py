@@ -425,3 +425,30 @@ def test_what_the_climb_spends_is_taken_from_the_cell(monkeypatch: pytest.Monkey
     assert given and model
     assert given[0] + model[0] + 40.0 * ask.CLIMB_SHARE <= 40.0 + 1e-9, (given, model)
     assert out.tried.startswith("the climb; then ")
+
+
+def test_a_seats_own_first_turns_lead_the_game_model_to_short_first_rounds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"At most k of s's own turns" is asked of the game model with the game's turns in
+    which they lie when no round ends between them ((k + 1) * players - 1), so that it
+    tries the short first rounds it otherwise puts off (a seat's order baked after its
+    first own turn at 4 and 5 players lies in a first round of 6 and 5 turns); its
+    "none" there is no proof, and no bound is claimed from it."""
+    from mammamia_ref.queries.answering import bounded
+    from mammamia_ref.queries.answering.optimum import own_span
+
+    form = {"some_seat": "s", "own_turns_until": {"event": "baked", "where": {"seat": "s"}}}
+    assert own_span(at_most(form, 1), 4) == 7 and own_span(at_most(form, 2), 5) == 14
+    assert own_span(at_most({"turns_until": {"event": "baked"}}, 3), 4) is None
+    asked: list[dict[str, int]] = []
+
+    def none(_c: Any, _p: int, _r: Any, bound: dict[str, int], *_a: Any,
+             **_k: Any) -> bounded.Bounded:
+        asked.append(dict(bound))
+        return bounded.Bounded("none", "none within it")
+
+    monkeypatch.setattr(bounded, "prove_or_find", none)
+    question = Question("t", "t.yaml", "t", "fewest", None, form, (4,), {}, None, {})
+    lowered = lower_value(question, 4, make_rules({}), 2, budget=30)
+    assert asked == [{"turns": 7}]
+    assert lowered.lower is None and lowered.value == 2, lowered.tried

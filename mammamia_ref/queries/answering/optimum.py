@@ -146,6 +146,9 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
         first = None if most else first_turns(cond)
         bound = {**question.bound, "turns": min(first, question.bound.get("turns", first))} \
             if first else question.bound
+        own = None if most or first else own_span(cond, players)
+        if own and "turns" not in bound:   # a lead, not a proof: see own_span
+            bound = {**bound, "turns": own}
         led = lead(cond, players, rules)
         found = prove_or_find(cond, players, rules, bound,
                               budget - (time.process_time() - start), led)
@@ -181,6 +184,20 @@ def first_turns(cond: Mapping[str, Any] | None) -> int | None:
     game model's "none" within them holds for every game."""
     span = (cond or {}).get("within") or {}
     return None if "seat" in span or set(span) != {"turns"} else int(span["turns"])
+
+
+def own_span(cond: Mapping[str, Any] | None, players: int) -> int | None:
+    """Where a condition is a seat's own first k turns (``some_seat: s`` over ``within:
+    {turns: k, seat: s}``): the game's turns in which those k turns lie when no round
+    ends between them, ``(k + 1) * players - 1``, so that the game model tries the short
+    first rounds it puts off without a bound (at 4 and 5 players). Not a bound for every
+    game: a round's end may start the next with another seat and widen the gap, so a
+    "none" within it proves nothing of the measure, and none is claimed."""
+    inner = (cond or {}).get("holds") or {}
+    span = inner.get("within") or {}
+    if "some_seat" not in (cond or {}) or set(span) != {"turns", "seat"}:
+        return None
+    return (int(span["turns"]) + 1) * players - 1
 
 
 def climb(question: Question, players: int, rules: Rules, lower: int | None,
