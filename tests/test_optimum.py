@@ -358,6 +358,27 @@ def test_every_measure_form_has_a_proved_bound_under_the_cut_that_games_keep(
     assert upper_bound({"most_in_a_round": {"event": "baked"}}, players, rules) is None
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_orders_placed_in_a_round_are_at_most_the_orders(players: int) -> None:
+    """``most_in_a_round: placed_order``: z3 shows that each placing puts an order into
+    the oven and no turn takes one out, so a round places each order once at most: 8 a
+    seat, under the letter too (no ranking bound needed) and where a pass may place an
+    order; random games keep it. An event that puts no order into the oven (``played``)
+    gets no such bound (under the letter, none at all)."""
+    games = [playout(make_config(players), seed, "random") for seed in range(6)]
+    for form, orders in (({"most_in_a_round": {"event": "placed_order"}}, 8 * players),
+                         ({"some_seat": "s", "most_in_a_round": {
+                             "event": "placed_order", "where": {"seat": "s"}}}, 8)):
+        for flags in ({}, {"stall": "letter"}, {"pass_order": "allowed"}):
+            proved = upper_bound(form, players, make_rules(flags))
+            assert proved is not None, (form, flags)
+            assert (proved.value, proved.evidence) == (orders, "counting"), proved
+        most = max(measure(form, g, "most") or 0 for g in games)
+        assert 0 < most <= orders, (form, most)
+    played = {"most_in_a_round": {"event": "played"}}
+    assert upper_bound(played, players, make_rules({"stall": "letter"})) is None
+
+
 def test_the_game_model_aims_at_no_ranking_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """A ranking bound counts every turn a round could last (198 passes in a round at 2
     players): no first round the aim asks about holds it, so the budget goes to raising

@@ -122,6 +122,9 @@ def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules) -> Pr
         return None if bounds is None else Proved(
             max(bounds), "statement", f"a colour delivers at most {max(bounds)} orders at "
             "one opening (z3, by the cards its orders need)")
+    placed = None if counted is None else _orders_in_a_round(counted, players, rules)
+    if placed is not None:
+        return placed
     a_round = _round_turns(players, rules)
     if a_round is None:
         return None
@@ -138,6 +141,56 @@ def _form_upper_bound(form: Mapping[str, Any], players: int, rules: Rules) -> Pr
                       f"{own} a round (the turns go round the table, turn.clockwise), "
                       f"{rounds} rounds: {rounds * own}")
     return _game_turns(turns, how, rounds)   # the turns until a condition: the game's
+
+
+def _orders_in_a_round(counted: Mapping[str, Any], players: int, rules: Rules
+                       ) -> Proved | None:
+    """``most_in_a_round:`` an event that only turns emit (``placed_order``), of one
+    seat or of any: z3 shows, for a turn of any seat from any well-formed state, that
+    each such event puts an order of the seats counted into the oven from outside it,
+    and that no turn takes an order out of the oven; a round's turns all come before
+    its opening, so each order counts at most once a round: at most the orders of the
+    seats counted (under any rules: the stall cut's ranking bound is not needed). None
+    where ``where:`` asks more than the seat, or z3 does not show both."""
+    import z3
+
+    from mammamia_ref.errors import VariantError
+    from mammamia_ref.queries.answering.unbounded import can_emit, emitted
+    from mammamia_ref.queries.model import num as N
+    from mammamia_ref.queries.model.game_terms import IN_OVEN
+    from mammamia_ref.queries.model.oven_rules import N_ORDERS
+
+    where = counted.get("where") or {}
+    if set(counted) - {"event", "where"} or set(where) - {"seat"}:
+        return None
+    colours = tuple(COLOURS[:players])
+    event = str(counted["event"])
+    cond = {"event": event, **({"where": {"seat": colours[0]}} if where else {})}
+    seats = [0] if where else list(range(players))
+    try:
+        with N.building():
+            if any(can_emit(cond, players, rules, colours, what) not in (None, z3.unsat)
+                   for what in ("reveal", "transition")):
+                return None
+            model, _step, found, base = emitted(cond, players, rules, colours, "turn")
+            before, after = model.S
+            entering = N.Sum([N.If(N.And(before.loc[p][o] != IN_OVEN,
+                                         after.loc[p][o] == IN_OVEN), 1, 0)
+                              for p in seats for o in range(N_ORDERS)])
+            leaving = z3.Or(*[N.And(before.loc[p][o] == IN_OVEN, after.loc[p][o] != IN_OVEN)
+                              for p in range(players) for o in range(N_ORDERS)])
+            new = N.check([*base, N.Sum(found or [N.Val(0)]) > entering])[0]
+            kept = N.check([*base, leaving])[0]
+    except VariantError:
+        return None
+    if new != z3.unsat or kept != z3.unsat:
+        return None
+    orders = N_ORDERS * len(seats)
+    return Proved(orders, "counting", f"each {event} of a turn puts an order into the oven, "
+                  "and no turn takes one out (z3, a turn of any seat from any well-formed "
+                  "state); a round's turns come before its opening, so each order counts at "
+                  f"most once a round: the orders of the seat{'s' if len(seats) > 1 else ''} "
+                  f"counted, {orders}")
 
 
 def _game_turns(a_round: int, how: str, rounds: int) -> Proved:
