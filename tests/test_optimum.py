@@ -454,7 +454,8 @@ def test_a_seats_own_first_turns_lead_the_game_model_to_short_first_rounds(
     which they lie when no round ends between them ((k + 1) * players - 1), so that it
     tries the short first rounds it otherwise puts off (a seat's order baked after its
     first own turn at 4 and 5 players lies in a first round of 6 and 5 turns); its
-    "none" there is no proof, and no bound is claimed from it."""
+    "none" there is no proof: the game model goes on with no bound of turns, and no
+    bound is claimed."""
     from mammamia_ref.queries.answering import bounded
     from mammamia_ref.queries.answering.optimum import own_span
 
@@ -471,5 +472,28 @@ def test_a_seats_own_first_turns_lead_the_game_model_to_short_first_rounds(
     monkeypatch.setattr(bounded, "prove_or_find", none)
     question = Question("t", "t.yaml", "t", "fewest", None, form, (4,), {}, None, {})
     lowered = lower_value(question, 4, make_rules({}), 2, budget=30)
-    assert asked == [{"turns": 7}]
+    assert asked == [{"turns": 7}, {}]
     assert lowered.lower is None and lowered.value == 2, lowered.tried
+    assert lowered.tried[0] == "the game model for 1 within 7 turns: none there"
+
+
+def test_a_search_game_worse_than_the_climbs_does_not_replace_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the climb found a game but did not settle the cell, the search's game
+    takes its place only if it is better (it had replaced it whatever its value)."""
+    from mammamia_ref.queries.answering import ask
+
+    def climbed(_q: Any, _p: int, _r: Any, _b: float, out: Any) -> tuple[bool, str]:
+        out.value = 5
+        return False, "the climb; then "
+
+    game = playout(make_config(2), 0, "random")
+    monkeypatch.setattr(ask, "_climbed", climbed)
+    monkeypatch.setattr(ask, "search", lambda *_a, **_k: (game, 1, -7.0, 0))
+    monkeypatch.setattr(ask, "_by_the_model", lambda *_a: None)
+    question = Question("t", "t.yaml", "t", "fewest", None, "turns", (2,), {}, None, {})
+    out = ask.AskAnswer("t", 2, {})
+    ask._optimum(question, 2, make_rules({}), 10.0, 10.0, None, lambda _g: None, out,
+                 known=False)
+    assert out.value == 5 and out.tried.startswith("the climb; then 1 games on the reference")
+    assert "none better" in out.tried

@@ -170,10 +170,12 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     fast = f" and {screened} on the fast engine" if screened else ""
     among = f"{judged} known games and {played} games on the reference{fast}" if known \
         else f"{played} games on the reference{fast}"
-    if game is not None:
+    if game is not None and (out.value is None or score > sign * out.value):
         _keep(question, game, out, "value", f"{question.title}: {int(sign * score)}")
         out.value = int(sign * score)
         out.tried = f"{climbed}the best of {among} ({game.found_by or 'seeded'})"
+    elif out.value is not None:   # the climb's game stands
+        out.tried = f"{climbed}{among}: none better"
     else:
         out.tried = f"{climbed}{among}; none has the measure"
     out.exact = bound is not None and bound == out.value

@@ -152,6 +152,11 @@ def _one_at_a_time(question: Question, players: int, rules: Rules, out: Raised,
         led = lead(cond, players, rules)
         found = prove_or_find(cond, players, rules, bound,
                               budget - (time.process_time() - start), led)
+        if own and found.verdict == "none":
+            # none within the lead's turns proves nothing: on, with no bound of turns
+            out.tried.append(f"the game model for {k} within {_turns(own)}: none there")
+            found = prove_or_find(cond, players, rules, question.bound,
+                                  budget - (time.process_time() - start), led)
         if found.game is not None:
             got = measure(question.measure, found.game, "most" if most else "fewest")
             if got is None or (got - k) * step < 0:   # pragma: no cover - the measure's own
@@ -217,15 +222,18 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
         return None
     start = time.process_time()
     out, k = Raised(0), max(lower or 1, 1)
+    first = k
     out.lower, out.lower_evidence = k, "exhaustive"   # raised by each k proved below
     out.bound_how = "" if lower else "a game's turns count from 1"
     while budget - (time.process_time() - start) > 0:
         cond = at_most(question.measure, k)
         assert cond is not None
         led = lead(cond, players, rules)
-        # the runs of fewer than k turns: none, shown below (or by the proved bound)
+        # the runs of fewer than k turns were the steps before; the first asks them all,
+        # so that a game below a proved bound would show the proof wrong
         found = prove_or_find(cond, players, rules, {"turns": k},
-                              budget - (time.process_time() - start), led, least=k)
+                              budget - (time.process_time() - start), led,
+                              least=1 if k == first else k)
         if found.game is not None:
             out.value, out.game = measure(question.measure, found.game, "fewest") or k, \
                 found.game
@@ -234,13 +242,18 @@ def climb(question: Question, players: int, rules: Rules, lower: int | None,
         if found.verdict != "none":
             out.tried.append(f"{k}: {found.detail}")
             break
-        out.tried.append(f"{k}: none in the first {k} turns of any game "
-                         f"({found.schedules} runs of {k} turns unsatisfiable)")
+        runs = f"{found.schedules} runs unsatisfiable" if found.schedules else \
+            f"no schedule of {_turns(k)} whose first round can end"
+        out.tried.append(f"{k}: none in the first {_turns(k)} of any game ({runs})")
         k += 1
         out.lower = k
         out.bound_how = (f"no game's first {k - 1} turns have it: the game model over "
                          f"every schedule of {k - 1} turns and fewer")
     return out
+
+
+def _turns(k: int) -> str:
+    return f"{k} turn" if k == 1 else f"{k} turns"
 
 
 def aim(question: Question, players: int, rules: Rules, upper: int, budget: float,

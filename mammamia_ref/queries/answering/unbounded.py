@@ -211,10 +211,16 @@ def _never(cond: Mapping[str, Any], players: int, rules: Rules, colours: tuple[s
     if "event" in cond:
         reasons[_event_never(cond, players, rules, colours, proof)] = "induction"
         return
-    if cond["state"].get("at") == "round_end" and _round_end_never(
-            cond["state"], players, rules, colours, proof):
-        return
-    _count_never(cond["state"], players, rules, cases)
+    at_the_end = ""   # why the round's end alone was not proved, if it was tried
+    if cond["state"].get("at") == "round_end":
+        at_the_end = _round_end_never(cond["state"], players, rules, colours, proof)
+        if not at_the_end:
+            return
+    try:
+        _count_never(cond["state"], players, rules, cases)
+    except NotProvable as exc:
+        raise NotProvable(f"{exc.reason}; at a round's end alone: {at_the_end}"
+                          if at_the_end else exc.reason) from exc
     reasons[f"the {cond['state']['count']} count stays below "
             f"{cond['state']['at_least']} in every state, by 1-induction"] = "induction"
 
@@ -227,8 +233,8 @@ def _past_the_last_round(span: Mapping[str, Any], rounds: int) -> str:
     first = span.get("round", span.get("from_round"))
     if not isinstance(first, int) or first <= rounds:
         return ""
-    return (f"no game has a round {first}: a game ends after round {rounds} "
-            "(game_end.three_resolutions), so the span is empty")
+    return (f"no game has a round {first}: a game ends after its last round, {rounds} "
+            "under these rules (game_end.three_resolutions), so the span is empty")
 
 
 BY = {"induction": "induction", "ranking": "a ranking function"}
@@ -498,23 +504,23 @@ def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
 
 
 def _round_end_never(state: Mapping[str, Any], players: int, rules: Rules,
-                     colours: tuple[str, ...], proof: _Proving) -> bool:
-    """Whether no step that ends a round leaves a state ``state`` asks for (``at:
+                     colours: tuple[str, ...], proof: _Proving) -> str:
+    """Prove that no step that ends a round leaves a state ``state`` asks for (``at:
     round_end``: the state right after the part of a step that ends the round,
-    :func:`..language.judging.states_at`, as ``then:`` reads right after an event):
-    proved as ``round_ended`` with that ``then:``, where a count that only the end of a
-    round keeps low (the supply, emptied by the draw that ends it) is no invariant of
-    every state. False (and nothing added to ``proof``) where that is not proved."""
+    :func:`..language.judging.states_at`, as ``then:`` reads right after an event), as
+    ``round_ended`` with that ``then:``: a count that only the end of a round keeps low
+    (the supply, emptied by the draw that ends it) is no invariant of every state.
+    "" where proved (added to ``proof``); else why not (nothing added)."""
     then = {key: value for key, value in state.items() if key != "at"}
     trial = _Proving(proof.deadline)
     try:
         why = _event_never({"event": "round_ended", "then": then}, players, rules, colours,
                            trial)
-    except NotProvable:
-        return False
+    except NotProvable as exc:
+        return exc.reason
     proof.cases.update(trial.cases)
     proof.reasons[f"no state at a round's end meets it: {why}"] = "induction"
-    return True
+    return ""
 
 
 def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
