@@ -41,6 +41,7 @@ NEVER: list[tuple[str, dict[str, str]]] = [
     ("new-order-after-last-ingredient", {"pass_order": "forbidden"}),   # inside a turn
     ("new-mamma-mia-back-in-supply", {}),   # the next supply waiting for its shuffle
     ("new-supply-left-at-opening", {"stall": "letter"}),   # the state at a round's end
+    ("new-stall-while-holding", {}),   # with the quiet turns' empty hands (proofs.quiet_hands)
     ("new-supply-left-at-opening", {"stall": "letter", "round_end": "last_ingredient"}),
     ("Q09-hand-above-seven", {}),
     ("Q10-opening-without-holder", {}),
@@ -156,6 +157,30 @@ def test_a_game_model_whose_stall_never_ends_a_round_proves_no_never(
     finally:
         unbounded.well_formed_holds.cache_clear()
     assert prove_never({"position_returns": True}, 2, rules).proved   # the model itself
+
+
+def test_a_model_in_which_a_player_may_pass_holding_ingredients_proves_no_empty_hands(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quiet turns' empty hands (``proofs.quiet_hands``) rest on turn.pass: in a
+    one-line mutant of the game model that lets a player holding ingredients pass, the
+    invariant is not inductive, is not used, and "the stall cut never ends a round while
+    a hand holds an ingredient" is no longer proved (the model itself proves it)."""
+    from mammamia_ref.queries.model import game_model, proofs
+    from mammamia_ref.queries.model.turn_rules import turn_pass, turn_play_or_pass
+
+    cond = _condition("new-stall-while-holding")
+    rules = make_rules({})
+    proofs._holds.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(game_model, "turn_play_or_pass", lambda hand, ingredients, kind,
+                          count: N.Or(turn_pass(kind, count),
+                                      turn_play_or_pass(hand, ingredients, kind, count)))
+            assert not proofs._holds(2, rules, proofs.quiet_hands)
+            assert not prove_never(cond, 2, rules).proved
+    finally:
+        proofs._holds.cache_clear()
+    assert proofs._holds(2, rules, proofs.quiet_hands) and prove_never(cond, 2, rules).proved
 
 
 def test_the_hand_limit_of_a_house_rule_is_what_the_proof_follows() -> None:

@@ -276,10 +276,10 @@ def _event_never(cond: Mapping[str, Any], players: int, rules: Rules,
             break
     if not emits:
         cases.update(steps)
-        asked = [*(cond.get("where") or {}), *(["rule"] if "rule" in cond else [])]
-        fields = f" with {', '.join(asked)} as asked" if asked else ""
-        then = " with the state right after it as asked" if "then" in cond else ""
-        return f"no step emits {cond['event']}{fields}{then}"
+        asked = [*(cond.get("where") or {}), *(["rule"] if "rule" in cond else []),
+                 *(["the state right after it"] if "then" in cond else [])]
+        listed = " and ".join([", ".join(asked[:-1]), asked[-1]] if len(asked) > 1 else asked)
+        return f"no step emits {cond['event']}" + (f" with {listed} as asked" if asked else "")
     if int(cond.get("at_least", 1)) < 2:
         cases.update(steps)
         raise NotProvable(f"{emits}: the invariants proved do not rule it out, so only "
@@ -450,11 +450,12 @@ def step_from_any(players: int, rules: Rules, colours: tuple[str, ...], what: st
     after, the step's facts, and its constraints with those invariants on the state
     before."""
     from mammamia_ref.queries.model.free_steps import free_step
+    from mammamia_ref.queries.model.proofs import proved_invariants
 
     model, before, after, facts, constraints = free_step(players, rules, what, f"u_{what}",
                                                          colours=colours)
-    return model, before, after, facts, [*constraints, *_invariants(players, rules)(model,
-                                                                                    before)]
+    hypotheses = proved_invariants(players, rules)(model, before)
+    return model, before, after, facts, [*constraints, *hypotheses]
 
 
 def _at_the_end(cond: Mapping[str, Any]) -> bool:
@@ -495,7 +496,9 @@ def _end_never(cond: Mapping[str, Any], players: int, rules: Rules,
 
         return result_term(c["result"], wins, decided, model)
 
-    hypotheses = _invariants(players, rules)(model, s)
+    from mammamia_ref.queries.model.proofs import proved_invariants
+
+    hypotheses = proved_invariants(players, rules)(model, s)
     result, _zm = N.check([*model.domain(s), *model.well_formed(s), *hypotheses,
                            s.ph == OVER, term(cond)])
     cases[f"{'-'.join(colours)} game's end"] = str(result)
@@ -551,17 +554,6 @@ def _count_never(state: Mapping[str, Any], players: int, rules: Rules,
                           "game may reach it, or it needs a stronger invariant")
 
 
-def _invariants(players: int, rules: Rules) -> Any:
-    """The invariants proved for every reachable state, as hypotheses on a step's state
-    before it: the hand limit where its proof holds (with the model's well-formedness,
-    which the free step assumes)."""
-    from mammamia_ref.queries.model.proofs import hand_limit
-
-    if _hand_limit_holds(players, rules):
-        return hand_limit
-    return lambda _model, _s: []
-
-
 @lru_cache(maxsize=64)
 def well_formed_holds(players: int, rules: Rules) -> bool:
     """The model's well-formedness is inductive from the setup (every kind of step keeps
@@ -573,12 +565,6 @@ def well_formed_holds(players: int, rules: Rules) -> bool:
         return prove_invariant(players, rules, lambda _model, _s: [], counts=False).holds
 
 
-@lru_cache(maxsize=64)
-def _hand_limit_holds(players: int, rules: Rules) -> bool:
-    from mammamia_ref.queries.model.proofs import hand_limit, prove_invariant
-
-    with N.building():
-        return prove_invariant(players, rules, hand_limit, counts=True).holds
 
 
 

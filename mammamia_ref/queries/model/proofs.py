@@ -13,6 +13,7 @@ The invariants are always proved together with the model's well-formedness
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -152,6 +153,33 @@ def hand_limit(model: GameModel, s: State) -> list[Any]:
     """No hand holds more cards (ingredients and orders) than the hand limit (7 by the
     spec; the game's ``hand_limit``)."""
     return [model.hand_size(s, p) <= model.hand_limit for p in range(model.n)]
+
+
+def quiet_hands(model: GameModel, s: State) -> list[Any]:
+    """While a round is played, the players of the quiet turns just before the turn to
+    play hold no ingredient card: a player passes only with none (turn.pass), and a quiet
+    turn moves no card (round_end.stall counts them), so none has come to them since."""
+    n = model.n
+    return [z3.Implies(N.And(s.ph == TURN, s.quiet >= j, s.cur == (p + j) % n),
+                       N.Sum(list(s.hand[p])) == 0)
+            for p in range(n) for j in range(1, n)]
+
+
+def proved_invariants(players: int, variants: FlagValues) -> Invariant:
+    """The invariants proved for every reachable state (each by 1-induction with the
+    model's well-formedness, so all of them together are inductive too): the hand limit
+    and :func:`quiet_hands`, each where its proof holds for ``players`` under
+    ``variants``; the hypotheses on a step's state before it in the unbounded proofs."""
+    proved = [invariant for invariant in (hand_limit, quiet_hands)
+              if _holds(players, variants, invariant)]
+    return lambda model, s: [c for invariant in proved for c in invariant(model, s)]
+
+
+@functools.lru_cache(maxsize=128)
+def _holds(players: int, variants: FlagValues, invariant: Invariant) -> bool:
+    with N.building():
+        return prove_invariant(players, variants, invariant,
+                               counts=invariant is hand_limit).holds
 
 
 def holder_at_opening(model: GameModel, s: State) -> list[Any]:
