@@ -565,10 +565,6 @@ def well_formed_holds(players: int, rules: Rules) -> bool:
         return prove_invariant(players, rules, lambda _model, _s: [], counts=False).holds
 
 
-
-
-
-
 __all__ = [
     "Never",
     "NotProvable",

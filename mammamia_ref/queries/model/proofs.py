@@ -170,16 +170,21 @@ def proved_invariants(players: int, variants: FlagValues) -> Invariant:
     model's well-formedness, so all of them together are inductive too): the hand limit
     and :func:`quiet_hands`, each where its proof holds for ``players`` under
     ``variants``; the hypotheses on a step's state before it in the unbounded proofs."""
-    proved = [invariant for invariant in (hand_limit, quiet_hands)
-              if _holds(players, variants, invariant)]
+    proved = [invariant for invariant, counts in PROVED
+              if _holds(players, variants, invariant, counts)]
     return lambda model, s: [c for invariant in proved for c in invariant(model, s)]
 
 
+PROVED: tuple[tuple[Invariant, bool], ...] = ((hand_limit, True), (quiet_hands, False))
+"""The invariants :func:`proved_invariants` tries, each with whether its proof needs the
+counting lemmas of the cards in hands (``prove_invariant``'s ``counts``)."""
+
+
 @functools.lru_cache(maxsize=128)
-def _holds(players: int, variants: FlagValues, invariant: Invariant) -> bool:
+def _holds(players: int, variants: FlagValues, invariant: Invariant,
+           counts: bool = False) -> bool:
     with N.building():
-        return prove_invariant(players, variants, invariant,
-                               counts=invariant is hand_limit).holds
+        return prove_invariant(players, variants, invariant, counts=counts).holds
 
 
 def holder_at_opening(model: GameModel, s: State) -> list[Any]:
