@@ -57,7 +57,7 @@ def test_quick_run_has_every_measure(quick_results: dict) -> None:
     assert queries["available"] and queries["methods"] == list(bench.QUICK_QUERY_METHODS)
     assert queries["queries"] and queries["not_run"] > 0 and queries["all_as_expected"]
     for row in queries["queries"]:
-        assert row["error"] is None and row["method"] == "game"
+        assert row["error"] is None and row["method"] == "plan"
         assert 0 <= row["solve_seconds"] <= row["seconds"]
     bmc = results["model_checker"]
     assert bmc["available"] and bmc["budget_seconds"] == bench.QUICK_BMC_BUDGET
@@ -79,7 +79,7 @@ def test_the_table_names_every_measure(quick_results: dict) -> None:
     for words in ("games/s, 2 players", "games/s, 5 players", "decisions/s",
                   "legal_actions calls/s", "oven resolutions/s", "perft nodes/s",
                   "scenario suite", "conformance protocol", "z3 queries",
-                  "Q21-fewest-turns-all-orders/default_2p", "bounded model checker: deepest",
+                  "Q24-longest-round/cut_2p", "bounded model checker: deepest",
                   "Q09 bounded", "goal fast_games_per_s_4p",
                   "4-player games/s, simulation loop: careful", "goal careful_game_cost",
                   "search player (search, one seat of four)"):

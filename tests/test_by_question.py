@@ -20,6 +20,8 @@ LONG = {("Q12-monotoni-absent-kind", "any_other"):
         "the seeded search takes about 20 s of CPU (90 s on a loaded machine)",
         ("Q16-round-ends-by-stall", "cut"):
         "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU",
+        ("Q21-fewest-turns-all-orders", "default_2p"):
+        "the question's sketch leads z3 to the game: about 75 s of CPU",
         ("Q17-all-rounds-end-by-stall", "cut"):
         "the search's share, then z3 finds three rounds that end so: about 28 s of CPU",
         **{("Q22-bombastica-most-cards", name): "the directed search finds the Bombastica "

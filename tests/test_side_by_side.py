@@ -68,13 +68,12 @@ def test_the_comparison_never_calls_a_contradiction_agreement() -> None:
     assert agreement(fewest, _got("value", 9), "fewest") == "short"
 
 
-@pytest.mark.parametrize("query", ["Q05", "Q21"])
+@pytest.mark.parametrize("query", ["Q05", "Q21", "Q24"])
 def test_quick_catalogue_cells_get_the_catalogues_answer_by_the_generic_route(
         query: str) -> None:
-    """Every two-player cell of these queries (answered by modules of their own), each
-    settled in seconds with the known games: the catalogue's value, proved exact. (The
-    queries answered by their question files are asked from scratch in
-    ``tests/test_by_question.py``.)"""
+    """Every two-player cell of these optima (Q24's answered by a module of its own),
+    each settled in seconds with the known games: the catalogue's value. (Asked from
+    scratch in ``tests/test_by_question.py``.)"""
     found = rows([2], budget=30, only=[query])
     assert found
     for row in found:

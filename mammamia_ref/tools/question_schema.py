@@ -256,8 +256,44 @@ def build() -> dict[str, Any]:
             "bound": _bound(),
             "whatever_the_others_do": {
                 "type": "boolean", "description": "A question about what a player can "
-                "force: beyond existential models, refused when true."}},
+                "force: beyond existential models, refused when true."},
+            "sketch": _sketch()},
         "$defs": _defs()}
+
+
+def _sketch() -> dict[str, Any]:
+    """A question's sketches: part of a game given for the game model to fill in
+    (:mod:`mammamia_ref.queries.language.sketch`)."""
+    colour = {"enum": list(COLOURS)}
+    keys = {"type": "array", "items": {"type": "string"}}
+    return {"type": "array", "minItems": 1, "description": (
+        "Leads for the game model, never bounds: a game of this outline is asked for "
+        "first, replayed by the reference and judged by the question; none of the "
+        "outline says nothing of the question."),
+        "items": {"type": "object", "additionalProperties": False,
+                  "required": ["players", "rounds"], "properties": {
+                      "players": {"type": "integer", "minimum": 2, "maximum": 5},
+                      "rounds": {"type": "array", "minItems": 1,
+                                 "maxItems": parameter_specs()["rounds"]["max"],
+                                 "items": {"type": "integer", "minimum": 0},
+                                 "description": "The turns of each round; every round "
+                                                "ends."},
+                      "seated": {"type": "array", "items": colour, "uniqueItems": True,
+                                 "description": "The colours in turn order from the "
+                                                "first player."},
+                      "starts": {"type": "array", "items": colour,
+                                 "description": "The colour that starts each round."},
+                      "places": {"type": "object", "propertyNames": colour,
+                                 "additionalProperties": {"type": "array", "items": keys},
+                                 "description": "A colour's orders, round by round, one "
+                                                "on each of its first turns of the round "
+                                                "(none on the rest)."},
+                      "may_place": {"type": "object", "propertyNames": colour,
+                                    "additionalProperties": keys,
+                                    "description": "The only orders a colour may place."},
+                      "aim": {"type": "integer", "minimum": 0, "description": (
+                          "A most:'s or fewest:'s value to ask the sketch for (the "
+                          "proved bound by default).")}}}}
 
 
 def _bound() -> dict[str, Any]:

@@ -160,6 +160,12 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     enough = float("inf") if bound is None else sign * bound
     game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
         else (None, -math.inf, 0)
+    if score < enough and question.sketches.get(players):   # none meets the bound
+        sketched = _on_sketches(question, players, rules, bound, left * SKETCH_SHARE, out)
+        climbed += f"{sketched}; then "
+        if bound is not None and out.value == bound:   # the sketch's game meets it
+            out.exact, out.tried = True, f"{climbed}stopped at the proved bound"
+            return
     played = screened = 0
     if score < enough:
         found, played, searched, screened = search(
@@ -183,6 +189,39 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
         _by_the_model(question, players, rules, left - (time.process_time() - start), out)
     out.tried += f"; a budget of {left:.1f} s of CPU" + \
         ("; stopped at the proved bound" if out.exact else "")
+
+
+def _on_sketches(question: Question, players: int, rules: Rules, aim: int | None,
+                 budget: float, out: AskAnswer) -> str:
+    """A ``most:`` / ``fewest:`` cell's sketches (:mod:`.sketched`), each asked for a game
+    whose measure reaches its own ``aim:``, else ``aim`` (the proved bound): the first
+    game found is the answer's value where the reference replays it. What they gave,
+    in words ("" where there are none to ask)."""
+    from mammamia_ref.queries.answering.optimum import at_least, at_most
+    from mammamia_ref.queries.answering.sketched import on_sketches
+
+    most = question.goal == "most"
+    sketches = question.sketches.get(players, ())
+    if not sketches:
+        return ""
+    start, said, game = time.process_time(), [], None
+    for sketch in sketches:   # each at its own aim, else the proved bound
+        at = sketch.aim if sketch.aim is not None else aim
+        cond = None if at is None else (at_least if most else at_most)(question.measure, at)
+        if cond is None:
+            said.append(f"{sketch.text()}: not asked (no proved bound, and no aim:)")
+            continue
+        sketched = on_sketches(cond, (sketch,), rules,
+                               budget - (time.process_time() - start))
+        said.extend(sketched.tried)
+        game = sketched.found.game if sketched.found is not None else None
+        if game is not None:
+            break
+    value = None if game is None else measure(question.measure, game, question.goal)
+    if game is not None and value is not None and \
+            _kept(question, game, out, "value", f"{question.title}: {value}"):
+        out.value = value
+    return "the question's sketches: " + "; ".join(said)
 
 
 def _climbed(question: Question, players: int, rules: Rules, budget: float,
@@ -335,6 +374,18 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     if known and _found_known(question, players, rules, judge, budget * KNOWN_SHARE, out,
                               never.how):
         return
+    proof = never.how   # and what the question's sketches gave, where it has any
+    if question.sketches.get(players):
+        from mammamia_ref.queries.answering.sketched import on_sketches
+
+        sketched = on_sketches(condition, question.sketches[players], rules,
+                               left() * SKETCH_SHARE)
+        proof = f"{never.how}; {sketched.said()}"
+        if sketched.found is not None and sketched.found.game is not None:
+            _found(question, sketched.found.game, out)
+            if out.answer == "found":
+                out.tried = proof
+                return
     bounded: Bounded | None = None
     returns = asks_a_return(condition)   # which no seeded game shows: z3 has it all
     solver_first = expressible and ("turns" in question.bound or returns)
@@ -343,7 +394,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         bounded = prove_or_find(condition, players, rules, question.bound,
                                 left() if returns else budget * SOLVER_SHARE, led)
         if bounded.verdict != "unknown" or returns:
-            _settled(question, out, never.how, "", bounded)
+            _settled(question, out, proof, "", bounded)
             return
     # the search's share, or half of what the proof left when it took much of the budget
     share = left() if solver_first or not expressible else \
@@ -352,6 +403,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
                                            directed=directed, near_end=NEAR_END)
     if game is not None and score == float("inf"):   # a game the condition holds of
         _found(question, game, out)
+        out.tried = proof   # what came before the search (found_by names its game)
         return
     searched = _searched(played, screened, rules, directed, game, score)
     if kept_once_met(condition) and not returns and left() > 0:
@@ -359,14 +411,14 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
                                            left() * REPEAT_SHARE, known)
         if repeated is not None:
             _found(question, repeated, out)
-            out.tried = "; ".join(part for part in (never.how, searched) if part) + \
+            out.tried = "; ".join(part for part in (proof, searched) if part) + \
                 f"; then a position that comes back: {how}"
             return
         searched += f"; not by repeating: {how}"
     if bounded is None and expressible and left() > 0:
         led = lead(condition, players, rules)
         bounded = prove_or_find(condition, players, rules, question.bound, left(), led)
-    _settled(question, out, never.how, searched, bounded,
+    _settled(question, out, proof, searched, bounded,
              "" if expressible else "the game model cannot state the condition")
 
 
@@ -404,6 +456,10 @@ def _found_known(question: Question, players: int, rules: Rules, judge: Any, bud
     out.tried = f"{proof}; {judged} known games: {game.found_by}"
     return True
 
+
+SKETCH_SHARE = 0.7
+"""The most of a cell's budget its sketches may take first (:mod:`.sketched`): a sketch
+is the question's own lead, and z3 takes 20 to 40 s of CPU on Q21's at 2 to 4 players."""
 
 SOLVER_SHARE = 0.6
 """The part of a ``find:`` cell's budget the game model has first, where the bound's

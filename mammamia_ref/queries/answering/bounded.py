@@ -264,9 +264,15 @@ MODEL_GAME = "z3 game model"
 
 def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, zm: Any,
            schedule: tuple[int, ...], open_last: bool, tried: int) -> Bounded:
-    """The run as a reference game, played on to its end, judged again by the
-    reference's events and states within the bound."""
+    """The run of ``schedule`` as a reference game (:func:`found_on`)."""
     how = f"{MODEL_GAME}, schedule {list(schedule)}{' (last round open)' if open_last else ''}"
+    return found_on(condition, bound, model, zm, how, tried)
+
+
+def found_on(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, zm: Any,
+             how: str, tried: int) -> Bounded:
+    """The run as a reference game, played on to its end, judged again by the
+    reference's events and states within the bound; ``how`` says where it came from."""
     try:
         run = replay(decode(model, zm))
     except (MammamiaError, InternalError) as exc:   # the encoding or the reference is wrong
@@ -286,5 +292,5 @@ def played_of(run: Replay, found_by: str = "") -> Played:
                                             for p in run.played), found_by=found_by)
 
 
-__all__ = ["CAP_SPENT", "MODEL_GAME", "Bounded", "on_schedule", "played_of", "prove_or_find",
-           "schedules"]
+__all__ = ["CAP_SPENT", "MODEL_GAME", "Bounded", "found_on", "on_schedule", "played_of",
+           "prove_or_find", "schedules"]

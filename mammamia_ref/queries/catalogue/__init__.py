@@ -1,11 +1,11 @@
 """The query catalogue (``spec/queries.yaml``): each question answered by z3, once per
 relevant variant value, and each witness replayed by the reference implementation.
 
-One module per query (``qNN_...``), each registering its implementation under the
-query's ID (:mod:`.registry`), except the queries the question language states and
-answers as the catalogue does (``method: question``: :mod:`.by_question`); the results
-are in :mod:`.results`, the runner in :mod:`.runner`, the witness builders in
-:mod:`.builders` and :mod:`.planned`, the helpers they share in :mod:`.common`.
+Every query but one is answered by its question file (``method: question``:
+:mod:`.by_question`); Q24, whose witness only a plan builds, has a module of its own
+(``q24_longest_round``, registered under the query's ID in :mod:`.registry`, its plan in
+:mod:`.plans` and :mod:`.construct`). The results are in :mod:`.results`, the runner in
+:mod:`.runner`, the helpers they share in :mod:`.common`.
 :func:`run_catalogue` answers every query (or those named) and returns one
 :class:`QueryResult` per query; importing this package registers every query.
 """
@@ -15,11 +15,8 @@ from __future__ import annotations
 from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
-           q05_most_pizzas_one_opening,  # noqa: F401
-           q21_fewest_turns_all_orders,  # noqa: F401
            q24_longest_round,  # noqa: F401
 )
-from mammamia_ref.queries.catalogue.builders import search_game
 from mammamia_ref.queries.catalogue.common import certificate, full_search, load_catalogue, recheck
 from mammamia_ref.queries.catalogue.registry import IMPLEMENTATIONS
 from mammamia_ref.queries.catalogue.results import ROOT, Answer, QueryResult, Verdict
@@ -47,5 +44,4 @@ __all__ = [
            "ruling_rules",
            "run_catalogue",
            "run_query",
-           "search_game",
 ]

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from mammamia_ref.formats.house import HouseRule
-from mammamia_ref.queries.answering.witness import scenario_file_id
 from mammamia_ref.queries.catalogue.common import (
     answer_rules,
+    base_doc,
     certificate,
     full_search,
     players_of,
@@ -56,10 +56,11 @@ def answer_by_question(query: Mapping[str, Any], answer: Mapping[str, Any]) -> V
     got = answer_cell(question, players_of(answer), dict(answer.get("variants") or {}),
                       budget, known=False)
     witness = None
-    if got.scenario is not None and got.reference == "agrees":
-        several = len(query["answers"]) > 1
-        witness = {**got.scenario,
-                   "id": scenario_file_id(query["id"], answer["name"] if several else None)}
+    if got.scenario is not None and got.reference == "agrees":   # the catalogue's witness:
+        scenario = got.scenario   # its id, tags, disputes and the query's rules
+        witness = {**scenario, **base_doc(query, answer, scenario["title"],
+                                          scenario["description"],
+                                          query.get("rules") or scenario["rules"])}
     if got.answer == "found":
         return Verdict("sat", witness=witness, detail=f"found by {got.found_by}; {got.tried}")
     if got.answer == "unbounded":   # no most: a game whose measure grows without end

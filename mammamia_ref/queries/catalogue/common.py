@@ -11,9 +11,7 @@ from typing import Any
 from mammamia_ref.queries.answering.witness import action_steps, reference_replay, scenario_file_id
 from mammamia_ref.queries.catalogue.construct import Builder
 from mammamia_ref.queries.catalogue.results import WITNESS_DIR, Verdict
-from mammamia_ref.queries.model.decode import Disagreement
 from mammamia_ref.rules import specdata
-from mammamia_ref.rules.actions import Shuffle
 from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
 
 
@@ -34,13 +32,6 @@ def answer_rules(answer: Mapping[str, Any]) -> Rules:
                       house=answer.get("house"))
 
 
-def supply_shuffles(played: Sequence[Any]) -> list[int]:
-    """The steps of a played game (its ``.action`` entries) that shuffle a round's
-    supply: the first starts the game, each later one ends an opening."""
-    return [i for i, p in enumerate(played)
-            if isinstance(p.action, Shuffle) and p.action.pile == "supply"]
-
-
 def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
               description: str, rules: Sequence[str]) -> dict[str, Any]:
     """A witness scenario's head for an answer: its file id, title, description, the
@@ -58,46 +49,13 @@ def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
     return doc
 
 
-def expect_events(played: Sequence[Any], wanted: Sequence[Mapping[str, Any]],
-                  extra: Mapping[int, Mapping[str, Any]] | None = None
-                  ) -> dict[int, dict[str, Any]]:
-    """Expectations that put each wanted event (in order) on the action that causes it;
-    ``extra`` adds expectations by action index. The events' content comes from the
-    model; only their place is looked up in the replay."""
-    out: dict[int, dict[str, Any]] = {}
-    start = 0
-    for item in wanted:
-        for i in range(start, len(played)):
-            entry = played[i]
-            events = entry.events if hasattr(entry, "events") else entry[1]
-            if any(e.name == item["event"] and all(e.get(k) == v for k, v in item.items()
-                                                   if k not in ("event", "rule"))
-                   for e in events):
-                out.setdefault(i, {"events": []})["events"].append(dict(item))
-                start = i
-                break
-        else:
-            raise Disagreement(f"the reference never causes {item}")
-    for i, expect in (extra or {}).items():
-        out.setdefault(i, {}).update(expect)
-    return out
-
-
 def players_of(answer: Mapping[str, Any]) -> int:
     """The player count an answer is for: 2 unless it names one (``players``)."""
     return int(answer.get("players", 2))
 
 
-def red_only(players: int, red: Sequence[str] = ()) -> dict[int, list[str]]:
-    """A search restriction: red may place the orders ``red`` (none by default), every
-    other seat none."""
-    return {0: list(red), **{p: [] for p in range(1, players)}}
-
-
 def a_game(players: int) -> str:
     return "A two-player game" if players == 2 else f"A {players}-player game"
-
-
 
 
 def full_search() -> bool:
@@ -152,22 +110,6 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
 
 
-
-
-def relabel(doc: Mapping[str, Any], query: Mapping[str, Any], answer: Mapping[str, Any],
-             title: str, description: str, rules: Sequence[str]) -> dict[str, Any]:
-    """Another query's witness game as this query's witness: the same steps."""
-    out = base_doc(query, answer, title, description, rules)
-    out["given"] = doc["given"]
-    out["steps"] = doc["steps"]
-    return out
-
-
-# --------------------------------------------------- the "most" questions, by plan
-
-
-
-
 def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
               description: str, rules: Sequence[str],
               expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
@@ -182,12 +124,3 @@ def plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
     """The variants a plan plays under: the answer's (the reference takes the defaults
     of the rest, as the witness scenario does)."""
     return dict(answer.get("variants", {}))
-
-
-# ------------------------------------- more players: witnesses built by plans
-
-
-
-
-# ------------------------------------------------------------------------ running
-

@@ -22,7 +22,7 @@ from mammamia_ref.rules.game import chance_pile, is_chance
 from mammamia_ref.rules.ruleset import default_rules
 from mammamia_ref.rules.state import GameState
 from mammamia_ref.rules.typed_spec import Stall
-from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS, ORDERS_OF
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
 
 HAND_LIMIT, SPEC_ROUNDS = default_rules().parameters.hand_limit, default_rules().parameters.rounds
 """The plans are built for the spec's numbers: a query resting on one is refused under
@@ -78,13 +78,12 @@ def _largest_group(b: Builder) -> tuple[str | None, int]:
     return (KINDS[k] if held[k] else None), held[k]
 
 
-def _play_out(b: Builder, place: Callable[[GameState], str | None] | None = None) -> None:
-    """Play the round out: each player in turn plays their largest group (or passes)
-    and draws from the supply, until the round ends; with a play, the order ``place``
-    names (none without ``place``)."""
+def _play_out(b: Builder) -> None:
+    """Play the round out: each player in turn plays their largest group (or passes),
+    places no order and draws from the supply, until the round ends."""
     while b.state.phase == "turn":
         kind, count = _largest_group(b)
-        b.turn(kind, count, place(b.state) if place and kind else None, "supply")
+        b.turn(kind, count, None, "supply")
 
 
 def bombastica_takes_all(keep: int) -> Plan:
@@ -196,14 +195,6 @@ def most_orders(b: Builder) -> None:
     cards are the lowest eligible kind; the Bombastica last, taking the table's rest,
     15 cards at least. Nobody but red places an order; then all play on until the
     supply runs out."""
-    _most_orders(b, short=False)
-
-
-def _most_orders(b: Builder, short: bool) -> None:
-    """:func:`most_orders`; with ``short`` the round ends on red's last turn: the
-    feeder's last feed draws from the supply (cards other than salami, which red may
-    still wish for), and so does red's last turn, which then takes the supply's last
-    cards; the feeder plays out what it drew on its later turns."""
     n = b.players
     orders, dumps, feeder_hand, feeds, draws, monotoni = MOST_ORDERS[n]
     feeder = n - 1
@@ -215,12 +206,8 @@ def _most_orders(b: Builder, short: bool) -> None:
             kind, count = feeds[turn]
             if turn < len(draws):
                 b.wish(draws[turn])
-            extra = short and turn == len(feeds) - 1 and turn >= len(draws)
-            if extra:   # cards red does not wish for: the salami stay for red's draw
-                room = HAND_LIMIT - (b.state.hands[feeder].size - count)
-                b.wish([c for c in b.state.supply if c not in (_S, MAMMA_MIA)][:room])
-            b.turn(kind, count, None, "supply" if turn < len(draws) or extra else "waiter")
-        else:   # a pass, unless the extra draw left the feeder cards to play
+            b.turn(kind, count, None, "supply" if turn < len(draws) else "waiter")
+        else:   # a pass
             b.turn(*_largest_group(b), None, "waiter")
         s = b.state
         hand = s.hands[RED]
@@ -228,9 +215,7 @@ def _most_orders(b: Builder, short: bool) -> None:
         played = hand.ingredients[0] if last else 1
         left = hand.ingredients[0] - played
         room = HAND_LIMIT - (hand.size - played - 1)
-        if short and last:
-            b.turn(_S, played, order, "supply")
-        elif s.waiters[RED] or left >= len(orders) - turn - 1:
+        if s.waiters[RED] or left >= len(orders) - turn - 1:
             b.turn(_S, played, order, "waiter")
         else:
             b.wish([_S] * room)
@@ -244,37 +229,6 @@ def _most_orders(b: Builder, short: bool) -> None:
         return default_decision(state)
 
     b.resolve(decide)
-
-
-def all_orders(b: Builder) -> None:
-    """Three to five players: the game of :func:`most_orders` played on to its end, red
-    delivering all eight orders. With four and five players all eight bake at the first
-    opening; with three, seven do, and red draws its eighth, the One-of-each, from its
-    waiter on its last turn of the first round and places it in the second, on the first
-    turn it holds an ingredient card once the oven (or, under ``leftovers=table``, the
-    table) shows every kind. Every later round is played out: the supply shuffled with
-    the Mamma Mia! card at the bottom, each player plays their largest group (or passes)
-    and draws from the supply until it runs out. Nobody else places an order. When all
-    eight are placed in the first round, it ends on red's eighth turn (``short``, see
-    :func:`_most_orders`)."""
-    _most_orders(b, short=len(MOST_ORDERS[b.players][0]) == len(ORDERS_OF["red"]))
-
-    def red_order(s: GameState) -> str | None:
-        """Red's order in hand, once the oven or the table shows every kind."""
-        shown = set(s.oven) | {kind for kind, n in zip(KINDS, s.table, strict=True) if n}
-        return s.hands[RED].orders[0] if s.current == RED and s.hands[RED].orders and \
-            set(KINDS) <= shown else None
-
-    while b.state.phase == "shuffle":     # the next round's supply (none after the third)
-        b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
-        _play_out(b, red_order)
-        b.resolve()
-
-
-
-
-
-
 
 
 def _slow_round(b: Builder) -> None:
@@ -322,5 +276,5 @@ def long_round(b: Builder) -> None:
     b.resolve()
 
 
-__all__ = ["MOST_ORDERS", "MostOrders", "Plan", "all_orders",
+__all__ = ["MOST_ORDERS", "MostOrders", "Plan",
            "bombastica_takes_all", "long_round", "most_orders"]

@@ -54,7 +54,7 @@ def benchmark_queries(include_slow: bool = False, *,
     >>> names = [name for name, _ in benchmark_queries(True)]
     >>> names[0]
     'Q01-minimale-impossible/eligible_kinds'
-    >>> len(benchmark_queries(methods=["game"])) < len(benchmark_queries()) <= len(names)
+    >>> len(benchmark_queries(methods=["plan"])) < len(benchmark_queries()) <= len(names)
     True
     """
     items: list[tuple[str, Callable[[], Answer]]] = []

@@ -29,6 +29,7 @@ from mammamia_ref.formats.limits import excerpt, pointer_excerpt
 from mammamia_ref.formats.question_work import work_problem
 from mammamia_ref.formats.safeyaml import InputFileError, Loaded, load_file
 from mammamia_ref.queries.language.asked_under import NumberProblem, in_numbers, rules_in_force
+from mammamia_ref.queries.language.sketch import Sketch, check_sketches
 from mammamia_ref.queries.language.variables import (
     ORDER_KEYS,
     QUANTIFIERS,
@@ -107,6 +108,7 @@ class Question:
     house: HouseRule | None                # read from house: (beside the question file)
     bound: dict[str, int]
     text: str = ""
+    sketches: Mapping[int, tuple[Sketch, ...]] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
     lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # of each pointer
 
@@ -174,7 +176,7 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
     if not isinstance(doc, dict):
         raise _fail(loaded, "", "a question is a mapping (question:, find: or most:, ...)")
     known = {"question", "title", "text", "find", "most", "fewest", "players", "variants",
-             "house", "bound", "whatever_the_others_do"}
+             "house", "bound", "whatever_the_others_do", "sketch"}
     if "restates" in doc:
         raise _fail(loaded, "/restates", "restates: is gone (the catalogue's queries are "
                     "question files stated by their conditions, spec/questions/Q*.yaml): "
@@ -219,9 +221,11 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
                            rules_known=house is not None)
     if problem is not None:
         raise _fail(loaded, *problem)
+    sketches = check_sketches(doc.get("sketch"),
+                              lambda pointer, message: _fail(loaded, pointer, message))
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound,
-                    " ".join(str(doc.get("text", "")).split()), doc, loaded.lines)
+                    " ".join(str(doc.get("text", "")).split()), sketches, doc, loaded.lines)
 
 
 def _house(loaded: Loaded, house: Any) -> HouseRule | None:

@@ -1,0 +1,96 @@
+"""The game model asked on a question's sketches (:mod:`..language.sketch`).
+
+A sketch gives part of a game (its rounds' turns, who starts each, which orders a colour
+places on which of its turns, or may place at all); z3 fills in the rest. ``ask`` tries
+a cell's sketches before its search: for a ``find:``, the condition; for a ``most:`` /
+``fewest:`` with a proved bound, a game that meets the bound (so the value is exact at
+once), else one better than the best found. A game is kept only as every other one is
+(replayed by the reference, judged by the question); a sketch with no game says nothing
+of the question, and the answer says only that the sketch has none.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import z3
+
+from mammamia_ref.errors import VariantError
+from mammamia_ref.queries.answering.bounded import CAP_SPENT, Bounded, found_on
+from mammamia_ref.queries.language.conditions import Unsupported, encode, written_out
+from mammamia_ref.queries.language.sketch import Sketch
+from mammamia_ref.queries.language.variables import expand
+from mammamia_ref.queries.model import num as N
+from mammamia_ref.rules.ruleset import Rules
+
+
+@dataclass(frozen=True)
+class Sketched:
+    """What a cell's sketches gave: the first game found (None if none) and, sketch by
+    sketch, what each gave, in words."""
+
+    found: Bounded | None
+    tried: tuple[str, ...]
+
+    def said(self) -> str:
+        return "the question's sketches: " + "; ".join(self.tried)
+
+
+def on_sketches(condition: Mapping[str, Any], sketches: tuple[Sketch, ...], rules: Rules,
+                budget: float) -> Sketched:
+    """``condition`` asked on each sketch in turn until one has a game or ``budget`` CPU
+    seconds are spent (each sketch may take what the ones before it left)."""
+    start, tried = time.process_time(), []
+    for sketch in sketches:
+        left = budget - (time.process_time() - start)
+        if left <= 0:
+            tried.append(f"{sketch.text()}: no budget left")
+            continue
+        answer = on_sketch(condition, sketch, rules, left)
+        tried.append(f"{sketch.text()}: {answer.detail}")
+        if answer.verdict == "found":
+            return Sketched(answer, tuple(tried))
+    return Sketched(None, tuple(tried))
+
+
+def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
+              budget: float) -> Bounded:
+    """The condition on one sketch within ``budget`` CPU seconds: ``found`` (a game the
+    reference replayed and judged), ``none`` (no game of the sketch: nothing said of
+    the question) or ``unknown``."""
+    from mammamia_ref.queries.model.flags import model_rules
+    from mammamia_ref.queries.model.game_model import GameModel
+
+    start = time.process_time()
+    rounds = rules.parameters.rounds
+    try:
+        model_rules("game_model", rules)
+        _seated, _cores, form = written_out(condition, sketch.players, rounds)
+    except (Unsupported, VariantError) as exc:
+        return Bounded("unknown", f"no z3 encoding: {getattr(exc, 'reason', exc)}")
+    if len(sketch.rounds) > rounds:
+        return Bounded("unknown", f"the sketch has {len(sketch.rounds)} rounds, the game "
+                       f"{rounds}")
+    if form.whole_game and len(sketch.rounds) < rounds:
+        return Bounded("unknown", "the condition is judged on whole games, and the sketch "
+                       f"has {len(sketch.rounds)} of the game's {rounds} rounds")
+    hints = sketch.model_hints()
+    with N.building():
+        model = GameModel(sketch.players, rules, **hints)
+        goal = encode(expand(condition, sketch.seated, rounds), model)
+        result, zm = N.check([*model.constraints, goal],
+                             timeout=max(budget - (time.process_time() - start), 0.01))
+    cpu = f"{time.process_time() - start:.1f} s of CPU"
+    if zm is not None:
+        found = found_on(condition, {}, model, zm, f"the game model on the question's sketch "
+                         f"({sketch.text()})", 1)
+        return found if found.game is None else replace(found, detail=f"a game [{cpu}]")
+    if result == z3.unsat:
+        return Bounded("none", f"no game of the sketch [{cpu}]", schedules=1)
+    return Bounded("unknown", f"{CAP_SPENT} [{cpu}]", schedules=1)
+
+
+__all__ = ["Sketched", "on_sketch", "on_sketches"]
