@@ -78,6 +78,9 @@ def test_places_are_the_colours_turns_counted_from_each_rounds_first() -> None:
     ("  - players: 2\n    rounds: [4]\n    may_place: {green: []}\n", 8, "'green' is not seated"),
     ("  - players: 2\n    rounds: [4]\n    starts: [red]\n    places: {red: [[minimale]]}\n"
      "    may_place: {red: []}\n", 10, "red's orders are already fixed by places:"),
+    ("  - players: 2\n    rounds: [4]\n    variants: {round_end: sometimes}\n", 8,
+     "round_end has no value 'sometimes'; its values: last_card, last_ingredient"),
+    ("  - players: 2\n    rounds: [4]\n    variants: {hurry: up}\n", 8, "unknown flag 'hurry'"),
 ])
 def test_a_bad_sketch_is_refused_with_its_line(tmp_path: Path, sketch: str, line: int,
                                                 says: str) -> None:
@@ -86,6 +89,23 @@ def test_a_bad_sketch_is_refused_with_its_line(tmp_path: Path, sketch: str, line
                   "# a sketch\nsketch:\n" + sketch)
     assert says in refused.value.message and refused.value.line == line, \
         (refused.value.message, refused.value.line)
+
+
+def test_a_sketch_with_variants_is_one_of_those_cells_only(tmp_path: Path) -> None:
+    """Two sketches of five players, one for each round end: a cell gets only its own,
+    and a sketch without variants: is one of every cell."""
+    from mammamia_ref.queries.language.sketch import sketches_for
+    from mammamia_ref.rules.ruleset import make_rules
+
+    q = _question(tmp_path, "question: q\nmost: bombastica_cards\nplayers: [2, 5]\nsketch:\n"
+                  "  - {players: 5, rounds: [16], variants: {round_end: last_card}}\n"
+                  "  - {players: 5, rounds: [21], variants: {round_end: [last_ingredient]}}\n"
+                  "  - {players: 2, rounds: [13]}\n")
+    assert [s.rounds for s in sketches_for(q.sketches, 5, default_rules())] == [(16,)]
+    last = make_rules({"round_end": "last_ingredient", "stall": "letter"})
+    assert [s.rounds for s in sketches_for(q.sketches, 5, last)] == [(21,)]
+    assert [s.rounds for s in sketches_for(q.sketches, 2, last)] == [(13,)]   # every cell
+    assert "round_end=last_ingredient" in sketches_for(q.sketches, 5, last)[0].text()
 
 
 def test_a_sketch_leads_the_game_model_to_a_game_the_reference_replays(

@@ -291,6 +291,12 @@ def _sketch() -> dict[str, Any]:
                       "may_place": {"type": "object", "propertyNames": colour,
                                     "additionalProperties": keys,
                                     "description": "The only orders a colour may place."},
+                      "variants": {"type": "object", "additionalProperties": False,
+                                   "description": "The cells the sketch is one of (every "
+                                                  "one by default).",
+                                   "properties": {flag: _one_or_list(list(values))
+                                                  for flag, values
+                                                  in variant_values().items()}},
                       "aim": {"type": "integer", "minimum": 0, "description": (
                           "A most:'s or fewest:'s value to ask the sketch for (the "
                           "proved bound by default).")}}}}

@@ -50,6 +50,7 @@ from mammamia_ref.queries.language.judging import (
 from mammamia_ref.queries.language.measures import measure
 from mammamia_ref.queries.language.nearness import directs, nearness
 from mammamia_ref.queries.language.questions import Question, rules_in_force
+from mammamia_ref.queries.language.sketch import sketches_for
 from mammamia_ref.queries.language.variables import expand, named_colours
 from mammamia_ref.rules.ruleset import Rules
 from mammamia_ref.rules.vocabulary import COLOURS
@@ -160,12 +161,13 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
     enough = float("inf") if bound is None else sign * bound
     game, score, judged = best_known(players, rules, judge, left * KNOWN_SHARE) if known \
         else (None, -math.inf, 0)
-    if score < enough and question.sketches.get(players):   # none meets the bound
-        sketched = _on_sketches(question, players, rules, bound, left * SKETCH_SHARE, out)
-        climbed += f"{sketched}; then "
+    if score < enough and sketches_for(question.sketches, players, rules):   # none meets
+        sketched = _on_sketches(question, players, rules, bound,   # the bound
+                                left * SKETCH_SHARE, out)
         if bound is not None and out.value == bound:   # the sketch's game meets it
-            out.exact, out.tried = True, f"{climbed}stopped at the proved bound"
+            out.exact, out.tried = True, f"{climbed}{sketched}; stopped at the proved bound"
             return
+        climbed += f"{sketched}; then "
     played = screened = 0
     if score < enough:
         found, played, searched, screened = search(
@@ -193,35 +195,17 @@ def _optimum(question: Question, players: int, rules: Rules, spendable: float,
 
 def _on_sketches(question: Question, players: int, rules: Rules, aim: int | None,
                  budget: float, out: AskAnswer) -> str:
-    """A ``most:`` / ``fewest:`` cell's sketches (:mod:`.sketched`), each asked for a game
-    whose measure reaches its own ``aim:``, else ``aim`` (the proved bound): the first
-    game found is the answer's value where the reference replays it. What they gave,
-    in words ("" where there are none to ask)."""
-    from mammamia_ref.queries.answering.optimum import at_least, at_most
-    from mammamia_ref.queries.answering.sketched import on_sketches
+    """A ``most:`` / ``fewest:`` cell's sketches asked for a game whose measure reaches
+    ``aim`` (:func:`.sketched.aimed`): the game is the answer's value where the
+    reference replays it. What they gave, in words ("" where there are none)."""
+    from mammamia_ref.queries.answering.sketched import aimed
 
-    most = question.goal == "most"
-    sketches = question.sketches.get(players, ())
-    if not sketches:
-        return ""
-    start, said, game = time.process_time(), [], None
-    for sketch in sketches:   # each at its own aim, else the proved bound
-        at = sketch.aim if sketch.aim is not None else aim
-        cond = None if at is None else (at_least if most else at_most)(question.measure, at)
-        if cond is None:
-            said.append(f"{sketch.text()}: not asked (no proved bound, and no aim:)")
-            continue
-        sketched = on_sketches(cond, (sketch,), rules,
-                               budget - (time.process_time() - start))
-        said.extend(sketched.tried)
-        game = sketched.found.game if sketched.found is not None else None
-        if game is not None:
-            break
+    game, said = aimed(question, players, rules, aim, budget)
     value = None if game is None else measure(question.measure, game, question.goal)
     if game is not None and value is not None and \
             _kept(question, game, out, "value", f"{question.title}: {value}"):
         out.value = value
-    return "the question's sketches: " + "; ".join(said)
+    return said
 
 
 def _climbed(question: Question, players: int, rules: Rules, budget: float,
@@ -375,11 +359,11 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
                               never.how):
         return
     proof = never.how   # and what the question's sketches gave, where it has any
-    if question.sketches.get(players):
+    sketches = sketches_for(question.sketches, players, rules)
+    if sketches:
         from mammamia_ref.queries.answering.sketched import on_sketches
 
-        sketched = on_sketches(condition, question.sketches[players], rules,
-                               left() * SKETCH_SHARE)
+        sketched = on_sketches(condition, sketches, rules, left() * SKETCH_SHARE)
         proof = f"{never.how}; {sketched.said()}"
         if sketched.found is not None and sketched.found.game is not None:
             _found(question, sketched.found.game, out)

@@ -3,10 +3,11 @@
 A sketch gives part of a game (its rounds' turns, who starts each, which orders a colour
 places on which of its turns, or may place at all); z3 fills in the rest. ``ask`` tries
 a cell's sketches before its search: for a ``find:``, the condition; for a ``most:`` /
-``fewest:`` with a proved bound, a game that meets the bound (so the value is exact at
-once), else one better than the best found. A game is kept only as every other one is
-(replayed by the reference, judged by the question); a sketch with no game says nothing
-of the question, and the answer says only that the sketch has none.
+``fewest:``, a game whose measure reaches the sketch's ``aim:``, else the proved bound
+(so the value is exact at once; with neither, the sketch is not asked). A game is kept
+only as every other one is (replayed by the reference, judged by the question); a
+sketch with no game says nothing of the question, and the answer says only that the
+sketch has none.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import z3
 from mammamia_ref.errors import VariantError
 from mammamia_ref.queries.answering.bounded import CAP_SPENT, Bounded, found_on
 from mammamia_ref.queries.language.conditions import Unsupported, encode, written_out
-from mammamia_ref.queries.language.sketch import Sketch
+from mammamia_ref.queries.language.judging import Played
+from mammamia_ref.queries.language.questions import Question
+from mammamia_ref.queries.language.sketch import Sketch, sketches_for
 from mammamia_ref.queries.language.variables import expand
 from mammamia_ref.queries.model import num as N
 from mammamia_ref.rules.ruleset import Rules
@@ -54,6 +57,32 @@ def on_sketches(condition: Mapping[str, Any], sketches: tuple[Sketch, ...], rule
         if answer.verdict == "found":
             return Sketched(answer, tuple(tried))
     return Sketched(None, tuple(tried))
+
+
+def aimed(question: Question, players: int, rules: Rules, aim: int | None, budget: float
+          ) -> tuple[Played | None, str]:
+    """A ``most:`` / ``fewest:`` cell's sketches, each asked for a game whose measure
+    reaches its own ``aim:``, else ``aim`` (the proved bound), until one has a game or
+    ``budget`` CPU seconds are spent: the game (None if none) and what they gave, in
+    words ("" where the cell has no sketch)."""
+    from mammamia_ref.queries.answering.optimum import at_least, at_most
+
+    sketches = sketches_for(question.sketches, players, rules)
+    if not sketches:
+        return None, ""
+    start, said = time.process_time(), []
+    for sketch in sketches:
+        at = sketch.aim if sketch.aim is not None else aim
+        cond = None if at is None else \
+            (at_least if question.goal == "most" else at_most)(question.measure, at)
+        if cond is None:
+            said.append(f"{sketch.text()}: not asked (no proved bound, and no aim:)")
+            continue
+        sketched = on_sketches(cond, (sketch,), rules, budget - (time.process_time() - start))
+        said.extend(sketched.tried)
+        if sketched.found is not None and sketched.found.game is not None:
+            return sketched.found.game, "the question's sketches: " + "; ".join(said)
+    return None, "the question's sketches: " + "; ".join(said)
 
 
 def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
@@ -93,4 +122,4 @@ def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
     return Bounded("unknown", f"{CAP_SPENT} [{cpu}]", schedules=1)
 
 
-__all__ = ["Sketched", "on_sketch", "on_sketches"]
+__all__ = ["Sketched", "aimed", "on_sketch", "on_sketches"]

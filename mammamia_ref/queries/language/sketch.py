@@ -20,6 +20,7 @@ the sketch" says nothing about the question (the answer never turns it into "non
         may_place: {yellow: []}      # the only orders a colour may place (optional)
         aim: 8                       # a most: / fewest:'s value to ask the sketch for
                                      # (optional: the proved bound by default)
+        variants: {round_end: last_card}   # the cells it is one of (optional: every one)
 
 ``seated:`` (optional) gives the colours in turn order from the first player (the
 player counts' first colours by default); ``places:`` needs ``starts:``, since a
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mammamia_ref.formats.limits import excerpt
+from mammamia_ref.rules.ruleset import Rules
+from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
 
 Fail = Callable[[str, str], Exception]
@@ -57,6 +60,13 @@ class Sketch:
     places: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
     may_place: Mapping[str, tuple[str, ...]] | None = None
     aim: int | None = None
+    variants: Mapping[str, tuple[str, ...]] | None = None
+
+    def applies(self, rules: Rules) -> bool:
+        """Whether the sketch is one of a cell under ``rules``: every flag it names has
+        one of its values (a sketch without ``variants:`` is one of every cell)."""
+        flags = rules.as_dict()
+        return all(flags.get(flag) in values for flag, values in (self.variants or {}).items())
 
     def turns_of(self, colour: str, r: int) -> list[int]:
         """The turns (0 on) of round ``r`` (1 on) that ``colour`` takes: only where the
@@ -105,6 +115,8 @@ class Sketch:
             parts.append(f"{colour} may place " + (", ".join(keys) or "none"))
         if self.aim is not None:
             parts.append(f"aimed at {self.aim}")
+        for flag, values in (self.variants or {}).items():
+            parts.append(f"{flag}={'/'.join(values)}")
         return "; ".join(parts)
 
 
@@ -124,7 +136,7 @@ def check_sketches(raw: Any, fail: Fail) -> dict[int, tuple[Sketch, ...]]:
     return {n: tuple(sketches) for n, sketches in out.items()}
 
 
-_KEYS = ("players", "rounds", "seated", "starts", "places", "may_place", "aim")
+_KEYS = ("players", "rounds", "seated", "starts", "places", "may_place", "aim", "variants")
 
 
 def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
@@ -172,7 +184,8 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
                    "the sketch to reach (the proved bound by default)")
     sketch = Sketch(players, tuple(rounds), seated, starts,
                     {c: tuple(tuple(r) for r in v) for c, v in (places or {}).items()} or None,
-                    {c: tuple(v) for c, v in (may or {}).items()} or None, aim)
+                    {c: tuple(v) for c, v in (may or {}).items()} or None, aim,
+                    _variants(raw.get("variants"), f"{at}/variants", fail))
     for colour, by_round in (sketch.places or {}).items():
         if len(by_round) > len(rounds):
             raise fail(f"{at}/places/{colour}", f"places: {len(by_round)} rounds of orders "
@@ -183,6 +196,32 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
                 raise fail(f"{at}/places/{colour}/{r - 1}", f"{len(keys)} orders for "
                            f"{colour} in round {r}, which gives it {turns} turns")
     return sketch
+
+
+def _variants(raw: Any, at: str, fail: Fail) -> dict[str, tuple[str, ...]] | None:
+    """The cells a sketch is one of: flag to a value or a list of values."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise fail(at, "variants: a map of flag to a value or a list of values")
+    values = variant_values()
+    out = {}
+    for flag, chosen in raw.items():
+        if flag not in values:
+            raise fail(f"{at}/{flag}", f"unknown flag {excerpt(flag)}; see `mammamia variants`")
+        chosen = chosen if isinstance(chosen, list) else [chosen]
+        wrong = [v for v in chosen if v not in values[flag]]
+        if wrong or not chosen:
+            raise fail(f"{at}/{flag}", f"{flag} has no value {excerpt(wrong[0] if wrong else '')}"
+                       "; its values: " + ", ".join(values[flag]))
+        out[flag] = tuple(chosen)
+    return out
+
+
+def sketches_for(question_sketches: Mapping[int, tuple[Sketch, ...]], players: int,
+                 rules: Rules) -> tuple[Sketch, ...]:
+    """A cell's sketches: those of its player count that apply under its rules."""
+    return tuple(s for s in question_sketches.get(players, ()) if s.applies(rules))
 
 
 def _colours(raw: Any, at: str, fail: Fail, seated: Sequence[str] = COLOURS
@@ -214,4 +253,4 @@ def _orders(raw: Any, at: str, seated: Sequence[str], fail: Fail, nested: bool
     return raw
 
 
-__all__ = ["TURNS_MOST", "Sketch", "check_sketches"]
+__all__ = ["NONE", "TURNS_MOST", "Sketch", "check_sketches", "sketches_for"]
