@@ -81,6 +81,12 @@ def test_places_are_the_colours_turns_counted_from_each_rounds_first() -> None:
     ("  - players: 2\n    rounds: [4]\n    variants: {round_end: sometimes}\n", 8,
      "round_end has no value 'sometimes'; its values: last_card, last_ingredient"),
     ("  - players: 2\n    rounds: [4]\n    variants: {hurry: up}\n", 8, "unknown flag 'hurry'"),
+    ("  - players: 2\n    rounds: [4]\n    variants: {round_end: []}\n", 8,
+     "round_end needs a value"),
+    ("  - rounds: [4]\n", 6, "players: missing"),
+    ("  - players: 2\n    rounds: [4]\n    aim: 3\n", 8, "aim: is a most:'s or fewest:'s"),
+    ("  - players: 2\n    rounds: [6]\n    starts: [red]\n    places: {red: [[olive4, "
+     "olive4]]}\n", 9, "red.olive4 twice in round 1"),
 ])
 def test_a_bad_sketch_is_refused_with_its_line(tmp_path: Path, sketch: str, line: int,
                                                 says: str) -> None:
@@ -135,6 +141,33 @@ def test_no_game_of_the_sketch_says_nothing_of_the_question(tmp_path: Path) -> N
     assert got.answer == "found" and "sketch" not in got.found_by
     assert "rounds of 4 turns; red, yellow clockwise; starting: red; red places minimale; " \
         "yellow may place none: no game of the sketch" in got.tried
+
+
+def test_a_sketch_past_the_questions_bound_is_not_asked(tmp_path: Path) -> None:
+    """A find: judged within its first 4 turns, and a sketch of a first round of 6: the
+    sketch's game would be judged past the bound, so the sketch is not asked (it was
+    asked, and its game, judged without the bound, stopped the cell with an internal
+    error); the other routes answer (z3 finds a game of 4 turns)."""
+    from mammamia_ref.queries.answering.ask import answer_cell
+
+    question = _question(tmp_path, (RED_BAKES % 6).replace("players: [2]\n",
+                                                           "players: [2]\nbound: {turns: 4}\n"))
+    got = answer_cell(question, 2, {}, 4, known=False)
+    assert "the sketch goes past the question's bound (turns 4)" in got.tried, got.tried
+    assert got.answer in ("found", "none within the bound", "unknown"), got.answer
+    assert "sketch" not in got.found_by   # found by z3 within the bound, at 4 turns
+    assert got.answer != "found" or got.reference == "agrees"
+
+
+def test_a_sketch_of_a_measure_the_model_cannot_aim_at_says_so(tmp_path: Path) -> None:
+    """The longest round has no "at least k" the game model is asked for: its sketch is
+    not asked, and the answer says why (not "no proved bound")."""
+    from mammamia_ref.queries.answering.sketched import aimed
+
+    question = _question(tmp_path, "question: q\nmost: longest_round\nsketch:\n"
+                         "  - {players: 2, rounds: [6], aim: 20}\n")
+    game, said = aimed(question, 2, default_rules(), 198, 5)
+    assert game is None and "the measure has no at least k" in said, said
 
 
 def test_an_optimums_sketch_aims_at_the_value_and_its_game_is_the_value(

@@ -279,8 +279,9 @@ def _sketch() -> dict[str, Any]:
                                  "description": "The turns of each round; every round "
                                                 "ends."},
                       "seated": {"type": "array", "items": colour, "uniqueItems": True,
-                                 "description": "The colours in turn order from the "
-                                                "first player."},
+                                 "description": "The colours clockwise; the first "
+                                                "player is starts:' first, else the first "
+                                                "of these."},
                       "starts": {"type": "array", "items": colour,
                                  "description": "The colour that starts each round."},
                       "places": {"type": "object", "propertyNames": colour,

@@ -363,7 +363,8 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     if sketches:
         from mammamia_ref.queries.answering.sketched import on_sketches
 
-        sketched = on_sketches(condition, sketches, rules, left() * SKETCH_SHARE)
+        sketched = on_sketches(condition, sketches, rules, left() * SKETCH_SHARE,
+                               question.bound)
         proof = f"{never.how}; {sketched.said()}"
         if sketched.found is not None and sketched.found.game is not None:
             _found(question, sketched.found.game, out)
@@ -376,7 +377,8 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
     if solver_first:
         led = lead(condition, players, rules)   # counted in the cell's CPU
         bounded = prove_or_find(condition, players, rules, question.bound,
-                                left() if returns else budget * SOLVER_SHARE, led)
+                                left() if returns else min(budget * SOLVER_SHARE, left()),
+                                led)
         if bounded.verdict != "unknown" or returns:
             _settled(question, out, proof, "", bounded)
             return
@@ -443,7 +445,8 @@ def _found_known(question: Question, players: int, rules: Rules, judge: Any, bud
 
 SKETCH_SHARE = 0.7
 """The most of a cell's budget its sketches may take first (:mod:`.sketched`): a sketch
-is the question's own lead, and z3 takes 20 to 40 s of CPU on Q21's at 2 to 4 players."""
+is the question's own lead, and z3 takes 25 to 72 s of CPU on Q21's at 2 to 5 players
+(measured 2026-12-06)."""
 
 SOLVER_SHARE = 0.6
 """The part of a ``find:`` cell's budget the game model has first, where the bound's

@@ -43,16 +43,17 @@ class Sketched:
 
 
 def on_sketches(condition: Mapping[str, Any], sketches: tuple[Sketch, ...], rules: Rules,
-                budget: float) -> Sketched:
+                budget: float, bound: Mapping[str, int] | None = None) -> Sketched:
     """``condition`` asked on each sketch in turn until one has a game or ``budget`` CPU
-    seconds are spent (each sketch may take what the ones before it left)."""
+    seconds are spent (each sketch may take what the ones before it left), judged within
+    the question's ``bound``."""
     start, tried = time.process_time(), []
     for sketch in sketches:
         left = budget - (time.process_time() - start)
         if left <= 0:
             tried.append(f"{sketch.text()}: no budget left")
             continue
-        answer = on_sketch(condition, sketch, rules, left)
+        answer = on_sketch(condition, sketch, rules, left, bound)
         tried.append(f"{sketch.text()}: {answer.detail}")
         if answer.verdict == "found":
             return Sketched(answer, tuple(tried))
@@ -70,26 +71,29 @@ def aimed(question: Question, players: int, rules: Rules, aim: int | None, budge
     sketches = sketches_for(question.sketches, players, rules)
     if not sketches:
         return None, ""
+    stated = at_least if question.goal == "most" else at_most
     start, said = time.process_time(), []
     for sketch in sketches:
         at = sketch.aim if sketch.aim is not None else aim
-        cond = None if at is None else \
-            (at_least if question.goal == "most" else at_most)(question.measure, at)
+        cond = None if at is None else stated(question.measure, at)
         if cond is None:
-            said.append(f"{sketch.text()}: not asked (no proved bound, and no aim:)")
+            why = "no proved bound, and no aim:" if stated(question.measure, 1) else \
+                (f"the measure has no {'at least' if question.goal == 'most' else 'at most'}"
+                 " k the game model can be asked for")
+            said.append(f"{sketch.text()}: not asked ({why})")
             continue
         sketched = on_sketches(cond, (sketch,), rules, budget - (time.process_time() - start))
         said.extend(sketched.tried)
         if sketched.found is not None and sketched.found.game is not None:
-            return sketched.found.game, "the question's sketches: " + "; ".join(said)
-    return None, "the question's sketches: " + "; ".join(said)
+            return sketched.found.game, Sketched(None, tuple(said)).said()
+    return None, Sketched(None, tuple(said)).said()
 
 
 def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
-              budget: float) -> Bounded:
+              budget: float, bound: Mapping[str, int] | None = None) -> Bounded:
     """The condition on one sketch within ``budget`` CPU seconds: ``found`` (a game the
-    reference replayed and judged), ``none`` (no game of the sketch: nothing said of
-    the question) or ``unknown``."""
+    reference replayed and judged within the question's ``bound``), ``none`` (no game of
+    the sketch: nothing said of the question) or ``unknown``."""
     from mammamia_ref.queries.model.flags import model_rules
     from mammamia_ref.queries.model.game_model import GameModel
 
@@ -106,16 +110,22 @@ def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
     if form.whole_game and len(sketch.rounds) < rounds:
         return Bounded("unknown", "the condition is judged on whole games, and the sketch "
                        f"has {len(sketch.rounds)} of the game's {rounds} rounds")
-    hints = sketch.model_hints()
+    bound = bound or {}
+    past = [f"{what} {bound[key]}" for key, what, has in (
+        ("turns", "turns", sum(sketch.rounds)), ("rounds", "rounds", len(sketch.rounds)))
+        if key in bound and has > bound[key]]
+    if past:   # its game would be judged past the part the question looks at
+        return Bounded("unknown", f"the sketch goes past the question's bound ({past[0]})")
     with N.building():
-        model = GameModel(sketch.players, rules, **hints)
+        model = GameModel(sketch.players, rules, **sketch.model_hints())
         goal = encode(expand(condition, sketch.seated, rounds), model)
-        result, zm = N.check([*model.constraints, goal],
-                             timeout=max(budget - (time.process_time() - start), 0.01))
+        left = budget - (time.process_time() - start)
+        result, zm = N.check([*model.constraints, goal], timeout=left) if left > 0 else \
+            (z3.unknown, None)
     cpu = f"{time.process_time() - start:.1f} s of CPU"
     if zm is not None:
-        found = found_on(condition, {}, model, zm, f"the game model on the question's sketch "
-                         f"({sketch.text()})", 1)
+        found = found_on(condition, bound, model, zm, "the game model on the question's "
+                         f"sketch ({sketch.text()})", 1)
         return found if found.game is None else replace(found, detail=f"a game [{cpu}]")
     if result == z3.unsat:
         return Bounded("none", f"no game of the sketch [{cpu}]", schedules=1)

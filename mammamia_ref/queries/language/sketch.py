@@ -22,9 +22,10 @@ the sketch" says nothing about the question (the answer never turns it into "non
                                      # (optional: the proved bound by default)
         variants: {round_end: last_card}   # the cells it is one of (optional: every one)
 
-``seated:`` (optional) gives the colours in turn order from the first player (the
-player counts' first colours by default); ``places:`` needs ``starts:``, since a
-colour's turns are counted from each round's first.
+``seated:`` (optional) gives the colours clockwise (the player count's first colours by
+default); the first player is ``starts:``' first colour, else the first seated.
+``places:`` needs ``starts:``, since a colour's turns are counted from each round's
+first; a round it does not reach (``places:`` shorter than ``rounds:``) places none.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ class Sketch:
         return "; ".join(parts)
 
 
-def check_sketches(raw: Any, fail: Fail) -> dict[int, tuple[Sketch, ...]]:
+def check_sketches(raw: Any, fail: Fail, goal: str = "find"
+                   ) -> dict[int, tuple[Sketch, ...]]:
     """The ``sketch:`` list of a question file, checked, by player count (every sketch
     of a count is tried in the order written; one of a count the question does not ask
     is never used, so that narrowing ``players:`` needs no other edit); ``fail`` makes
@@ -132,6 +134,9 @@ def check_sketches(raw: Any, fail: Fail) -> dict[int, tuple[Sketch, ...]]:
     out: dict[int, list[Sketch]] = {}
     for i, each in enumerate(raw):
         sketch = _check_one(each, f"/sketch/{i}", fail)
+        if sketch.aim is not None and goal == "find":
+            raise fail(f"/sketch/{i}/aim", "aim: is a most:'s or fewest:'s value to ask "
+                       "the sketch for; a find: asks for its condition")
         out.setdefault(sketch.players, []).append(sketch)
     return {n: tuple(sketches) for n, sketches in out.items()}
 
@@ -148,6 +153,8 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
             raise fail(f"{at}/{key}", f"unknown key {excerpt(key)}; a sketch has "
                        + ", ".join(_KEYS))
     players = raw.get("players")   # a count the question does not ask is kept unused
+    if "players" not in raw:
+        raise fail(at, "players: missing: the player count the sketch is for (2 to 5)")
     if type(players) is not int or not 2 <= players <= 5:
         raise fail(f"{at}/players", f"players: {excerpt(players)} is not a player count "
                    "(2 to 5)")
@@ -161,8 +168,7 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
                    f"{TURNS_MOST} a sketch may ask the game model for")
     seated = _colours(raw.get("seated", list(COLOURS[:players])), f"{at}/seated", fail)
     if len(seated) != players or len(set(seated)) != players:
-        raise fail(f"{at}/seated", f"seated: {players} different colours, in turn order "
-                   "from the first player")
+        raise fail(f"{at}/seated", f"seated: {players} different colours, clockwise")
     starts = None
     if "starts" in raw:
         starts = _colours(raw["starts"], f"{at}/starts", fail, seated)
@@ -191,6 +197,10 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
             raise fail(f"{at}/places/{colour}", f"places: {len(by_round)} rounds of orders "
                        f"for a sketch of {len(rounds)} rounds")
         for r, keys in enumerate(by_round, start=1):
+            twice = sorted({k for k in keys if k != NONE and keys.count(k) > 1})
+            if twice:   # an order on the oven stays there until the opening
+                raise fail(f"{at}/places/{colour}/{r - 1}", f"{colour}.{twice[0]} twice in "
+                           f"round {r}: an order placed stays on the oven until it opens")
             turns = len(sketch.turns_of(colour, r))
             if len(keys) > turns:
                 raise fail(f"{at}/places/{colour}/{r - 1}", f"{len(keys)} orders for "
@@ -212,8 +222,8 @@ def _variants(raw: Any, at: str, fail: Fail) -> dict[str, tuple[str, ...]] | Non
         chosen = chosen if isinstance(chosen, list) else [chosen]
         wrong = [v for v in chosen if v not in values[flag]]
         if wrong or not chosen:
-            raise fail(f"{at}/{flag}", f"{flag} has no value {excerpt(wrong[0] if wrong else '')}"
-                       "; its values: " + ", ".join(values[flag]))
+            said = f"has no value {excerpt(wrong[0])}" if wrong else "needs a value"
+            raise fail(f"{at}/{flag}", f"{flag} {said}; its values: " + ", ".join(values[flag]))
         out[flag] = tuple(chosen)
     return out
 
