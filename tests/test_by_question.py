@@ -22,6 +22,8 @@ LONG = {("Q12-monotoni-absent-kind", "any_other"):
         "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU",
         ("Q21-fewest-turns-all-orders", "default_2p"):
         "the question's sketch leads z3 to the game: about 75 s of CPU",
+        ("Q24-longest-round", "cut_2p"):
+        "the sketch's game in 4 s, then the search has the rest of 60 s (no exact value)",
         ("Q17-all-rounds-end-by-stall", "cut"):
         "the search's share, then z3 finds three rounds that end so: about 28 s of CPU",
         **{("Q22-bombastica-most-cards", name): "the directed search finds the Bombastica "

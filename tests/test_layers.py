@@ -378,7 +378,7 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
     assert strong_components({"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}) \
         == [["c", "d"], ["a", "b"]]
-    here = "mammamia_ref.queries.catalogue.q24_longest_round"
+    here = "mammamia_ref.queries.catalogue.by_question"
     (node,) = ast.parse("from mammamia_ref.queries.answering.ask import _v, a_game").body
     assert [(module, name) for _local, module, name in _imported_names(node, here, False)
             if name and _private(name) and floor_of(module) != floor_of(here)] \
@@ -395,7 +395,7 @@ def test_the_checks_catch_what_they_are_for() -> None:
                   "mammamia_ref.queries.answering.searching")
     assert breach("mammamia_ref/kit/runner.py", "mammamia_ref.queries.model.num")
     assert floor_of("mammamia_ref.queries.catalogue") == \
-        floor_of("mammamia_ref.queries.catalogue.q24_longest_round")
+        floor_of("mammamia_ref.queries.catalogue.by_question")
 
 
 def test_import_forms_resolve_to_our_modules() -> None:

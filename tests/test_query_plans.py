@@ -1,5 +1,6 @@
-"""The plans that build the witnesses of the catalogue's "most" questions, and the bounds
-z3 proves against them (mammamia_ref/queries/catalogue/construct.py, plans.py, proofs.py).
+"""The plans that built the catalogue's first witnesses of its "most" questions, and the
+bounds z3 proves against them (tests/plan_builder.py, tests/witness_plans.py,
+mammamia_ref/queries/model/proofs.py).
 
 - A plan's game goes through the reference: an illegal action is refused, a wish the
   supply cannot grant is refused, and the game ``build`` returns replays from a new
@@ -19,8 +20,6 @@ z3 = pytest.importorskip("z3")
 pytestmark = pytest.mark.z3
 
 from mammamia_ref.errors import IllegalActionError, InternalError  # noqa: E402
-from mammamia_ref.queries.catalogue.construct import Builder, build, deal_deck  # noqa: E402
-from mammamia_ref.queries.catalogue.plans import bombastica_takes_all  # noqa: E402
 from mammamia_ref.queries.model import num as N  # noqa: E402
 from mammamia_ref.queries.model.proofs import (  # noqa: E402
     card_kept_at_openings,
@@ -33,6 +32,8 @@ from mammamia_ref.rules.actions import Play, Shuffle  # noqa: E402
 from mammamia_ref.rules.game import apply, new_game  # noqa: E402
 from mammamia_ref.rules.state import make_config, variant_defaults  # noqa: E402
 from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA  # noqa: E402
+from tests.plan_builder import Builder, build, deal_deck  # noqa: E402
+from tests.witness_plans import bombastica_takes_all  # noqa: E402
 
 
 def _replayed(built: Builder) -> Any:
@@ -46,7 +47,7 @@ def _replayed(built: Builder) -> Any:
 
 def test_a_plan_cannot_play_an_illegal_action() -> None:
     """Red, dealt six salami, cannot play an olive: the reference refuses it."""
-    from mammamia_ref.queries.catalogue.plans import _setup
+    from tests.witness_plans import _setup
 
     def plan(b: Builder) -> None:
         _setup(b, [["salami"] * 6, ["pineapple"] * 6], {})
@@ -58,7 +59,7 @@ def test_a_plan_cannot_play_an_illegal_action() -> None:
 
 def test_a_wish_the_supply_cannot_grant_is_refused() -> None:
     def plan(b: Builder) -> None:
-        from mammamia_ref.queries.catalogue.plans import _setup
+        from tests.witness_plans import _setup
 
         _setup(b, [["salami"] * 6, ["pineapple"] * 6], {})
         b.wish(["salami"] * 3)   # two salami are left in a two-player supply
@@ -71,7 +72,7 @@ def test_wishes_become_a_supply_given_in_advance() -> None:
     """The most-orders game at three players wishes for the feeder's draws: the game
     ``build`` returns shuffles the supply once, in the order the first pass drew it, and
     replays from a new game to the same end (seven red orders delivered)."""
-    from mammamia_ref.queries.catalogue.plans import most_orders
+    from tests.witness_plans import most_orders
 
     built = build(most_orders, 3, {}, first_player=1)
     supply = [a for a in built.actions if isinstance(a, Shuffle) and a.pile == "supply"]
@@ -140,7 +141,7 @@ def test_most_orders_plans_deliver_at_one_opening(players: int, delivered: int) 
     """Red delivers as many orders at the first opening as the card count allows (seven
     at three players, all eight at four and five), replayed from a new game; nobody
     else delivers and no order fails."""
-    from mammamia_ref.queries.catalogue.plans import most_orders
+    from tests.witness_plans import most_orders
 
     built = build(most_orders, players, {}, first_player=1)
     assert [e.get("order") for _i, e in built.events("failed")] == []

@@ -87,6 +87,10 @@ def test_places_are_the_colours_turns_counted_from_each_rounds_first() -> None:
     ("  - players: 2\n    rounds: [4]\n    aim: 3\n", 8, "aim: is a most:'s or fewest:'s"),
     ("  - players: 2\n    rounds: [6]\n    starts: [red]\n    places: {red: [[olive4, "
      "olive4]]}\n", 9, "red.olive4 twice in round 1"),
+    ("  - players: 2\n    rounds: [6]\n    then: slow:blue\n", 8,
+     "then: policy 'slow:blue': a slow table is slow:COLOUR"),
+    ("  - players: 2\n    rounds: [6]\n    then: hasty\n", 8, "then: unknown policy 'hasty'"),
+    ("  - players: 2\n    rounds: [6]\n    holds: {event: bakedd}\n", 8, "unknown event"),
 ])
 def test_a_bad_sketch_is_refused_with_its_line(tmp_path: Path, sketch: str, line: int,
                                                 says: str) -> None:

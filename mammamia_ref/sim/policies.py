@@ -33,7 +33,7 @@ else (the legal actions are themselves a function of that observation). The regi
 ... except ValueError as error:
 ...     print(str(error).replace("; ", ";\\n"))
 unknown policy 'clever';
-known policies: careful, random, search, simple (and search:N, feed:COLOUR:POLICY)
+known policies: careful, random, search, simple (and search:N, feed:COLOUR:POLICY, slow:COLOUR)
 """
 
 from __future__ import annotations
@@ -355,6 +355,7 @@ def get_policy(name: str) -> Policy:
     plays for one seat ``feed:COLOUR:POLICY`` (:mod:`.feeding`);
     :class:`UnknownPolicyError` names the others."""
     from mammamia_ref.sim.feeding import FeedingPolicy, parse_feed
+    from mammamia_ref.sim.slowing import SlowPolicy, parse_slow
 
     try:
         return POLICIES[name]
@@ -366,11 +367,17 @@ def get_policy(name: str) -> Policy:
         raise UnknownPolicyError(str(error)) from None
     if fed is not None:
         return FeedingPolicy(fed[0], POLICIES[fed[1]])
+    try:
+        slow = parse_slow(name)
+    except MammamiaError as error:
+        raise UnknownPolicyError(str(error)) from None
+    if slow is not None:
+        return SlowPolicy(slow)
     settings = _search_settings(name)
     if settings is None:
         raise UnknownPolicyError(f"unknown policy {name!r}; known policies: "
                                  f"{', '.join(sorted(POLICIES))} (and search:N, "
-                                 "feed:COLOUR:POLICY)")
+                                 "feed:COLOUR:POLICY, slow:COLOUR)")
     return ObservingPolicy(name, search.SearchPolicy(settings))
 
 

@@ -298,6 +298,12 @@ def _sketch() -> dict[str, Any]:
                                    "properties": {flag: _one_or_list(list(values))
                                                   for flag, values
                                                   in variant_values().items()}},
+                      "holds": {"$ref": "#/$defs/condition", "description": (
+                          "What the sketch's rounds must make, asked of the game model "
+                          "instead of the question's condition or aim.")},
+                      "then": {"type": "string", "minLength": 1, "description": (
+                          "The policy that plays on after the sketch's rounds (random "
+                          "by default; slow:COLOUR, feed:COLOUR:POLICY, careful, ...).")},
                       "aim": {"type": "integer", "minimum": 0, "description": (
                           "A most:'s or fewest:'s value to ask the sketch for (the "
                           "proved bound by default).")}}}}

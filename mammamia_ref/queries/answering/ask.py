@@ -364,7 +364,7 @@ def _find(question: Question, players: int, rules: Rules, budget: float,
         from mammamia_ref.queries.answering.sketched import on_sketches
 
         sketched = on_sketches(condition, sketches, rules, left() * SKETCH_SHARE,
-                               question.bound)
+                               question.bound, judge)   # a game played on must meet it
         proof = f"{never.how}; {sketched.said()}"
         if sketched.found is not None and sketched.found.game is not None:
             _found(question, sketched.found.game, out)

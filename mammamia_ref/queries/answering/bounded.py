@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,19 +270,24 @@ def _found(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, z
 
 
 def found_on(condition: Mapping[str, Any], bound: Mapping[str, int], model: Any, zm: Any,
-             how: str, tried: int) -> Bounded:
-    """The run as a reference game, played on to its end, judged again by the
-    reference's events and states within the bound; ``how`` says where it came from."""
+             how: str, tried: int, then: str = "random",
+             judge: Callable[[Played], float | None] | None = None) -> Bounded:
+    """The run as a reference game, played on to its end by the policy ``then``, judged
+    again by the reference's events and states within the bound (and by ``judge``, where
+    given: a game it scores None is not kept); ``how`` says where the run came from."""
     try:
         run = replay(decode(model, zm))
     except (MammamiaError, InternalError) as exc:   # the encoding or the reference is wrong
         return Bounded("unknown", f"the game model and the reference disagree on the run "
                        f"of {how}: {exc}", schedules=tried)
-    game = playout(run.trace.config(), "ask-z3", "random", after=played_of(run, how))
+    game = playout(run.trace.config(), "ask-z3", then, after=played_of(run, how))
     if not meets(condition, game, bound):
         return Bounded("unknown", f"z3's run of {how} meets the condition, the reference's "
                        "game does not: the encoding (mammamia_ref/queries/language/conditions.py) "
                        "and the reference differ", schedules=tried)
+    if judge is not None and judge(game) is None:
+        return Bounded("unknown", f"the game played on from z3's run of {how} ({then}) "
+                       "does not answer the question", schedules=tried)
     return Bounded("found", how, game, tried)
 
 

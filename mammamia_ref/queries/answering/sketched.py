@@ -13,7 +13,7 @@ sketch has none.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,17 +43,18 @@ class Sketched:
 
 
 def on_sketches(condition: Mapping[str, Any], sketches: tuple[Sketch, ...], rules: Rules,
-                budget: float, bound: Mapping[str, int] | None = None) -> Sketched:
+                budget: float, bound: Mapping[str, int] | None = None,
+                judge: Callable[[Played], float | None] | None = None) -> Sketched:
     """``condition`` asked on each sketch in turn until one has a game or ``budget`` CPU
     seconds are spent (each sketch may take what the ones before it left), judged within
-    the question's ``bound``."""
+    the question's ``bound`` (:func:`on_sketch`)."""
     start, tried = time.process_time(), []
     for sketch in sketches:
         left = budget - (time.process_time() - start)
         if left <= 0:
             tried.append(f"{sketch.text()}: no budget left")
             continue
-        answer = on_sketch(condition, sketch, rules, left, bound)
+        answer = on_sketch(condition, sketch, rules, left, bound, judge)
         tried.append(f"{sketch.text()}: {answer.detail}")
         if answer.verdict == "found":
             return Sketched(answer, tuple(tried))
@@ -75,30 +76,44 @@ def aimed(question: Question, players: int, rules: Rules, aim: int | None, budge
     start, said = time.process_time(), []
     for sketch in sketches:
         at = sketch.aim if sketch.aim is not None else aim
-        cond = None if at is None else stated(question.measure, at)
+        cond = sketch.holds if sketch.holds is not None else \
+            None if at is None else stated(question.measure, at)
         if cond is None:
             why = "no proved bound, and no aim:" if stated(question.measure, 1) else \
                 (f"the measure has no {'at least' if question.goal == 'most' else 'at most'}"
                  " k the game model can be asked for")
             said.append(f"{sketch.text()}: not asked ({why})")
             continue
-        sketched = on_sketches(cond, (sketch,), rules, budget - (time.process_time() - start))
+        sketched = on_sketches(cond, (sketch,), rules, budget - (time.process_time() - start),
+                               judge=lambda g: _scored(question, g))
         said.extend(sketched.tried)
         if sketched.found is not None and sketched.found.game is not None:
             return sketched.found.game, Sketched(None, tuple(said)).said()
     return None, Sketched(None, tuple(said)).said()
 
 
+def _scored(question: Question, game: Played) -> float | None:
+    """A game's measure, the higher the better (a ``fewest:``'s negated)."""
+    from mammamia_ref.queries.language.measures import measure
+
+    got = measure(question.measure, game, question.goal)
+    return None if got is None else float(got if question.goal == "most" else -got)
+
+
 def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
-              budget: float, bound: Mapping[str, int] | None = None) -> Bounded:
-    """The condition on one sketch within ``budget`` CPU seconds: ``found`` (a game the
-    reference replayed and judged within the question's ``bound``), ``none`` (no game of
-    the sketch: nothing said of the question) or ``unknown``."""
+              budget: float, bound: Mapping[str, int] | None = None,
+              judge: Callable[[Played], float | None] | None = None) -> Bounded:
+    """The condition on one sketch within ``budget`` CPU seconds (the sketch's
+    ``holds:`` instead, where it has one): ``found`` (a game the reference replayed,
+    played on by the sketch's ``then:``, judged within the question's ``bound``, and by
+    ``judge`` where given), ``none`` (no game of the sketch:
+    nothing said of the question) or ``unknown``."""
     from mammamia_ref.queries.model.flags import model_rules
     from mammamia_ref.queries.model.game_model import GameModel
 
     start = time.process_time()
     rounds = rules.parameters.rounds
+    condition = sketch.holds if sketch.holds is not None else condition
     try:
         model_rules("game_model", rules)
         _seated, _cores, form = written_out(condition, sketch.players, rounds)
@@ -125,7 +140,7 @@ def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
     cpu = f"{time.process_time() - start:.1f} s of CPU"
     if zm is not None:
         found = found_on(condition, bound, model, zm, "the game model on the question's "
-                         f"sketch ({sketch.text()})", 1)
+                         f"sketch ({sketch.text()})", 1, sketch.then, judge)
         return found if found.game is None else replace(found, detail=f"a game [{cpu}]")
     if result == z3.unsat:
         return Bounded("none", f"no game of the sketch [{cpu}]", schedules=1)

@@ -1,10 +1,9 @@
 """The query catalogue (``spec/queries.yaml``): each question answered by z3, once per
 relevant variant value, and each witness replayed by the reference implementation.
 
-Every query but one is answered by its question file (``method: question``:
-:mod:`.by_question`); Q24, whose witness only a plan builds, has a module of its own
-(``q24_longest_round``, registered under the query's ID in :mod:`.registry`, its plan in
-:mod:`.plans` and :mod:`.construct`). The results are in :mod:`.results`, the runner in
+Every query is answered by its question file (``method: question``: :mod:`.by_question`,
+registered for its method in :mod:`.registry`, where a module of one query's own would
+register under its ID; none is left). The results are in :mod:`.results`, the runner in
 :mod:`.runner`, the helpers they share in :mod:`.common`.
 :func:`run_catalogue` answers every query (or those named) and returns one
 :class:`QueryResult` per query; importing this package registers every query.
@@ -15,7 +14,6 @@ from __future__ import annotations
 from mammamia_ref.queries.answering.witness import reference_replay
 from mammamia_ref.queries.catalogue import (
            by_question,  # noqa: F401
-           q24_longest_round,  # noqa: F401
 )
 from mammamia_ref.queries.catalogue.common import certificate, full_search, load_catalogue, recheck
 from mammamia_ref.queries.catalogue.registry import IMPLEMENTATIONS

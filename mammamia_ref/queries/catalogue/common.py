@@ -8,8 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mammamia_ref.queries.answering.witness import action_steps, reference_replay, scenario_file_id
-from mammamia_ref.queries.catalogue.construct import Builder
+from mammamia_ref.queries.answering.witness import reference_replay, scenario_file_id
 from mammamia_ref.queries.catalogue.results import WITNESS_DIR, Verdict
 from mammamia_ref.rules import specdata
 from mammamia_ref.rules.ruleset import Flags, Rules, make_rules
@@ -52,10 +51,6 @@ def base_doc(query: Mapping[str, Any], answer: Mapping[str, Any], title: str,
 def players_of(answer: Mapping[str, Any]) -> int:
     """The player count an answer is for: 2 unless it names one (``players``)."""
     return int(answer.get("players", 2))
-
-
-def a_game(players: int) -> str:
-    return "A two-player game" if players == 2 else f"A {players}-player game"
 
 
 def full_search() -> bool:
@@ -108,19 +103,3 @@ def recheck(query: Mapping[str, Any], answer: Mapping[str, Any],
         return None
     return Verdict("sat", witness=doc, detail=f"certificate re-checked: {what} (the full "
                    "search: MAMMAMIA_FULL_SEARCH=1 or `mammamia query run --slow`)")
-
-
-def built_doc(query: Mapping[str, Any], answer: Mapping[str, Any], built: Builder, title: str,
-              description: str, rules: Sequence[str],
-              expects: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
-    """A witness from the setup that a plan built (:mod:`.construct`)."""
-    doc = base_doc(query, answer, title, description, rules)
-    doc["given"] = {"setup": {"players": built.players, "first_player": built.first_player}}
-    doc["steps"] = action_steps(built.actions, expects)
-    return doc
-
-
-def plan_variants(answer: Mapping[str, Any]) -> dict[str, str]:
-    """The variants a plan plays under: the answer's (the reference takes the defaults
-    of the rest, as the witness scenario does)."""
-    return dict(answer.get("variants", {}))

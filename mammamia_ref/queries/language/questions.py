@@ -222,7 +222,8 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
     if problem is not None:
         raise _fail(loaded, *problem)
     sketches = check_sketches(doc.get("sketch"),
-                              lambda pointer, message: _fail(loaded, pointer, message), goal)
+                              lambda pointer, message: _fail(loaded, pointer, message), goal,
+                              lambda cond, pointer: _check_condition(loaded, cond, pointer))
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound,
                     " ".join(str(doc.get("text", "")).split()), sketches, doc, loaded.lines)

@@ -22,6 +22,13 @@ the sketch" says nothing about the question (the answer never turns it into "non
                                      # (optional: the proved bound by default)
         variants: {round_end: last_card}   # the cells it is one of (optional: every one)
 
+A sketch may also say what its rounds must make (``holds:``, a condition as a
+``find:``'s, asked of the game model instead of the question's condition or aim) and
+how the game goes on after them (``then:``, a policy, ``random`` by default): Q24's
+longest round is a first round in which a Pizza Bombastica takes every card and red
+keeps five orders, found by z3 with the next round's supply, then a round that
+``slow:red`` plays (:mod:`mammamia_ref.sim.slowing`).
+
 ``seated:`` (optional) gives the colours clockwise (the player count's first colours by
 default); the first player is ``starts:``' first colour, else the first seated.
 ``places:`` needs ``starts:``, since a colour's turns are counted from each round's
@@ -41,6 +48,11 @@ from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
 
 Fail = Callable[[str, str], Exception]
 """How a check refuses a sketch: (JSON pointer, message) to the question's error."""
+
+CheckCondition = Callable[[Any, str], None]
+"""How a check reads a condition of the question language (``holds:``): the question's
+own checks, raising its error at the condition's line."""
+
 
 NONE = "none"
 """In ``places:``, the turn on which the colour places no order."""
@@ -62,6 +74,8 @@ class Sketch:
     may_place: Mapping[str, tuple[str, ...]] | None = None
     aim: int | None = None
     variants: Mapping[str, tuple[str, ...]] | None = None
+    holds: Mapping[str, Any] | None = None
+    then: str = "random"
 
     def applies(self, rules: Rules) -> bool:
         """Whether the sketch is one of a cell under ``rules``: every flag it names has
@@ -116,12 +130,17 @@ class Sketch:
             parts.append(f"{colour} may place " + (", ".join(keys) or "none"))
         if self.aim is not None:
             parts.append(f"aimed at {self.aim}")
+        if self.holds is not None:
+            parts.append("its rounds as its holds: says")
+        if self.then != "random":
+            parts.append(f"then {self.then}")
         for flag, values in (self.variants or {}).items():
             parts.append(f"{flag}={'/'.join(values)}")
         return "; ".join(parts)
 
 
-def check_sketches(raw: Any, fail: Fail, goal: str = "find"
+def check_sketches(raw: Any, fail: Fail, goal: str = "find",
+                   check_condition: CheckCondition | None = None
                    ) -> dict[int, tuple[Sketch, ...]]:
     """The ``sketch:`` list of a question file, checked, by player count (every sketch
     of a count is tried in the order written; one of a count the question does not ask
@@ -134,6 +153,8 @@ def check_sketches(raw: Any, fail: Fail, goal: str = "find"
     out: dict[int, list[Sketch]] = {}
     for i, each in enumerate(raw):
         sketch = _check_one(each, f"/sketch/{i}", fail)
+        if sketch.holds is not None and check_condition is not None:
+            check_condition(sketch.holds, f"/sketch/{i}/holds")
         if sketch.aim is not None and goal == "find":
             raise fail(f"/sketch/{i}/aim", "aim: is a most:'s or fewest:'s value to ask "
                        "the sketch for; a find: asks for its condition")
@@ -141,7 +162,8 @@ def check_sketches(raw: Any, fail: Fail, goal: str = "find"
     return {n: tuple(sketches) for n, sketches in out.items()}
 
 
-_KEYS = ("players", "rounds", "seated", "starts", "places", "may_place", "aim", "variants")
+_KEYS = ("players", "rounds", "seated", "starts", "places", "may_place", "aim", "variants",
+         "holds", "then")
 
 
 def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
@@ -188,10 +210,15 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
     if aim is not None and (type(aim) is not int or aim < 0):
         raise fail(f"{at}/aim", "aim: a whole number, the measure a most: or fewest: asks "
                    "the sketch to reach (the proved bound by default)")
+    then = raw.get("then", "random")
+    _check_table(then, f"{at}/then", fail)
+    if "holds" in raw and not isinstance(raw["holds"], dict):
+        raise fail(f"{at}/holds", "holds: a condition (as a find:'s) the sketch's rounds meet")
     sketch = Sketch(players, tuple(rounds), seated, starts,
                     {c: tuple(tuple(r) for r in v) for c, v in (places or {}).items()} or None,
                     {c: tuple(v) for c, v in (may or {}).items()} or None, aim,
-                    _variants(raw.get("variants"), f"{at}/variants", fail))
+                    _variants(raw.get("variants"), f"{at}/variants", fail), raw.get("holds"),
+                    then)
     for colour, by_round in (sketch.places or {}).items():
         if len(by_round) > len(rounds):
             raise fail(f"{at}/places/{colour}", f"places: {len(by_round)} rounds of orders "
@@ -226,6 +253,18 @@ def _variants(raw: Any, at: str, fail: Fail) -> dict[str, tuple[str, ...]] | Non
             raise fail(f"{at}/{flag}", f"{flag} {said}; its values: " + ", ".join(values[flag]))
         out[flag] = tuple(chosen)
     return out
+
+
+def _check_table(name: Any, at: str, fail: Fail) -> None:
+    """``then:``: a policy the reference plays on with (``mammamia simulate``'s names)."""
+    from mammamia_ref.sim.policies import UnknownPolicyError, get_policy
+
+    if not isinstance(name, str):
+        raise fail(at, "then: the name of a policy (random, careful, slow:COLOUR, ...)")
+    try:
+        get_policy(name)
+    except UnknownPolicyError as exc:
+        raise fail(at, f"then: {exc}") from None
 
 
 def sketches_for(question_sketches: Mapping[int, tuple[Sketch, ...]], players: int,

@@ -48,7 +48,7 @@ from mammamia_ref.tools.bench.measure import PLAYER_COUNTS
 from mammamia_ref.tools.bench.plots import write_bmc_plot, write_jobs_plot, write_plots
 from mammamia_ref.tools.bench.queries import (
     QUICK_BMC_BUDGET,
-    QUICK_QUERY_METHODS,
+    QUICK_QUERIES,
     model_checker_depth,
     query_times,
 )
@@ -57,6 +57,6 @@ from mammamia_ref.tools.bench.run import run_benchmarks
 from mammamia_ref.tools.bench.scaling import scaling
 
 __all__ = ["GOALS", "LOOP_MEASURES", "PLAYER_COUNTS", "QUICK_BMC_BUDGET",
-           "QUICK_QUERY_METHODS", "format_loop_table", "format_queries", "format_table",
+           "QUICK_QUERIES", "format_loop_table", "format_queries", "format_table",
            "goals", "model_checker_depth", "perft_tables", "query_times", "run_benchmarks",
            "run_loop", "scaling", "write_bmc_plot", "write_jobs_plot", "write_plots"]

@@ -10,11 +10,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-QUICK_QUERY_METHODS = ("plan",)  # a quick run answers only these (Q24: seconds in all)
+QUICK_QUERIES = ("Q24-longest-round",)  # a quick run answers only these (seconds in all)
 BMC_BUDGET, QUICK_BMC_BUDGET = 60.0, 3.0  # wall-clock seconds for the model checker
 
 
-def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
+def query_times(*, include_slow: bool, only: Sequence[str] | None = None,
                 progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Each catalogue answer's time
     (:func:`mammamia_ref.queries.catalogue.timing.benchmark_queries`): ``solve_seconds``
@@ -26,7 +26,7 @@ def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
         return {"available": False, "reason": f"the queries need z3 ({exc})"}
     from mammamia_ref.queries.answering.interrupt import z3_interruptible
 
-    chosen = benchmark_queries(include_slow, methods=methods)
+    chosen = benchmark_queries(include_slow, only=only)
     every = len(benchmark_queries(True))
     rows: list[dict[str, Any]] = []
     with z3_interruptible() as stop:
@@ -46,7 +46,7 @@ def query_times(*, include_slow: bool, methods: Sequence[str] | None = None,
                 raise KeyboardInterrupt
             rows.append(_query_row(name, answer, time.perf_counter() - start))
     return {"available": True, "include_slow": include_slow,
-            "methods": list(methods) if methods is not None else None,
+            "only": list(only) if only is not None else None,
             "not_run": every - len(chosen), "queries": rows,
             "total_seconds": round(sum(row["seconds"] for row in rows), 3),
             "all_as_expected": all(bool(row.get("matches_expected")) for row in rows)}

@@ -195,8 +195,8 @@ def format_queries(results: dict[str, Any]) -> list[str]:
     queries = results.get("queries", {})
     if queries.get("available"):
         scope = "every answer" if queries["include_slow"] else "the answers not marked slow"
-        if queries.get("methods"):
-            scope += f" of method {', '.join(queries['methods'])}"
+        if queries.get("only"):
+            scope += f" of {', '.join(queries['only'])}"
         lines.append(f"z3 queries ({scope}; {queries['not_run']} not run): "
                      f"{queries['total_seconds']} s in all")
         width = max((len(row["query"]) for row in queries["queries"]), default=5)

@@ -23,7 +23,7 @@ from mammamia_ref.tools.bench.players import careful_cost, search_cost
 from mammamia_ref.tools.bench.queries import (
     BMC_BUDGET,
     QUICK_BMC_BUDGET,
-    QUICK_QUERY_METHODS,
+    QUICK_QUERIES,
     model_checker_depth,
     query_times,
 )
@@ -74,7 +74,7 @@ def run_benchmarks(quick: bool = False, jobs: int = 1,
     say("z3 queries")
     # a quick run answers only the cheapest kind of question; a full run every one
     results["queries"] = query_times(include_slow=not quick,
-                                     methods=QUICK_QUERY_METHODS if quick else None,
+                                     only=QUICK_QUERIES if quick else None,
                                      progress=say)
     say("bounded model checker")
     results["model_checker"] = model_checker_depth(QUICK_BMC_BUDGET if quick else BMC_BUDGET)

@@ -1,8 +1,8 @@
-"""Witness games built by a plan, where a z3 search of the whole game is out of reach.
+"""Games built by a plan (kept for the tests: ``tests/witness_plans.py``).
 
 Some questions ask for the most of something (every card taken by one Pizza Bombastica,
 the longest round): their witnesses are games of thirty to a hundred and more turns,
-far beyond what the bounded unrolling of :mod:`..model.game_model` solves. A *plan* builds
+beyond what the bounded unrolling of the game model solves at once. A *plan* builds
 such a game instead: it chooses every shuffle (the deal, the supply, the waiters) and
 then every decision, turn by turn, from the state the reference implementation reaches.
 Every action goes through the reference (:func:`mammamia_ref.rules.game.apply`), which
@@ -10,8 +10,8 @@ refuses an illegal one, so a plan can only ever produce a game of the rules; how
 the game is (the value it reaches) is read from the reference's own events and state,
 and the query compares it with a bound proved by z3.
 
-:class:`Builder` plays the game and keeps what :mod:`..answering.witness` needs to write it as a
-scenario from a new game.
+:class:`Builder` plays the game and keeps what ``mammamia_ref.queries.answering.witness``
+needs to write it as a scenario from a new game.
 """
 
 from __future__ import annotations

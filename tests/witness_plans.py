@@ -1,9 +1,10 @@
-"""Plans that build the witness games of the catalogue's "most" questions
-(:mod:`.construct`): each is a function of a :class:`.construct.Builder` that deals,
-shuffles and plays one game, deciding every turn from the state the reference reaches.
-The values the queries claim are read from the reference's events afterwards, never
-from the plan; a plan that no longer reaches them (the rules changed, say) makes its
-query answer less, and the catalogue's test fails.
+"""Plans that build games of the catalogue's "most" questions (``tests/plan_builder.py``),
+kept for the tests: each is a function of a ``Builder`` that deals, shuffles and plays
+one game, deciding every turn from the state the reference reaches. They built the
+catalogue's first witnesses (Q22's Bombastica of every card, Q23's most orders, Q24's
+long round); the route of ``mammamia ask`` now finds its own from the question files,
+and the tests use the plans' games to show the proved bounds tight (a game reaches
+each) and an invariant broken where it must be (``tests/test_query_plans.py``).
 """
 
 from __future__ import annotations
@@ -11,18 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mammamia_ref.errors import InternalError
-from mammamia_ref.queries.catalogue.construct import (
+from mammamia_ref.rules.actions import Action, NameKind
+from mammamia_ref.rules.game import chance_pile, is_chance
+from mammamia_ref.rules.ruleset import default_rules
+from mammamia_ref.rules.state import GameState
+from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
+from tests.plan_builder import (
     Builder,
     deal_deck,
     default_decision,
     waiter_order,
 )
-from mammamia_ref.rules.actions import Action, NameKind
-from mammamia_ref.rules.game import chance_pile, is_chance
-from mammamia_ref.rules.ruleset import default_rules
-from mammamia_ref.rules.state import GameState
-from mammamia_ref.rules.typed_spec import Stall
-from mammamia_ref.rules.vocabulary import KINDS, MAMMA_MIA, ORDERS
 
 HAND_LIMIT, SPEC_ROUNDS = default_rules().parameters.hand_limit, default_rules().parameters.rounds
 """The plans are built for the spec's numbers: a query resting on one is refused under
@@ -231,50 +231,4 @@ def most_orders(b: Builder) -> None:
     b.resolve(decide)
 
 
-def _slow_round(b: Builder) -> None:
-    """Play the round under way as slowly as the rules let these hands: red is the one
-    player who moves cards, one at a time, and every other turn in between is quiet
-    (no card moves), one short of a stalled cycle (``round_end.stall``).
-
-    A player other than red plays out any ingredient cards in large groups, drawing
-    orders from the waiter, and then passes, drawing nothing (a full hand, or an empty
-    waiter): a quiet turn. Red, holding an ingredient card, plays one (placing an order
-    while it holds more than six orders in all) and draws from its waiter, which once
-    empty gives nothing; holding none, red passes and draws from the supply, one card
-    when its hand holds six. So each supply card takes red two turns, each followed by
-    the others' quiet turns. Once only the Mamma Mia! card is left, red passes too and
-    a stalled cycle ends the round; under ``stall=letter``, which has no such rule, red
-    draws the Mamma Mia! card, which ends it (``round_end.last_card``)."""
-    while b.state.phase == "turn":
-        s = b.state
-        p = s.current
-        hand = s.hands[p]
-        held = sum(hand.ingredients)
-        if p != RED:
-            b.turn(*_largest_group(b), None, "waiter")
-            continue
-        if held:
-            k = min((i for i in range(len(KINDS)) if hand.ingredients[i]),
-                    key=lambda i: hand.ingredients[i])
-            place = hand.orders[0] if hand.orders and \
-                len(hand.orders) + len(s.waiters[RED]) > HAND_LIMIT - 1 else None
-            b.turn(KINDS[k], 1, place, "waiter")
-        elif any(c != MAMMA_MIA for c in s.supply) or s.flags.stall != Stall.CUT:
-            b.turn(None, source="supply")   # under the letter only the supply ends it
-        else:
-            b.turn(None, source="waiter")
-
-
-def long_round(b: Builder) -> None:
-    """A long second round (:func:`_slow_round`) after a first round in which red's
-    Bombastica took every ingredient card (:func:`bombastica_takes_all`): the second
-    round's supply then holds them all, and every hand starts it without one."""
-    _bombastica_round(b, 0)
-    b.resolve()
-    b.next_supply(lambda cards: sorted(cards, key=lambda c: (c == MAMMA_MIA, c)))
-    _slow_round(b)
-    b.resolve()
-
-
-__all__ = ["MOST_ORDERS", "MostOrders", "Plan",
-           "bombastica_takes_all", "long_round", "most_orders"]
+__all__ = ["MOST_ORDERS", "MostOrders", "Plan", "bombastica_takes_all", "most_orders"]
