@@ -186,6 +186,9 @@ def test_an_optimums_sketch_aims_at_the_value_and_its_game_is_the_value(
     said = _on_sketches(question, 2, default_rules(), 1, 30, out)
     assert out.value is not None and out.value >= 1 and out.reference == "agrees", said
     assert "sketch" in out.found_by
+    better = AskAnswer(question.id, 2, {}, value=99, found_by="an earlier route")
+    _on_sketches(question, 2, default_rules(), 1, 30, better)   # a worse game never stands
+    assert (better.value, better.found_by) == (99, "an earlier route")
     none = AskAnswer(question.id, 2, {})
     said = _on_sketches(question, 2, default_rules(), None, 30, none)
     assert "not asked (no proved bound, and no aim:)" in said

@@ -202,9 +202,11 @@ def _on_sketches(question: Question, players: int, rules: Rules, aim: int | None
 
     game, said = aimed(question, players, rules, aim, budget)
     value = None if game is None else measure(question.measure, game, question.goal)
-    if game is not None and value is not None and \
+    sign = 1 if question.goal == "most" else -1
+    better = value is not None and (out.value is None or sign * value > sign * out.value)
+    if game is not None and better and \
             _kept(question, game, out, "value", f"{question.title}: {value}"):
-        out.value = value
+        out.value = value   # (only a better game than the climb's stands for it)
     return said
 
 
