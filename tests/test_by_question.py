@@ -21,7 +21,7 @@ LONG = {("Q12-monotoni-absent-kind", "any_other"):
         ("Q16-round-ends-by-stall", "cut"):
         "the search's share, then z3 finds a first round of 8 turns: about 15 s of CPU",
         ("Q21-fewest-turns-all-orders", "default_2p"):
-        "the question's sketch leads z3 to the game: about 75 s of CPU",
+        "the question's sketch leads z3 to the game: about 20 s of CPU",
         ("Q24-longest-round", "cut_2p"):
         "the sketch's game in 4 s, then the search has the rest of 60 s (no exact value)",
         ("Q17-all-rounds-end-by-stall", "cut"):

@@ -447,7 +447,7 @@ def _found_known(question: Question, players: int, rules: Rules, judge: Any, bud
 
 SKETCH_SHARE = 0.7
 """The most of a cell's budget its sketches may take first (:mod:`.sketched`): a sketch
-is the question's own lead, and z3 takes 25 to 72 s of CPU on Q21's at 2 to 5 players
+is the question's own lead, and z3 takes 17 to 56 s of CPU on Q21's at 2 to 5 players
 (measured 2026-12-06)."""
 
 SOLVER_SHARE = 0.6
