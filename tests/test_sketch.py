@@ -128,6 +128,9 @@ def test_a_sketch_leads_the_game_model_to_a_game_the_reference_replays(
     got = answer_cell(_question(tmp_path, RED_BAKES % 6), 2, {}, 30, known=False)
     assert got.answer == "found" and got.reference == "agrees", got.tried
     assert "sketch" in got.found_by and "starting: red" in got.found_by
+    from mammamia_ref.tools.side_by_side import source
+
+    assert source(got) == "game model"   # the side by side says where it came from
     assert "the question's sketches: rounds of 6 turns" in got.tried
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import z3
 
 from mammamia_ref.errors import VariantError
-from mammamia_ref.queries.answering.bounded import CAP_SPENT, Bounded, found_on
+from mammamia_ref.queries.answering.bounded import CAP_SPENT, MODEL_GAME, Bounded, found_on
 from mammamia_ref.queries.language.conditions import Unsupported, encode, written_out
 from mammamia_ref.queries.language.judging import Played
 from mammamia_ref.queries.language.questions import Question
@@ -139,7 +139,7 @@ def on_sketch(condition: Mapping[str, Any], sketch: Sketch, rules: Rules,
             (z3.unknown, None)
     cpu = f"{time.process_time() - start:.1f} s of CPU"
     if zm is not None:
-        found = found_on(condition, bound, model, zm, "the game model on the question's "
+        found = found_on(condition, bound, model, zm, f"{MODEL_GAME} on the question's "
                          f"sketch ({sketch.text()})", 1, sketch.then, judge)
         return found if found.game is None else replace(found, detail=f"a game [{cpu}]")
     if result == z3.unsat:
