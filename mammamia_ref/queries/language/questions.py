@@ -223,7 +223,8 @@ def _check_question(loaded: Loaded, asked_under: HouseRule | None = None) -> Que
         raise _fail(loaded, *problem)
     sketches = check_sketches(doc.get("sketch"),
                               lambda pointer, message: _fail(loaded, pointer, message), goal,
-                              lambda cond, pointer: _check_condition(loaded, cond, pointer))
+                              lambda cond, pointer: _check_condition(loaded, cond, pointer),
+                              lambda raw, pointer: _check_variants(loaded, raw, pointer))
     return Question(qid, loaded.file, str(doc.get("title", qid)), goal, condition, measure,
                     tuple(players), variants, house, bound,
                     " ".join(str(doc.get("text", "")).split()), sketches, doc, loaded.lines)
@@ -245,16 +246,21 @@ def _house(loaded: Loaded, house: Any) -> HouseRule | None:
                     f"{exc}") from None
 
 
-def _check_variants(loaded: Loaded, variants: Any) -> dict[str, tuple[str, ...]]:
+def _check_variants(loaded: Loaded, variants: Any, at: str = "/variants"
+                    ) -> dict[str, tuple[str, ...]]:
+    """Flag to a value or a list of values (a question's ``variants:``, a sketch's)."""
     if not isinstance(variants, dict):
-        raise _fail(loaded, "/variants", "variants: a map of flag to a list of values")
+        raise _fail(loaded, at, "variants: a map of flag to a list of values")
     values = variant_values()
     out = {}
     for flag, chosen in variants.items():
-        pointer = f"/variants/{flag}"
+        pointer = f"{at}/{flag}"
         if flag not in values:
             raise _fail(loaded, pointer, f"unknown flag {excerpt(flag)}; see `mammamia variants`")
         chosen = chosen if isinstance(chosen, list) else [chosen]
+        if not chosen:
+            raise _fail(loaded, pointer, f"{flag} needs a value; its values: "
+                        + ", ".join(values[flag]))
         for i, value in enumerate(chosen):
             if value not in values[flag]:
                 raise _fail(loaded, f"{pointer}/{i}", f"{flag} has no value {excerpt(value)}; its "

@@ -43,7 +43,6 @@ from typing import Any
 
 from mammamia_ref.formats.limits import excerpt
 from mammamia_ref.rules.ruleset import Rules
-from mammamia_ref.rules.state import variant_values
 from mammamia_ref.rules.vocabulary import COLOURS, ORDERS_OF
 
 Fail = Callable[[str, str], Exception]
@@ -52,6 +51,10 @@ Fail = Callable[[str, str], Exception]
 CheckCondition = Callable[[Any, str], None]
 """How a check reads a condition of the question language (``holds:``): the question's
 own checks, raising its error at the condition's line."""
+
+CheckVariants = Callable[[Any, str], dict[str, tuple[str, ...]]]
+"""How a check reads flag values (``variants:``): the question's own check of its
+``variants:``, at the sketch's pointer."""
 
 
 NONE = "none"
@@ -140,7 +143,8 @@ class Sketch:
 
 
 def check_sketches(raw: Any, fail: Fail, goal: str = "find",
-                   check_condition: CheckCondition | None = None
+                   check_condition: CheckCondition | None = None,
+                   check_variants: CheckVariants | None = None
                    ) -> dict[int, tuple[Sketch, ...]]:
     """The ``sketch:`` list of a question file, checked, by player count (every sketch
     of a count is tried in the order written; one of a count the question does not ask
@@ -152,7 +156,7 @@ def check_sketches(raw: Any, fail: Fail, goal: str = "find",
         raise fail("/sketch", "sketch: a list of sketches, each with players: and rounds:")
     out: dict[int, list[Sketch]] = {}
     for i, each in enumerate(raw):
-        sketch = _check_one(each, f"/sketch/{i}", fail)
+        sketch = _check_one(each, f"/sketch/{i}", fail, check_variants)
         if sketch.holds is not None and check_condition is not None:
             check_condition(sketch.holds, f"/sketch/{i}/holds")
         if sketch.aim is not None and goal == "find":
@@ -166,7 +170,8 @@ _KEYS = ("players", "rounds", "seated", "starts", "places", "may_place", "aim", 
          "holds", "then")
 
 
-def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
+def _check_one(raw: Any, at: str, fail: Fail, check_variants: CheckVariants | None
+               ) -> Sketch:
     if not isinstance(raw, dict):
         raise fail(at, "a sketch is a mapping: players:, rounds: and the optional "
                    + ", ".join(_KEYS[2:]))
@@ -217,7 +222,8 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
     sketch = Sketch(players, tuple(rounds), seated, starts,
                     {c: tuple(tuple(r) for r in v) for c, v in (places or {}).items()} or None,
                     {c: tuple(v) for c, v in (may or {}).items()} or None, aim,
-                    _variants(raw.get("variants"), f"{at}/variants", fail), raw.get("holds"),
+                    None if raw.get("variants") is None or check_variants is None
+                    else check_variants(raw["variants"], f"{at}/variants"), raw.get("holds"),
                     then)
     for colour, by_round in (sketch.places or {}).items():
         if len(by_round) > len(rounds):
@@ -233,26 +239,6 @@ def _check_one(raw: Any, at: str, fail: Fail) -> Sketch:
                 raise fail(f"{at}/places/{colour}/{r - 1}", f"{len(keys)} orders for "
                            f"{colour} in round {r}, which gives it {turns} turns")
     return sketch
-
-
-def _variants(raw: Any, at: str, fail: Fail) -> dict[str, tuple[str, ...]] | None:
-    """The cells a sketch is one of: flag to a value or a list of values."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise fail(at, "variants: a map of flag to a value or a list of values")
-    values = variant_values()
-    out = {}
-    for flag, chosen in raw.items():
-        if flag not in values:
-            raise fail(f"{at}/{flag}", f"unknown flag {excerpt(flag)}; see `mammamia variants`")
-        chosen = chosen if isinstance(chosen, list) else [chosen]
-        wrong = [v for v in chosen if v not in values[flag]]
-        if wrong or not chosen:
-            said = f"has no value {excerpt(wrong[0])}" if wrong else "needs a value"
-            raise fail(f"{at}/{flag}", f"{flag} {said}; its values: " + ", ".join(values[flag]))
-        out[flag] = tuple(chosen)
-    return out
 
 
 def _check_table(name: Any, at: str, fail: Fail) -> None:
